@@ -1,0 +1,88 @@
+import {
+  coerceInputValue,
+  getOperationAST,
+  GraphQLNonNull,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import type { RouteDefinition } from './route.js';
+
+/** Where a variable's value came from, to name the right thing in an error. */
+export interface VariableSource {
+  from: 'path' | 'query' | 'body' | 'header';
+  /** The name the client used (path parameter, query parameter, header); for a whole body, ''. */
+  name: string;
+}
+
+export interface CompiledRoute {
+  definition: RouteDefinition;
+  document: DocumentNode;
+  rootField: string;
+  variables: Map<string, { type: GraphQLInputType; hasDefault: boolean }>;
+  sources: Map<string, VariableSource>;
+}
+
+/**
+ * Parses and validates a route's document against the schema at start-up, so a route that does
+ * not fit the schema stops the server (and the route-table test) rather than failing a client.
+ */
+export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema): CompiledRoute {
+  const where = `${definition.method} ${definition.path}`;
+  const document = parse(definition.operation);
+  const errors = validate(schema, document);
+  if (errors.length > 0) throw new Error(`REST route ${where}: ${errors.map((e) => e.message).join('; ')}`);
+  const operation = getOperationAST(document);
+  if (!operation) throw new Error(`REST route ${where}: the document must hold exactly one operation`);
+  const fields = operation.selectionSet.selections.filter((s) => s.kind === 'Field');
+  if (fields.length !== 1 || fields[0].kind !== 'Field') {
+    throw new Error(`REST route ${where}: the operation must select exactly one root field`);
+  }
+  const rootField = fields[0].alias?.value ?? fields[0].name.value;
+
+  const variables = new Map<string, { type: GraphQLInputType; hasDefault: boolean }>();
+  for (const definitionNode of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definitionNode.type) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`REST route ${where}: unknown type of $${definitionNode.variable.name.value}`);
+    variables.set(definitionNode.variable.name.value, { type, hasDefault: !!definitionNode.defaultValue });
+  }
+
+  const sources = new Map<string, VariableSource>();
+  for (const [param, variable] of Object.entries(definition.params ?? {})) sources.set(variable, { from: 'path', name: param });
+  for (const [param, mapping] of Object.entries(definition.query ?? {})) {
+    sources.set(mapping.variable ?? param, { from: 'query', name: param });
+  }
+  for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
+    sources.set(mapping.variable, { from: 'header', name: header });
+  }
+  if (definition.body && definition.body !== 'spread') sources.set(definition.body, { from: 'body', name: '' });
+  for (const name of sources.keys()) {
+    if (!variables.has(name)) throw new Error(`REST route ${where}: maps to $${name}, which the operation does not declare`);
+  }
+  return { definition, document, rootField, variables, sources };
+}
+
+export interface CoercionProblem {
+  variable: string;
+  path: string;
+  problem: string;
+}
+
+/** Checks every variable against its type, collecting each problem with the path inside the value. */
+export function coercionProblems(route: CompiledRoute, values: Record<string, unknown>): CoercionProblem[] {
+  const problems: CoercionProblem[] = [];
+  for (const [variable, { type, hasDefault }] of route.variables) {
+    const value = values[variable];
+    if (value === undefined) {
+      if (type instanceof GraphQLNonNull && !hasDefault) problems.push({ variable, path: '', problem: 'is required' });
+      continue;
+    }
+    coerceInputValue(value, type, (path, _invalid, error) => {
+      problems.push({ variable, path: path.join('.'), problem: error.message });
+    });
+  }
+  return problems;
+}

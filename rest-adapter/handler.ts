@@ -1,0 +1,112 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { execute, type GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../src/context.js';
+import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
+import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
+import { successEnvelope } from './envelope.js';
+import type { QueryParamType } from './route.js';
+
+export interface HandlerDeps {
+  /** The REST copy of the schema (SPEC enum spellings). */
+  schema: GraphQLSchema;
+  contextFor(req: Request): RequestContext;
+  logError(error: unknown, req: Request): void;
+}
+
+function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
+  const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  switch (type) {
+    case 'int':
+      return typeof text === 'string' && /^-?\d+$/.test(text) ? Number(text) : text;
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : text;
+    case 'stringList':
+      return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).filter((v) => v !== '');
+    case 'string':
+      return typeof text === 'string' ? text : String(text);
+  }
+}
+
+/** Builds the operation's variables from the path, query string, headers and body. */
+function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
+  const { definition } = route;
+  const variables: Record<string, unknown> = {};
+  for (const [param, variable] of Object.entries(definition.params ?? {})) variables[variable] = req.params[param];
+  for (const [param, mapping] of Object.entries(definition.query ?? {})) {
+    const raw = req.query[param];
+    if (raw !== undefined && raw !== '') variables[mapping.variable ?? param] = convertQueryValue(raw, mapping.type);
+  }
+  for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
+    const value = req.get(header) ?? (mapping.queryAlias ? req.query[mapping.queryAlias] : undefined);
+    if (typeof value === 'string' && value !== '') variables[mapping.variable] = value;
+  }
+  if (definition.body) {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new InvalidRequestError('The request body must be a JSON object', [{ field: 'body', problem: 'must be a JSON object' }]);
+    }
+    if (definition.body === 'spread') {
+      for (const [key, value] of Object.entries(body)) {
+        if (!route.variables.has(key) || route.sources.get(key)?.from !== undefined) {
+          throw new InvalidRequestError(`Unknown field "${key}"`, [{ field: key, problem: 'is not a known field' }]);
+        }
+        variables[key] = value;
+      }
+    } else {
+      variables[definition.body] = body;
+    }
+  }
+  return variables;
+}
+
+const FIELD_MESSAGE = /^Field "([^"]+)" (is not defined by type|of required type "[^"]+" was not provided)/;
+
+/** Turns a type problem into the field name the client used and a sentence a person understands. */
+function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProblem {
+  const source = route.sources.get(problem.variable) ?? { from: 'body' as const, name: problem.variable };
+  const prefix = source.from === 'body' ? (source.name === '' ? '' : source.name) : source.name;
+  let path = problem.path;
+  let text = problem.problem;
+  const named = FIELD_MESSAGE.exec(text);
+  if (named) {
+    path = path ? `${path}.${named[1]}` : named[1];
+    text = named[2].startsWith('is not defined') ? 'is not a known field' : 'is required';
+  }
+  const field = [prefix, path].filter((part) => part !== '').join('.') || problem.variable;
+  return { field, problem: text };
+}
+
+/** The one handler behind every REST route: variables in, operation executed in-process, envelope out. */
+export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHandler {
+  const status = route.definition.status ?? 200;
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const variables = variablesOf(route, req);
+      const problems = coercionProblems(route, variables);
+      if (problems.length > 0) {
+        const onPath = problems.find((p) => route.sources.get(p.variable)?.from === 'path');
+        if (onPath) throw new NotFoundError('Resource', String(variables[onPath.variable]));
+        const fields = problems.map((p) => fieldProblem(route, p));
+        throw new InvalidRequestError(
+          `Invalid request: ${fields.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
+          fields,
+        );
+      }
+      const result = await execute({
+        schema: deps.schema,
+        document: route.document,
+        variableValues: variables,
+        contextValue: deps.contextFor(req),
+      });
+      if (result.errors?.length) {
+        const [first] = result.errors;
+        const appError = toAppError(first.originalError ?? first);
+        if (appError.code === 'INTERNAL_ERROR') deps.logError(first.originalError ?? first, req);
+        throw appError;
+      }
+      res.status(status).json(successEnvelope(result.data?.[route.rootField]));
+    } catch (error) {
+      next(error);
+    }
+  };
+}

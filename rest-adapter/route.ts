@@ -1,0 +1,41 @@
+/**
+ * A REST route is data: which GraphQL operation it runs and how the request maps onto the
+ * operation's variables. One generic handler (handler.ts) serves every route.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How a query-string value is turned into a variable. */
+export type QueryParamType = 'int' | 'string' | 'boolean' | 'stringList';
+
+export interface QueryParamMapping {
+  /** The operation's variable; defaults to the parameter's own name. */
+  variable?: string;
+  type: QueryParamType;
+}
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Express path, relative to the mount point (/v1 or /api). */
+  path: string;
+  /** A GraphQL document with exactly one operation whose single root field is the result. */
+  operation: string;
+  /** Path parameter → variable. A path value the variable's type refuses (not a UUID) answers 404. */
+  params?: Record<string, string>;
+  /** Query parameter → variable and type. Other query parameters are ignored. */
+  query?: Record<string, QueryParamMapping>;
+  /**
+   * Where the JSON body goes: a variable name (the whole body becomes that input object),
+   * or 'spread' (each top-level body field is a variable of its own).
+   */
+  body?: string | 'spread';
+  /** Headers → variables (e.g. X-Tenant-Id); a header may also be given as a query parameter. */
+  headers?: Record<string, { variable: string; queryAlias?: string }>;
+  /** Success status; 200 unless said (201 for creations, 202 for started jobs). */
+  status?: number;
+  summary: string;
+}
+
+export const PAGE_QUERY: Record<string, QueryParamMapping> = {
+  page: { type: 'int' },
+  limit: { type: 'int' },
+};

@@ -1,0 +1,8 @@
+import type { RouteDefinition } from '../route.js';
+import { TENANT_ROUTES } from './tenants.routes.js';
+
+/** Routes of the versioned API (SPEC 4.1), served under /v1. */
+export const VERSIONED_ROUTES: RouteDefinition[] = [...TENANT_ROUTES];
+
+/** Feature routes (SPEC 4.2), served under /api and /v1/api. */
+export const FEATURE_ROUTES: RouteDefinition[] = [];

@@ -1,0 +1,27 @@
+import { IsIP, Length } from 'class-validator';
+import { Field, InputType, ObjectType } from 'type-graphql';
+import { PermissionLevel } from '../core/permissions.js';
+import { ApiKey } from './api-key.entity.js';
+
+@InputType({ description: 'A new API key for the caller’s organization and environment' })
+export class CreateApiKeyInput {
+  @Field({ description: 'What the key is for, e.g. "PSA integration"' })
+  @Length(1, 100)
+  name!: string;
+
+  @Field(() => PermissionLevel)
+  level!: PermissionLevel;
+
+  @Field(() => [String], { nullable: true, description: 'Enterprise plan only: addresses allowed to use the key' })
+  @IsIP(undefined, { each: true })
+  allowedIps?: string[];
+}
+
+@ObjectType({ description: 'A created key: `secret` is shown this once and never again' })
+export class CreatedApiKey {
+  @Field(() => ApiKey)
+  apiKey!: ApiKey;
+
+  @Field({ description: 'The full key, to send as Authorization: Bearer <secret>' })
+  secret!: string;
+}

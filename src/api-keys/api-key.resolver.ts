@@ -1,0 +1,30 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { Permission } from '../core/permissions.js';
+import { ApiKey } from './api-key.entity.js';
+import { CreateApiKeyInput, CreatedApiKey } from './api-key.inputs.js';
+import { ApiKeyService } from './api-key.service.js';
+
+/** Key management is Admin only (DECISIONS). Keys act in the environment of the caller's key. */
+@Resolver(() => ApiKey)
+export class ApiKeyResolver {
+  @Query(() => [ApiKey], { description: 'API keys of this organization and environment, newest first' })
+  @RequirePermission(Permission.ADMIN)
+  apiKeys(@Ctx() ctx: RequestContext) {
+    return new ApiKeyService(ctx).list();
+  }
+
+  @Mutation(() => CreatedApiKey)
+  @RequirePermission(Permission.ADMIN)
+  createApiKey(@Arg('input') input: CreateApiKeyInput, @Ctx() ctx: RequestContext) {
+    return new ApiKeyService(ctx).create(input);
+  }
+
+  @Mutation(() => ApiKey, { description: 'Revokes a key; requests with it get 401 from then on' })
+  @RequirePermission(Permission.ADMIN, { destructive: true })
+  revokeApiKey(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
+    return new ApiKeyService(ctx).revoke(id);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
+ * Everything the service reads from or writes to a customer tenant goes through this interface;
+ * the default implementation is the simulated cloud in ./simulated, a Microsoft Graph one plugs in later.
+ * Records are provider-shaped (the cloud's ids), never our entities.
+ */
+export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
+
+export interface CloudUserRecord {
+  externalId: string;
+  userPrincipalName: string;
+  displayName: string;
+  firstName: string;
+  lastName: string;
+  jobTitle: string | null;
+  department: string | null;
+  companyName: string | null;
+  officeLocation: string | null;
+  businessPhone: string | null;
+  mobilePhone: string | null;
+  employeeId: string | null;
+  employeeType: string | null;
+  managerExternalId: string | null;
+  usageLocation: string | null;
+  accountEnabled: boolean;
+  mfaStatus: 'Enabled' | 'Disabled' | 'Enforced';
+  userType: 'Member' | 'Guest';
+  /** Synced from an on-premises directory: profile attributes are read-only in the cloud. */
+  onPremisesSynced: boolean;
+  isServiceAccount: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
+  /** Soft-deleted in the cloud (recycle bin). */
+  deletedAt: string | null;
+}
+
+export interface CloudSkuRecord {
+  skuId: string;
+  skuPartNumber: string;
+  name: string;
+  prepaidUnits: number;
+}
+
+export interface CloudGroupRecord {
+  externalId: string;
+  displayName: string;
+  memberExternalIds: string[];
+}
+
+export interface CloudLicenseAssignmentRecord {
+  userExternalId: string;
+  skuId: string;
+}
+
+export interface CloudSignInRecord {
+  id: string;
+  userPrincipalName: string;
+  riskLevel: CloudRiskLevel;
+  location: string;
+  ipAddress: string;
+  createdAt: string;
+}
+
+export interface CloudTenantRecord {
+  externalId: string;
+  displayName: string;
+  domains: string[];
+}
+
+export type CloudUserInput = Omit<
+  CloudUserRecord,
+  'externalId' | 'lastSignInAt' | 'createdAt' | 'deletedAt' | 'onPremisesSynced'
+> & { password: string };
+
+export type CloudUserPatch = Partial<Omit<CloudUserInput, 'password'>>;
+
+export interface CloudProvider {
+  getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
+  listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
+  listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;
+  listGroups(tenantExternalId: string): Promise<CloudGroupRecord[]>;
+  listLicenseAssignments(tenantExternalId: string): Promise<CloudLicenseAssignmentRecord[]>;
+  /** Sign-ins recorded after `since` (all of them when null). */
+  listSignIns(tenantExternalId: string, since: Date | null): Promise<CloudSignInRecord[]>;
+
+  createUser(tenantExternalId: string, input: CloudUserInput): Promise<CloudUserRecord>;
+  updateUser(tenantExternalId: string, userExternalId: string, patch: CloudUserPatch): Promise<void>;
+  /** Soft delete: sign-in blocked, sessions and refresh tokens revoked, groups and licenses removed, manager cleared. */
+  deleteUser(tenantExternalId: string, userExternalId: string): Promise<void>;
+  revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
+  assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
+  removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
+}

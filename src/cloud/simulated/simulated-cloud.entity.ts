@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+
+/**
+ * Storage of the built-in simulated upstream cloud. It stands outside any organization
+ * (it plays the part of the vendor's cloud), so these tables are not scoped.
+ */
+@Entity({ tableName: 'sim_cloud_tenants' })
+export class SimulatedCloudTenant {
+  [OptionalProps]?: 'tick';
+
+  /** The tenant id in the simulated cloud. */
+  @PrimaryKey()
+  externalId!: string;
+
+  @Property()
+  displayName!: string;
+
+  @Property({ type: 'text[]' })
+  domains!: string[];
+
+  /** Seed of the tenant's deterministic generator. */
+  @Property({ type: 'integer' })
+  seed!: number;
+
+  /** How many times the tenant has been advanced (one step per sync): drives deterministic drift. */
+  @Property({ type: 'integer' })
+  tick = 0;
+}
+
+export type SimulatedObjectKind = 'user' | 'sku' | 'group' | 'membership' | 'assignment' | 'sign_in';
+
+/** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
+@Entity({ tableName: 'sim_cloud_objects' })
+@Unique({ properties: ['tenantExternalId', 'kind', 'externalId'] })
+export class SimulatedCloudObject {
+  [OptionalProps]?: 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property()
+  tenantExternalId!: string;
+
+  @Property()
+  kind!: SimulatedObjectKind;
+
+  @Property()
+  externalId!: string;
+
+  @Property({ type: 'jsonb' })
+  data!: Record<string, unknown>;
+
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+}

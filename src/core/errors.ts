@@ -1,0 +1,109 @@
+/**
+ * The one family of errors the service throws for anything a client should see.
+ * GraphQL puts `code` in `extensions.code`; the REST adapter maps it to the HTTP status below,
+ * so the two surfaces cannot disagree.
+ */
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'INVALID_REQUEST'
+  | 'CONFLICT';
+
+export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  INVALID_REQUEST: 400,
+  CONFLICT: 409,
+};
+
+export interface FieldProblem {
+  field: string;
+  problem: string;
+}
+
+export type ErrorDetails = Record<string, unknown>;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  get httpStatus(): number {
+    return HTTP_STATUS_BY_CODE[this.code];
+  }
+
+  /** graphql-js copies these onto the GraphQL error it builds around this one. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, details: this.details };
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  constructor(message: string, fields: FieldProblem[] = [], extra: ErrorDetails = {}) {
+    super('INVALID_REQUEST', message, fields.length > 0 ? { fields, ...extra } : extra);
+  }
+
+  static field(field: string, problem: string): InvalidRequestError {
+    return new InvalidRequestError(`Invalid value for "${field}": ${problem}`, [{ field, problem }]);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string, id?: string) {
+    super('NOT_FOUND', id ? `${resource} ${id} was not found` : `${resource} was not found`, {
+      resource,
+      ...(id ? { id } : {}),
+    });
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('CONFLICT', message, details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'A valid API key or access token is required (Authorization: Bearer <token>)') {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('FORBIDDEN', message, details);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super('RATE_LIMITED', `Rate limit exceeded; retry in ${retryAfterSeconds} s`, { retryAfterSeconds });
+  }
+}
+
+export class InternalError extends AppError {
+  constructor() {
+    super('INTERNAL_ERROR', 'An internal error occurred');
+  }
+}
+
+/** Anything that is not an AppError becomes a bland INTERNAL_ERROR: internals never leak. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error && typeof error === 'object' && 'originalError' in error) {
+    const original = (error as { originalError?: unknown }).originalError;
+    if (original) return toAppError(original);
+  }
+  return new InternalError();
+}

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { run, type Runner, type TaskList } from 'graphile-worker';
+import type pg from 'pg';
+
+/**
+ * Background work runs on graphile-worker: a job queue that lives in PostgreSQL, so it survives
+ * restarts and every server process can pick up work. Jobs are added with SQL inside the caller's
+ * transaction, which means a job exists if and only if the change that asked for it committed.
+ */
+export interface EnqueueOptions {
+  /** Replaces a pending job with the same key instead of adding a second one. */
+  jobKey?: string;
+  runAt?: Date;
+  maxAttempts?: number;
+  /** Jobs of one queue run one at a time, in order. */
+  queueName?: string;
+}
+
+export async function enqueueJob(
+  em: EntityManager,
+  taskName: string,
+  payload: Record<string, unknown>,
+  options: EnqueueOptions = {},
+): Promise<void> {
+  await em.execute(
+    `select graphile_worker.add_job(?::text, ?::json, queue_name => ?::text, run_at => ?::timestamptz,
+       max_attempts => ?::int, job_key => ?::text)`,
+    [
+      taskName,
+      JSON.stringify(payload),
+      options.queueName ?? null,
+      options.runAt?.toISOString() ?? null,
+      options.maxAttempts ?? 5,
+      options.jobKey ?? null,
+    ],
+  );
+}
+
+export interface JobRunnerOptions {
+  pgPool: pg.Pool;
+  taskList: TaskList;
+  concurrency: number;
+  pollIntervalMs?: number;
+}
+
+export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
+  return run({
+    pgPool: options.pgPool,
+    taskList: options.taskList,
+    concurrency: options.concurrency,
+    noHandleSignals: true,
+    pollInterval: options.pollIntervalMs ?? 1000,
+    logger: undefined,
+  });
+}

@@ -1,0 +1,70 @@
+import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
+import type { EntityClass } from '@mikro-orm/core';
+import { Max, Min } from 'class-validator';
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+/** page ≥ 1 (default 1), limit 1..100 (default 25): SPEC 8.2 and DECISIONS. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 1, description: 'Page number, from 1' })
+  @Min(1)
+  page: number = 1;
+
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
+}
+
+@ObjectType({ description: 'Where a page stands in the whole list' })
+export class PageInfo {
+  @Field(() => Int)
+  page!: number;
+
+  @Field(() => Int)
+  limit!: number;
+
+  @Field(() => Int, { description: 'Number of items in the whole list' })
+  total!: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  pageInfo: PageInfo;
+}
+
+/** One generic page type per item type, e.g. `UserPage { items: [User!]!, pageInfo: PageInfo! }`. */
+export function PageOf<T extends object>(itemClass: ClassType<T>, itemName: string) {
+  @ObjectType(`${itemName}Page`)
+  abstract class PageClass implements Page<T> {
+    @Field(() => [itemClass])
+    items!: T[];
+
+    @Field(() => PageInfo)
+    pageInfo!: PageInfo;
+  }
+  return PageClass;
+}
+
+export function pageOffset({ page, limit }: PageArgs): number {
+  return (page - 1) * limit;
+}
+
+/** Reads one page and the total with two statements, whatever the page size. */
+export async function findPage<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  where: FilterQuery<T>,
+  args: PageArgs,
+  orderBy: QueryOrderMap<T>,
+): Promise<Page<T>> {
+  const [items, total] = await em.findAndCount(entity, where as FilterQuery<NoInfer<T>>, {
+    limit: args.limit,
+    offset: pageOffset(args),
+    orderBy,
+  } as never);
+  return { items, pageInfo: { page: args.page, limit: args.limit, total } };
+}

@@ -1,0 +1,51 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { SCOPE_FILTER, type Scope } from '../core/scope.js';
+import { ALL_ENTITIES, SCOPED_ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+
+export interface OrmOptions {
+  databaseUrl: string;
+  poolMax?: number;
+  /** Called with every SQL statement; the query-count tests and the bench count with it. */
+  onQuery?: (sql: string) => void;
+}
+
+export function ormConfig({ databaseUrl, poolMax = 10, onQuery }: OrmOptions): Options {
+  return defineConfig({
+    clientUrl: databaseUrl,
+    entities: ALL_ENTITIES,
+    metadataProvider: ReflectMetadataProvider,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    // Lean defaults: no implicit transactions around flush of a single statement, no eager loading.
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    filters: {
+      [SCOPE_FILTER]: {
+        name: SCOPE_FILTER,
+        entity: SCOPED_ENTITIES,
+        default: true,
+        args: true,
+        cond: (args: Scope) => ({ organizationId: args.organizationId, environment: args.environment }),
+      },
+    },
+    migrations: {
+      migrationsList: MIGRATIONS,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+    },
+    debug: onQuery ? ['query'] : false,
+    logger: onQuery ? (message: string) => onQuery(message) : () => undefined,
+  });
+}
+
+export async function openOrm(options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(options));
+}
+
+export async function migrate(orm: MikroORM): Promise<void> {
+  await orm.migrator.up();
+}

@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { validate, type ValidationError } from 'class-validator';
+import type { GraphQLSchema } from 'graphql';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
+import { InvalidRequestError, type FieldProblem } from './core/errors.js';
+import { TenantResolver } from './tenants/tenant.resolver.js';
+
+/** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
+export const RESOLVERS: NonEmptyArray<Function> = [TenantResolver, ApiKeyResolver];
+
+function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
+  return errors.flatMap((error) => {
+    const field = parent ? `${parent}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((problem) => ({ field, problem }));
+    return [...own, ...fieldProblems(error.children ?? [], field)];
+  });
+}
+
+/** class-validator rules on inputs and args become INVALID_REQUEST with `details.fields`. */
+async function validateArgument(value: unknown): Promise<void> {
+  if (value === null || typeof value !== 'object') return;
+  const values = Array.isArray(value) ? value : [value];
+  for (const item of values) {
+    if (item === null || typeof item !== 'object') continue;
+    const errors = await validate(item as object, { forbidUnknownValues: false });
+    if (errors.length > 0) {
+      const fields = fieldProblems(errors);
+      throw new InvalidRequestError(
+        `Invalid request: ${fields.map((f) => `${f.field} ${f.problem.replace(new RegExp(`^${f.field.split('.').pop()} `), '')}`).join('; ')}`,
+        fields,
+      );
+    }
+  }
+}
+
+export function buildAppSchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: RESOLVERS,
+    validateFn: validateArgument,
+  });
+}

@@ -1,0 +1,62 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ScopedEntity, type Scope } from '../core/scope.js';
+import { Tenant } from './tenant.entity.js';
+
+export enum JobStatus {
+  QUEUED = 'Queued',
+  RUNNING = 'Running',
+  COMPLETED = 'Completed',
+  FAILED = 'Failed',
+  CANCELLED = 'Cancelled',
+}
+registerEnumType(JobStatus, { name: 'JobStatus', description: 'Queued → Running → Completed | Failed | Cancelled' });
+
+/** One on-demand or scheduled sync of a tenant from the upstream cloud, run by the job queue. */
+@ObjectType({ description: 'A tenant sync job and its progress' })
+@Entity({ tableName: 'tenant_syncs' })
+@Index({ properties: ['tenantId', 'createdAt'] })
+export class TenantSync extends ScopedEntity {
+  [OptionalProps]?: 'status' | 'progress' | 'createdAt' | 'startedAt' | 'finishedAt' | 'error' | 'summary';
+
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  @Field(() => JobStatus)
+  @Enum({ items: () => JobStatus })
+  status: JobStatus = JobStatus.QUEUED;
+
+  @Field(() => Int, { description: '0 to 100' })
+  @Property({ type: 'integer' })
+  progress = 0;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the sync changed, by kind' })
+  @Property({ type: 'jsonb', nullable: true })
+  summary: Record<string, number> | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  error: string | null = null;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  startedAt: Date | null = null;
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt: Date | null = null;
+
+  constructor(scope: Scope, tenantId: string, createdAt: Date) {
+    super();
+    this.assignScope(scope);
+    this.tenantId = tenantId;
+    this.createdAt = createdAt;
+  }
+}

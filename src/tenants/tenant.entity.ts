@@ -1,0 +1,87 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ScopedEntity, type Scope } from '../core/scope.js';
+
+export enum TenantStatus {
+  ACTIVE = 'active',
+  SUSPENDED = 'suspended',
+}
+registerEnumType(TenantStatus, { name: 'TenantStatus' });
+
+export enum TenantHealth {
+  HEALTHY = 'healthy',
+  WARNING = 'warning',
+  CRITICAL = 'critical',
+}
+registerEnumType(TenantHealth, {
+  name: 'TenantHealth',
+  description: 'Portal health, computed by the rules in docs/tenant-health.md',
+});
+
+@ObjectType({ description: 'The password rules of a tenant; new and reset passwords must meet them' })
+export class PasswordPolicy {
+  @Field(() => Int)
+  minLength!: number;
+
+  @Field({ description: 'At least three of: lower case, upper case, digit, symbol' })
+  requireComplexity!: boolean;
+}
+
+/** A customer tenant of the upstream productivity cloud, administered by one organization. */
+@ObjectType({ description: 'A customer tenant administered by the organization' })
+@Entity({ tableName: 'tenants' })
+@Unique({ properties: ['organizationId', 'environment', 'domain'] })
+@Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
+export class Tenant extends ScopedEntity {
+  [OptionalProps]?: 'createdAt' | 'status' | 'lastSyncedAt' | 'passwordMinLength' | 'passwordRequireComplexity';
+
+  @Field()
+  @Property()
+  name!: string;
+
+  @Field({ description: 'Primary (default) domain' })
+  @Property()
+  domain!: string;
+
+  @Field(() => [String], { description: 'Every verified domain; user principal names must use one of them' })
+  @Property({ type: 'text[]' })
+  domains!: string[];
+
+  /** The tenant's id in the upstream cloud. */
+  @Property()
+  externalId!: string;
+
+  @Field(() => TenantStatus)
+  @Enum({ items: () => TenantStatus })
+  status: TenantStatus = TenantStatus.ACTIVE;
+
+  @Property({ type: 'integer' })
+  passwordMinLength = 12;
+
+  @Property({ type: 'boolean' })
+  passwordRequireComplexity = true;
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  lastSyncedAt: Date | null = null;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  constructor(scope: Scope, fields: { name: string; domain: string; domains?: string[]; externalId: string }) {
+    super();
+    this.assignScope(scope);
+    this.name = fields.name;
+    this.domain = fields.domain.toLowerCase();
+    this.domains = [...new Set([this.domain, ...(fields.domains ?? []).map((d) => d.toLowerCase())])];
+    this.externalId = fields.externalId;
+  }
+
+  @Field(() => PasswordPolicy)
+  get passwordPolicy(): PasswordPolicy {
+    return { minLength: this.passwordMinLength, requireComplexity: this.passwordRequireComplexity };
+  }
+}

@@ -1,0 +1,48 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs, PageOf } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { TenantSync } from './sync-run.entity.js';
+import { computeTenantHealth } from './tenant-health.js';
+import { Tenant, TenantHealth } from './tenant.entity.js';
+import { TenantService } from './tenant.service.js';
+
+const TenantPage = PageOf(Tenant, 'Tenant');
+
+@Resolver(() => Tenant)
+export class TenantResolver {
+  @Query(() => TenantPage, { description: 'Customer tenants, newest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  tenants(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new TenantService(ctx).list(page);
+  }
+
+  @Query(() => Tenant)
+  @RequirePermission(Permission.READ_TENANTS)
+  tenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
+    return new TenantService(ctx).get(id);
+  }
+
+  @Mutation(() => TenantSync, { description: 'Starts a sync from the upstream cloud; poll tenantSync for progress' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  syncTenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
+    return new TenantService(ctx).startSync(id);
+  }
+
+  @Query(() => TenantSync)
+  @RequirePermission(Permission.READ_TENANTS)
+  tenantSync(
+    @Arg('tenantId', () => GraphQLUUID) tenantId: string,
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new TenantService(ctx).getSync(tenantId, id);
+  }
+
+  @FieldResolver(() => TenantHealth)
+  health(@Root() tenant: Tenant, @Ctx() ctx: RequestContext): TenantHealth {
+    return computeTenantHealth({ lastSyncedAt: tenant.lastSyncedAt }, ctx.clock.now());
+  }
+}

@@ -1,0 +1,47 @@
+import { enqueueJob } from '../core/jobs.js';
+import { NotFoundError } from '../core/errors.js';
+import { findPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { TenantSync } from './sync-run.entity.js';
+import { Tenant } from './tenant.entity.js';
+
+export const TENANT_SYNC_TASK = 'tenant.sync';
+
+export interface TenantSyncJobPayload {
+  syncId: string;
+  organizationId: string;
+  environment: string;
+}
+
+export class TenantService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  list(args: PageArgs): Promise<Page<Tenant>> {
+    return findPage(this.ctx.em, Tenant, {}, args, { createdAt: 'desc', id: 'desc' });
+  }
+
+  async get(id: string): Promise<Tenant> {
+    const tenant = await this.ctx.em.findOne(Tenant, { id });
+    if (!tenant) throw new NotFoundError('Tenant', id);
+    return tenant;
+  }
+
+  /** Records a sync request and queues the job in one transaction; the job reports progress on the record. */
+  async startSync(tenantId: string): Promise<TenantSync> {
+    await this.get(tenantId);
+    return this.ctx.em.transactional(async (em) => {
+      const sync = new TenantSync(this.ctx.scope, tenantId, this.ctx.clock.now());
+      await em.persist(sync).flush();
+      const payload: TenantSyncJobPayload = { syncId: sync.id, ...this.ctx.scope };
+      // One sync per tenant at a time: the job queue runs a tenant's jobs in order.
+      await enqueueJob(em, TENANT_SYNC_TASK, { ...payload }, { queueName: `tenant-sync:${tenantId}` });
+      return sync;
+    });
+  }
+
+  async getSync(tenantId: string, syncId: string): Promise<TenantSync> {
+    const sync = await this.ctx.em.findOne(TenantSync, { id: syncId, tenantId });
+    if (!sync) throw new NotFoundError('Tenant sync', syncId);
+    return sync;
+  }
+}

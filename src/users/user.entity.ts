@@ -1,0 +1,159 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { ScopedEntity } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
+
+/** Profile attributes a client may set; synced users cannot change these (SPEC 2.3). */
+export const EDITABLE_PROFILE_FIELDS = [
+  'displayName',
+  'firstName',
+  'lastName',
+  'jobTitle',
+  'department',
+  'companyName',
+  'officeLocation',
+  'businessPhone',
+  'mobilePhone',
+  'employeeId',
+  'employeeType',
+] as const;
+export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
+
+/** A directory user of a tenant. Deleting is a soft delete (deletedAt), purged after 30 days. */
+@ObjectType({ description: 'A directory user of a customer tenant' })
+@Entity({ tableName: 'users' })
+@Index({ properties: ['organizationId', 'environment', 'tenantId', 'createdAt', 'id'] })
+// UPNs are unique among users that are not deleted: a soft-deleted user's UPN may be taken again (SPEC 3.4).
+@Index({
+  name: 'users_active_upn_unique',
+  expression:
+    'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", lower("user_principal_name")) where "deleted_at" is null',
+})
+export class User extends ScopedEntity {
+  [OptionalProps]?:
+    | 'createdAt'
+    | 'updatedAt'
+    | 'accountStatus'
+    | 'mfaStatus'
+    | 'userType'
+    | 'source'
+    | 'isServiceAccount'
+    | 'lastSignInAt'
+    | 'deletedAt'
+    | 'deletedBy'
+    | 'sessionsRevokedAt'
+    | 'managerId'
+    | 'usageLocation'
+    | EditableProfileField;
+
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  /** The user's object id in the upstream cloud; preserved by soft delete and restore. */
+  @Property()
+  externalId!: string;
+
+  @Field()
+  @Property()
+  displayName!: string;
+
+  @Field()
+  @Property()
+  firstName!: string;
+
+  @Field()
+  @Property()
+  lastName!: string;
+
+  @Field({ description: 'Sign-in address, username@domain' })
+  @Property()
+  userPrincipalName!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  jobTitle: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  department: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  companyName: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  officeLocation: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  businessPhone: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  mobilePhone: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  employeeId: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  employeeType: string | null = null;
+
+  @Field(() => ID, { nullable: true })
+  @ManyToOne(() => User, { mapToPk: true, fieldName: 'manager_id', nullable: true, deleteRule: 'set null' })
+  managerId: string | null = null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2; required before a license is assigned' })
+  @Property({ type: 'varchar(2)', nullable: true })
+  usageLocation: string | null = null;
+
+  @Field(() => AccountStatus)
+  @Enum({ items: () => AccountStatus })
+  accountStatus: AccountStatus = AccountStatus.ENABLED;
+
+  @Field(() => MfaStatus)
+  @Enum({ items: () => MfaStatus })
+  mfaStatus: MfaStatus = MfaStatus.DISABLED;
+
+  @Field(() => UserType)
+  @Enum({ items: () => UserType })
+  userType: UserType = UserType.MEMBER;
+
+  @Field(() => UserSource)
+  @Enum({ items: () => UserSource })
+  source: UserSource = UserSource.CLOUD;
+
+  @Field({ description: 'A non-human member: interactive sign-in should be blocked and it should hold no licenses' })
+  @Property({ type: 'boolean' })
+  isServiceAccount = false;
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true })
+  lastSignInAt: Date | null = null;
+
+  /** Set when sessions and refresh tokens were revoked (delete, offboard, password reset). */
+  @Property({ type: 'timestamptz', nullable: true })
+  sessionsRevokedAt: Date | null = null;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  @Property({ type: 'timestamptz', nullable: true, index: true })
+  deletedAt: Date | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  deletedBy: string | null = null;
+}
