@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { run, type Runner, type TaskList } from 'graphile-worker';
+import { Logger, run, type Runner, type TaskList } from 'graphile-worker';
 import type pg from 'pg';
 
 /**
@@ -41,6 +41,7 @@ export interface JobRunnerOptions {
   taskList: TaskList;
   concurrency: number;
   pollIntervalMs?: number;
+  log: (level: string, message: string) => void;
 }
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
@@ -50,6 +51,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1000,
-    logger: undefined,
+    crontab: '', // no cron file: scheduled work is declared in code
+    logger: new Logger(() => (level, message) => options.log(level, message)),
   });
 }

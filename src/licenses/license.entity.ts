@@ -39,7 +39,7 @@ export class TenantLicense extends ScopedEntity {
 
   @Field(() => Int, { description: 'Seats assigned' })
   @Property({ type: 'integer' })
-  consumed = 0;
+  consumed: number = 0;
 
   constructor(scope: Scope, fields: { tenantId: string; skuId: string; skuPartNumber: string; name: string; total: number }) {
     super();

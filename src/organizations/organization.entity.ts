@@ -51,6 +51,10 @@ export class Organization {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
+  constructor(fields: { slug: string; name: string; plan: Plan; createdAt: Date; customRateLimitPerMinute?: number | null }) {
+    Object.assign(this, fields);
+  }
+
   @Field(() => Int, { description: 'Requests per minute allowed for each environment' })
   get rateLimitPerMinute(): number {
     if (this.plan === Plan.CUSTOM) return this.customRateLimitPerMinute ?? UNLIMITED_RATE;

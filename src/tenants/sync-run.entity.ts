@@ -31,7 +31,7 @@ export class TenantSync extends ScopedEntity {
 
   @Field(() => Int, { description: '0 to 100' })
   @Property({ type: 'integer' })
-  progress = 0;
+  progress: number = 0;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'What the sync changed, by kind' })
   @Property({ type: 'jsonb', nullable: true })

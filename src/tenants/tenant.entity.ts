@@ -58,10 +58,10 @@ export class Tenant extends ScopedEntity {
   status: TenantStatus = TenantStatus.ACTIVE;
 
   @Property({ type: 'integer' })
-  passwordMinLength = 12;
+  passwordMinLength: number = 12;
 
   @Property({ type: 'boolean' })
-  passwordRequireComplexity = true;
+  passwordRequireComplexity: boolean = true;
 
   @Field(() => GraphQLDateTime, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })

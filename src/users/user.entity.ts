@@ -131,7 +131,7 @@ export class User extends ScopedEntity {
 
   @Field({ description: 'A non-human member: interactive sign-in should be blocked and it should hold no licenses' })
   @Property({ type: 'boolean' })
-  isServiceAccount = false;
+  isServiceAccount: boolean = false;
 
   @Field(() => GraphQLDateTime, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })

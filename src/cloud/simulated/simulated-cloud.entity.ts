@@ -26,7 +26,7 @@ export class SimulatedCloudTenant {
 
   /** How many times the tenant has been advanced (one step per sync): drives deterministic drift. */
   @Property({ type: 'integer' })
-  tick = 0;
+  tick: number = 0;
 }
 
 export type SimulatedObjectKind = 'user' | 'sku' | 'group' | 'membership' | 'assignment' | 'sign_in';

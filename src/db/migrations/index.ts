@@ -1,7 +1,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122221924_initial } from './Migration20261122221924_initial.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
  * list works from TypeScript under jest and from the compiled JavaScript in dist/.
  */
-export const MIGRATIONS: MigrationObject[] = [];
+export const MIGRATIONS: MigrationObject[] = [
+  { name: 'Migration20261122221924_initial', class: Migration20261122221924_initial },
+];

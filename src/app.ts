@@ -1,0 +1,155 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { ApiKeyAuthenticator } from './api-keys/api-key.auth.js';
+import { createRequestContext, type RequestContext } from './context.js';
+import { InvalidRequestError, NotFoundError, toAppError } from './core/errors.js';
+import type { AppDeps } from './core/service-context.js';
+import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
+import { formatGraphQLError } from './http/graphql-errors.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { sendError } from './http/respond.js';
+import './http/express-types.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
+import { restRouter } from '../rest-adapter/router.js';
+
+export interface AppOptions extends AppDeps {
+  orm: MikroORM;
+  /** A plain pool for the rate limiter (and anything else that talks SQL outside the ORM). */
+  pool: pg.Pool;
+  schema: GraphQLSchema;
+  logger: Logger;
+  maxJsonBodyBytes: number;
+  /** Readiness: migrations applied. The database is asked on every /health/ready call. */
+  isReady: () => boolean;
+}
+
+export interface App {
+  app: express.Express;
+  server: http.Server;
+  apiKeys: ApiKeyAuthenticator;
+  /** Stops Apollo and drains HTTP connections; the caller closes the database afterwards. */
+  stop(): Promise<void>;
+}
+
+/** GET /graphql from a browser shows Apollo Sandbox; it needs no credentials. */
+function isLandingPageRequest(req: Request): boolean {
+  return req.method === 'GET' && req.query.query === undefined && (req.get('accept') ?? '').includes('text/html');
+}
+
+/**
+ * Builds the whole HTTP surface without listening, so tests and main.ts share it:
+ * health → JSON body → auth → rate limit → REST routes and GraphQL → 404 → errors.
+ */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { orm, logger } = options;
+  const deps: AppDeps = { clock: options.clock, provider: options.provider, publicUrl: options.publicUrl };
+  const app = express();
+  const server = http.createServer(app);
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+
+  const apiKeys = new ApiKeyAuthenticator(orm, options.clock);
+  const authenticators: Authenticator[] = [
+    { handles: (token) => ApiKeyAuthenticator.handles(token), authenticate: (token, ip) => apiKeys.authenticate(token, ip) },
+  ];
+  const rateLimiter = new RateLimiter(options.pool);
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    req.requestId = req.get('x-request-id')?.slice(0, 100) || randomUUID();
+    res.setHeader('X-Request-Id', req.requestId);
+    next();
+  });
+
+  app.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/health/ready', async (_req, res) => {
+    try {
+      await options.pool.query('select 1');
+      if (!options.isReady()) throw new Error('migrations not applied yet');
+      res.json({ status: 'ready' });
+    } catch (error) {
+      res.status(503).json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
+    }
+  });
+
+  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
+  const guard = express.Router();
+  guard.use(
+    authenticate(authenticators),
+    rateLimiter.middleware(),
+    requireViewer,
+    express.json({ limit: options.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }),
+  );
+  const contextFor = (req: Request): RequestContext => createRequestContext(orm, deps, req.viewer!, req.requestId);
+  const logError = (error: unknown, req: Request) => logger.error({ err: error, requestId: req.requestId }, 'request failed');
+
+  const versioned = restRouter(VERSIONED_ROUTES, { schema: options.schema, contextFor, logError });
+  const features = restRouter(FEATURE_ROUTES, { schema: options.schema, contextFor, logError });
+  const notFound = (req: Request, _res: Response, next: NextFunction) =>
+    next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
+  app.use('/v1/api', guard, features.router, notFound);
+  app.use('/v1', guard, versioned.router, notFound);
+  app.use('/api', guard, features.router, notFound);
+
+  const apollo = new ApolloServer<RequestContext>({
+    schema: options.schema,
+    introspection: true,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginLandingPageLocalDefault({ embed: true })],
+  });
+  await apollo.start();
+  app.use(
+    '/graphql',
+    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : guard(req, res, next)),
+    expressMiddleware(apollo, { context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)) }),
+  );
+
+  app.use(notFound);
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    void _next;
+    const bodyProblem = jsonBodyProblem(error, options.maxJsonBodyBytes);
+    if (bodyProblem) return sendError(req, res, bodyProblem);
+    if (toAppError(error).code === 'INTERNAL_ERROR') logger.error({ err: error, requestId: req.requestId }, 'request failed');
+    sendError(req, res, error);
+  });
+
+  return {
+    app,
+    server,
+    apiKeys,
+    stop: async () => {
+      await apollo.stop();
+      server.closeAllConnections();
+    },
+  };
+}
+
+/** body-parser's errors (bad JSON, too large, bad charset) become a 400 envelope a person can read. */
+function jsonBodyProblem(error: unknown, limit: number): InvalidRequestError | null {
+  if (!error || typeof error !== 'object' || !('type' in error)) return null;
+  switch ((error as { type: string }).type) {
+    case 'entity.parse.failed':
+      return new InvalidRequestError('The request body is not valid JSON', [
+        { field: 'body', problem: `is not valid JSON: ${String((error as { message?: unknown }).message)}` },
+      ]);
+    case 'entity.too.large':
+      return new InvalidRequestError(`The request body is larger than ${limit} bytes`, [
+        { field: 'body', problem: `must be at most ${limit} bytes` },
+      ]);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new InvalidRequestError('The request body must be UTF-8 JSON', [{ field: 'body', problem: 'must be UTF-8' }]);
+    default:
+      return null;
+  }
+}

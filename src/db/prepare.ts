@@ -1,0 +1,65 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { runMigrations } from 'graphile-worker';
+import pg from 'pg';
+import type { AppConfig } from '../config.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { migrate, openOrm } from './orm.js';
+
+export const EMBEDDED_DATABASE_NAME = 'msp';
+
+export interface PreparedDatabase {
+  url: string;
+  orm: MikroORM;
+  /** A plain pool for the job queue and the rate limiter. */
+  pool: pg.Pool;
+  /** Set when this process started the embedded PostgreSQL (and so must stop it). */
+  embedded: EmbeddedDatabase | null;
+  close(): Promise<void>;
+}
+
+export interface PrepareOptions {
+  log: (message: string) => void;
+  onQuery?: (sql: string) => void;
+  poolMax?: number;
+}
+
+/**
+ * The one way the server, the CLI and the bench reach their database: DATABASE_URL if given,
+ * else the embedded PostgreSQL under DATA_DIR (joined if another process already runs it);
+ * then the schema migrations and the job queue's own migrations.
+ */
+export async function prepareDatabase(config: AppConfig, options: PrepareOptions): Promise<PreparedDatabase> {
+  let embedded: EmbeddedDatabase | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPostgresPort,
+      database: EMBEDDED_DATABASE_NAME,
+      log: options.log,
+    });
+    url = embedded.url;
+  }
+  const orm = await openOrm({ databaseUrl: url, onQuery: options.onQuery, poolMax: options.poolMax });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client dropped by the server (restart, network) must not crash the process.
+  pool.on('error', (error) => options.log(`database pool: ${error.message}`));
+  try {
+    await migrate(orm);
+    await runMigrations({ pgPool: pool });
+  } catch (error) {
+    await Promise.allSettled([orm.close(), pool.end()]);
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    url,
+    orm,
+    pool,
+    embedded: embedded?.startedHere ? embedded : null,
+    close: async () => {
+      await Promise.allSettled([orm.close(), pool.end()]);
+      if (embedded?.startedHere) await embedded.stop();
+    },
+  };
+}

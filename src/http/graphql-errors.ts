@@ -1,0 +1,37 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { AppError, toAppError, type ErrorCode } from '../core/errors.js';
+
+/** Apollo's own codes for a document or variables that do not fit the schema: all the client's mistake. */
+const CLIENT_MISTAKES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/**
+ * GraphQL errors carry the same codes as REST (`extensions.code`, DECISIONS). Anything that is not
+ * one of ours or a client mistake is an INTERNAL_ERROR with a bland message: internals never leak.
+ */
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  logInternal: (error: unknown) => void,
+): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) {
+    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: original.extensions };
+  }
+  const apolloCode = formatted.extensions?.code;
+  if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {
+    const code: ErrorCode = 'INVALID_REQUEST';
+    return { ...formatted, extensions: { code, details: { reason: apolloCode } } };
+  }
+  logInternal(original);
+  const internal = toAppError(original);
+  return { message: internal.message, path: formatted.path, extensions: internal.extensions };
+}

@@ -1,0 +1,12 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { TaskList } from 'graphile-worker';
+import type { AppDeps } from './core/service-context.js';
+import { tenantSyncTask } from './tenants/tenant-sync.task.js';
+import { TENANT_SYNC_TASK } from './tenants/tenant.service.js';
+
+/** Every background task by name. A feature adds its task here and nowhere else. */
+export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
+  return {
+    [TENANT_SYNC_TASK]: tenantSyncTask(orm, deps),
+  };
+}
