@@ -51,16 +51,19 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   }
 
   const sources = new Map<string, VariableSource>();
-  for (const [param, variable] of Object.entries(definition.params ?? {})) sources.set(variable, { from: 'path', name: param });
+  for (const [param, variable] of Object.entries(definition.params ?? {}))
+    sources.set(variable, { from: 'path', name: param });
   for (const [param, mapping] of Object.entries(definition.query ?? {})) {
     sources.set(mapping.variable ?? param, { from: 'query', name: param });
   }
   for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
     sources.set(mapping.variable, { from: 'header', name: header });
   }
-  if (definition.body && definition.body !== 'spread') sources.set(definition.body, { from: 'body', name: '' });
+  if (definition.body && definition.body !== 'spread')
+    sources.set(definition.body, { from: 'body', name: '' });
   for (const name of sources.keys()) {
-    if (!variables.has(name)) throw new Error(`REST route ${where}: maps to $${name}, which the operation does not declare`);
+    if (!variables.has(name))
+      throw new Error(`REST route ${where}: maps to $${name}, which the operation does not declare`);
   }
   return { definition, document, rootField, variables, sources };
 }
@@ -77,7 +80,8 @@ export function coercionProblems(route: CompiledRoute, values: Record<string, un
   for (const [variable, { type, hasDefault }] of route.variables) {
     const value = values[variable];
     if (value === undefined) {
-      if (type instanceof GraphQLNonNull && !hasDefault) problems.push({ variable, path: '', problem: 'is required' });
+      if (type instanceof GraphQLNonNull && !hasDefault)
+        problems.push({ variable, path: '', problem: 'is required' });
       continue;
     }
     coerceInputValue(value, type, (path, _invalid, error) => {

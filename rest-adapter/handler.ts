@@ -31,10 +31,12 @@ function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
 function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
   const { definition } = route;
   const variables: Record<string, unknown> = {};
-  for (const [param, variable] of Object.entries(definition.params ?? {})) variables[variable] = req.params[param];
+  for (const [param, variable] of Object.entries(definition.params ?? {}))
+    variables[variable] = req.params[param];
   for (const [param, mapping] of Object.entries(definition.query ?? {})) {
     const raw = req.query[param];
-    if (raw !== undefined && raw !== '') variables[mapping.variable ?? param] = convertQueryValue(raw, mapping.type);
+    if (raw !== undefined && raw !== '')
+      variables[mapping.variable ?? param] = convertQueryValue(raw, mapping.type);
   }
   for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
     const value = req.get(header) ?? (mapping.queryAlias ? req.query[mapping.queryAlias] : undefined);
@@ -43,12 +45,16 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
   if (definition.body) {
     const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new InvalidRequestError('The request body must be a JSON object', [{ field: 'body', problem: 'must be a JSON object' }]);
+      throw new InvalidRequestError('The request body must be a JSON object', [
+        { field: 'body', problem: 'must be a JSON object' },
+      ]);
     }
     if (definition.body === 'spread') {
       for (const [key, value] of Object.entries(body)) {
         if (!route.variables.has(key) || route.sources.get(key)?.from !== undefined) {
-          throw new InvalidRequestError(`Unknown field "${key}"`, [{ field: key, problem: 'is not a known field' }]);
+          throw new InvalidRequestError(`Unknown field "${key}"`, [
+            { field: key, problem: 'is not a known field' },
+          ]);
         }
         variables[key] = value;
       }

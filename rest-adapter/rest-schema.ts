@@ -1,4 +1,4 @@
-import { mapSchema, MapperKind } from '@graphql-tools/utils';
+import { mapSchema } from '@graphql-tools/utils';
 import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from 'graphql';
 
 /**
@@ -7,26 +7,34 @@ import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from 'graphql';
  * internal values), so the REST copy of the schema only changes how enums cross the boundary:
  * it writes the internal value and reads either spelling.
  */
-class RestEnumType extends GraphQLEnumType {
-  private readonly internalValues = new Set<unknown>(this.getValues().map((value) => value.value));
-
-  override serialize(outputValue: unknown): string | null | undefined {
-    super.serialize(outputValue); // still refuses values the enum does not have
+function useSpecSpelling(type: GraphQLEnumType): void {
+  const internalValues = new Set<unknown>(type.getValues().map((value) => value.value));
+  const serialize = type.serialize.bind(type);
+  const parseValue = type.parseValue.bind(type);
+  type.serialize = (outputValue: unknown) => {
+    serialize(outputValue); // still refuses values the enum does not have
     return outputValue as string;
-  }
-
-  override parseValue(inputValue: unknown): unknown {
-    if (this.internalValues.has(inputValue)) return inputValue;
+  };
+  type.parseValue = (inputValue: unknown) => {
+    if (internalValues.has(inputValue)) return inputValue;
     try {
-      return super.parseValue(inputValue);
+      return parseValue(inputValue);
     } catch {
-      throw new GraphQLError(`must be one of: ${[...this.internalValues].map((value) => `"${String(value)}"`).join(', ')}`);
+      throw new GraphQLError(
+        `must be one of: ${[...internalValues].map((value) => `"${String(value)}"`).join(', ')}`,
+      );
     }
-  }
+  };
 }
 
+/** A copy of the schema (mapSchema rebuilds every type) whose enums use the SPEC spelling. */
 export function restSchemaOf(schema: GraphQLSchema): GraphQLSchema {
-  return mapSchema(schema, {
-    [MapperKind.ENUM_TYPE]: (type) => new RestEnumType(type.toConfig()),
-  });
+  const copy = mapSchema(schema, {});
+  for (const type of Object.values(copy.getTypeMap())) {
+    if (type instanceof GraphQLEnumType && !type.name.startsWith('__')) {
+      if (type === schema.getType(type.name)) throw new Error(`mapSchema did not copy enum ${type.name}`);
+      useSpecSpelling(type);
+    }
+  }
+  return copy;
 }

@@ -18,7 +18,10 @@ const METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: '
  * Builds an Express router serving a route table. Static paths are registered before
  * parameterised ones (`/alerts/statistics` before `/alerts/:id`) so table order never matters.
  */
-export function restRouter(routes: RouteDefinition[], deps: RestRouterDeps): { router: Router; compiled: CompiledRoute[] } {
+export function restRouter(
+  routes: RouteDefinition[],
+  deps: RestRouterDeps,
+): { router: Router; compiled: CompiledRoute[] } {
   const restSchema = restSchemaOf(deps.schema);
   const compiled = routes.map((route) => compileRoute(route, deps.schema));
   const ordered = [...compiled].sort(

@@ -42,7 +42,9 @@ export interface App {
 
 /** GET /graphql from a browser shows Apollo Sandbox; it needs no credentials. */
 function isLandingPageRequest(req: Request): boolean {
-  return req.method === 'GET' && req.query.query === undefined && (req.get('accept') ?? '').includes('text/html');
+  return (
+    req.method === 'GET' && req.query.query === undefined && (req.get('accept') ?? '').includes('text/html')
+  );
 }
 
 /**
@@ -59,7 +61,10 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const apiKeys = new ApiKeyAuthenticator(orm, options.clock);
   const authenticators: Authenticator[] = [
-    { handles: (token) => ApiKeyAuthenticator.handles(token), authenticate: (token, ip) => apiKeys.authenticate(token, ip) },
+    {
+      handles: (token) => ApiKeyAuthenticator.handles(token),
+      authenticate: (token, ip) => apiKeys.authenticate(token, ip),
+    },
   ];
   const rateLimiter = new RateLimiter(options.pool);
 
@@ -78,7 +83,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (!options.isReady()) throw new Error('migrations not applied yet');
       res.json({ status: 'ready' });
     } catch (error) {
-      res.status(503).json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
+      res
+        .status(503)
+        .json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
     }
   });
 
@@ -90,8 +97,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     requireViewer,
     express.json({ limit: options.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }),
   );
-  const contextFor = (req: Request): RequestContext => createRequestContext(orm, deps, req.viewer!, req.requestId);
-  const logError = (error: unknown, req: Request) => logger.error({ err: error, requestId: req.requestId }, 'request failed');
+  const contextFor = (req: Request): RequestContext =>
+    createRequestContext(orm, deps, req.viewer!, req.requestId);
+  const logError = (error: unknown, req: Request) =>
+    logger.error({ err: error, requestId: req.requestId }, 'request failed');
 
   const versioned = restRouter(VERSIONED_ROUTES, { schema: options.schema, contextFor, logError });
   const features = restRouter(FEATURE_ROUTES, { schema: options.schema, contextFor, logError });
@@ -104,14 +113,21 @@ export async function createApp(options: AppOptions): Promise<App> {
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: true,
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), ApolloServerPluginLandingPageLocalDefault({ embed: true })],
+    formatError: (formatted, error) =>
+      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+    ],
   });
   await apollo.start();
   app.use(
     '/graphql',
-    (req: Request, res: Response, next: NextFunction) => (isLandingPageRequest(req) ? next() : guard(req, res, next)),
-    expressMiddleware(apollo, { context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)) }),
+    (req: Request, res: Response, next: NextFunction) =>
+      isLandingPageRequest(req) ? next() : guard(req, res, next),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)),
+    }),
   );
 
   app.use(notFound);
@@ -119,7 +135,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     void _next;
     const bodyProblem = jsonBodyProblem(error, options.maxJsonBodyBytes);
     if (bodyProblem) return sendError(req, res, bodyProblem);
-    if (toAppError(error).code === 'INTERNAL_ERROR') logger.error({ err: error, requestId: req.requestId }, 'request failed');
+    if (toAppError(error).code === 'INTERNAL_ERROR')
+      logger.error({ err: error, requestId: req.requestId }, 'request failed');
     sendError(req, res, error);
   });
 
@@ -148,7 +165,9 @@ function jsonBodyProblem(error: unknown, limit: number): InvalidRequestError | n
       ]);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new InvalidRequestError('The request body must be UTF-8 JSON', [{ field: 'body', problem: 'must be UTF-8' }]);
+      return new InvalidRequestError('The request body must be UTF-8 JSON', [
+        { field: 'body', problem: 'must be UTF-8' },
+      ]);
     default:
       return null;
   }

@@ -19,7 +19,10 @@ export function createRequestContext(
   requestId: string = randomUUID(),
 ): RequestContext {
   const em = orm.em.fork();
-  em.setFilterParams(SCOPE_FILTER, { organizationId: viewer.organizationId, environment: viewer.environment });
+  em.setFilterParams(SCOPE_FILTER, {
+    organizationId: viewer.organizationId,
+    environment: viewer.environment,
+  });
   const ctx: RequestContext = {
     ...deps,
     em,
@@ -33,7 +36,12 @@ export function createRequestContext(
 }
 
 /** A service context for background work acting inside one organization's scope. */
-export function createJobContext(orm: MikroORM, deps: AppDeps, scope: ServiceContext['scope'], actor: string): ServiceContext {
+export function createJobContext(
+  orm: MikroORM,
+  deps: AppDeps,
+  scope: ServiceContext['scope'],
+  actor: string,
+): ServiceContext {
   const em = orm.em.fork();
   em.setFilterParams(SCOPE_FILTER, scope);
   return { ...deps, em, scope, actor };

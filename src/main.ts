@@ -29,7 +29,8 @@ const deps: AppDeps = {
 
 if (config.seedDemo) {
   const seeded = await seedDemoIfEmpty(database.orm, deps);
-  if (seeded) logger.info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data`);
+  if (seeded)
+    logger.info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data`);
 }
 
 const schema = await buildAppSchema();
@@ -49,7 +50,12 @@ if (config.runWorker) {
     pgPool: database.pool,
     taskList: taskList(database.orm, deps),
     concurrency: config.workerConcurrency,
-    log: (level, message) => (level === 'error' ? logger.error(message) : level === 'warning' ? logger.warn(message) : logger.debug(message)),
+    log: (level, message) =>
+      level === 'error'
+        ? logger.error(message)
+        : level === 'warning'
+          ? logger.warn(message)
+          : logger.debug(message),
   });
 }
 

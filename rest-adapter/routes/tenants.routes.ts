@@ -3,7 +3,13 @@ import { PAGE_QUERY, type RouteDefinition } from '../route.js';
 
 export const TENANT_ROUTES: RouteDefinition[] = [
   { method: 'GET', path: '/tenants', operation: LIST_TENANTS, query: PAGE_QUERY, summary: 'list tenants' },
-  { method: 'GET', path: '/tenants/:id', operation: GET_TENANT, params: { id: 'id' }, summary: 'tenant details' },
+  {
+    method: 'GET',
+    path: '/tenants/:id',
+    operation: GET_TENANT,
+    params: { id: 'id' },
+    summary: 'tenant details',
+  },
   {
     method: 'POST',
     path: '/tenants/:id/sync',

@@ -87,7 +87,8 @@ export class ApiKeyAuthenticator {
 
   /** Forget a key at once (called on revocation). */
   forget(apiKeyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.viewer.credentialId === apiKeyId) this.cache.delete(hash);
+    for (const [hash, entry] of this.cache)
+      if (entry.viewer.credentialId === apiKeyId) this.cache.delete(hash);
   }
 
   private async load(hash: string): Promise<CachedKey | null> {
@@ -101,7 +102,9 @@ export class ApiKeyAuthenticator {
     const row = rows[0];
     if (!row) return null;
     const rateLimitPerMinute =
-      row.plan === Plan.CUSTOM ? (row.custom_rate_limit_per_minute ?? UNLIMITED_RATE) : RATE_LIMIT_BY_PLAN[row.plan];
+      row.plan === Plan.CUSTOM
+        ? (row.custom_rate_limit_per_minute ?? UNLIMITED_RATE)
+        : RATE_LIMIT_BY_PLAN[row.plan];
     return {
       viewer: {
         organizationId: row.organization_id,

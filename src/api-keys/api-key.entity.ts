@@ -31,7 +31,9 @@ export class ApiKey extends ScopedEntity {
   @Property({ unique: true })
   secretHash!: string;
 
-  @Field(() => [String], { description: 'Enterprise plan: only these addresses or CIDR ranges may use the key' })
+  @Field(() => [String], {
+    description: 'Enterprise plan: only these addresses or CIDR ranges may use the key',
+  })
   @Property({ type: 'text[]' })
   allowedIps: string[] = [];
 
@@ -49,7 +51,14 @@ export class ApiKey extends ScopedEntity {
 
   constructor(
     scope: Scope,
-    fields: { name: string; level: PermissionLevel; prefix: string; lastFour: string; secretHash: string; createdAt: Date },
+    fields: {
+      name: string;
+      level: PermissionLevel;
+      prefix: string;
+      lastFour: string;
+      secretHash: string;
+      createdAt: Date;
+    },
   ) {
     super();
     this.assignScope(scope);

@@ -12,7 +12,10 @@ export class CreateApiKeyInput {
   @Field(() => PermissionLevel)
   level!: PermissionLevel;
 
-  @Field(() => [String], { nullable: true, description: 'Enterprise plan only: addresses allowed to use the key' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Enterprise plan only: addresses allowed to use the key',
+  })
   @IsIP(undefined, { each: true })
   allowedIps?: string[];
 }

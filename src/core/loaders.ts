@@ -10,7 +10,10 @@ export interface LoaderDefinition<K, V> {
   create(ctx: RequestContext): DataLoader<K, V>;
 }
 
-export function defineLoader<K, V>(name: string, create: (ctx: RequestContext) => DataLoader<K, V>): LoaderDefinition<K, V> {
+export function defineLoader<K, V>(
+  name: string,
+  create: (ctx: RequestContext) => DataLoader<K, V>,
+): LoaderDefinition<K, V> {
   return { name, create };
 }
 

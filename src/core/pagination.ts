@@ -61,10 +61,14 @@ export async function findPage<T extends object>(
   args: PageArgs,
   orderBy: QueryOrderMap<T>,
 ): Promise<Page<T>> {
-  const [items, total] = await em.findAndCount(entity, where as FilterQuery<NoInfer<T>>, {
-    limit: args.limit,
-    offset: pageOffset(args),
-    orderBy,
-  } as never);
+  const [items, total] = await em.findAndCount(
+    entity,
+    where as FilterQuery<NoInfer<T>>,
+    {
+      limit: args.limit,
+      offset: pageOffset(args),
+      orderBy,
+    } as never,
+  );
   return { items, pageInfo: { page: args.page, limit: args.limit, total } };
 }

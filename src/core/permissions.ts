@@ -20,7 +20,8 @@ export enum PermissionLevel {
 }
 registerEnumType(PermissionLevel, {
   name: 'PermissionLevel',
-  description: 'Read: view only. Write: create and update. Admin: everything, including deletions and key management.',
+  description:
+    'Read: view only. Write: create and update. Admin: everything, including deletions and key management.',
 });
 
 const READ_PERMISSIONS = [
@@ -29,7 +30,11 @@ const READ_PERMISSIONS = [
   Permission.READ_LICENSES,
   Permission.MSP_READ,
 ] as const;
-const WRITE_PERMISSIONS = [Permission.WRITE_TENANTS, Permission.WRITE_USERS, Permission.WRITE_LICENSES] as const;
+const WRITE_PERMISSIONS = [
+  Permission.WRITE_TENANTS,
+  Permission.WRITE_USERS,
+  Permission.WRITE_LICENSES,
+] as const;
 
 /** What an API key of each level may do; Admin holds `admin`, which covers everything. */
 export function permissionsOfLevel(level: PermissionLevel): Set<Permission> {

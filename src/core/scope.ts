@@ -7,7 +7,10 @@ export enum Environment {
   LIVE = 'live',
   SANDBOX = 'sandbox',
 }
-registerEnumType(Environment, { name: 'Environment', description: 'live (svc_sk_live_ keys) or sandbox (svc_sk_test_ keys)' });
+registerEnumType(Environment, {
+  name: 'Environment',
+  description: 'live (svc_sk_live_ keys) or sandbox (svc_sk_test_ keys)',
+});
 
 /** The organization and environment every row belongs to. */
 export interface Scope {

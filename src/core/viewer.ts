@@ -23,13 +23,21 @@ export interface PermissionRequirement {
   destructive?: boolean;
 }
 
-export function hasPermission(viewer: Viewer, required: Permission, requirement: PermissionRequirement = {}): boolean {
+export function hasPermission(
+  viewer: Viewer,
+  required: Permission,
+  requirement: PermissionRequirement = {},
+): boolean {
   if (viewer.permissions.has(Permission.ADMIN)) return true;
   if (requirement.destructive && viewer.credentialKind === 'api_key') return false;
   return viewer.permissions.has(required);
 }
 
-export function assertPermission(viewer: Viewer, required: Permission, requirement: PermissionRequirement = {}): void {
+export function assertPermission(
+  viewer: Viewer,
+  required: Permission,
+  requirement: PermissionRequirement = {},
+): void {
   if (hasPermission(viewer, required, requirement)) return;
   const needsAdminKey = requirement.destructive && viewer.credentialKind === 'api_key';
   throw new ForbiddenError(

@@ -65,7 +65,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   if (running) {
     log(`Reusing the PostgreSQL already running on ${clusterDir} (port ${running.port})`);
     await ensureDatabase(connectionUrl(running.port, 'postgres'), options.database);
-    return { url: connectionUrl(running.port, options.database), startedHere: false, stop: async () => undefined };
+    return {
+      url: connectionUrl(running.port, options.database),
+      startedHere: false,
+      stop: async () => undefined,
+    };
   }
 
   mkdirSync(options.dataDir, { recursive: true });
@@ -83,7 +87,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       'max_connections=300',
       '-c',
       'listen_addresses=127.0.0.1',
-      ...(options.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ...(options.fast
+        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
+        : []),
     ],
     onLog: log,
     onError: (error: unknown) => log(String(error)),

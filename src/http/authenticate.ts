@@ -5,7 +5,10 @@ import type { Viewer } from '../core/viewer.js';
 /** One way of turning a Bearer token into a Viewer (API keys now, OAuth access tokens later). */
 export interface Authenticator {
   handles(token: string): boolean;
-  authenticate(token: string, ip: string): Promise<{ ok: true; viewer: Viewer } | { ok: false; reason: string }>;
+  authenticate(
+    token: string,
+    ip: string,
+  ): Promise<{ ok: true; viewer: Viewer } | { ok: false; reason: string }>;
 }
 
 export function bearerToken(req: Request): string | null {
@@ -36,7 +39,9 @@ export function authenticate(authenticators: Authenticator[]) {
             ip: req.ip,
           });
         } else {
-          res.locals.authError = new UnauthorizedError('The API key or access token is invalid, expired or revoked');
+          res.locals.authError = new UnauthorizedError(
+            'The API key or access token is invalid, expired or revoked',
+          );
         }
       }
     }

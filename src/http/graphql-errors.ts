@@ -24,7 +24,12 @@ export function formatGraphQLError(
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof AppError) {
-    return { message: original.message, locations: formatted.locations, path: formatted.path, extensions: original.extensions };
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: original.extensions,
+    };
   }
   const apolloCode = formatted.extensions?.code;
   if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {

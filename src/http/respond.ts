@@ -3,7 +3,10 @@ import { toAppError, type AppError } from '../core/errors.js';
 
 /** The failure envelope of SPEC 2.1. */
 export function errorEnvelope(error: AppError) {
-  return { success: false as const, error: { code: error.code, message: error.message, details: error.details } };
+  return {
+    success: false as const,
+    error: { code: error.code, message: error.message, details: error.details },
+  };
 }
 
 /**
@@ -12,7 +15,8 @@ export function errorEnvelope(error: AppError) {
  */
 export function sendError(req: Request, res: Response, thrown: unknown): void {
   const error = toAppError(thrown);
-  if (error.code === 'RATE_LIMITED') res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
+  if (error.code === 'RATE_LIMITED')
+    res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
   if (req.path.startsWith('/graphql') || req.baseUrl.startsWith('/graphql')) {
     res.status(error.httpStatus).json({
       errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }],

@@ -41,7 +41,10 @@ export class TenantLicense extends ScopedEntity {
   @Property({ type: 'integer' })
   consumed: number = 0;
 
-  constructor(scope: Scope, fields: { tenantId: string; skuId: string; skuPartNumber: string; name: string; total: number }) {
+  constructor(
+    scope: Scope,
+    fields: { tenantId: string; skuId: string; skuPartNumber: string; name: string; total: number },
+  ) {
     super();
     this.assignScope(scope);
     Object.assign(this, fields);

@@ -51,7 +51,13 @@ export class Organization {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  constructor(fields: { slug: string; name: string; plan: Plan; createdAt: Date; customRateLimitPerMinute?: number | null }) {
+  constructor(fields: {
+    slug: string;
+    name: string;
+    plan: Plan;
+    createdAt: Date;
+    customRateLimitPerMinute?: number | null;
+  }) {
     Object.assign(this, fields);
   }
 

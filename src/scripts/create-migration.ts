@@ -11,7 +11,12 @@ import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
 import { migrate, openOrm } from '../db/orm.js';
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'msp-migration-'));
-const database = await startEmbeddedPostgres({ dataDir, port: 54400 + (process.pid % 500), database: 'migrate', fast: true });
+const database = await startEmbeddedPostgres({
+  dataDir,
+  port: 54400 + (process.pid % 500),
+  database: 'migrate',
+  fast: true,
+});
 try {
   const orm = await openOrm({ databaseUrl: database.url });
   await migrate(orm);

@@ -12,7 +12,10 @@ export enum JobStatus {
   FAILED = 'Failed',
   CANCELLED = 'Cancelled',
 }
-registerEnumType(JobStatus, { name: 'JobStatus', description: 'Queued → Running → Completed | Failed | Cancelled' });
+registerEnumType(JobStatus, {
+  name: 'JobStatus',
+  description: 'Queued → Running → Completed | Failed | Cancelled',
+});
 
 /** One on-demand or scheduled sync of a tenant from the upstream cloud, run by the job queue. */
 @ObjectType({ description: 'A tenant sync job and its progress' })

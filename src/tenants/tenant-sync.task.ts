@@ -38,7 +38,13 @@ export function tenantSyncTask(orm: MikroORM, deps: AppDeps): Task {
     await ctx.em.nativeUpdate(
       TenantSync,
       { id: sync.id },
-      { status: sync.status, summary: sync.summary, progress: sync.progress, error: sync.error, finishedAt: sync.finishedAt },
+      {
+        status: sync.status,
+        summary: sync.summary,
+        progress: sync.progress,
+        error: sync.error,
+        finishedAt: sync.finishedAt,
+      },
     );
   };
 }

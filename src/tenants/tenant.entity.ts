@@ -35,7 +35,8 @@ export class PasswordPolicy {
 @Unique({ properties: ['organizationId', 'environment', 'domain'] })
 @Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
 export class Tenant extends ScopedEntity {
-  [OptionalProps]?: 'createdAt' | 'status' | 'lastSyncedAt' | 'passwordMinLength' | 'passwordRequireComplexity';
+  [OptionalProps]?:
+    'createdAt' | 'status' | 'lastSyncedAt' | 'passwordMinLength' | 'passwordRequireComplexity';
 
   @Field()
   @Property()
@@ -71,7 +72,10 @@ export class Tenant extends ScopedEntity {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  constructor(scope: Scope, fields: { name: string; domain: string; domains?: string[]; externalId: string }) {
+  constructor(
+    scope: Scope,
+    fields: { name: string; domain: string; domains?: string[]; externalId: string },
+  ) {
     super();
     this.assignScope(scope);
     this.name = fields.name;

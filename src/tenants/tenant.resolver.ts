@@ -25,7 +25,9 @@ export class TenantResolver {
     return new TenantService(ctx).get(id);
   }
 
-  @Mutation(() => TenantSync, { description: 'Starts a sync from the upstream cloud; poll tenantSync for progress' })
+  @Mutation(() => TenantSync, {
+    description: 'Starts a sync from the upstream cloud; poll tenantSync for progress',
+  })
   @RequirePermission(Permission.WRITE_TENANTS)
   syncTenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).startSync(id);

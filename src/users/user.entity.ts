@@ -109,7 +109,10 @@ export class User extends ScopedEntity {
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'manager_id', nullable: true, deleteRule: 'set null' })
   managerId: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'ISO 3166-1 alpha-2; required before a license is assigned' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 3166-1 alpha-2; required before a license is assigned',
+  })
   @Property({ type: 'varchar(2)', nullable: true })
   usageLocation: string | null = null;
 
@@ -129,7 +132,9 @@ export class User extends ScopedEntity {
   @Enum({ items: () => UserSource })
   source: UserSource = UserSource.CLOUD;
 
-  @Field({ description: 'A non-human member: interactive sign-in should be blocked and it should hold no licenses' })
+  @Field({
+    description: 'A non-human member: interactive sign-in should be blocked and it should hold no licenses',
+  })
   @Property({ type: 'boolean' })
   isServiceAccount: boolean = false;
 

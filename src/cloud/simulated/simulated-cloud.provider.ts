@@ -12,7 +12,11 @@ import type {
   CloudUserPatch,
   CloudUserRecord,
 } from '../provider.js';
-import { SimulatedCloudObject, SimulatedCloudTenant, type SimulatedObjectKind } from './simulated-cloud.entity.js';
+import {
+  SimulatedCloudObject,
+  SimulatedCloudTenant,
+  type SimulatedObjectKind,
+} from './simulated-cloud.entity.js';
 
 export class CloudObjectNotFoundError extends Error {
   constructor(kind: string, externalId: string) {
@@ -89,7 +93,13 @@ export class SimulatedCloudProvider implements CloudProvider {
       createdAt: this.clock.now().toISOString(),
       deletedAt: null,
     };
-    await this.put(em, tenantExternalId, 'user', record.externalId, record as unknown as Record<string, unknown>);
+    await this.put(
+      em,
+      tenantExternalId,
+      'user',
+      record.externalId,
+      record as unknown as Record<string, unknown>,
+    );
     return record;
   }
 
@@ -113,14 +123,19 @@ export class SimulatedCloudProvider implements CloudProvider {
       for (const group of groups) {
         const data = group.data as unknown as CloudGroupRecord;
         if (data.memberExternalIds.includes(userExternalId)) {
-          group.data = { ...data, memberExternalIds: data.memberExternalIds.filter((id) => id !== userExternalId) };
+          group.data = {
+            ...data,
+            memberExternalIds: data.memberExternalIds.filter((id) => id !== userExternalId),
+          };
         }
       }
     });
   }
 
   async revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void> {
-    await this.patch(tenantExternalId, 'user', userExternalId, { sessionsRevokedAt: this.clock.now().toISOString() });
+    await this.patch(tenantExternalId, 'user', userExternalId, {
+      sessionsRevokedAt: this.clock.now().toISOString(),
+    });
   }
 
   async assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void> {
@@ -151,7 +166,12 @@ export class SimulatedCloudProvider implements CloudProvider {
     );
   }
 
-  private patch(tenantExternalId: string, kind: SimulatedObjectKind, externalId: string, patch: object): Promise<void> {
+  private patch(
+    tenantExternalId: string,
+    kind: SimulatedObjectKind,
+    externalId: string,
+    patch: object,
+  ): Promise<void> {
     return this.em().transactional((em) => this.patchIn(em, tenantExternalId, kind, externalId, patch));
   }
 

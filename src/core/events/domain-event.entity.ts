@@ -28,7 +28,13 @@ export class DomainEvent extends ScopedEntity {
 
   constructor(
     scope: Scope,
-    fields: { kind: string; severity: EventSeverity; tenantId: string | null; payload: Record<string, unknown>; occurredAt: Date },
+    fields: {
+      kind: string;
+      severity: EventSeverity;
+      tenantId: string | null;
+      payload: Record<string, unknown>;
+      occurredAt: Date;
+    },
   ) {
     super();
     this.assignScope(scope);

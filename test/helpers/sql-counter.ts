@@ -1,0 +1,33 @@
+/**
+ * Counts the SQL statements MikroORM sends, so tests can prove a list costs the same number
+ * of statements whatever its page size (no N+1).
+ */
+export class SqlCounter {
+  private statements: string[] = [];
+
+  record(message: string): void {
+    // MikroORM logs each statement as "[query] <sql> [took N ms, M results]".
+    if (message.includes('[query]') || /^\s*(select|insert|update|delete|with|begin|commit)/i.test(message)) {
+      this.statements.push(message);
+    }
+  }
+
+  reset(): void {
+    this.statements = [];
+  }
+
+  get count(): number {
+    return this.statements.length;
+  }
+
+  /** Counts the statements run by `action`. */
+  async during(action: () => Promise<unknown>): Promise<number> {
+    this.reset();
+    await action();
+    return this.count;
+  }
+
+  get log(): readonly string[] {
+    return this.statements;
+  }
+}
