@@ -1,13 +1,13 @@
 import 'reflect-metadata';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
-export const RESOLVERS: NonEmptyArray<Function> = [TenantResolver, ApiKeyResolver];
+export const RESOLVERS: NonEmptyArray<ClassType> = [TenantResolver, ApiKeyResolver];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
