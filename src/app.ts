@@ -10,6 +10,8 @@ import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ApiKeyAuthenticator } from './api-keys/api-key.auth.js';
+import { API_KEY_REVOKED_CHANNEL } from './api-keys/api-key.service.js';
+import type { PgListener } from './core/pg-listener.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { InvalidRequestError, NotFoundError, toAppError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
@@ -28,6 +30,8 @@ export interface AppOptions extends AppDeps {
   schema: GraphQLSchema;
   logger: Logger;
   maxJsonBodyBytes: number;
+  /** The process's LISTEN connection (cross-process cache invalidation, events). */
+  listener: PgListener;
   /** Readiness: migrations applied. The database is asked on every /health/ready call. */
   isReady: () => boolean;
 }
@@ -60,6 +64,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.set('query parser', 'extended');
 
   const apiKeys = new ApiKeyAuthenticator(orm, options.clock);
+  await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
   const authenticators: Authenticator[] = [
     {
       handles: (token) => ApiKeyAuthenticator.handles(token),
@@ -91,12 +96,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
   const guard = express.Router();
-  guard.use(
-    authenticate(authenticators),
-    rateLimiter.middleware(),
-    requireViewer,
-    express.json({ limit: options.maxJsonBodyBytes, type: ['application/json', 'application/*+json'] }),
-  );
+  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer);
+  const jsonBody = express.json({
+    limit: options.maxJsonBodyBytes,
+    type: ['application/json', 'application/*+json'],
+  });
   const contextFor = (req: Request): RequestContext =>
     createRequestContext(orm, deps, req.viewer!, req.requestId);
   const logError = (error: unknown, req: Request) =>
@@ -106,9 +110,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const features = restRouter(FEATURE_ROUTES, { schema: options.schema, contextFor, logError });
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
-  app.use('/v1/api', guard, features.router, notFound);
-  app.use('/v1', guard, versioned.router, notFound);
-  app.use('/api', guard, features.router, notFound);
+  app.use('/v1/api', guard, jsonBody, features.router, notFound);
+  app.use('/v1', guard, jsonBody, versioned.router, notFound);
+  app.use('/api', guard, jsonBody, features.router, notFound);
 
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
@@ -125,6 +129,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     '/graphql',
     (req: Request, res: Response, next: NextFunction) =>
       isLandingPageRequest(req) ? next() : guard(req, res, next),
+    jsonBody,
     expressMiddleware(apollo, {
       context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)),
     }),

@@ -10,6 +10,7 @@ import { SimulatedCloudProvider } from './cloud/simulated/simulated-cloud.provid
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { startJobRunner } from './core/jobs.js';
+import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from './db/seeds/demo.js';
@@ -33,6 +34,8 @@ if (config.seedDemo) {
     logger.info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data`);
 }
 
+const listener = new PgListener(database.url, (message) => logger.warn(message));
+await listener.start();
 const schema = await buildAppSchema();
 const app = await createApp({
   ...deps,
@@ -41,6 +44,7 @@ const app = await createApp({
   schema,
   logger,
   maxJsonBodyBytes: config.maxJsonBodyBytes,
+  listener,
   isReady: () => ready,
 });
 
@@ -85,6 +89,7 @@ async function stop(signal: string): Promise<void> {
   try {
     await app.stop();
     await runner?.stop();
+    await listener.stop();
     await database.close();
     process.exit(0);
   } catch (error) {

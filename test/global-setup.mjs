@@ -25,6 +25,8 @@ export default async function globalSetup() {
   await migrate(orm);
   await orm.close();
   const pool = new pg.Pool({ connectionString: database.url });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   await runMigrations({ pgPool: pool });
   await pool.end();
 

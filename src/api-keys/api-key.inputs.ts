@@ -1,4 +1,4 @@
-import { IsIP, Length } from 'class-validator';
+import { Length } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
@@ -14,9 +14,8 @@ export class CreateApiKeyInput {
 
   @Field(() => [String], {
     nullable: true,
-    description: 'Enterprise plan only: addresses allowed to use the key',
+    description: 'Enterprise plan only: IPv4/IPv6 addresses or CIDR ranges allowed to use the key',
   })
-  @IsIP(undefined, { each: true })
   allowedIps?: string[];
 }
 

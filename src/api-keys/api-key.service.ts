@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidRequestError, NotFoundError } from '../core/errors.js';
 import type { PermissionLevel } from '../core/permissions.js';
@@ -6,6 +7,17 @@ import type { Clock } from '../core/clock.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { ApiKey } from './api-key.entity.js';
 import { generateApiKey, hashApiKey, KEY_PREFIX_BY_ENVIRONMENT } from './api-key.secrets.js';
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** NOTIFY channel carrying the id of each revoked key. */
+export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
 
 export interface NewApiKey {
   name: string;
@@ -26,6 +38,12 @@ export class ApiKeyService {
   async create(input: NewApiKey): Promise<{ apiKey: ApiKey; secret: string }> {
     const { em, scope, clock } = this.ctx;
     const allowedIps = input.allowedIps ?? [];
+    const badEntry = allowedIps.find((entry) => !isAddressOrRange(entry));
+    if (badEntry !== undefined) {
+      throw new InvalidRequestError(`"${badEntry}" is not an IP address or CIDR range`, [
+        { field: 'allowedIps', problem: `"${badEntry}" is not an IPv4/IPv6 address or CIDR range` },
+      ]);
+    }
     if (allowedIps.length > 0) {
       const organization = await em.findOneOrFail(Organization, scope.organizationId);
       if (!organization.isEnterprise) {
@@ -52,13 +70,17 @@ export class ApiKeyService {
     return this.ctx.em.find(ApiKey, {}, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
+  /** Revokes a key; every server process drops it from its cache when the NOTIFY arrives (after commit). */
   async revoke(id: string): Promise<ApiKey> {
-    const apiKey = await this.ctx.em.findOne(ApiKey, { id });
-    if (!apiKey) throw new NotFoundError('API key', id);
-    if (!apiKey.revokedAt) {
-      apiKey.revokedAt = this.ctx.clock.now();
-      await this.ctx.em.flush();
-    }
-    return apiKey;
+    return this.ctx.em.transactional(async (em) => {
+      const apiKey = await em.findOne(ApiKey, { id });
+      if (!apiKey) throw new NotFoundError('API key', id);
+      if (!apiKey.revokedAt) {
+        apiKey.revokedAt = this.ctx.clock.now();
+        await em.flush();
+        await em.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, apiKey.id]);
+      }
+      return apiKey;
+    });
   }
 }

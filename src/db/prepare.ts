@@ -44,6 +44,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client dropped by the server (restart, network) must not crash the process.
   pool.on('error', (error) => options.log(`database pool: ${error.message}`));
+  pool.on('connect', (client) =>
+    client.on('error', (error) => options.log(`database client: ${error.message}`)),
+  );
   try {
     await migrate(orm);
     await runMigrations({ pgPool: pool });

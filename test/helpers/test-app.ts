@@ -10,6 +10,7 @@ import { createApp, type App } from '../../src/app.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { MovableClock } from '../../src/core/clock.js';
 import { startJobRunner } from '../../src/core/jobs.js';
+import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
 import { buildAppSchema } from '../../src/schema.js';
@@ -77,6 +78,7 @@ export class TestApp {
     readonly sql: SqlCounter,
     private readonly app: App,
     private readonly runner: Runner | null,
+    private readonly listener: PgListener,
   ) {}
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
@@ -88,12 +90,16 @@ export class TestApp {
       poolMax: 20,
     });
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
     const deps: AppDeps = {
       clock,
       provider: new SimulatedCloudProvider(orm, clock),
       publicUrl: 'http://app.test',
     };
+    const listener = new PgListener(url);
+    await listener.start();
     const app = await createApp({
       ...deps,
       orm,
@@ -101,6 +107,7 @@ export class TestApp {
       schema: await sharedSchema(),
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       maxJsonBodyBytes: options.maxJsonBodyBytes ?? 1024 * 1024,
+      listener,
       isReady: () => true,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
@@ -114,7 +121,7 @@ export class TestApp {
           log: () => undefined,
         })
       : null;
-    return new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, runner);
+    return new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, runner, listener);
   }
 
   async request<T = unknown>(
@@ -156,15 +163,11 @@ export class TestApp {
     return this.request('POST', '/graphql', { key, body: { query, variables } });
   }
 
-  /** Forgets cached API keys, as a revocation in this process would. */
-  forgetKey(apiKeyId: string): void {
-    this.app.apiKeys.forget(apiKeyId);
-  }
-
   async stop(): Promise<void> {
     await this.runner?.stop();
     await this.app.stop();
     await new Promise<void>((resolve) => this.app.server.close(() => resolve()));
+    await this.listener.stop();
     await this.orm.close();
     await this.pool.end();
   }

@@ -1,0 +1,69 @@
+import pg from 'pg';
+
+type Handler = (payload: string) => void;
+
+/**
+ * One LISTEN connection per process, shared by every feature that needs to hear about changes made by
+ * other server processes (API key revocations, domain events). PostgreSQL delivers a NOTIFY only after the
+ * sending transaction commits. The connection is re-opened after a failure; what was missed in between is
+ * the caller's to catch up on (caches expire, the outbox is re-read).
+ */
+export class PgListener {
+  private client: pg.Client | null = null;
+  private readonly handlers = new Map<string, Set<Handler>>();
+  private stopped = false;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: (message: string) => void = () => undefined,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  /** Calls `handler` with the payload of every NOTIFY on `channel`; returns an unsubscribe function. */
+  async listen(channel: string, handler: Handler): Promise<() => void> {
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await this.client?.query(`listen ${pg.escapeIdentifier(channel)}`);
+    }
+    set.add(handler);
+    return () => set.delete(handler);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (message) => {
+      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    client.on('error', (error) => {
+      this.log(`LISTEN connection failed: ${error.message}`);
+      this.scheduleReconnect();
+    });
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    this.client = client;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    this.client = null;
+    // A timer is right here: it only paces reconnection attempts, it holds no work.
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.connect().catch(() => this.scheduleReconnect());
+    }, 1000);
+  }
+}
