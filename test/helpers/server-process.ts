@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** A free loopback port, from the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real server (`node dist/src/main.js`) as a second process on an existing database. */
+export class ServerProcess {
+  private constructor(
+    readonly baseUrl: string,
+    private readonly child: ChildProcess,
+  ) {}
+
+  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), SEED_DEMO: 'false', RUN_WORKER: 'false', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const baseUrl = `http://127.0.0.1:${port}`;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+      try {
+        if ((await fetch(`${baseUrl}/health/ready`)).ok) return new ServerProcess(baseUrl, child);
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`server did not become ready: ${stderr}`);
+  }
+
+  /** SIGTERM and wait for the clean exit; returns the exit code. */
+  stop(): Promise<number | null> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null) return resolve(this.child.exitCode);
+      this.child.once('exit', (code) => resolve(code));
+      this.child.kill('SIGTERM');
+    });
+  }
+}

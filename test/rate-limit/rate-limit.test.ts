@@ -1,0 +1,92 @@
+import { Plan } from '../../src/organizations/organization.entity.js';
+import { createOrganizationWithKeys } from '../factories/organizations.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { ServerProcess } from '../helpers/server-process.js';
+import { TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+});
+afterAll(() => app.stop());
+
+async function get(baseUrl: string, path: string, key: string) {
+  const response = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Envelope };
+}
+
+describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environment)', () => {
+  it('lets exactly the Starter plan’s 60 requests through, then answers 429 with Retry-After', async () => {
+    const org = await createOrganizationWithKeys(app, { plan: Plan.STARTER });
+    const statuses: number[] = [];
+    let last: Awaited<ReturnType<typeof get>> | undefined;
+    for (let i = 0; i < 60; i++) {
+      last = await get(app.baseUrl, '/v1/tenants', org.keys.read);
+      statuses.push(last.status);
+    }
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(last!.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(last!.headers.get('x-ratelimit-remaining')).toBe('0');
+    const reset = Number(last!.headers.get('x-ratelimit-reset'));
+    const nowSeconds = Date.now() / 1000;
+    expect(reset).toBeGreaterThan(nowSeconds);
+    expect(reset).toBeLessThanOrEqual(nowSeconds + 61);
+
+    const refused = await get(app.baseUrl, '/v1/tenants', org.keys.read);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error?.code).toBe('RATE_LIMITED');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+
+    // GraphQL shares the same counter.
+    const graphql = await app.graphql(org.keys.read, '{ tenants { items { id } } }');
+    expect(graphql.status).toBe(429);
+    expect(graphql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+  });
+
+  it('counts the environments of one organization separately', async () => {
+    const org = await createOrganizationWithKeys(app, { plan: Plan.STARTER });
+    const sandbox = await get(app.baseUrl, '/v1/tenants', org.keys.read);
+    const live = await get(app.baseUrl, '/v1/tenants', org.liveAdminKey);
+    expect(sandbox.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(live.headers.get('x-ratelimit-remaining')).toBe('59');
+  });
+
+  it('uses the plan’s number: Growth 300, Scale 1000, Custom contracted', async () => {
+    for (const [plan, custom, expected] of [
+      [Plan.GROWTH, null, '300'],
+      [Plan.SCALE, null, '1000'],
+      [Plan.CUSTOM, 5000, '5000'],
+    ] as const) {
+      const org = await createOrganizationWithKeys(app, { plan, customRateLimitPerMinute: custom });
+      const res = await get(app.baseUrl, '/v1/tenants', org.keys.read);
+      expect(res.headers.get('x-ratelimit-limit')).toBe(expected);
+    }
+  });
+
+  it('shares one count between two server processes on the same database', async () => {
+    const org = await createOrganizationWithKeys(app, { plan: Plan.STARTER });
+    const second = await ServerProcess.start(app.databaseUrl);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const baseUrl = i % 2 === 0 ? app.baseUrl : second.baseUrl;
+        statuses.push((await get(baseUrl, '/v1/tenants', org.keys.read)).status);
+      }
+      expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+      expect((await get(second.baseUrl, '/v1/tenants', org.keys.read)).status).toBe(429);
+      expect((await get(app.baseUrl, '/v1/tenants', org.keys.read)).status).toBe(429);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  it('counts requests without valid credentials per IP at the Starter limit', async () => {
+    const res = await get(app.baseUrl, '/v1/tenants', 'svc_sk_test_invalid');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(60);
+  });
+});

@@ -1,0 +1,42 @@
+import { buildAppSchema } from '../../src/schema.js';
+import { compileRoute } from '../../rest-adapter/compile.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+
+/** SPEC 4.1, as written there (`:id` placeholders named as in the route table). Webhooks come with the events issue. */
+const SPEC_4_1 = [
+  'GET /tenants',
+  'GET /tenants/:id',
+  'POST /tenants/:id/sync',
+  'GET /tenants/:id/users',
+  'GET /tenants/:id/users/:userId',
+  'POST /tenants/:id/users',
+  'PATCH /tenants/:id/users/:userId',
+  'DELETE /tenants/:id/users/:userId',
+  'GET /tenants/:id/licenses',
+  'GET /tenants/:id/licenses/assignments',
+  'POST /tenants/:id/licenses/assign',
+  'POST /tenants/:id/licenses/remove',
+];
+
+const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');
+
+describe('REST route table', () => {
+  const table = VERSIONED_ROUTES.map((route) => `${route.method} ${route.path}`);
+
+  it('serves every path of SPEC 4.1 under /v1', () => {
+    const served = new Set(table.map(normalise));
+    expect(SPEC_4_1.filter((route) => !served.has(normalise(route)))).toEqual([]);
+  });
+
+  it('has no route twice', () => {
+    const all = [...table, ...FEATURE_ROUTES.map((route) => `${route.method} /api${route.path}`)].map(normalise);
+    expect(all.length).toBe(new Set(all).size);
+  });
+
+  it('compiles every route against the schema (documents valid, variables mapped)', async () => {
+    const schema = await buildAppSchema();
+    for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES]) expect(() => compileRoute(route, schema)).not.toThrow();
+  });
+
+  it.todo('serves GET/POST /webhooks and DELETE /webhooks/:id (events issue)');
+});
