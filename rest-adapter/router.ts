@@ -23,7 +23,8 @@ export function restRouter(
   deps: RestRouterDeps,
 ): { router: Router; compiled: CompiledRoute[] } {
   const restSchema = restSchemaOf(deps.schema);
-  const compiled = routes.map((route) => compileRoute(route, deps.schema));
+  // Compiled against the REST copy, so variables are checked with the SPEC enum spellings too.
+  const compiled = routes.map((route) => compileRoute(route, restSchema));
   const ordered = [...compiled].sort(
     (a, b) => Number(a.definition.path.includes(':')) - Number(b.definition.path.includes(':')),
   );

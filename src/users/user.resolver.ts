@@ -1,0 +1,77 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs, PageOf } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { User } from './user.entity.js';
+import { CreateUserInput, UpdateUserInput } from './user.inputs.js';
+import { userLicensesLoader } from './user.loaders.js';
+import { generatedPasswordOf, UserService } from './user.service.js';
+
+const UserPage = PageOf(User, 'User');
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+const idArg = () => Arg('id', () => GraphQLUUID);
+
+@Resolver(() => User)
+export class UserResolver {
+  @Query(() => UserPage, { description: 'Users of a tenant that are not deleted, newest first' })
+  @RequirePermission(Permission.READ_USERS)
+  users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new UserService(ctx).list(tenantId, page);
+  }
+
+  @Query(() => User, { description: 'A user of a tenant; a deleted user is not found' })
+  @RequirePermission(Permission.READ_USERS)
+  user(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new UserService(ctx).get(tenantId, id);
+  }
+
+  @Mutation(() => User, {
+    description:
+      'Creates a cloud user; without a password, a generated one is returned once in generatedPassword',
+  })
+  @RequirePermission(Permission.WRITE_USERS)
+  createUser(
+    @tenantIdArg() tenantId: string,
+    @Arg('input', () => CreateUserInput) input: CreateUserInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserService(ctx).create(tenantId, input);
+  }
+
+  @Mutation(() => User, { description: 'Changes the given fields of a user' })
+  @RequirePermission(Permission.WRITE_USERS)
+  updateUser(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => UpdateUserInput) input: UpdateUserInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserService(ctx).update(tenantId, id, input);
+  }
+
+  @Mutation(() => User, {
+    description:
+      'Soft-deletes a user (SPEC 3.4): sign-in blocked, sessions revoked, groups and licenses removed, manager cleared',
+  })
+  @RequirePermission(Permission.WRITE_USERS, { destructive: true })
+  deleteUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new UserService(ctx).delete(tenantId, id);
+  }
+
+  @FieldResolver(() => [ID], { description: 'SKU ids of the licenses the user holds' })
+  licenses(@Root() user: User, @Ctx() ctx: RequestContext): Promise<string[]> {
+    return ctx.loaders.get(userLicensesLoader).load(user.id);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'Only in the createUser result, and only when the password was generated: shown this once, never stored',
+  })
+  generatedPassword(@Root() user: User): string | null {
+    return generatedPasswordOf(user);
+  }
+}

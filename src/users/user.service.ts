@@ -1,0 +1,382 @@
+import { LockMode, raw, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { CloudUserPatch } from '../cloud/provider.js';
+import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import { findPage, type Page, type PageArgs } from '../core/pagination.js';
+import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import type { EventTenant } from '../core/events/record-event.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { TenantService } from '../tenants/tenant.service.js';
+import { GroupMembership } from './group.entity.js';
+import { generatePassword, passwordProblems } from './password.js';
+import { User } from './user.entity.js';
+import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
+import type { CreateUserInput, UpdateUserInput } from './user.inputs.js';
+import {
+  changedFields,
+  cloudProfilePatchOf,
+  normalizedChanges,
+  profileDetailsOf,
+  syncedReadOnlyFields,
+  type UserChanges,
+} from './user.changes.js';
+
+const UPN_INDEX = 'users_active_upn_unique';
+
+/**
+ * A password we generated, kept only on the entity object the create mutation returns (the GraphQL
+ * field `generatedPassword` reads it): never stored, never seen by a later request.
+ */
+const generatedPasswords = new WeakMap<User, string>();
+
+export function generatedPasswordOf(user: User): string | null {
+  return generatedPasswords.get(user) ?? null;
+}
+
+function eventTenant(tenant: Tenant): EventTenant {
+  return { id: tenant.id, name: tenant.name, domain: tenant.domain };
+}
+
+function userPath(user: User): string {
+  return `/tenants/${user.tenantId}/users/${user.id}`;
+}
+
+function invalid(problems: FieldProblem[]): InvalidRequestError {
+  return new InvalidRequestError(
+    `Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
+    problems,
+  );
+}
+
+function upnTaken(userPrincipalName: string): ConflictError {
+  return new ConflictError(`The userPrincipalName ${userPrincipalName} is already taken by another user`, {
+    fields: [{ field: 'userPrincipalName', problem: 'is already taken by another user' }],
+    userPrincipalName,
+  });
+}
+
+function isUpnClash(error: unknown): boolean {
+  return (
+    error instanceof UniqueConstraintViolationException &&
+    (error as { constraint?: unknown }).constraint === UPN_INDEX
+  );
+}
+
+/** The domain of a UPN must be one of the tenant's verified domains (compared lower-case). */
+function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProblem[] {
+  const domain = userPrincipalName.slice(userPrincipalName.lastIndexOf('@') + 1);
+  return tenant.domains.includes(domain)
+    ? []
+    : [
+        {
+          field: 'userPrincipalName',
+          problem: `must use one of the tenant's domains: ${tenant.domains.join(', ')}`,
+        },
+      ];
+}
+
+/**
+ * Directory users of a tenant (SPEC 2.3, 3.4, 4.1).
+ *
+ * Every change calls the upstream cloud first and then writes our rows and the outbox event in one
+ * transaction. The cloud is not called inside the transaction: with the simulated cloud, which
+ * shares the connection pool, a burst of writes that each held a connection while waiting for a
+ * second one would exhaust the pool and deadlock. Races on a UPN are settled by the partial unique
+ * index users_active_upn_unique; the loser's cloud change is undone (best effort) and it gets 409.
+ */
+export class UserService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(tenantId: string, page: PageArgs): Promise<Page<User>> {
+    await this.tenant(tenantId);
+    return findPage(this.ctx.em, User, { tenantId, deletedAt: null }, page, {
+      createdAt: 'desc',
+      id: 'desc',
+    });
+  }
+
+  /** A user that is not deleted; 404 for a deleted user, another tenant's, or another organization's. */
+  async get(tenantId: string, id: string): Promise<User> {
+    const user = await this.ctx.em.findOne(User, { id, tenantId, deletedAt: null });
+    if (user) return user;
+    await this.tenant(tenantId); // says "Tenant ... not found" when that is the reason
+    throw new NotFoundError('User', id);
+  }
+
+  async create(tenantId: string, input: CreateUserInput): Promise<User> {
+    const tenant = await this.tenant(tenantId);
+    // On create a null display name or status means "the default", so `cleared` does not matter here.
+    const { changes: fields } = normalizedChanges(input);
+    const userPrincipalName = input.userPrincipalName.trim().toLowerCase();
+    const firstName = input.firstName.trim();
+    const lastName = input.lastName.trim();
+    const problems = upnDomainProblems(userPrincipalName, tenant);
+    const suppliedPassword = input.password ?? null;
+    if (suppliedPassword !== null)
+      problems.push(...passwordProblems(suppliedPassword, tenant.passwordPolicy));
+    const manager = fields.managerId
+      ? await this.validManager(tenantId, fields.managerId, null, problems)
+      : null;
+    if (problems.length > 0) throw invalid(problems);
+    await this.assertUpnFree(userPrincipalName, null);
+
+    const password = suppliedPassword ?? generatePassword(tenant.passwordPolicy);
+    const values = {
+      ...profileDetailsOf(fields),
+      userPrincipalName,
+      firstName,
+      lastName,
+      displayName: fields.displayName ?? `${firstName} ${lastName}`,
+      managerId: manager?.id ?? null,
+      usageLocation: fields.usageLocation ?? null,
+      accountStatus: fields.accountStatus ?? AccountStatus.ENABLED,
+      mfaStatus: fields.mfaStatus ?? MfaStatus.DISABLED,
+      isServiceAccount: input.isServiceAccount ?? false,
+    };
+    const { managerId: _managerId, accountStatus, ...cloudProfile } = values;
+    void _managerId; // the cloud knows the manager by its own id
+    const cloudUser = await this.ctx.provider.createUser(tenant.externalId, {
+      ...cloudProfile,
+      managerExternalId: manager?.externalId ?? null,
+      accountEnabled: accountStatus === AccountStatus.ENABLED,
+      userType: UserType.MEMBER,
+      password,
+    });
+
+    const user = await this.undoInCloudOnFailure(
+      () => this.ctx.provider.deleteUser(tenant.externalId, cloudUser.externalId),
+      () =>
+        this.ctx.em.transactional(async (em) => {
+          const now = this.ctx.clock.now();
+          const created = em.create(User, {
+            ...this.ctx.scope,
+            ...values,
+            tenantId,
+            externalId: cloudUser.externalId,
+            userType: UserType.MEMBER,
+            source: UserSource.CLOUD,
+            createdAt: now,
+            updatedAt: now,
+          });
+          await this.flushClaimingUpn(em, userPrincipalName);
+          await emitEvent(
+            { ...this.ctx, em },
+            {
+              kind: 'user.created',
+              severity: 'informational',
+              tenant: eventTenant(tenant),
+              details: { userId: created.id, userPrincipalName },
+              actionPath: userPath(created),
+            },
+          );
+          return created;
+        }),
+    );
+    if (suppliedPassword === null) generatedPasswords.set(user, password);
+    return user;
+  }
+
+  async update(tenantId: string, id: string, input: UpdateUserInput): Promise<User> {
+    const [tenant, user] = await Promise.all([this.tenant(tenantId), this.get(tenantId, id)]);
+    if (user.source === UserSource.SYNCED) {
+      const refused = syncedReadOnlyFields(input);
+      if (refused.length > 0) {
+        throw new ConflictError(
+          `User ${id} is synced from an on-premises directory; these fields are read-only: ${refused.join(', ')}`,
+          {
+            fields: refused.map((field) => ({ field, problem: 'is synced from on-premises and read-only' })),
+            source: UserSource.SYNCED,
+          },
+        );
+      }
+    }
+    const { changes: requested, cleared: problems } = normalizedChanges(input);
+    if (requested.userPrincipalName !== undefined) {
+      requested.userPrincipalName = requested.userPrincipalName.toLowerCase();
+      problems.push(...upnDomainProblems(requested.userPrincipalName, tenant));
+    }
+    if (requested.managerId) await this.validManager(tenantId, requested.managerId, id, problems);
+    if (problems.length > 0) throw invalid(problems);
+
+    const changes = changedFields(user, requested);
+    if (Object.keys(changes).length === 0) return user; // nothing to do: no cloud call, no event
+    if (changes.userPrincipalName) await this.assertUpnFree(changes.userPrincipalName, id);
+
+    const before = Object.fromEntries(
+      Object.keys(changes).map((field) => [field, user[field as keyof UserChanges]]),
+    ) as UserChanges;
+    await this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(changes));
+    return this.undoInCloudOnFailure(
+      async () =>
+        this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(before)),
+      () =>
+        this.ctx.em.transactional(async (em) => {
+          // Locked, so a delete running at the same time cannot interleave with this change.
+          const current = await em.findOne(
+            User,
+            { id, tenantId, deletedAt: null },
+            { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+          );
+          if (!current) throw new NotFoundError('User', id);
+          em.assign(current, { ...changes, updatedAt: this.ctx.clock.now() });
+          await this.flushClaimingUpn(em, current.userPrincipalName);
+          await emitEvent(
+            { ...this.ctx, em },
+            {
+              kind: 'user.updated',
+              severity: 'informational',
+              tenant: eventTenant(tenant),
+              details: {
+                userId: id,
+                userPrincipalName: current.userPrincipalName,
+                changedFields: Object.keys(changes),
+              },
+              actionPath: userPath(current),
+            },
+          );
+          return current;
+        }),
+    );
+  }
+
+  /**
+   * Soft delete with every effect of SPEC 3.4 in one transaction: sign-in blocked, sessions and refresh
+   * tokens revoked, groups left, licenses back to the pool, manager cleared; profile and externalId kept.
+   */
+  async delete(tenantId: string, id: string): Promise<User> {
+    const [tenant, user] = await Promise.all([this.tenant(tenantId), this.get(tenantId, id)]);
+    // The cloud delete is idempotent: if our transaction fails, a retry of the DELETE converges.
+    await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
+    return this.ctx.em.transactional(async (em) => {
+      const now = this.ctx.clock.now();
+      // Only the request that flips deleted_at goes on, so a concurrent DELETE cannot return seats twice.
+      const marked = await em.nativeUpdate(
+        User,
+        { id, deletedAt: null },
+        {
+          deletedAt: now,
+          deletedBy: this.ctx.actor,
+          accountStatus: AccountStatus.DISABLED,
+          sessionsRevokedAt: now,
+          managerId: null,
+          updatedAt: now,
+        },
+      );
+      if (marked === 0) throw new NotFoundError('User', id);
+      const groupsLeft = await em.nativeDelete(GroupMembership, { userId: id });
+      const licensesReturned = await this.returnLicenses(em, id);
+      await emitEvent(
+        { ...this.ctx, em },
+        {
+          kind: 'user.deleted',
+          severity: 'informational',
+          tenant: eventTenant(tenant),
+          details: { userId: id, userPrincipalName: user.userPrincipalName, licensesReturned, groupsLeft },
+          actionPath: userPath(user),
+        },
+      );
+      return em.findOneOrFail(User, { id }, { refresh: true });
+    });
+  }
+
+  /** Deletes the user's assignments and gives each seat back to its SKU, in one statement. */
+  private async returnLicenses(em: EntityManager, userId: string): Promise<string[]> {
+    const rows = await em.execute<Array<{ sku_id: string }>>(
+      `with removed as (
+         delete from license_assignments
+          where user_id = ? and organization_id = ? and environment = ?
+          returning tenant_id, sku_id
+       ), seats as (
+         select tenant_id, sku_id, count(*)::int as returned from removed group by tenant_id, sku_id
+       ), counters as (
+         update tenant_licenses as license
+            set consumed = greatest(license.consumed - seats.returned, 0)
+           from seats
+          where license.tenant_id = seats.tenant_id and license.sku_id = seats.sku_id
+          returning license.sku_id
+       )
+       select sku_id from removed order by sku_id`,
+      [userId, this.ctx.scope.organizationId, this.ctx.scope.environment],
+    );
+    return rows.map((row) => row.sku_id);
+  }
+
+  /** A user can be managed by an active user of the same tenant that is not below them. */
+  private async validManager(
+    tenantId: string,
+    managerId: string,
+    userId: string | null,
+    problems: FieldProblem[],
+  ): Promise<User | null> {
+    if (managerId === userId) {
+      problems.push({ field: 'managerId', problem: 'must not be the user themself' });
+      return null;
+    }
+    const manager = await this.ctx.em.findOne(User, { id: managerId, tenantId, deletedAt: null });
+    if (!manager) {
+      problems.push({ field: 'managerId', problem: 'must be the id of a user of the same tenant' });
+      return null;
+    }
+    if (userId && (await this.isAboveInChain(userId, managerId))) {
+      problems.push({ field: 'managerId', problem: 'would make a management cycle' });
+    }
+    return manager;
+  }
+
+  /** Whether `userId` is somewhere in the management chain above `managerId` (one recursive query). */
+  private async isAboveInChain(userId: string, managerId: string): Promise<boolean> {
+    const rows = await this.ctx.em.execute<Array<{ found: number }>>(
+      `with recursive chain(id, manager_id) as (
+         select id, manager_id from users where id = ?
+         union
+         select users.id, users.manager_id from users join chain on users.id = chain.manager_id
+       )
+       select 1 as found from chain where manager_id = ? limit 1`,
+      [managerId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** A quick refusal before the cloud is called; the unique index still decides races. */
+  private async assertUpnFree(userPrincipalName: string, exceptUserId: string | null): Promise<void> {
+    const taken = await this.ctx.em.count(User, {
+      [raw((alias) => `lower(${alias}.user_principal_name)`)]: userPrincipalName,
+      deletedAt: null,
+      ...(exceptUserId ? { id: { $ne: exceptUserId } } : {}),
+    });
+    if (taken > 0) throw upnTaken(userPrincipalName);
+  }
+
+  private async flushClaimingUpn(em: EntityManager, userPrincipalName: string): Promise<void> {
+    try {
+      await em.flush();
+    } catch (error) {
+      throw isUpnClash(error) ? upnTaken(userPrincipalName) : error;
+    }
+  }
+
+  /** Runs `write`; if it fails, undoes the cloud change already made (best effort) and rethrows. */
+  private async undoInCloudOnFailure<T>(undo: () => Promise<void>, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      // The client needs the original error; a failed undo is left to the next sync to reconcile.
+      await undo().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async cloudPatchOf(changes: UserChanges): Promise<CloudUserPatch> {
+    const { managerId, accountStatus } = changes;
+    const patch = cloudProfilePatchOf(changes);
+    if (accountStatus !== undefined) patch.accountEnabled = accountStatus === AccountStatus.ENABLED;
+    if (managerId !== undefined) {
+      const manager = managerId ? await this.ctx.em.findOne(User, managerId) : null;
+      patch.managerExternalId = manager?.externalId ?? null;
+    }
+    return patch;
+  }
+
+  private tenant(tenantId: string): Promise<Tenant> {
+    return new TenantService(this.ctx).get(tenantId);
+  }
+}
