@@ -1,20 +1,109 @@
-import type { ServiceContext } from '../core/service-context.js';
+import type {
+  CloudGroupRecord,
+  CloudLicenseAssignmentRecord,
+  CloudProvider,
+  CloudSignInRecord,
+  CloudSkuRecord,
+  CloudUserRecord,
+} from '../cloud/provider.js';
+import { NotFoundError } from '../core/errors.js';
+import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import {
+  reconcileGroups,
+  reconcileLicenses,
+  reconcileUsers,
+  type DirectoryStepContext,
+} from './tenant-directory-reconcile.js';
 import { Tenant } from './tenant.entity.js';
 
+/** What a sync changed, by kind (e.g. usersCreated: 12); all zeros when nothing changed upstream. */
 export type SyncSummary = Record<string, number>;
 
+/** Everything a sync reads from the provider, read once before any write. */
+export interface UpstreamSnapshot {
+  users: CloudUserRecord[];
+  skus: CloudSkuRecord[];
+  groups: CloudGroupRecord[];
+  assignments: CloudLicenseAssignmentRecord[];
+  /**
+   * Sign-ins recorded upstream since the previous sync (all of them on the first sync). The sync only
+   * counts them; raising `security.risky_signin` for the risky ones is the security feature's step,
+   * which reads them from here inside the sync's transaction.
+   */
+  signIns: CloudSignInRecord[];
+}
+
+export async function readUpstream(
+  provider: CloudProvider,
+  tenantExternalId: string,
+  since: Date | null,
+): Promise<UpstreamSnapshot> {
+  const [users, skus, groups, assignments, signIns] = await Promise.all([
+    provider.listUsers(tenantExternalId),
+    provider.listSkus(tenantExternalId),
+    provider.listGroups(tenantExternalId),
+    provider.listLicenseAssignments(tenantExternalId),
+    provider.listSignIns(tenantExternalId, since),
+  ]);
+  return { users, skus, groups, assignments, signIns };
+}
+
 /**
- * Reconciles one tenant from the upstream cloud provider and emits `tenant.synced`.
- * `report` receives progress from 0 to 100.
+ * Reconciles one tenant from the upstream cloud provider: users, licenses and assignments, groups and
+ * memberships are made to match it in one transaction, `lastSyncedAt` moves, and `tenant.synced` is
+ * written to the outbox with the summary. `report` receives progress from 0 to 100; it writes on its own
+ * connection, so progress is visible while the transaction is still open.
  */
 export async function reconcileTenant(
   ctx: ServiceContext,
   tenantId: string,
   report: (progress: number) => Promise<void>,
 ): Promise<SyncSummary> {
-  const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId });
-  await report(50);
-  tenant.lastSyncedAt = ctx.clock.now();
-  await ctx.em.flush();
-  return {};
+  await report(0);
+  // A fork of its own: the caller's EntityManager (holding the sync record) stays out of this
+  // transaction, and an enclosing transaction (the demo seed) is joined as a savepoint.
+  const work = ctx.em.fork({ keepTransactionContext: true });
+  const found = await work.findOne(Tenant, { id: tenantId });
+  if (!found) throw new NotFoundError('Tenant', tenantId);
+  const snapshot = await readUpstream(ctx.provider, found.externalId, found.lastSyncedAt);
+  await report(20);
+
+  return work.transactional(async (em) => {
+    const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
+    const step: DirectoryStepContext = {
+      em,
+      scope: ctx.scope,
+      tenantId,
+      now: ctx.clock.now(),
+      actor: ctx.actor,
+    };
+    const users = await reconcileUsers(step, snapshot.users, (done, total) =>
+      report(20 + Math.floor((40 * done) / Math.max(total, 1))),
+    );
+    const licenses = await reconcileLicenses(step, snapshot.skus, snapshot.assignments, users.activeUserIds);
+    await report(75);
+    const groups = await reconcileGroups(step, snapshot.groups, users.activeUserIds);
+    await report(90);
+
+    const summary: SyncSummary = {
+      ...users.counts,
+      ...licenses,
+      ...groups,
+      newSignIns: snapshot.signIns.length,
+    };
+    tenant.lastSyncedAt = step.now;
+    await em.flush();
+    await emitEvent(
+      { ...ctx, em },
+      {
+        kind: 'tenant.synced',
+        severity: 'informational',
+        tenant: { id: tenant.id, name: tenant.name, domain: tenant.domain },
+        details: summary,
+        actionPath: `/tenants/${tenant.id}`,
+      },
+    );
+    await report(100);
+    return summary;
+  });
 }

@@ -6,6 +6,7 @@ import { PageArgs, PageOf } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { TenantSync } from './sync-run.entity.js';
 import { computeTenantHealth } from './tenant-health.js';
+import { OnboardTenantInput } from './tenant-onboarding.js';
 import { Tenant, TenantHealth } from './tenant.entity.js';
 import { TenantService } from './tenant.service.js';
 
@@ -23,6 +24,14 @@ export class TenantResolver {
   @RequirePermission(Permission.READ_TENANTS)
   tenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).get(id);
+  }
+
+  @Mutation(() => Tenant, {
+    description: 'Brings a tenant of the upstream cloud into this organization and environment; sync it next',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  onboardTenant(@Arg('input') input: OnboardTenantInput, @Ctx() ctx: RequestContext) {
+    return new TenantService(ctx).onboard(input);
   }
 
   @Mutation(() => TenantSync, {

@@ -3,6 +3,7 @@ import { NotFoundError } from '../core/errors.js';
 import { findPage, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantSync } from './sync-run.entity.js';
+import { onboardTenant } from './tenant-onboarding.js';
 import { Tenant } from './tenant.entity.js';
 
 export const TENANT_SYNC_TASK = 'tenant.sync';
@@ -24,6 +25,11 @@ export class TenantService {
     const tenant = await this.ctx.em.findOne(Tenant, { id });
     if (!tenant) throw new NotFoundError('Tenant', id);
     return tenant;
+  }
+
+  /** Onboards a tenant of the upstream cloud (see tenant-onboarding.ts). */
+  onboard(input: { externalId: string }): Promise<Tenant> {
+    return onboardTenant(this.ctx, input);
   }
 
   /** Records a sync request and queues the job in one transaction; the job reports progress on the record. */

