@@ -1,0 +1,53 @@
+import path from 'node:path';
+
+/** Settings of one bench run, from the environment (all optional). */
+export interface BenchConfig {
+  /** Where the embedded PostgreSQL cluster and results.json live. */
+  dataDir: string;
+  /** Port of the bench's own embedded PostgreSQL (kept apart from the dev server's 54329). */
+  postgresPort: number;
+  /** An existing PostgreSQL server to use instead of the embedded one (its `bench` database is recreated). */
+  databaseUrl?: string;
+  /** Seconds of measured load per target. */
+  durationSeconds: number;
+  /** Seconds of unmeasured load per target before it is measured. */
+  warmupSeconds: number;
+  connections: number;
+  tenants: number;
+  users: number;
+  /** Users of the tenant the requests read. */
+  hotTenantUsers: number;
+  pageSize: number;
+  /** Write a V8 CPU profile of the product server child (for finding where the time goes). */
+  cpuProfile: boolean;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
+  const config: BenchConfig = {
+    dataDir: path.resolve(env.BENCH_DATA_DIR || '.data/bench'),
+    postgresPort: positiveInt(env, 'BENCH_PG_PORT', 54339),
+    databaseUrl: env.BENCH_DATABASE_URL || undefined,
+    durationSeconds: positiveInt(env, 'BENCH_DURATION', 10),
+    warmupSeconds: positiveInt(env, 'BENCH_WARMUP', 2),
+    connections: positiveInt(env, 'BENCH_CONNECTIONS', 10),
+    tenants: positiveInt(env, 'BENCH_TENANTS', 100),
+    users: positiveInt(env, 'BENCH_USERS', 100_000),
+    hotTenantUsers: positiveInt(env, 'BENCH_HOT_TENANT_USERS', 2_000),
+    pageSize: positiveInt(env, 'BENCH_PAGE_SIZE', 25),
+    cpuProfile: ['1', 'true', 'yes'].includes((env.BENCH_CPU_PROFILE ?? '').toLowerCase()),
+  };
+  if (config.tenants < 2) throw new Error('BENCH_TENANTS must be at least 2 (one hot tenant and the others)');
+  if (config.hotTenantUsers >= config.users)
+    throw new Error('BENCH_HOT_TENANT_USERS must be smaller than BENCH_USERS');
+  if (config.pageSize > 100) throw new Error('BENCH_PAGE_SIZE must be at most 100 (the API maximum)');
+  return config;
+}

