@@ -4,10 +4,17 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
+import { LicenseResolver } from './licenses/license.resolver.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
+import { UserResolver } from './users/user.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
-export const RESOLVERS: NonEmptyArray<ClassType> = [TenantResolver, ApiKeyResolver];
+export const RESOLVERS: NonEmptyArray<ClassType> = [
+  TenantResolver,
+  ApiKeyResolver,
+  LicenseResolver,
+  UserResolver,
+];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {

@@ -22,6 +22,9 @@ export function ormConfig({ databaseUrl, poolMax = 10, onQuery }: OrmOptions): O
     // Lean defaults: no implicit transactions around flush of a single statement, no eager loading.
     forceUtcTimezone: true,
     allowGlobalContext: false,
+    // Every scoped entity carries its own organization/environment columns and foreign keys never cross
+    // organizations, so the scope filter needs no joins to the entities a row references.
+    autoJoinRefsForFilters: false,
     filters: {
       [SCOPE_FILTER]: {
         name: SCOPE_FILTER,

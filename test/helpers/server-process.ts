@@ -24,7 +24,15 @@ export class ServerProcess {
   static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), SEED_DEMO: 'false', RUN_WORKER: 'false', LOG_LEVEL: 'warn', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+        SEED_DEMO: 'false',
+        RUN_WORKER: 'false',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -21,9 +21,15 @@ const syncCount = () => app.orm.em.fork().count(TenantSync, {}, { filters: false
 describe('requests the service cannot read', () => {
   it('answers malformed JSON with a 400 envelope naming the body, and writes nothing', async () => {
     const before = await syncCount();
-    const res = await app.request<Envelope>('POST', `/v1/tenants/${tenant.id}/sync`, { key: org.keys.admin, rawBody: '{"a":' });
+    const res = await app.request<Envelope>('POST', `/v1/tenants/${tenant.id}/sync`, {
+      key: org.keys.admin,
+      rawBody: '{"a":',
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'INVALID_REQUEST', details: { fields: [expect.objectContaining({ field: 'body' })] } });
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: { fields: [expect.objectContaining({ field: 'body' })] },
+    });
     expect(await syncCount()).toBe(before);
   });
 
@@ -59,7 +65,11 @@ describe('requests the service cannot read', () => {
   });
 
   it('answers wrongly typed GraphQL variables with INVALID_REQUEST', async () => {
-    const res = await app.graphql(org.keys.read, 'query($limit: Int) { tenants(limit: $limit) { items { id } } }', { limit: 'ten' });
+    const res = await app.graphql(
+      org.keys.read,
+      'query($limit: Int) { tenants(limit: $limit) { items { id } } }',
+      { limit: 'ten' },
+    );
     expect(res.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
   });
 });

@@ -29,13 +29,16 @@ describe('REST route table', () => {
   });
 
   it('has no route twice', () => {
-    const all = [...table, ...FEATURE_ROUTES.map((route) => `${route.method} /api${route.path}`)].map(normalise);
+    const all = [...table, ...FEATURE_ROUTES.map((route) => `${route.method} /api${route.path}`)].map(
+      normalise,
+    );
     expect(all.length).toBe(new Set(all).size);
   });
 
   it('compiles every route against the schema (documents valid, variables mapped)', async () => {
     const schema = await buildAppSchema();
-    for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES]) expect(() => compileRoute(route, schema)).not.toThrow();
+    for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES])
+      expect(() => compileRoute(route, schema)).not.toThrow();
   });
 
   it.todo('serves GET/POST /webhooks and DELETE /webhooks/:id (events issue)');
