@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { execute, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../src/context.js';
 import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
@@ -98,12 +98,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
           fields,
         );
       }
-      const result = await execute({
-        schema: deps.schema,
-        document: route.document,
-        variableValues: variables,
-        contextValue: deps.contextFor(req),
-      });
+      const result = await route.run(deps.contextFor(req), variables);
       if (result.errors?.length) {
         const [first] = result.errors;
         const appError = toAppError(first.originalError ?? first);

@@ -11,6 +11,10 @@ function useSpecSpelling(type: GraphQLEnumType): void {
   const internalValues = new Set<unknown>(type.getValues().map((value) => value.value));
   const serialize = type.serialize.bind(type);
   const parseValue = type.parseValue.bind(type);
+  const getValue = type.getValue.bind(type);
+  const byInternalValue = new Map(type.getValues().map((value) => [value.value as unknown, value]));
+  // graphql-jit coerces variables through getValue(name): let it find a value by its SPEC spelling too.
+  type.getValue = (name: string) => getValue(name) ?? byInternalValue.get(name);
   type.serialize = (outputValue: unknown) => {
     serialize(outputValue); // still refuses values the enum does not have
     return outputValue as string;

@@ -61,6 +61,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const app = express();
   const server = http.createServer(app);
   app.disable('x-powered-by');
+  // API responses are personal and change often; hashing every body for an ETag costs more than it saves.
+  app.set('etag', false);
   app.set('query parser', 'extended');
 
   const apiKeys = new ApiKeyAuthenticator(orm, options.clock);

@@ -1,5 +1,3 @@
-import type { EntityManager, FilterQuery, QueryOrderMap } from '@mikro-orm/postgresql';
-import type { EntityClass } from '@mikro-orm/core';
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 
@@ -51,24 +49,4 @@ export function PageOf<T extends object>(itemClass: ClassType<T>, itemName: stri
 
 export function pageOffset({ page, limit }: PageArgs): number {
   return (page - 1) * limit;
-}
-
-/** Reads one page and the total with two statements, whatever the page size. */
-export async function findPage<T extends object>(
-  em: EntityManager,
-  entity: EntityClass<T>,
-  where: FilterQuery<T>,
-  args: PageArgs,
-  orderBy: QueryOrderMap<T>,
-): Promise<Page<T>> {
-  const [items, total] = await em.findAndCount(
-    entity,
-    where as FilterQuery<NoInfer<T>>,
-    {
-      limit: args.limit,
-      offset: pageOffset(args),
-      orderBy,
-    } as never,
-  );
-  return { items, pageInfo: { page: args.page, limit: args.limit, total } };
 }

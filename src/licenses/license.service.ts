@@ -1,6 +1,7 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { findPage, type Page, type PageArgs } from '../core/pagination.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -41,8 +42,13 @@ export class LicenseService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async listLicenses(tenantId: string, page: PageArgs): Promise<Page<TenantLicense>> {
-    await this.tenant(tenantId);
-    return findPage(this.ctx.em, TenantLicense, { tenantId }, page, { name: 'asc', id: 'asc' });
+    const licenses = await findLeanPage(this.ctx, TenantLicense, { tenantId }, page, {
+      name: 'asc',
+      id: 'asc',
+    });
+    // Rows prove the tenant is the caller's; only an empty page needs the tenant check (404).
+    if (licenses.items.length === 0) await this.tenant(tenantId);
+    return licenses;
   }
 
   async listAssignments(
@@ -50,18 +56,13 @@ export class LicenseService {
     filter: LicenseAssignmentFilter,
     page: PageArgs,
   ): Promise<Page<LicenseAssignment>> {
-    await this.tenant(tenantId);
-    return findPage(
-      this.ctx.em,
-      LicenseAssignment,
-      {
-        tenantId,
-        ...(filter.userId ? { userId: filter.userId } : {}),
-        ...(filter.skuId ? { skuId: filter.skuId } : {}),
-      },
-      page,
-      { assignedAt: 'desc', id: 'desc' },
-    );
+    const where = { tenantId, userId: filter.userId ?? undefined, skuId: filter.skuId ?? undefined };
+    const assignments = await findLeanPage(this.ctx, LicenseAssignment, where, page, {
+      assignedAt: 'desc',
+      id: 'desc',
+    });
+    if (assignments.items.length === 0) await this.tenant(tenantId);
+    return assignments;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { enqueueJob } from '../core/jobs.js';
 import { NotFoundError } from '../core/errors.js';
-import { findPage, type Page, type PageArgs } from '../core/pagination.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantSync } from './sync-run.entity.js';
 import { onboardTenant } from './tenant-onboarding.js';
@@ -18,7 +19,7 @@ export class TenantService {
   constructor(private readonly ctx: ServiceContext) {}
 
   list(args: PageArgs): Promise<Page<Tenant>> {
-    return findPage(this.ctx.em, Tenant, {}, args, { createdAt: 'desc', id: 'desc' });
+    return findLeanPage(this.ctx, Tenant, {}, args, { createdAt: 'desc', id: 'desc' });
   }
 
   async get(id: string): Promise<Tenant> {

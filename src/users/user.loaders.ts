@@ -1,25 +1,20 @@
 import DataLoader from 'dataloader';
+import { findLeanIn } from '../core/lean-read.js';
 import { defineLoader, groupByKey } from '../core/loaders.js';
 import { LicenseAssignment } from '../licenses/license.entity.js';
 
 /**
  * User id → SKU ids the user holds (oldest assignment first). A page of users costs one statement
- * for all their licenses. The rows are read without the identity map: they are partial
- * (two columns) and must not stand in for full assignments elsewhere in the same request.
+ * for all their licenses, read as lean views (no entities: nothing here is changed).
  */
 export const userLicensesLoader = defineLoader<string, string[]>(
   'users.licenses',
   (ctx) =>
     new DataLoader(async (userIds) => {
-      const rows = await ctx.em.find(
-        LicenseAssignment,
-        { userId: { $in: [...userIds] } },
-        {
-          fields: ['userId', 'skuId'],
-          orderBy: { assignedAt: 'asc', skuId: 'asc' },
-          disableIdentityMap: true,
-        },
-      );
+      const rows = await findLeanIn(ctx, LicenseAssignment, 'userId', userIds, {
+        assignedAt: 'asc',
+        skuId: 'asc',
+      });
       return groupByKey(userIds, rows, (row) => row.userId).map((held) => held.map((row) => row.skuId));
     }),
 );

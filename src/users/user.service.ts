@@ -1,7 +1,8 @@
 import { LockMode, raw, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudUserPatch } from '../cloud/provider.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
-import { findPage, type Page, type PageArgs } from '../core/pagination.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { EventTenant } from '../core/events/record-event.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
@@ -86,12 +87,15 @@ function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProb
 export class UserService {
   constructor(private readonly ctx: ServiceContext) {}
 
+  /** Read-only views (findLeanPage): the hot list of the API skips entity construction. */
   async list(tenantId: string, page: PageArgs): Promise<Page<User>> {
-    await this.tenant(tenantId);
-    return findPage(this.ctx.em, User, { tenantId, deletedAt: null }, page, {
+    const users = await findLeanPage(this.ctx, User, { tenantId, deletedAt: null }, page, {
       createdAt: 'desc',
       id: 'desc',
     });
+    // Rows prove the tenant is the caller's; only an empty page needs to tell "no users" from "no tenant".
+    if (users.items.length === 0) await this.tenant(tenantId);
+    return users;
   }
 
   /** A user that is not deleted; 404 for a deleted user, another tenant's, or another organization's. */

@@ -1,0 +1,171 @@
+import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pageOffset, type Page, type PageArgs } from './pagination.js';
+import type { Scope } from './scope.js';
+
+/**
+ * Read-only pages without the ORM's per-row work (entity construction, identity map, change tracking),
+ * which costs several times the query itself on hot lists (see docs/benchmarks.md). One statement returns
+ * the page and the total (a window count); the scope condition is added here, so callers cannot forget it.
+ *
+ * Rows come back as "views": instances of the entity class (its getters such as `available` on a license
+ * work) that MikroORM does not manage: never persist or flush them.
+ */
+type ColumnValue = string | number | boolean | null;
+export type LeanWhere<T> = Partial<Record<keyof T & string, ColumnValue>>;
+export type LeanOrder<T> = Partial<Record<keyof T & string, 'asc' | 'desc'>>;
+
+interface LeanShape {
+  table: string;
+  columns: Array<{ property: string; column: string; isDate: boolean }>;
+  columnOf: Map<string, string>;
+  viewPrototype: object;
+}
+
+const shapes = new WeakMap<EntityMetadata, LeanShape>();
+
+const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+/**
+ * A prototype under the entity class (so `instanceof` and the class's getters work, which type-graphql
+ * relies on) that shadows every mapped property with a plain data property: MikroORM puts setters on the
+ * class prototype that need a managed entity, and assigning through them would fail.
+ */
+function viewPrototypeOf(entityClass: EntityClass<object>, properties: string[]): object {
+  const view = Object.create(entityClass.prototype as object) as object;
+  for (const property of properties) {
+    Object.defineProperty(view, property, {
+      value: undefined,
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return view;
+}
+
+function shapeOf(em: EntityManager, entity: EntityClass<object>): LeanShape {
+  const meta = em.getMetadata().get(entity);
+  let shape = shapes.get(meta);
+  if (!shape) {
+    const columns = meta.props
+      .filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1)
+      .filter((prop) => prop.kind === 'scalar' || (prop.kind === 'm:1' && prop.mapToPk))
+      .map((prop) => ({
+        property: prop.name,
+        column: prop.fieldNames[0],
+        isDate: prop.runtimeType === 'Date' || /^timestamp|^date/.test(prop.columnTypes?.[0] ?? ''),
+      }));
+    shape = {
+      table: meta.tableName,
+      columns,
+      columnOf: new Map(columns.map(({ property, column }) => [property, column])),
+      viewPrototype: viewPrototypeOf(
+        entity,
+        columns.map((column) => column.property),
+      ),
+    };
+    shapes.set(meta, shape);
+  }
+  return shape;
+}
+
+function columnFor(shape: LeanShape, property: string): string {
+  const column = shape.columnOf.get(property);
+  if (!column) throw new Error(`${shape.table} has no column for property "${property}"`);
+  return quote(column);
+}
+
+function whereClause<T>(
+  shape: LeanShape,
+  scope: Scope,
+  where: LeanWhere<T>,
+): { sql: string; params: unknown[] } {
+  const conditions = ['"organization_id" = ?', '"environment" = ?'];
+  const params: unknown[] = [scope.organizationId, scope.environment];
+  for (const [property, value] of Object.entries(where) as Array<[string, ColumnValue | undefined]>) {
+    if (value === undefined) continue;
+    if (value === null) conditions.push(`${columnFor(shape, property)} is null`);
+    else {
+      conditions.push(`${columnFor(shape, property)} = ?`);
+      params.push(value);
+    }
+  }
+  return { sql: conditions.join(' and '), params };
+}
+
+/** MikroORM's driver hands timestamps over as PostgreSQL text ("2026-11-01 12:06:00.5+00"). */
+function parseTimestamp(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+}
+
+function toView<T>(shape: LeanShape, row: Record<string, unknown>): T {
+  const view = Object.create(shape.viewPrototype) as Record<string, unknown>;
+  for (const { property, column, isDate } of shape.columns) {
+    view[property] = isDate ? parseTimestamp(row[column]) : row[column];
+  }
+  return view as T;
+}
+
+export interface LeanContext {
+  em: EntityManager;
+  scope: Scope;
+}
+
+/** One page of a scoped entity and the total, in one statement (two only for a page past the end). */
+export async function findLeanPage<T extends object>(
+  ctx: LeanContext,
+  entity: EntityClass<T>,
+  where: LeanWhere<T>,
+  args: PageArgs,
+  orderBy: LeanOrder<T>,
+): Promise<Page<T>> {
+  const shape = shapeOf(ctx.em, entity);
+  const filter = whereClause(shape, ctx.scope, where);
+  const order = (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)
+    .map(([property, direction]) => `${columnFor(shape, property)} ${direction === 'desc' ? 'desc' : 'asc'}`)
+    .join(', ');
+  const connection = ctx.em.getConnection();
+  const rows = await connection.execute<Array<Record<string, unknown> & { lean_total: string }>>(
+    `select *, count(*) over () as lean_total from ${quote(shape.table)} where ${filter.sql}` +
+      `${order ? ` order by ${order}` : ''} limit ? offset ?`,
+    [...filter.params, args.limit, pageOffset(args)],
+  );
+  let total = rows.length > 0 ? Number(rows[0].lean_total) : 0;
+  if (rows.length === 0 && pageOffset(args) > 0) {
+    const [count] = await connection.execute<Array<{ total: string }>>(
+      `select count(*) as total from ${quote(shape.table)} where ${filter.sql}`,
+      filter.params,
+    );
+    total = Number(count.total);
+  }
+  return {
+    items: rows.map((row) => toView<T>(shape, row)),
+    pageInfo: { page: args.page, limit: args.limit, total },
+  };
+}
+
+/** Every row of a scoped entity whose `property` is one of `values` (a loader's batch), as views. */
+export async function findLeanIn<T extends object>(
+  ctx: LeanContext,
+  entity: EntityClass<T>,
+  property: keyof T & string,
+  values: readonly string[],
+  orderBy: LeanOrder<T> = {},
+): Promise<T[]> {
+  if (values.length === 0) return [];
+  const shape = shapeOf(ctx.em, entity);
+  const filter = whereClause(shape, ctx.scope, {});
+  const order = (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)
+    .map(([name, direction]) => `${columnFor(shape, name)} ${direction === 'desc' ? 'desc' : 'asc'}`)
+    .join(', ');
+  const rows = await ctx.em
+    .getConnection()
+    .execute<Array<Record<string, unknown>>>(
+      `select * from ${quote(shape.table)} where ${filter.sql} and ${columnFor(shape, property)} in (?)` +
+        (order ? ` order by ${order}` : ''),
+      [...filter.params, [...values]],
+    );
+  return rows.map((row) => toView<T>(shape, row));
+}
