@@ -132,6 +132,12 @@ export class LicenseService {
     em: EntityManager,
     { tenant, user, license }: AssignmentSubjects,
   ): Promise<LicenseAssignment> {
+    // Share-lock the user: a concurrent soft delete (which updates this row first, then returns the
+    // user's seats) either commits before us, and we refuse, or waits for us and then returns this seat too.
+    const live = await em.execute('select 1 from users where id = ? and deleted_at is null for share', [
+      user.id,
+    ]);
+    if (live.length === 0) throw new NotFoundError('User', user.id);
     const assignment = new LicenseAssignment(this.ctx.scope, {
       tenantId: tenant.id,
       userId: user.id,

@@ -99,4 +99,31 @@ describe('concurrent license assignment', () => {
       removedEvents: 1,
     });
   });
+
+  it('assign racing a user delete never leaves a deleted user holding a seat', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const sku = await createSku(app, tenant, { total: 50 });
+    const users = await Promise.all(Array.from({ length: 12 }, () => createLicenseUser(app, tenant)));
+
+    await Promise.all(
+      users.flatMap((user) => [
+        app.request('POST', `/v1/tenants/${tenant.id}/licenses/assign`, {
+          key: org.keys.write,
+          body: { userId: user.id, skuId: sku.skuId },
+        }),
+        app.request('DELETE', `/v1/tenants/${tenant.id}/users/${user.id}`, { key: org.keys.admin }),
+      ]),
+    );
+
+    const [held] = await app.pool
+      .query<{ count: string }>(
+        `select count(*) from license_assignments a join users u on u.id = a.user_id
+        where a.tenant_id = $1 and u.deleted_at is not null`,
+        [tenant.id],
+      )
+      .then((result) => result.rows);
+    expect(Number(held.count)).toBe(0);
+    const state = await seatState(app, tenant.id, sku.skuId);
+    expect(state.consumed).toBe(state.assignments);
+  });
 });
