@@ -112,16 +112,7 @@ export class LicenseService {
         { id: license.id, consumed: { $gt: 0 } },
         { consumed: raw('consumed - 1') },
       );
-      await emitEvent(
-        { ...this.ctx, em },
-        {
-          kind: 'license.removed',
-          severity: 'informational',
-          tenant: { id: tenant.id, name: tenant.name, domain: tenant.domain },
-          details: { userId: user.id, skuId: license.skuId, skuPartNumber: license.skuPartNumber },
-          actionPath: `/tenants/${tenant.id}/licenses/assignments`,
-        },
-      );
+      await this.emitLicenseEvent(em, 'license.removed', { tenant, user, license });
       return true;
     });
     return removed ? { ...request, removed: true, removedAt } : notRemoved;
@@ -173,17 +164,25 @@ export class LicenseService {
       const current = await em.findOneOrFail(TenantLicense, { id: license.id }, { refresh: true });
       throw noFreeSeat(current); // rolls back the insert
     }
-    await emitEvent(
+    await this.emitLicenseEvent(em, 'license.assigned', { tenant, user, license });
+    return assignment;
+  }
+
+  private emitLicenseEvent(
+    em: EntityManager,
+    kind: 'license.assigned' | 'license.removed',
+    { tenant, user, license }: AssignmentSubjects,
+  ): Promise<unknown> {
+    return emitEvent(
       { ...this.ctx, em },
       {
-        kind: 'license.assigned',
+        kind,
         severity: 'informational',
-        tenant: { id: tenant.id, name: tenant.name, domain: tenant.domain },
+        tenant: tenant.eventRef,
         details: { userId: user.id, skuId: license.skuId, skuPartNumber: license.skuPartNumber },
         actionPath: `/tenants/${tenant.id}/licenses/assignments`,
       },
     );
-    return assignment;
   }
 
   /** The tenant, the (not deleted) user of that tenant and the tenant's SKU, or 404 for the first missing. */

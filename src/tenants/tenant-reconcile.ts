@@ -98,7 +98,7 @@ export async function reconcileTenant(
       {
         kind: 'tenant.synced',
         severity: 'informational',
-        tenant: { id: tenant.id, name: tenant.name, domain: tenant.domain },
+        tenant: tenant.eventRef,
         details: summary,
         actionPath: `/tenants/${tenant.id}`,
       },

@@ -84,6 +84,11 @@ export class Tenant extends ScopedEntity {
     this.externalId = fields.externalId;
   }
 
+  /** The tenant as events carry it (SPEC 6: id, name, domain). */
+  get eventRef(): { id: string; name: string; domain: string } {
+    return { id: this.id, name: this.name, domain: this.domain };
+  }
+
   @Field(() => PasswordPolicy)
   get passwordPolicy(): PasswordPolicy {
     return { minLength: this.passwordMinLength, requireComplexity: this.passwordRequireComplexity };

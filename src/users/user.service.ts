@@ -4,7 +4,6 @@ import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } 
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
-import type { EventTenant } from '../core/events/record-event.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { GroupMembership } from './group.entity.js';
@@ -31,10 +30,6 @@ const generatedPasswords = new WeakMap<User, string>();
 
 export function generatedPasswordOf(user: User): string | null {
   return generatedPasswords.get(user) ?? null;
-}
-
-function eventTenant(tenant: Tenant): EventTenant {
-  return { id: tenant.id, name: tenant.name, domain: tenant.domain };
 }
 
 function userPath(user: User): string {
@@ -167,7 +162,7 @@ export class UserService {
             {
               kind: 'user.created',
               severity: 'informational',
-              tenant: eventTenant(tenant),
+              tenant: tenant.eventRef,
               details: { userId: created.id, userPrincipalName },
               actionPath: userPath(created),
             },
@@ -228,7 +223,7 @@ export class UserService {
             {
               kind: 'user.updated',
               severity: 'informational',
-              tenant: eventTenant(tenant),
+              tenant: tenant.eventRef,
               details: {
                 userId: id,
                 userPrincipalName: current.userPrincipalName,
@@ -273,7 +268,7 @@ export class UserService {
         {
           kind: 'user.deleted',
           severity: 'informational',
-          tenant: eventTenant(tenant),
+          tenant: tenant.eventRef,
           details: { userId: id, userPrincipalName: user.userPrincipalName, licensesReturned, groupsLeft },
           actionPath: userPath(user),
         },
