@@ -4,6 +4,7 @@ import type { LoadResult } from './load.js';
 import type { ProfileSummary } from './profile.js';
 import type { ScaledData } from './scale-data.js';
 import type { StatementCounts } from './sql-count.js';
+import type { DeliveryResults } from './webhook-delivery.js';
 
 /** REST must reach at least half the throughput of the raw Express + pg baseline. */
 export const REST_TO_RAW_GOAL = 0.5;
@@ -23,6 +24,7 @@ export interface BenchResults {
   /** Differences between the three answers found before measuring (empty when they match). */
   verification: string[];
   profile?: ProfileSummary;
+  webhooks?: DeliveryResults;
 }
 
 export function toMiB(kib: number | null): number | null {

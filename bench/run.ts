@@ -19,6 +19,7 @@ import { scaleData, type ScaledData } from './scale-data.js';
 import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
 import { differences, graphqlSnapshot, restSnapshot } from './verify.js';
+import { deliverySettingsFromEnv, formatDeliveryReport, measureWebhookDelivery } from './webhook-delivery.js';
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const PRODUCT_SCRIPT = path.join(DIST, 'src', 'main.js');
@@ -49,13 +50,17 @@ function productEnv(database: BenchDatabase, port: number): Record<string, strin
   };
 }
 
-async function startProduct(database: BenchDatabase, nodeArgs: string[] = []): Promise<ChildServer> {
+async function startProduct(
+  database: BenchDatabase,
+  nodeArgs: string[] = [],
+  extraEnv: Record<string, string> = {},
+): Promise<ChildServer> {
   const port = await freePort();
   const child = await startChild({
     name: 'product server',
     script: PRODUCT_SCRIPT,
     port,
-    env: productEnv(database, port),
+    env: { ...productEnv(database, port), ...extraEnv },
     nodeArgs,
     readyPath: '/health/ready',
   });
@@ -200,6 +205,15 @@ async function main(): Promise<void> {
     profile = await profileRestPass(config, database, targets.rest, settings);
   }
 
+  log('Webhook delivery: deliveries per second and event→delivery latency');
+  const webhooks = await measureWebhookDelivery({
+    orm: database.orm,
+    scope: data.scope,
+    settings: deliverySettingsFromEnv(),
+    startServer: (env) => startProduct(database, [], env),
+    log,
+  });
+
   const ratioValues = ratios(load);
   const results: BenchResults = {
     startedAt: new Date(startedAt).toISOString(),
@@ -223,8 +237,10 @@ async function main(): Promise<void> {
     peakRssMiB: { ...peakRss, benchProcess: toMiB(peakRssOf('self')) },
     verification,
     profile,
+    webhooks,
   };
   console.log(formatReport(results));
+  console.log(formatDeliveryReport(webhooks));
   const resultsFile = path.join(config.dataDir, 'results.json');
   writeResults(resultsFile, results);
   log(`Results written to ${resultsFile}`);

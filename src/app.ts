@@ -19,6 +19,9 @@ import { authenticate, requireViewer, type Authenticator } from './http/authenti
 import { formatGraphQLError } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { sendError } from './http/respond.js';
+import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
+import { oauthRouter } from './oauth/oauth.routes.js';
+import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
 import { restRouter } from '../rest-adapter/router.js';
@@ -57,7 +60,12 @@ function isLandingPageRequest(req: Request): boolean {
  */
 export async function createApp(options: AppOptions): Promise<App> {
   const { orm, logger } = options;
-  const deps: AppDeps = { clock: options.clock, provider: options.provider, publicUrl: options.publicUrl };
+  const deps: AppDeps = {
+    clock: options.clock,
+    provider: options.provider,
+    publicUrl: options.publicUrl,
+    webhooks: options.webhooks,
+  };
   const app = express();
   const server = http.createServer(app);
   app.disable('x-powered-by');
@@ -72,6 +80,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       handles: (token) => ApiKeyAuthenticator.handles(token),
       authenticate: (token, ip) => apiKeys.authenticate(token, ip),
     },
+    new AccessTokenAuthenticator(orm, options.clock),
   ];
   const rateLimiter = new RateLimiter(options.pool);
 
@@ -127,6 +136,19 @@ export async function createApp(options: AppOptions): Promise<App> {
     ],
   });
   await apollo.start();
+  // GraphQL over WebSocket (graphql-ws) on the same server and path: subscriptions to domain events.
+  const subscriptions = await attachSubscriptionServer({
+    server,
+    schema: options.schema,
+    orm,
+    deps,
+    authenticators,
+    rateLimiter,
+    listener: options.listener,
+    pool: options.pool,
+    logger,
+    maxMessageBytes: options.maxJsonBodyBytes,
+  });
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) =>
@@ -135,6 +157,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     expressMiddleware(apollo, {
       context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)),
     }),
+  );
+
+  // The OAuth 2.0 authorization server (docs/oauth.md): outside the API guard, it authenticates by itself.
+  app.use(
+    oauthRouter({ orm, pool: options.pool, clock: options.clock, logger, publicUrl: options.publicUrl }),
   );
 
   app.use(notFound);
@@ -152,6 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     apiKeys,
     stop: async () => {
+      await subscriptions.stop();
       await apollo.stop();
       server.closeAllConnections();
     },

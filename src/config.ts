@@ -21,6 +21,8 @@ export interface AppConfig {
   publicUrl: string;
   /** Maximum body size of JSON requests in bytes. */
   maxJsonBodyBytes: number;
+  /** Let webhooks target private, loopback and link-local addresses (local development and tests). */
+  webhookAllowPrivateTargets: boolean;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -51,5 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     seedDemo: boolFromEnv(env, 'SEED_DEMO', true),
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     maxJsonBodyBytes: intFromEnv(env, 'MAX_JSON_BODY_BYTES', 1024 * 1024),
+    webhookAllowPrivateTargets: boolFromEnv(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
   };
 }

@@ -26,6 +26,7 @@ const deps: AppDeps = {
   clock: systemClock,
   provider: new SimulatedCloudProvider(database.orm, systemClock),
   publicUrl: config.publicUrl,
+  webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
 };
 
 if (config.seedDemo) {
@@ -70,6 +71,7 @@ logger.info(
     `Listening on http://localhost:${config.port}`,
     `  REST:    http://localhost:${config.port}/v1/tenants`,
     `  GraphQL: http://localhost:${config.port}/graphql (Apollo Sandbox in a browser)`,
+    `  Subscriptions: ws://localhost:${config.port}/graphql (graphql-ws; docs/subscriptions.md)`,
     `  Database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`}`,
     `Get a sandbox key: npm run -s cli -- api-keys create --org ${DEMO_ORGANIZATION_SLUG} --level admin --env test`,
   ].join('\n'),

@@ -1,12 +1,18 @@
 import 'reflect-metadata';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
+import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
+import { MemberResolver } from './members/member.resolver.js';
+import { OAuthClientResolver } from './oauth/oauth-client.resolver.js';
+import { EventSubscriptionResolver } from './subscriptions/event-subscription.resolver.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
+import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -14,6 +20,12 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ApiKeyResolver,
   LicenseResolver,
   UserResolver,
+  EventSubscriptionResolver,
+  WebhookResolver,
+  WebhookDeliveryResolver,
+  IntegrationResolver,
+  MemberResolver,
+  OAuthClientResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
@@ -45,5 +57,8 @@ export function buildAppSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: RESOLVERS,
     validateFn: validateArgument,
+    // type-graphql needs a pub/sub once any subscription exists; event subscriptions read their own
+    // per-server EventHub instead (src/subscriptions), this one serves topic-based subscriptions.
+    pubSub: createPubSub(),
   });
 }

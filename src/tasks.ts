@@ -3,10 +3,13 @@ import type { TaskList } from 'graphile-worker';
 import type { AppDeps } from './core/service-context.js';
 import { tenantSyncTask } from './tenants/tenant-sync.task.js';
 import { TENANT_SYNC_TASK } from './tenants/tenant.service.js';
+import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
+import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
   return {
     [TENANT_SYNC_TASK]: tenantSyncTask(orm, deps),
+    [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask(orm, deps),
   };
 }

@@ -1,10 +1,18 @@
 import type { RouteDefinition } from '../route.js';
+import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
+import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
+import { WEBHOOK_ROUTES } from './webhooks.routes.js';
 
 /** Routes of the versioned API (SPEC 4.1), served under /v1. */
-export const VERSIONED_ROUTES: RouteDefinition[] = [...TENANT_ROUTES, ...USER_ROUTES, ...LICENSE_ROUTES];
+export const VERSIONED_ROUTES: RouteDefinition[] = [
+  ...TENANT_ROUTES,
+  ...USER_ROUTES,
+  ...LICENSE_ROUTES,
+  ...WEBHOOK_ROUTES,
+];
 
 /** Feature routes (SPEC 4.2), served under /api and /v1/api. */
-export const FEATURE_ROUTES: RouteDefinition[] = [];
+export const FEATURE_ROUTES: RouteDefinition[] = [...INTEGRATION_ROUTES, ...SETTINGS_ROUTES];

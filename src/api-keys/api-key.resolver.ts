@@ -1,19 +1,24 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { PageArgs, PageOf } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
 import { CreateApiKeyInput, CreatedApiKey } from './api-key.inputs.js';
 import { ApiKeyService } from './api-key.service.js';
 
+const ApiKeyPage = PageOf(ApiKey, 'ApiKey');
+
 /** Key management is Admin only (DECISIONS). Keys act in the environment of the caller's key. */
 @Resolver(() => ApiKey)
 export class ApiKeyResolver {
-  @Query(() => [ApiKey], { description: 'API keys of this organization and environment, newest first' })
+  @Query(() => ApiKeyPage, {
+    description: 'API keys of this organization and environment (revoked ones too), newest first',
+  })
   @RequirePermission(Permission.ADMIN)
-  apiKeys(@Ctx() ctx: RequestContext) {
-    return new ApiKeyService(ctx).list();
+  apiKeys(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new ApiKeyService(ctx).listPage(page);
   }
 
   @Mutation(() => CreatedApiKey)

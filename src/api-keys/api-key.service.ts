@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidRequestError, NotFoundError } from '../core/errors.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import type { PermissionLevel } from '../core/permissions.js';
 import type { Scope } from '../core/scope.js';
 import type { Clock } from '../core/clock.js';
@@ -68,6 +70,11 @@ export class ApiKeyService {
 
   list(): Promise<ApiKey[]> {
     return this.ctx.em.find(ApiKey, {}, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /** One page of the keys, revoked ones included (they show revokedAt), newest first. */
+  listPage(args: PageArgs): Promise<Page<ApiKey>> {
+    return findLeanPage(this.ctx, ApiKey, {}, args, { createdAt: 'desc', id: 'desc' });
   }
 
   /** Revokes a key; every server process drops it from its cache when the NOTIFY arrives (after commit). */

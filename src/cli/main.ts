@@ -5,18 +5,24 @@
  *   npm run -s cli -- api-keys list --org demo
  *   npm run -s cli -- api-keys revoke --org demo --id <uuid>
  *   npm run -s cli -- tenants onboard --org demo --name "Acme Corp" --domain acme.com
+ *   npm run -s cli -- members create --org demo --email ana@example.com --password '…' --role admin
+ *   npm run -s cli -- oauth-clients create --org demo --name "My app" --redirect-uri http://localhost:8080/callback
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { AppError } from '../core/errors.js';
 import { apiKeysCommand } from './api-keys.command.js';
 import { CliError } from './cli-database.js';
+import { membersCommand } from './members.command.js';
+import { oauthClientsCommand } from './oauth-clients.command.js';
 import { tenantsCommand } from './tenants.command.js';
 
 const program = new Command('cli')
-  .description('MSP administration platform: API keys and tenants')
+  .description('MSP administration platform: API keys, tenants, members and OAuth clients')
   .addCommand(apiKeysCommand())
   .addCommand(tenantsCommand())
+  .addCommand(membersCommand())
+  .addCommand(oauthClientsCommand())
   .showHelpAfterError();
 
 try {

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Logger, run, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
+import { JobWorkerLiveness } from './job-worker-liveness.js';
 
 /**
  * Background work runs on graphile-worker: a job queue that lives in PostgreSQL, so it survives
@@ -45,7 +47,12 @@ export interface JobRunnerOptions {
 }
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
-  return run({
+  const liveness = new JobWorkerLiveness(options.pgPool, (message) => options.log('warning', message));
+  const events: WorkerEvents = new EventEmitter();
+  events.on('worker:create', ({ worker }) => liveness.addWorker(worker.workerId));
+  // With a local queue, jobs are locked by the pool's id rather than a worker's.
+  events.on('pool:create', ({ workerPool }) => liveness.addWorker(workerPool.id));
+  const runner = await run({
     pgPool: options.pgPool,
     taskList: options.taskList,
     concurrency: options.concurrency,
@@ -53,5 +60,14 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     pollInterval: options.pollIntervalMs ?? 1000,
     crontab: '', // no cron file: scheduled work is declared in code
     logger: new Logger(() => (level, message) => options.log(level, message)),
+    events,
   });
+  // Jobs of a killed process come back in seconds, not graphile-worker's 4 hours (job-worker-liveness.ts).
+  await liveness.start();
+  const stop = runner.stop.bind(runner);
+  runner.stop = async (reason?: string) => {
+    await liveness.stop();
+    await stop(reason);
+  };
+  return runner;
 }

@@ -4,6 +4,7 @@ import type { Clock } from './clock.js';
 import { recordEvent, type NewEvent } from './events/record-event.js';
 import type { DomainEvent } from './events/domain-event.entity.js';
 import type { Scope } from './scope.js';
+import type { WebhookSettings } from '../webhooks/webhook.settings.js';
 
 /** Process-wide dependencies shared by every request and job. */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   provider: CloudProvider;
   /** Origin used to build links such as an event's actionUrl. */
   publicUrl: string;
+  /** Webhook delivery settings; absent: the defaults of DECISIONS (src/webhooks/webhook.settings.ts). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 /**

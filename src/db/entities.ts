@@ -1,12 +1,19 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { DomainEvent } from '../core/events/domain-event.entity.js';
+import { JobWorkerHeartbeat } from '../core/job-worker-heartbeat.entity.js';
+import { Integration } from '../integrations/integration.entity.js';
 import { LicenseAssignment, TenantLicense } from '../licenses/license.entity.js';
+import { Member } from '../members/member.entity.js';
+import { OAuthClient } from '../oauth/oauth-client.entity.js';
+import { OAuthAuthorizationCode, OAuthToken } from '../oauth/oauth-grant.entity.js';
 import { Organization } from '../organizations/organization.entity.js';
 import { TenantSync } from '../tenants/sync-run.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
+import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
+import { Webhook } from '../webhooks/webhook.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -19,6 +26,20 @@ export const SCOPED_ENTITIES = [
   TenantLicense,
   LicenseAssignment,
   DomainEvent,
+  Webhook,
+  WebhookDelivery,
+  WebhookAttempt,
+  Integration,
+  OAuthClient,
+  OAuthAuthorizationCode,
+  OAuthToken,
 ];
 
-export const ALL_ENTITIES = [Organization, SimulatedCloudTenant, SimulatedCloudObject, ...SCOPED_ENTITIES];
+export const ALL_ENTITIES = [
+  Organization,
+  SimulatedCloudTenant,
+  SimulatedCloudObject,
+  JobWorkerHeartbeat,
+  Member,
+  ...SCOPED_ENTITIES,
+];

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ForbiddenError, UnauthorizedError } from '../core/errors.js';
+import { ForbiddenError, UnauthorizedError, type AppError } from '../core/errors.js';
 import type { Viewer } from '../core/viewer.js';
 
 /** One way of turning a Bearer token into a Viewer (API keys now, OAuth access tokens later). */
@@ -12,10 +12,32 @@ export interface Authenticator {
 }
 
 export function bearerToken(req: Request): string | null {
-  const header = req.headers.authorization;
+  return parseBearer(req.headers.authorization);
+}
+
+/** `Bearer <token>` → the token (HTTP headers and graphql-ws connection_init payloads alike). */
+export function parseBearer(header: string | null | undefined): string | null {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match ? match[1] : null;
+}
+
+export type CredentialOutcome =
+  { viewer: Viewer; error?: undefined } | { viewer?: undefined; error: AppError };
+
+/** The one rule turning a Bearer token into a Viewer or the error to answer with (HTTP and WebSocket). */
+export async function resolveCredential(
+  authenticators: readonly Authenticator[],
+  token: string | null,
+  ip: string,
+): Promise<CredentialOutcome> {
+  const authenticator = token ? authenticators.find((candidate) => candidate.handles(token)) : undefined;
+  if (!token || !authenticator) return { error: new UnauthorizedError() };
+  const result = await authenticator.authenticate(token, ip);
+  if (result.ok) return { viewer: result.viewer };
+  if (result.reason === 'ip_not_allowed')
+    return { error: new ForbiddenError('This API key may not be used from this IP address', { ip }) };
+  return { error: new UnauthorizedError('The API key or access token is invalid, expired or revoked') };
 }
 
 /**
@@ -23,28 +45,11 @@ export function bearerToken(req: Request): string | null {
  * the rate limiter must count the request first (unauthenticated requests are counted per IP),
  * and then `requireViewer` refuses what failed here.
  */
-export function authenticate(authenticators: Authenticator[]) {
+export function authenticate(authenticators: readonly Authenticator[]) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const token = bearerToken(req);
-    res.locals.authError = new UnauthorizedError();
-    if (token) {
-      const authenticator = authenticators.find((candidate) => candidate.handles(token));
-      if (authenticator) {
-        const result = await authenticator.authenticate(token, req.ip ?? '');
-        if (result.ok) {
-          req.viewer = result.viewer;
-          res.locals.authError = undefined;
-        } else if (result.reason === 'ip_not_allowed') {
-          res.locals.authError = new ForbiddenError('This API key may not be used from this IP address', {
-            ip: req.ip,
-          });
-        } else {
-          res.locals.authError = new UnauthorizedError(
-            'The API key or access token is invalid, expired or revoked',
-          );
-        }
-      }
-    }
+    const outcome = await resolveCredential(authenticators, bearerToken(req), req.ip ?? '');
+    req.viewer = outcome.viewer;
+    res.locals.authError = outcome.error;
     next();
   };
 }

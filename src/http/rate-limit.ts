@@ -2,9 +2,19 @@ import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../core/errors.js';
+import type { Viewer } from '../core/viewer.js';
 import { RATE_LIMIT_BY_PLAN, Plan } from '../organizations/organization.entity.js';
 
 const WINDOW_SECONDS = 60;
+
+export interface RateLimitOutcome {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds when the window resets. */
+  resetSeconds: number;
+  retryAfterSeconds: number;
+}
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /**
@@ -35,25 +45,43 @@ export class RateLimiter {
     return limiter;
   }
 
+  /**
+   * Counts one request against the caller's window: the organization and environment of `viewer`, or
+   * `ip` at the Starter limit when the caller has no valid credentials. Used by HTTP and by graphql-ws.
+   */
+  async consume(viewer: Viewer | undefined, ip: string): Promise<RateLimitOutcome> {
+    const key = viewer ? `${viewer.organizationId}:${viewer.environment}` : `ip:${ip}`;
+    const limit = viewer ? viewer.rateLimitPerMinute : RATE_LIMIT_BY_PLAN[Plan.STARTER];
+    let outcome: RateLimiterRes;
+    let allowed = true;
+    try {
+      outcome = await this.limiterFor(limit).consume(key, 1);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      outcome = rejection;
+      allowed = false;
+    }
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, outcome.remainingPoints),
+      resetSeconds: Math.ceil((Date.now() + outcome.msBeforeNext) / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)),
+    };
+  }
+
   middleware() {
     return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-      const viewer = req.viewer;
-      const key = viewer ? `${viewer.organizationId}:${viewer.environment}` : `ip:${req.ip}`;
-      const limit = viewer ? viewer.rateLimitPerMinute : RATE_LIMIT_BY_PLAN[Plan.STARTER];
-      let outcome: RateLimiterRes;
-      let allowed = true;
+      let outcome: RateLimitOutcome;
       try {
-        outcome = await this.limiterFor(limit).consume(key, 1);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) return next(rejection);
-        outcome = rejection;
-        allowed = false;
+        outcome = await this.consume(req.viewer, req.ip ?? '');
+      } catch (error) {
+        return next(error);
       }
-      const resetSeconds = Math.ceil((Date.now() + outcome.msBeforeNext) / 1000);
-      res.setHeader('X-RateLimit-Limit', String(limit));
-      res.setHeader('X-RateLimit-Remaining', String(Math.max(0, outcome.remainingPoints)));
-      res.setHeader('X-RateLimit-Reset', String(resetSeconds));
-      if (!allowed) return next(new RateLimitedError(Math.max(1, Math.ceil(outcome.msBeforeNext / 1000))));
+      res.setHeader('X-RateLimit-Limit', String(outcome.limit));
+      res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
+      res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));
+      if (!outcome.allowed) return next(new RateLimitedError(outcome.retryAfterSeconds));
       next();
     };
   }

@@ -8,6 +8,7 @@ import type {
 } from '../cloud/provider.js';
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import { announceRiskySignIns } from '../security/risky-signins.js';
 import {
   reconcileGroups,
   reconcileLicenses,
@@ -26,9 +27,9 @@ export interface UpstreamSnapshot {
   groups: CloudGroupRecord[];
   assignments: CloudLicenseAssignmentRecord[];
   /**
-   * Sign-ins recorded upstream since the previous sync (all of them on the first sync). The sync only
-   * counts them; raising `security.risky_signin` for the risky ones is the security feature's step,
-   * which reads them from here inside the sync's transaction.
+   * Sign-ins recorded upstream since the previous sync (all of them on the first sync). The sync counts
+   * them, and raises `security.risky_signin` for the new risky ones (src/security/risky-signins.ts)
+   * inside its transaction.
    */
   signIns: CloudSignInRecord[];
 }
@@ -93,6 +94,7 @@ export async function reconcileTenant(
     };
     tenant.lastSyncedAt = step.now;
     await em.flush();
+    await announceRiskySignIns({ ...ctx, em }, tenant, snapshot.signIns);
     await emitEvent(
       { ...ctx, em },
       {

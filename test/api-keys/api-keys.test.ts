@@ -40,11 +40,11 @@ describe('API key management over GraphQL', () => {
     expect(stored.secretHash).toBe(createHash('sha256').update(created.secret).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(created.secret);
 
-    const list = await app.graphql<{ apiKeys: Array<Record<string, unknown>> }>(
+    const list = await app.graphql<{ apiKeys: { items: Array<Record<string, unknown>> } }>(
       org.keys.admin,
-      '{ apiKeys { id name lastFour } }',
+      '{ apiKeys { items { id name lastFour } } }',
     );
-    expect(list.body.data!.apiKeys).toEqual(
+    expect(list.body.data!.apiKeys.items).toEqual(
       expect.arrayContaining([
         { id: created.apiKey.id, name: 'PSA sync', lastFour: created.secret.slice(-4) },
       ]),
@@ -52,14 +52,14 @@ describe('API key management over GraphQL', () => {
     expect(JSON.stringify(list.body)).not.toContain(created.secret);
 
     // The new key works at its level: Write may sync, not manage keys.
-    const asNewKey = await app.graphql(created.secret, '{ apiKeys { id } }');
+    const asNewKey = await app.graphql(created.secret, '{ apiKeys { items { id } } }');
     expect(asNewKey.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it.each(['read', 'write'] as const)('refuses key management to a %s key (403)', async (level) => {
     const res = await app.graphql(org.keys[level], CREATE, { input: { name: 'x', level: 'ADMIN' } });
     expect(res.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    const list = await app.graphql(org.keys[level], '{ apiKeys { id } }');
+    const list = await app.graphql(org.keys[level], '{ apiKeys { items { id } } }');
     expect(list.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
@@ -72,13 +72,16 @@ describe('API key management over GraphQL', () => {
   });
 
   it("cannot list or revoke another organization's keys (404)", async () => {
-    const theirs = await app.graphql<{ apiKeys: Array<{ id: string }> }>(
+    const theirs = await app.graphql<{ apiKeys: { items: Array<{ id: string }> } }>(
       other.keys.admin,
-      '{ apiKeys { id } }',
+      '{ apiKeys { items { id } } }',
     );
-    const theirId = theirs.body.data!.apiKeys[0].id;
-    const mine = await app.graphql<{ apiKeys: Array<{ id: string }> }>(org.keys.admin, '{ apiKeys { id } }');
-    expect(mine.body.data!.apiKeys.map((k) => k.id)).not.toContain(theirId);
+    const theirId = theirs.body.data!.apiKeys.items[0].id;
+    const mine = await app.graphql<{ apiKeys: { items: Array<{ id: string }> } }>(
+      org.keys.admin,
+      '{ apiKeys { items { id } } }',
+    );
+    expect(mine.body.data!.apiKeys.items.map((k) => k.id)).not.toContain(theirId);
     const revoke = await app.graphql(
       org.keys.admin,
       'mutation($id: UUID!) { revokeApiKey(id: $id) { id } }',

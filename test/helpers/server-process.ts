@@ -51,6 +51,15 @@ export class ServerProcess {
     throw new Error(`server did not become ready: ${stderr}`);
   }
 
+  /** SIGKILL, as in a crash: no clean-up of any kind. Resolves once the process is gone. */
+  kill(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
+      this.child.once('exit', () => resolve());
+      this.child.kill('SIGKILL');
+    });
+  }
+
   /** SIGTERM and wait for the clean exit; returns the exit code. */
   stop(): Promise<number | null> {
     return new Promise((resolve) => {

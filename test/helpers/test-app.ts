@@ -15,6 +15,7 @@ import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
 import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
+import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 
 import { SqlCounter } from './sql-counter.js';
 
@@ -50,6 +51,8 @@ export interface TestAppOptions {
   /** Reuse an existing database instead of a fresh one (e.g. a second server on the same data). */
   databaseUrl?: string;
   maxJsonBodyBytes?: number;
+  /** Webhook delivery settings (e.g. allow loopback receivers, a short retry schedule). */
+  webhooks?: Partial<WebhookSettings>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -97,6 +100,7 @@ export class TestApp {
       clock,
       provider: new SimulatedCloudProvider(orm, clock),
       publicUrl: 'http://app.test',
+      webhooks: options.webhooks,
     };
     const listener = new PgListener(url);
     await listener.start();

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { DomainEvent, type EventSeverity } from './domain-event.entity.js';
+import { fanOutEvent } from './event-fanout.js';
 
 export interface EventTenant {
   id: string;
@@ -18,14 +19,13 @@ export interface NewEvent {
   actionPath: string;
 }
 
-export const EVENTS_CHANNEL = 'domain_events';
+export { EVENTS_CHANNEL } from './event-fanout.js';
 
 /**
- * The one way to emit a domain event: call it inside the transaction of the change.
- * The event row commits with the change (outbox); the NOTIFY is delivered by PostgreSQL only on commit,
- * so listeners in every server process hear about committed events and nothing else.
+ * Writes the outbox row only: no NOTIFY (subscribers) and no fan-out (webhooks). For events addressed
+ * to one recipient, such as a webhook's test ping, whose sender delivers them itself.
  */
-export async function recordEvent(
+export async function writeEventRow(
   em: EntityManager,
   scope: Scope,
   clock: Clock,
@@ -51,6 +51,23 @@ export async function recordEvent(
   };
   em.persist(row);
   await em.flush();
-  await em.execute('select pg_notify(?, ?)', [EVENTS_CHANNEL, row.id]);
+  return row;
+}
+
+/**
+ * The one way to emit a domain event: call it inside the transaction of the change.
+ * The event row commits with the change (outbox), and so do its webhook deliveries and their jobs
+ * (event-fanout.ts); the NOTIFY is delivered by PostgreSQL only on commit, so listeners in every server
+ * process hear about committed events and nothing else.
+ */
+export async function recordEvent(
+  em: EntityManager,
+  scope: Scope,
+  clock: Clock,
+  publicUrl: string,
+  event: NewEvent,
+): Promise<DomainEvent> {
+  const row = await writeEventRow(em, scope, clock, publicUrl, event);
+  await fanOutEvent(em, scope, row, clock);
   return row;
 }

@@ -4,6 +4,7 @@ import type { SimulatedTenantSpec } from '../../cloud/simulated/simulated-cloud.
 import { SimulatedCloudProvider } from '../../cloud/simulated/simulated-cloud.provider.js';
 import { Environment, SCOPE_FILTER, type Scope } from '../../core/scope.js';
 import type { AppDeps, ServiceContext } from '../../core/service-context.js';
+import { seedDemoMember } from '../../members/demo-member.js';
 import { Organization, Plan } from '../../organizations/organization.entity.js';
 import { onboardTenant } from '../../tenants/tenant-onboarding.js';
 import { reconcileTenant } from '../../tenants/tenant-reconcile.js';
@@ -129,6 +130,7 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
     // One transaction: a failed seed leaves nothing behind and is tried again on the next start.
     await em.transactional(async (tx) => {
       await tx.persist(organization).flush();
+      await seedDemoMember(tx, organization.id, deps.clock);
       const ctx: ServiceContext = { ...deps, provider: cloud, em: tx, scope, actor: 'system:demo-seed' };
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });

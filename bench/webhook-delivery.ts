@@ -1,0 +1,236 @@
+/**
+ * Webhook delivery under load: a loopback receiver, a product server running the job queue, and events
+ * committed through the one emission point (recordEvent) by this process.
+ *  - backlog: events committed while no worker runs, then a server starts; deliveries per second is how fast
+ *    it drains the queue (first to last arrival), with no producer competing for the cores.
+ *  - steady: events at a fixed rate, one per transaction (as mutations would); event→delivery latency is
+ *    from the event's timestamp (taken before its commit) to the receiver's arrival time.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
+import { createJobContext } from '../src/context.js';
+import { systemClock } from '../src/core/clock.js';
+import { recordEvent } from '../src/core/events/record-event.js';
+import type { Scope } from '../src/core/scope.js';
+import type { AppDeps } from '../src/core/service-context.js';
+import { WebhookService } from '../src/webhooks/webhook.service.js';
+import type { ChildServer } from './children.js';
+
+export const DELIVERIES_PER_SECOND_GOAL = 500;
+export const LATENCY_P99_GOAL_MS = 1000;
+
+export interface DeliverySettings {
+  burstEvents: number;
+  steadyRatePerSecond: number;
+  steadySeconds: number;
+  workerConcurrency: number;
+}
+
+export interface DeliveryResults {
+  settings: DeliverySettings;
+  /** The backlog drained by a freshly started server: seconds from its first to its last arrival. */
+  burst: { events: number; delivered: number; seconds: number; deliveriesPerSecond: number };
+  steady: {
+    events: number;
+    offeredPerSecond: number;
+    delivered: number;
+    latencyP50Ms: number;
+    latencyP99Ms: number;
+    latencyMaxMs: number;
+  };
+  /** Deliveries that arrived more than once (at-least-once; none expected on a healthy run). */
+  duplicates: number;
+  goals: { deliveriesPerSecondMet: boolean; latencyP99Met: boolean };
+}
+
+export function deliverySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): DeliverySettings {
+  const int = (name: string, fallback: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+    return value;
+  };
+  return {
+    burstEvents: int('BENCH_WEBHOOK_BURST', 3000),
+    steadyRatePerSecond: int('BENCH_WEBHOOK_RATE', DELIVERIES_PER_SECOND_GOAL),
+    steadySeconds: int('BENCH_WEBHOOK_SECONDS', 5),
+    workerConcurrency: int('BENCH_WORKER_CONCURRENCY', 10),
+  };
+}
+
+/** A loopback endpoint that notes when each event id first arrived and how long after its timestamp. */
+class Receiver {
+  readonly firstArrival = new Map<string, { at: number; latencyMs: number }>();
+  duplicates = 0;
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<Receiver> {
+    const server = http.createServer({ keepAliveTimeout: 30_000 });
+    const receiver = new Receiver(server);
+    server.on('request', (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const now = Date.now();
+        const id = String(req.headers['webhook-id']);
+        const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+        if (receiver.firstArrival.has(id)) receiver.duplicates += 1;
+        else receiver.firstArrival.set(id, { at: now, latencyMs: now - Date.parse(timestamp) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/bench`;
+  }
+
+  async waitFor(ids: string[], timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    let arrived = 0;
+    while (Date.now() < deadline) {
+      arrived = ids.filter((id) => this.firstArrival.has(id)).length;
+      if (arrived === ids.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return arrived;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function commitEvents(orm: MikroORM, scope: Scope, count: number): Promise<string[]> {
+  const em = orm.em.fork();
+  return em.transactional(async (tx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const event = await recordEvent(tx, scope, systemClock, 'http://bench.local', {
+        kind: 'user.updated',
+        severity: 'informational',
+        tenant: null,
+        details: { bench: true, n: i },
+        actionPath: '/tenants',
+      });
+      ids.push(event.id);
+    }
+    return ids;
+  });
+}
+
+export interface DeliveryBenchOptions {
+  orm: MikroORM;
+  scope: Scope;
+  settings: DeliverySettings;
+  /** Starts the product server with the job queue running and these extra variables. */
+  startServer: (env: Record<string, string>) => Promise<ChildServer>;
+  log: (message: string) => void;
+}
+
+export async function measureWebhookDelivery(options: DeliveryBenchOptions): Promise<DeliveryResults> {
+  const { orm, scope, settings, log } = options;
+  const receiver = await Receiver.start();
+  let server: ChildServer | null = null;
+  try {
+    const deps: AppDeps = {
+      clock: systemClock,
+      provider: new SimulatedCloudProvider(orm, systemClock),
+      publicUrl: 'http://bench.local',
+      webhooks: { allowPrivateTargets: true },
+    };
+    await new WebhookService(createJobContext(orm, deps, scope, 'bench')).create({
+      url: receiver.url,
+      events: ['*'],
+    });
+    log(`  backlog: ${settings.burstEvents} events committed while no worker runs`);
+    const burstIds: string[] = [];
+    for (let committed = 0; committed < settings.burstEvents; committed += 100)
+      burstIds.push(...(await commitEvents(orm, scope, Math.min(100, settings.burstEvents - committed))));
+
+    log('  starting a product server with the job queue; it drains the backlog');
+    server = await options.startServer({
+      RUN_WORKER: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WORKER_CONCURRENCY: String(settings.workerConcurrency),
+    });
+    const burstDelivered = await receiver.waitFor(burstIds, 20_000);
+    const arrivals = burstIds.map((id) => receiver.firstArrival.get(id)?.at).filter((at) => at !== undefined);
+    const burstSeconds = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
+
+    log(
+      `  steady: ${settings.steadyRatePerSecond} events/s for ${settings.steadySeconds} s, one per transaction`,
+    );
+    const steadyIds: string[] = [];
+    const steadyStart = Date.now();
+    const total = settings.steadyRatePerSecond * settings.steadySeconds;
+    while (steadyIds.length < total) {
+      const due = Math.min(
+        total,
+        Math.floor(((Date.now() - steadyStart) / 1000) * settings.steadyRatePerSecond),
+      );
+      if (steadyIds.length >= due) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        continue;
+      }
+      // Commits run a few at a time, as requests of several clients would.
+      const batch = Math.min(due - steadyIds.length, 8);
+      const ids = await Promise.all(Array.from({ length: batch }, () => commitEvents(orm, scope, 1)));
+      steadyIds.push(...ids.flat());
+    }
+    const offeredSeconds = (Date.now() - steadyStart) / 1000;
+    const steadyDelivered = await receiver.waitFor(steadyIds, 10_000);
+    const latencies = steadyIds
+      .map((id) => receiver.firstArrival.get(id)?.latencyMs)
+      .filter((latency): latency is number => latency !== undefined)
+      .sort((a, b) => a - b);
+
+    const deliveriesPerSecond = Math.round(burstDelivered / burstSeconds);
+    const latencyP99Ms = percentile(latencies, 99);
+    return {
+      settings,
+      burst: {
+        events: burstIds.length,
+        delivered: burstDelivered,
+        seconds: Math.round(burstSeconds * 100) / 100,
+        deliveriesPerSecond,
+      },
+      steady: {
+        events: steadyIds.length,
+        offeredPerSecond: Math.round(steadyIds.length / offeredSeconds),
+        delivered: steadyDelivered,
+        latencyP50Ms: percentile(latencies, 50),
+        latencyP99Ms,
+        latencyMaxMs: latencies.at(-1) ?? 0,
+      },
+      duplicates: receiver.duplicates,
+      goals: {
+        deliveriesPerSecondMet: deliveriesPerSecond >= DELIVERIES_PER_SECOND_GOAL,
+        latencyP99Met: steadyDelivered === steadyIds.length && latencyP99Ms <= LATENCY_P99_GOAL_MS,
+      },
+    };
+  } finally {
+    await server?.stop();
+    await receiver.stop();
+  }
+}
+
+export function formatDeliveryReport(results: DeliveryResults): string {
+  const { burst, steady, goals, settings } = results;
+  return [
+    '',
+    `Webhook delivery to a loopback receiver (worker concurrency ${settings.workerConcurrency}):`,
+    `  backlog ${burst.delivered}/${burst.events} delivered in ${burst.seconds} s: ${burst.deliveriesPerSecond} deliveries/s   goal ≥ ${DELIVERIES_PER_SECOND_GOAL}: ${goals.deliveriesPerSecondMet ? 'met' : 'NOT met'}`,
+    `  steady  ${steady.offeredPerSecond} events/s offered, ${steady.delivered}/${steady.events} delivered; event→delivery p50 ${steady.latencyP50Ms} ms, p99 ${steady.latencyP99Ms} ms, max ${steady.latencyMaxMs} ms   goal p99 ≤ ${LATENCY_P99_GOAL_MS} ms: ${goals.latencyP99Met ? 'met' : 'NOT met'}`,
+    `  duplicates (at-least-once): ${results.duplicates}`,
+  ].join('\n');
+}

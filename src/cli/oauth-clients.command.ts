@@ -1,0 +1,70 @@
+import { Command, Option } from 'commander';
+import type { Scope } from '../core/scope.js';
+import { OAuthClientService } from '../oauth/oauth-client.service.js';
+import {
+  contextFor,
+  ENVIRONMENT_CHOICES,
+  environmentOf,
+  findOrganization,
+  info,
+  withDatabase,
+  type EnvironmentChoice,
+} from './cli-database.js';
+import { formatTable } from './table.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const orgOption = () => new Option('--org <slug>', 'organization slug, e.g. demo').makeOptionMandatory();
+const envOption = () =>
+  new Option('--env <env>', 'environment the tokens act in: live or test (sandbox)')
+    .choices(ENVIRONMENT_CHOICES)
+    .default('test');
+
+/** `oauth-clients create | list`: applications using the authorization code flow (docs/oauth.md). */
+export function oauthClientsCommand(): Command {
+  const command = new Command('oauth-clients').description('register and list OAuth clients');
+
+  command
+    .command('create')
+    .description(
+      'register a client; prints {"clientId","clientSecret"} as JSON alone on the last line of stdout',
+    )
+    .addOption(orgOption())
+    .requiredOption('--name <name>', 'shown to members on the consent page')
+    .requiredOption('--redirect-uri <uri>', 'allowed redirect_uri (repeat for several)', collect, [])
+    .addOption(envOption())
+    .action(async (options: { org: string; name: string; redirectUri: string[]; env: EnvironmentChoice }) => {
+      await withDatabase(async (db) => {
+        const organization = await findOrganization(db.orm, options.org);
+        const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
+        const { client, clientSecret } = await new OAuthClientService(contextFor(db, scope, 'cli')).create({
+          name: options.name,
+          redirectUris: options.redirectUri,
+        });
+        info(`Registered "${client.name}" for ${organization.slug}, ${scope.environment} environment.`);
+        info('Store the client secret now: it is not shown again.');
+        process.stdout.write(`${JSON.stringify({ clientId: client.clientId, clientSecret })}\n`);
+      });
+    });
+
+  command
+    .command('list')
+    .description('list the clients of an organization and environment, newest first')
+    .addOption(orgOption())
+    .addOption(envOption())
+    .action(async (options: { org: string; env: EnvironmentChoice }) => {
+      await withDatabase(async (db) => {
+        const organization = await findOrganization(db.orm, options.org);
+        const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
+        const page = await new OAuthClientService(contextFor(db, scope, 'cli')).list({ page: 1, limit: 100 });
+        const rows = page.items.map((client) => [
+          client.clientId,
+          client.name,
+          client.redirectUris.join(' '),
+          client.revokedAt ? 'revoked' : 'active',
+        ]);
+        process.stdout.write(formatTable(['CLIENT ID', 'NAME', 'REDIRECT URIS', 'STATUS'], rows) + '\n');
+      });
+    });
+
+  return command;
+}

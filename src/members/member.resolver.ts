@@ -1,0 +1,35 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs, PageOf } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { Member } from './member.entity.js';
+import { CreateMemberInput } from './member.inputs.js';
+import { MemberService } from './member.service.js';
+
+const MemberPage = PageOf(Member, 'Member');
+
+/** Member management is Admin only, like API keys (DECISIONS: settings area). */
+@Resolver(() => Member)
+export class MemberResolver {
+  @Query(() => MemberPage, { description: 'People of this organization who may sign in, newest first' })
+  @RequirePermission(Permission.ADMIN)
+  members(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new MemberService(ctx).list(page);
+  }
+
+  @Mutation(() => Member, { description: 'Adds a member (409 when the email is taken)' })
+  @RequirePermission(Permission.ADMIN)
+  createMember(@Arg('input') input: CreateMemberInput, @Ctx() ctx: RequestContext) {
+    return new MemberService(ctx).create(input);
+  }
+
+  @Mutation(() => Member, {
+    description: 'Removes a member and every token they granted (409 for the last owner)',
+  })
+  @RequirePermission(Permission.ADMIN, { destructive: true })
+  removeMember(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
+    return new MemberService(ctx).remove(id);
+  }
+}

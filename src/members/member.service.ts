@@ -1,0 +1,125 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../core/clock.js';
+import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { pageOffset } from '../core/pagination.js';
+import { Member, MemberRole } from './member.entity.js';
+import {
+  dummyPasswordHash,
+  hashPassword,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  verifyPassword,
+} from './member.password.js';
+
+export interface NewMember {
+  email: string;
+  password: string;
+  role?: MemberRole;
+}
+
+export interface MemberServiceContext {
+  em: EntityManager;
+  /** Members belong to the organization, whatever the caller's environment. */
+  scope: { organizationId: string };
+  clock: Clock;
+}
+
+const MAX_EMAIL_LENGTH = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Emails are compared in lower case: `Ana@Example.com` and `ana@example.com` are one member. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function problemsOf(input: NewMember): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const email = normalizeEmail(input.email);
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL.test(email))
+    problems.push({ field: 'email', problem: 'must be an email address (name@domain)' });
+  const length = [...input.password].length;
+  if (length < MIN_PASSWORD_LENGTH)
+    problems.push({ field: 'password', problem: `must be at least ${MIN_PASSWORD_LENGTH} characters long` });
+  if (length > MAX_PASSWORD_LENGTH)
+    problems.push({ field: 'password', problem: `must be at most ${MAX_PASSWORD_LENGTH} characters long` });
+  return problems;
+}
+
+/** Members of one organization: created by the CLI and GraphQL, checked by the OAuth sign-in page. */
+export class MemberService {
+  constructor(private readonly ctx: MemberServiceContext) {}
+
+  async create(input: NewMember): Promise<Member> {
+    const problems = problemsOf(input);
+    if (problems.length > 0) {
+      throw new InvalidRequestError(
+        `Invalid member: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
+        problems,
+      );
+    }
+    const { em, scope, clock } = this.ctx;
+    const email = normalizeEmail(input.email);
+    if (await em.count(Member, { organizationId: scope.organizationId, email })) {
+      throw new ConflictError(`A member with the email ${email} already exists`, { field: 'email' });
+    }
+    const member = new Member({
+      organizationId: scope.organizationId,
+      email,
+      role: input.role ?? MemberRole.MEMBER,
+      passwordHash: await hashPassword(input.password),
+      createdAt: clock.now(),
+    });
+    await em.persist(member).flush();
+    return member;
+  }
+
+  async list(args: PageArgs): Promise<Page<Member>> {
+    const [items, total] = await this.ctx.em.findAndCount(
+      Member,
+      { organizationId: this.ctx.scope.organizationId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: args.limit, offset: pageOffset(args) },
+    );
+    return { items, pageInfo: { page: args.page, limit: args.limit, total } };
+  }
+
+  /**
+   * Removes a member; their authorization codes and tokens go with them in the same transaction.
+   * The last owner stays: an organization always has someone who may grant `admin`.
+   */
+  async remove(id: string): Promise<Member> {
+    return this.ctx.em.transactional(async (em) => {
+      const member = await em.findOne(Member, { id, organizationId: this.ctx.scope.organizationId });
+      if (!member) throw new NotFoundError('Member', id);
+      if (member.role === MemberRole.OWNER) {
+        const owners = await em.count(Member, {
+          organizationId: member.organizationId,
+          role: MemberRole.OWNER,
+        });
+        if (owners === 1) throw new ConflictError('The last owner of an organization cannot be removed');
+      }
+      await em.execute('delete from oauth_tokens where member_id = ?', [member.id]);
+      await em.execute('delete from oauth_authorization_codes where member_id = ?', [member.id]);
+      em.remove(member);
+      await em.flush();
+      return member;
+    });
+  }
+
+  /**
+   * The member with this email and password, or null. An unknown email still costs one scrypt check
+   * (against a dummy hash), so the answer and its timing are the same for "no such member" and
+   * "wrong password".
+   */
+  async verifyCredentials(email: string, password: string): Promise<Member | null> {
+    const member = await this.ctx.em.findOne(Member, {
+      organizationId: this.ctx.scope.organizationId,
+      email: normalizeEmail(email),
+    });
+    const matches = await verifyPassword(password, member?.passwordHash ?? (await dummyPasswordHash()));
+    if (!member || !matches) return null;
+    member.lastSignInAt = this.ctx.clock.now();
+    await this.ctx.em.flush();
+    return member;
+  }
+}

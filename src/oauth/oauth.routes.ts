@@ -1,0 +1,161 @@
+import OAuth2Server from '@node-oauth/oauth2-server';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import { KNOWN_SCOPES } from './oauth-scopes.js';
+import { mountAuthorizeRoutes } from './authorize.routes.js';
+import { renderErrorPage, sendPage } from './authorize-page.js';
+import { AttemptLimiter, attemptAll } from './brute-force.js';
+import { clientCredentials, createOAuthServers, isOAuthError, libraryRequest } from './oauth-endpoints.js';
+import { OAuthTokenKind } from './oauth-grant.entity.js';
+import { createOAuthModel } from './oauth-model.js';
+import { OAuthStore } from './oauth-store.js';
+import { SIGN_IN_LIMITS, TOKEN_ENDPOINT_LIMITS } from './oauth.settings.js';
+
+export interface OAuthRouterDeps {
+  orm: MikroORM;
+  pool: pg.Pool;
+  clock: Clock;
+  logger: Logger;
+  /** The issuer (RFC 8414) and the origin of the endpoints it lists. */
+  publicUrl: string;
+}
+
+/** RFC 6749 5.2 errors: JSON, never cached. */
+function sendOAuthError(res: Response, status: number, error: string, description: string): void {
+  res.status(status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json({
+    error,
+    error_description: description,
+  });
+}
+
+/**
+ * The authorization server (SPEC 5.2, DECISIONS): /oauth/authorize (sign-in and consent page),
+ * /oauth/token, /oauth/revoke (RFC 7009) and the RFC 8414 metadata. Mounted at the root of the app,
+ * outside the API guard: these endpoints authenticate members and clients themselves.
+ */
+export function oauthRouter(deps: OAuthRouterDeps): Router {
+  const store = new OAuthStore(deps.orm, deps.clock);
+  const servers = createOAuthServers(store);
+  const clientModel = createOAuthModel(store, { requireClientSecret: true });
+  const limiter = (prefix: string, limit: { points: number; durationSeconds: number }) =>
+    new AttemptLimiter(deps.pool, prefix, limit);
+  const tokenLimits = {
+    perIp: limiter('oauth_token_ip', TOKEN_ENDPOINT_LIMITS.perIp),
+    perClient: limiter('oauth_token_client', TOKEN_ENDPOINT_LIMITS.perClient),
+  };
+  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
+  const router = Router();
+
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    const origin = deps.publicUrl.replace(/\/$/, '');
+    res.json({
+      issuer: origin,
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      token_endpoint: `${origin}/oauth/token`,
+      revocation_endpoint: `${origin}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      scopes_supported: KNOWN_SCOPES,
+    });
+  });
+
+  router.use('/oauth/authorize', form);
+  mountAuthorizeRoutes(router, {
+    orm: deps.orm,
+    clock: deps.clock,
+    logger: deps.logger,
+    store,
+    servers,
+    signInLimits: {
+      perIp: limiter('oauth_signin_ip', SIGN_IN_LIMITS.perIp),
+      perAccount: limiter('oauth_signin_account', SIGN_IN_LIMITS.perAccount),
+    },
+    secureCookies: deps.publicUrl.startsWith('https:'),
+  });
+
+  /** Counts the request per IP and per client_id; false (and a 429 sent) when either is exhausted. */
+  const admit = async (req: Request, res: Response, clientId: string | undefined): Promise<boolean> => {
+    const outcome = await attemptAll([
+      [tokenLimits.perIp, req.ip ?? ''],
+      ...(clientId ? [[tokenLimits.perClient, clientId] as [AttemptLimiter, string]] : []),
+    ]);
+    if (outcome.allowed) return true;
+    res.set('Retry-After', String(outcome.retryAfterSeconds));
+    sendOAuthError(res, 429, 'slow_down', `Too many requests; retry in ${outcome.retryAfterSeconds} s`);
+    return false;
+  };
+
+  router.post('/oauth/token', form, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const { clientId } = clientCredentials(req, body);
+      if (!(await admit(req, res, clientId))) return;
+      const response = new OAuth2Server.Response();
+      try {
+        await servers.token.token(libraryRequest(req, body), response);
+      } catch (error) {
+        if (!isOAuthError(error) || error.code >= 500) {
+          deps.logger.error({ err: error, requestId: req.requestId }, 'token request failed');
+          return sendOAuthError(res, 500, 'server_error', 'An internal error occurred');
+        }
+        const challenge = response.get('www-authenticate');
+        if (challenge) res.set('WWW-Authenticate', String(challenge));
+        return sendOAuthError(res, error.code, error.name, error.message);
+      }
+      if (clientId) await tokenLimits.perClient.forgive(clientId);
+      res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(response.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  /** RFC 7009: 200 whether or not the token exists; a refresh token takes its whole family with it. */
+  router.post('/oauth/revoke', form, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const credentials = clientCredentials(req, body);
+      if (!(await admit(req, res, credentials.clientId))) return;
+      const client =
+        credentials.clientId && credentials.clientSecret
+          ? await clientModel.getClient(credentials.clientId, credentials.clientSecret)
+          : false;
+      if (!client) {
+        if (credentials.viaBasic) res.set('WWW-Authenticate', 'Basic realm="oauth"');
+        return sendOAuthError(res, 401, 'invalid_client', 'Client authentication failed');
+      }
+      if (typeof body.token !== 'string' || body.token === '')
+        return sendOAuthError(res, 400, 'invalid_request', 'token is required');
+      const row = await store.findToken(body.token);
+      // A token of another client is left alone, and the answer is the same as for an unknown token.
+      if (row && row.oauthClientId === client.id) {
+        if (row.kind === OAuthTokenKind.REFRESH) await store.revokeGrant(row.grantId);
+        else await store.revokeToken(row.id);
+      }
+      await tokenLimits.perClient.forgive(credentials.clientId!);
+      res.status(200).set({ 'Cache-Control': 'no-store' }).end();
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // Form parsing errors and anything unexpected: an HTML page on /oauth/authorize, RFC 6749 JSON elsewhere.
+  router.use('/oauth', (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    void _next;
+    const status = (error as { status?: number }).status;
+    const clientError = typeof status === 'number' && status >= 400 && status < 500;
+    if (!clientError) deps.logger.error({ err: error, requestId: req.requestId }, 'oauth request failed');
+    if (req.path.startsWith('/authorize')) {
+      return sendPage(res, clientError ? 400 : 500, renderErrorPage('The request could not be read.'));
+    }
+    if (clientError) return sendOAuthError(res, 400, 'invalid_request', 'The request body could not be read');
+    sendOAuthError(res, 500, 'server_error', 'An internal error occurred');
+  });
+
+  return router;
+}

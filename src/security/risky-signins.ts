@@ -1,0 +1,78 @@
+import type { CloudRiskLevel, CloudSignInRecord } from '../cloud/provider.js';
+import type { EventSeverity } from '../core/events/domain-event.entity.js';
+import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+
+export const RISKY_SIGNIN_EVENT = 'security.risky_signin';
+
+/** Sign-ins the provider rates medium or high are risky; low and none are ordinary. */
+const SEVERITY_BY_RISK: Partial<Record<CloudRiskLevel, EventSeverity>> = { medium: 'medium', high: 'high' };
+
+/** Sign-in ids already announced for this tenant (a sync may see a sign-in twice; it is news once). */
+async function announcedSignInIds(
+  ctx: ServiceContext,
+  tenantId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const rows = await ctx.em.execute<Array<{ sign_in_id: string }>>(
+    `select payload->'details'->>'signInId' as sign_in_id from domain_events
+      where organization_id = ? and environment = ? and tenant_id = ? and kind = ?
+        and payload->'details'->>'signInId' in (?)`,
+    [ctx.scope.organizationId, ctx.scope.environment, tenantId, RISKY_SIGNIN_EVENT, ids],
+  );
+  return new Set(rows.map((row) => row.sign_in_id));
+}
+
+/**
+ * Emits `security.risky_signin` for each new risky sign-in of a sync (DECISIONS "The upstream cloud"), with
+ * the details of SPEC 6 (user, riskLevel, location, ipAddress) plus the sign-in's id and time, and an
+ * actionUrl pointing at the user. Runs inside the sync's transaction, after users are reconciled, so the
+ * events commit with the sync. Returns how many were emitted.
+ */
+export async function announceRiskySignIns(
+  ctx: ServiceContext,
+  tenant: Tenant,
+  signIns: CloudSignInRecord[],
+): Promise<number> {
+  const risky = signIns.filter((signIn) => SEVERITY_BY_RISK[signIn.riskLevel]);
+  if (risky.length === 0) return 0;
+  const announced = await announcedSignInIds(
+    ctx,
+    tenant.id,
+    risky.map((signIn) => signIn.id),
+  );
+  const fresh = risky.filter((signIn) => !announced.has(signIn.id));
+  if (fresh.length === 0) return 0;
+  const users = await ctx.em.find(
+    User,
+    { tenantId: tenant.id, userPrincipalName: { $in: [...new Set(fresh.map((s) => s.userPrincipalName))] } },
+    { fields: ['id', 'userPrincipalName', 'deletedAt'] },
+  );
+  const userIdByUpn = new Map<string, string>();
+  // A live user before a soft-deleted one of the same name.
+  for (const user of [...users].sort((a, b) => Number(a.deletedAt !== null) - Number(b.deletedAt !== null))) {
+    const upn = user.userPrincipalName.toLowerCase();
+    if (!userIdByUpn.has(upn)) userIdByUpn.set(upn, user.id);
+  }
+  const ordered = [...fresh].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  for (const signIn of ordered) {
+    const userId = userIdByUpn.get(signIn.userPrincipalName.toLowerCase());
+    await emitEvent(ctx, {
+      kind: RISKY_SIGNIN_EVENT,
+      severity: SEVERITY_BY_RISK[signIn.riskLevel]!,
+      tenant: tenant.eventRef,
+      details: {
+        user: signIn.userPrincipalName,
+        riskLevel: signIn.riskLevel,
+        location: signIn.location,
+        ipAddress: signIn.ipAddress,
+        userId: userId ?? null,
+        signInId: signIn.id,
+        signedInAt: signIn.createdAt,
+      },
+      actionPath: userId ? `/tenants/${tenant.id}/users/${userId}` : `/tenants/${tenant.id}`,
+    });
+  }
+  return ordered.length;
+}

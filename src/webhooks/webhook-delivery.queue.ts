@@ -1,0 +1,41 @@
+/**
+ * How deliveries reach the job queue (graphile-worker, in PostgreSQL). Every statement here runs in the
+ * caller's transaction or is a single atomic statement, so a delivery row and its job commit together.
+ * Each delivery has one job key: queuing it again (a retry, a manual re-send) replaces its pending job
+ * instead of adding a second one.
+ */
+export const WEBHOOK_DELIVERY_TASK = 'webhooks.deliver';
+
+export interface DeliveryJobPayload {
+  deliveryId: string;
+}
+
+/** A job that throws (database trouble, not an HTTP failure) is retried by the queue this many times. */
+const JOB_MAX_ATTEMPTS = 10;
+
+/** The add_job call for the delivery whose id and delay (ms) are the columns `id` and `delay` of `source`. */
+const addDeliveryJob = (source: string) => `
+  graphile_worker.add_job('${WEBHOOK_DELIVERY_TASK}', json_build_object('deliveryId', ${source}.id),
+    run_at => now() + ${source}.delay * interval '1 millisecond',
+    max_attempts => ${JOB_MAX_ATTEMPTS}, job_key => 'webhook-delivery:' || ${source}.id)`;
+
+/**
+ * New deliveries of one event to the given webhooks (a JSON array of ids), each with its first attempt
+ * queued now (the event's fan-out, src/core/events/event-fanout.ts). A pair that already exists is skipped.
+ * Parameters: organization id, environment, event id, event kind, created at, webhook ids (JSON).
+ */
+export const QUEUE_DELIVERIES_SQL = `
+  with inserted as (
+    insert into webhook_deliveries
+      (id, organization_id, environment, webhook_id, event_id, event, status, attempt_count, manual_attempt,
+       created_at)
+    select gen_random_uuid(), ?, ?, ids.webhook_id::uuid, ?, ?, 'Pending', 0, false, ?
+      from json_array_elements_text(?::json) as ids(webhook_id)
+    on conflict (webhook_id, event_id) do nothing
+    returning id, 0 as delay
+  )
+  select count(${addDeliveryJob('inserted')}) as queued from inserted`;
+
+/** Queues the next attempt of a delivery after a delay in ms (database time). Parameters: delivery id, delay. */
+export const QUEUE_ATTEMPT_SQL = `
+  select ${addDeliveryJob('next')} is not null as queued from (select ?::uuid as id, ?::bigint as delay) next`;

@@ -1,0 +1,48 @@
+import type { WebhookSettings } from './webhook.settings.js';
+
+type RetrySettings = Pick<WebhookSettings, 'retryScheduleMs' | 'jitterRatio' | 'maxRetryAfterMs'>;
+
+/**
+ * The wait after failed attempt `attemptNumber` (1-based), spread by ± jitterRatio; null when the
+ * schedule is exhausted and the delivery has failed. DECISIONS: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * 10 h: eight attempts over about 32 hours.
+ */
+export function scheduledRetryMs(
+  attemptNumber: number,
+  settings: RetrySettings,
+  random: () => number = Math.random,
+): number | null {
+  const base = settings.retryScheduleMs[attemptNumber - 1];
+  if (base === undefined) return null;
+  return Math.max(0, Math.round(base * (1 + settings.jitterRatio * (2 * random() - 1))));
+}
+
+/** `Retry-After` as delta-seconds or an HTTP date (the receiver's clock, so compared with ours). */
+export function parseRetryAfterMs(header: string | string[] | undefined, wallNow: number): number | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - wallNow);
+}
+
+/** Statuses whose `Retry-After` is honoured (SPEC: rate limited or unavailable). */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
+
+/**
+ * When to try again after a failed attempt: the schedule's wait, or later if a 429/503 asked for it
+ * with Retry-After (capped at maxRetryAfterMs). Null: no retries left.
+ */
+export function nextRetryDelayMs(
+  attemptNumber: number,
+  failure: { statusCode: number | null; retryAfter?: string | string[] },
+  settings: RetrySettings,
+  wallNow: number,
+): number | null {
+  const scheduled = scheduledRetryMs(attemptNumber, settings);
+  if (scheduled === null) return null;
+  if (failure.statusCode === null || !RETRY_AFTER_STATUSES.has(failure.statusCode)) return scheduled;
+  const asked = parseRetryAfterMs(failure.retryAfter, wallNow);
+  return asked === null ? scheduled : Math.max(scheduled, Math.min(asked, settings.maxRetryAfterMs));
+}

@@ -1,0 +1,133 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * Server-side request forgery guard (DECISIONS "Events"): a webhook may only reach the public internet.
+ * Private, loopback, link-local (cloud metadata at 169.254.169.254), shared (CGNAT), documentation,
+ * multicast and reserved ranges are refused, for IPv4 and IPv6 (IPv4-mapped IPv6 addresses are checked as
+ * the IPv4 address they carry). The check runs when a webhook is saved (every address the name resolves
+ * to) and again when a connection is opened (the resolved address is the one connected to), so a name
+ * that later resolves somewhere private (DNS rebinding) is refused at delivery time.
+ */
+const NON_PUBLIC = new BlockList();
+for (const [network, prefix] of [
+  ['0.0.0.0', 8], // "this" network
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // shared address space (carrier-grade NAT)
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local, cloud metadata services
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b::', 96], // NAT64: would reach an IPv4 address through a translator
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local (private)
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const) {
+  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+}
+
+export function isNonPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 0) return true; // not an address at all: never connect to it
+  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Resolves a host name to every address it has (A and AAAA). Tests inject their own. */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/** `[::1]` → `::1`: URL keeps the brackets of an IPv6 literal. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+}
+
+export class UnsafeTargetError extends Error {}
+
+const MAX_URL_LENGTH = 2048;
+
+/** The URL's shape: absolute http(s), a host, no credentials, not too long. Returns the problem or the URL. */
+export function parseWebhookUrl(raw: string): { url: URL } | { problem: string } {
+  if (raw.length > MAX_URL_LENGTH) return { problem: `must be at most ${MAX_URL_LENGTH} characters long` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { problem: 'must be an absolute http or https URL' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { problem: 'must use http or https' };
+  if (!url.hostname) return { problem: 'must name a host' };
+  if (url.username || url.password)
+    return { problem: 'must not contain credentials; send them in headers instead' };
+  return { url };
+}
+
+/**
+ * Every address `url`'s host stands for must be public. A host that does not resolve is refused too:
+ * nothing could be delivered to it, and it could not be checked.
+ */
+export async function assertPublicTarget(url: URL, resolve: HostResolver): Promise<void> {
+  const host = hostOf(url);
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch {
+      throw new UnsafeTargetError(`host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`);
+  }
+  const blocked = addresses.find(isNonPublicAddress);
+  if (blocked)
+    throw new UnsafeTargetError(
+      `must not target a private, loopback or link-local address (${host} is ${blocked})`,
+    );
+}
+
+/**
+ * A `lookup` for sockets that resolves with `resolve`, refuses if any address is not public, and connects
+ * to the address it checked: the check and the connection cannot disagree.
+ */
+export function guardedLookup(resolve: HostResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        const blocked = addresses.find(isNonPublicAddress);
+        if (addresses.length === 0) {
+          callback(new UnsafeTargetError(`host ${hostname} does not resolve`), '', 0);
+        } else if (blocked) {
+          callback(
+            new UnsafeTargetError(`refused: ${hostname} now resolves to non-public address ${blocked}`),
+            '',
+            0,
+          );
+        } else if (options.all) {
+          callback(
+            null,
+            addresses.map((address) => ({ address, family: isIP(address) })),
+          );
+        } else {
+          callback(null, addresses[0], isIP(addresses[0]));
+        }
+      },
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), '', 0),
+    );
+  };
+}

@@ -1,0 +1,134 @@
+import { GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import type { EventPayload } from '../core/events/event-filter.js';
+import { PageArgs, PageOf } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { hasPermission } from '../core/viewer.js';
+import { EventPayloadType } from '../subscriptions/event-payload.type.js';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
+import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
+import { deliveryAttemptsLoader, eventPayloadLoader } from './webhook.loaders.js';
+import { revealedSecretOf, WebhookService } from './webhook.service.js';
+import { Webhook } from './webhook.entity.js';
+
+const WebhookPage = PageOf(Webhook, 'Webhook');
+const WebhookDeliveryPage = PageOf(WebhookDelivery, 'WebhookDelivery');
+
+const idArg = () => Arg('id', () => GraphQLUUID);
+const webhookIdArg = () => Arg('webhookId', () => GraphQLUUID);
+
+/** Header values often hold the receiver's credentials: only Admin callers (secret management) see them. */
+export const REDACTED = '[redacted]';
+
+/**
+ * Webhooks belong to the organization. Reading them needs read:tenants (every Read key); creating,
+ * changing, rotating and deleting need Admin (DECISIONS: webhook secret management is Admin); a test ping
+ * and a re-send need write:tenants (every Write key).
+ */
+@Resolver(() => Webhook)
+export class WebhookResolver {
+  @Query(() => WebhookPage, { description: 'Webhooks of this organization and environment, newest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  webhooks(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).list(page);
+  }
+
+  @Query(() => Webhook)
+  @RequirePermission(Permission.READ_TENANTS)
+  webhook(@idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).get(id);
+  }
+
+  @Mutation(() => Webhook, { description: 'Creates a webhook; the response carries its secret, this once' })
+  @RequirePermission(Permission.ADMIN)
+  createWebhook(
+    @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new WebhookService(ctx).create(input);
+  }
+
+  @Mutation(() => Webhook, {
+    description: 'Changes the given fields; enabled: true re-enables a disabled webhook',
+  })
+  @RequirePermission(Permission.ADMIN)
+  updateWebhook(
+    @idArg() id: string,
+    @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new WebhookService(ctx).update(id, input);
+  }
+
+  @Mutation(() => Webhook, { description: 'Deletes a webhook with its delivery log' })
+  @RequirePermission(Permission.ADMIN, { destructive: true })
+  deleteWebhook(@idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).delete(id);
+  }
+
+  @Mutation(() => Webhook, {
+    description:
+      'A new signing secret (returned this once); the old one keeps signing beside it for 24 hours',
+  })
+  @RequirePermission(Permission.ADMIN)
+  rotateWebhookSecret(@idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).rotateSecret(id);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Sends a webhook.test event to this webhook alone' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  sendWebhookTest(@idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).sendTest(id);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The signing secret (whsec_...): only in the responses of createWebhook and rotateWebhookSecret',
+  })
+  secret(@Root() webhook: Webhook): string | null {
+    return revealedSecretOf(webhook);
+  }
+
+  @FieldResolver(() => GraphQLJSONObject, {
+    description: `Headers sent with every delivery; values read "${REDACTED}" without the Admin permission`,
+  })
+  headers(@Root() webhook: Webhook, @Ctx() ctx: RequestContext): Record<string, string> {
+    const headers = webhook.headers ?? {};
+    if (hasPermission(ctx.viewer, Permission.ADMIN)) return headers;
+    return Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
+  }
+}
+
+@Resolver(() => WebhookDelivery)
+export class WebhookDeliveryResolver {
+  @Query(() => WebhookDeliveryPage, { description: 'The delivery log of a webhook, newest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  webhookDeliveries(@webhookIdArg() webhookId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).listDeliveries(webhookId, page);
+  }
+
+  @Query(() => WebhookDelivery)
+  @RequirePermission(Permission.READ_TENANTS)
+  webhookDelivery(@webhookIdArg() webhookId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).getDelivery(webhookId, id);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Sends a delivery again now, with the same event id' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  resendWebhookDelivery(@webhookIdArg() webhookId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new WebhookService(ctx).resend(webhookId, id);
+  }
+
+  @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt, first first' })
+  attempts(@Root() delivery: WebhookDelivery, @Ctx() ctx: RequestContext): Promise<WebhookAttempt[]> {
+    return ctx.loaders.get(deliveryAttemptsLoader).load(delivery.id);
+  }
+
+  @FieldResolver(() => EventPayloadType, { nullable: true, description: 'The event the delivery carries' })
+  payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: RequestContext): Promise<EventPayload | null> {
+    return ctx.loaders.get(eventPayloadLoader).load(delivery.eventId);
+  }
+}

@@ -1,0 +1,184 @@
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { writeEventRow } from '../core/events/record-event.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
+import { QUEUE_ATTEMPT_SQL } from './webhook-delivery.queue.js';
+import { generateSigningSecret } from './webhook-signing.js';
+import { checkWebhookFields, type CheckOptions } from './webhook-validation.js';
+import { Webhook, WebhookFormat } from './webhook.entity.js';
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.inputs.js';
+import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
+
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/**
+ * A secret we generated, kept only on the object the create or rotate mutation returns (the GraphQL field
+ * `secret` reads it): shown once, never returned again.
+ */
+const revealedSecrets = new WeakMap<Webhook, string>();
+
+export function revealedSecretOf(webhook: Webhook): string | null {
+  return revealedSecrets.get(webhook) ?? null;
+}
+
+/**
+ * Webhooks of the caller's organization and environment (SPEC 4.1, DECISIONS "Events"). /v1/webhooks shows
+ * the `standard` ones; the Slack and Teams integrations keep theirs (IntegrationService).
+ */
+export class WebhookService {
+  private readonly settings: WebhookSettings;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.settings = webhookSettingsOf(ctx);
+  }
+
+  list(args: PageArgs): Promise<Page<Webhook>> {
+    return findLeanPage(this.ctx, Webhook, { format: WebhookFormat.STANDARD }, args, {
+      createdAt: 'desc',
+      id: 'desc',
+    });
+  }
+
+  async get(id: string, format: WebhookFormat = WebhookFormat.STANDARD): Promise<Webhook> {
+    const webhook = await this.ctx.em.findOne(Webhook, { id, format });
+    if (!webhook) throw new NotFoundError('Webhook', id);
+    return webhook;
+  }
+
+  create(input: CreateWebhookInput): Promise<Webhook> {
+    return this.createWithFormat(input, WebhookFormat.STANDARD);
+  }
+
+  /** Also for integrations (chat formats, their own URL rule), on the context's EntityManager. */
+  async createWithFormat(
+    input: WebhookFields,
+    format: WebhookFormat,
+    urlRule?: CheckOptions['urlRule'],
+  ): Promise<Webhook> {
+    const checked = await checkWebhookFields(this.ctx, input, { settings: this.settings, urlRule });
+    const secret = generateSigningSecret();
+    const webhook = new Webhook(this.ctx.scope, {
+      // Both are required by the input types (GraphQL refuses their absence before we get here).
+      url: checked.url!,
+      events: checked.events!,
+      signingSecret: secret,
+      format,
+      now: this.ctx.clock.now(),
+    });
+    this.ctx.em.assign(webhook, checked);
+    await this.ctx.em.persist(webhook).flush();
+    revealedSecrets.set(webhook, secret);
+    return webhook;
+  }
+
+  async update(id: string, input: UpdateWebhookInput): Promise<Webhook> {
+    const webhook = await this.get(id);
+    const checked = await checkWebhookFields(this.ctx, input, { settings: this.settings });
+    this.ctx.em.assign(webhook, checked);
+    if (checked.enabled === true && webhook.disabledAt) {
+      // Re-enabled by a person: a fresh start for the 5-day rule.
+      webhook.disabledAt = null;
+      webhook.disabledReason = null;
+      webhook.failingSince = null;
+    }
+    webhook.updatedAt = this.ctx.clock.now();
+    await this.ctx.em.flush();
+    return webhook;
+  }
+
+  /** Deletes the webhook with its deliveries and attempts (pending jobs then find nothing to do). */
+  async delete(id: string, format: WebhookFormat = WebhookFormat.STANDARD): Promise<Webhook> {
+    const webhook = await this.get(id, format);
+    await this.ctx.em.remove(webhook).flush();
+    return webhook;
+  }
+
+  /**
+   * A new secret, returned once; the one it replaces keeps signing beside it for 24 hours (business clock),
+   * so receivers can switch without missing a delivery. A second rotation within the 24 hours drops the
+   * oldest secret.
+   */
+  async rotateSecret(id: string): Promise<Webhook> {
+    const webhook = await this.get(id);
+    const secret = generateSigningSecret();
+    const now = this.ctx.clock.now();
+    webhook.previousSigningSecret = webhook.signingSecret;
+    webhook.previousSecretExpiresAt = new Date(now.getTime() + this.settings.rotationOverlapMs);
+    webhook.signingSecret = secret;
+    webhook.updatedAt = now;
+    await this.ctx.em.flush();
+    revealedSecrets.set(webhook, secret);
+    return webhook;
+  }
+
+  /** A `webhook.test` event to this webhook alone (other webhooks and subscribers never see it). */
+  async sendTest(id: string): Promise<WebhookDelivery> {
+    const webhook = await this.get(id);
+    this.assertEnabled(webhook);
+    return this.ctx.em.transactional(async (em) => {
+      const event = await writeEventRow(em, this.ctx.scope, this.ctx.clock, this.ctx.publicUrl, {
+        kind: WEBHOOK_TEST_EVENT,
+        severity: 'informational',
+        tenant: null,
+        details: {
+          webhookId: webhook.id,
+          message: 'A test event: your endpoint receives and verifies deliveries',
+        },
+        actionPath: `/webhooks/${webhook.id}`,
+      });
+      const delivery = new WebhookDelivery(this.ctx.scope, {
+        webhookId: webhook.id,
+        eventId: event.id,
+        event: WEBHOOK_TEST_EVENT,
+        now: this.ctx.clock.now(),
+      });
+      await em.persist(delivery).flush();
+      await em.execute(QUEUE_ATTEMPT_SQL, [delivery.id, 0]);
+      return delivery;
+    });
+  }
+
+  async listDeliveries(webhookId: string, args: PageArgs): Promise<Page<WebhookDelivery>> {
+    await this.get(webhookId);
+    return findLeanPage(this.ctx, WebhookDelivery, { webhookId }, args, { createdAt: 'desc', id: 'desc' });
+  }
+
+  async getDelivery(webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+    await this.get(webhookId);
+    const delivery = await this.ctx.em.findOne(WebhookDelivery, { id: deliveryId, webhookId });
+    if (!delivery) throw new NotFoundError('Webhook delivery', deliveryId);
+    return delivery;
+  }
+
+  /**
+   * Sends a delivery again now, whatever its state, with the same event id (receivers that already have it
+   * can tell). A finished delivery (Succeeded, Failed, Cancelled) gets one attempt: if it fails, it is Failed
+   * again. A pending one is sent now instead of at its next retry, and keeps its schedule if this fails.
+   */
+  async resend(webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const webhook = await this.get(webhookId);
+    this.assertEnabled(webhook);
+    return this.ctx.em.transactional(async (em) => {
+      const delivery = await em.findOne(WebhookDelivery, { id: deliveryId, webhookId });
+      if (!delivery) throw new NotFoundError('Webhook delivery', deliveryId);
+      // A pending delivery keeps its schedule if this attempt fails; a finished one gets this attempt only.
+      delivery.manualAttempt = delivery.status !== DeliveryStatus.PENDING;
+      delivery.status = DeliveryStatus.PENDING;
+      delivery.nextAttemptAt = this.ctx.clock.now();
+      delivery.completedAt = null;
+      await em.flush();
+      await em.execute(QUEUE_ATTEMPT_SQL, [delivery.id, 0]);
+      return delivery;
+    });
+  }
+
+  private assertEnabled(webhook: Webhook): void {
+    if (!webhook.enabled)
+      throw new ConflictError('The webhook is disabled; enable it first (PATCH enabled: true)', {
+        webhookId: webhook.id,
+        disabledReason: webhook.disabledReason,
+      });
+  }
+}

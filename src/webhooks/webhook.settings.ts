@@ -1,0 +1,44 @@
+import { systemResolver, type HostResolver } from './webhook-url.js';
+
+/**
+ * How webhook delivery behaves. The defaults are the contract (DECISIONS "Events"); tests shorten the
+ * retry schedule and allow loopback receivers through AppDeps.webhooks.
+ */
+export interface WebhookSettings {
+  /** Deliver to private, loopback and link-local addresses (local development and tests only). */
+  allowPrivateTargets: boolean;
+  /** An attempt that has no complete response after this long has failed. */
+  timeoutMs: number;
+  /** Wait before each retry: entry n follows failed attempt n + 1; after the last, the delivery has failed. */
+  retryScheduleMs: readonly number[];
+  /** Each wait is spread by up to ± this share, so retries of many deliveries do not arrive together. */
+  jitterRatio: number;
+  /** An endpoint whose attempts have all failed for this long is disabled (business clock). */
+  disableAfterFailingMs: number;
+  /** After a secret rotation, the previous secret keeps signing beside the new one for this long. */
+  rotationOverlapMs: number;
+  /** The longest `Retry-After` honoured (a larger one is capped to it). */
+  maxRetryAfterMs: number;
+  /** How host names are resolved for the private-target check (tests inject one to play DNS rebinding). */
+  resolveHost: HostResolver;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowPrivateTargets: false,
+  timeoutMs: 15 * SECOND,
+  retryScheduleMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
+  jitterRatio: 0.2,
+  disableAfterFailingMs: 5 * DAY,
+  rotationOverlapMs: DAY,
+  maxRetryAfterMs: DAY,
+  resolveHost: systemResolver,
+};
+
+export function webhookSettingsOf(deps: { webhooks?: Partial<WebhookSettings> }): WebhookSettings {
+  return { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks };
+}

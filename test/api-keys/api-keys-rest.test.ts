@@ -1,0 +1,142 @@
+import { Permission } from '../../src/core/permissions.js';
+import { Plan } from '../../src/organizations/organization.entity.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+});
+afterAll(() => app.stop());
+
+interface KeyBody {
+  id: string;
+  name: string;
+  level: string;
+  prefix: string;
+  lastFour: string;
+  allowedIps: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+function createKey(key: string, body: unknown, base = '/api') {
+  return app.request<Envelope<{ apiKey: KeyBody; secret: string }>>('POST', `${base}/settings/api-keys`, {
+    key,
+    body,
+  });
+}
+
+/** Revocation reaches each server's key cache through NOTIFY, right after the commit: poll briefly. */
+async function statusSoon(key: string, expected: number): Promise<number> {
+  let status = 0;
+  for (let i = 0; i < 40 && status !== expected; i++) {
+    status = (await app.request('GET', '/v1/tenants', { key })).status;
+    if (status !== expected) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return status;
+}
+
+describe('API key management over REST (settings area)', () => {
+  it('creates a key shown once (201), lists it with prefix and last four, revokes it: next request 401', async () => {
+    const created = await createKey(org.keys.admin, { name: 'PSA sync', level: 'Write' });
+    expect(created.status).toBe(201);
+    const { apiKey, secret } = created.body.data;
+    expect(secret).toMatch(/^svc_sk_test_[A-Za-z0-9_-]{43}$/);
+    expect(apiKey).toMatchObject({
+      name: 'PSA sync',
+      level: 'Write',
+      prefix: 'svc_sk_test_',
+      lastFour: secret.slice(-4),
+      revokedAt: null,
+    });
+    expect((await app.request('GET', '/v1/tenants', { key: secret })).status).toBe(200);
+
+    const listed = await app.request<Envelope<KeyBody[]>>('GET', '/api/settings/api-keys?limit=100', {
+      key: org.keys.admin,
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.meta).toMatchObject({ page: 1, limit: 100, total: listed.body.data.length });
+    expect(listed.body.data.find((k) => k.id === apiKey.id)).toMatchObject({ lastFour: secret.slice(-4) });
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+
+    const revoked = await app.request<Envelope<KeyBody>>('DELETE', `/api/settings/api-keys/${apiKey.id}`, {
+      key: org.keys.admin,
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.revokedAt).toBe(app.clock.now().toISOString());
+    expect(await statusSoon(secret, 401)).toBe(401);
+  });
+
+  it('is also served under /v1/api', async () => {
+    const created = await createKey(org.keys.admin, { name: 'v1 path', level: 'Read' }, '/v1/api');
+    expect(created.status).toBe(201);
+  });
+
+  it.each(['read', 'write'] as const)('refuses every key operation to a %s key (403)', async (level) => {
+    const key = org.keys[level];
+    expect((await app.request('GET', '/api/settings/api-keys', { key })).status).toBe(403);
+    expect((await createKey(key, { name: 'x', level: 'Admin' })).status).toBe(403);
+    const some = (await createKey(org.keys.admin, { name: 'target', level: 'Read' })).body.data.apiKey;
+    const res = await app.request<Envelope>('DELETE', `/api/settings/api-keys/${some.id}`, { key });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { required: 'Admin', level: level === 'read' ? 'Read' : 'Write' },
+    });
+  });
+
+  it('lets an access token with the admin scope manage keys, and names the scope to others', async () => {
+    const client = await createOAuthClient(app, org.scope);
+    const member = await createMember(app, org.organization.id);
+    const admin = await issueAccessToken(app, client, member, [Permission.ADMIN]);
+    expect((await createKey(admin, { name: 'via OAuth', level: 'Read' })).status).toBe(201);
+    const writer = await issueAccessToken(app, client, member, [Permission.WRITE_TENANTS]);
+    const refused = await app.request<Envelope>('GET', '/api/settings/api-keys', { key: writer });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.details).toMatchObject({ required: 'admin' });
+  });
+
+  it('answers bad input with 400 naming the field', async () => {
+    const badLevel = await createKey(org.keys.admin, { name: 'x', level: 'Owner' });
+    expect(badLevel.status).toBe(400);
+    expect(badLevel.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'level' })]);
+    const unknownField = await createKey(org.keys.admin, { name: 'x', level: 'Read', colour: 'blue' });
+    expect(unknownField.status).toBe(400);
+    const blank = await createKey(org.keys.admin, { name: '', level: 'Read' });
+    expect(blank.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'name' })]);
+  });
+
+  it("answers 404 for another organization's key, and for an id that is not a UUID", async () => {
+    const other = await createOrganizationWithKeys(app);
+    const theirs = (await createKey(other.keys.admin, { name: 'theirs', level: 'Read' })).body.data;
+    expect(
+      (await app.request('DELETE', `/api/settings/api-keys/${theirs.apiKey.id}`, { key: org.keys.admin }))
+        .status,
+    ).toBe(404);
+    expect((await app.request('GET', '/v1/tenants', { key: theirs.secret })).status).toBe(200);
+    expect(
+      (await app.request('DELETE', '/api/settings/api-keys/not-a-uuid', { key: org.keys.admin })).status,
+    ).toBe(404);
+  });
+
+  it('creates enterprise keys with an IP allowlist; a request from elsewhere gets 403', async () => {
+    const enterprise = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM });
+    const created = await createKey(enterprise.keys.admin, {
+      name: 'office only',
+      level: 'Read',
+      allowedIps: ['10.20.0.0/16'],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.apiKey.allowedIps).toEqual(['10.20.0.0/16']);
+    const res = await app.request<Envelope>('GET', '/v1/tenants', { key: created.body.data.secret });
+    expect(res.status).toBe(403);
+    expect(res.body.error?.code).toBe('FORBIDDEN');
+  });
+});

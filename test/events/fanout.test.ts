@@ -1,0 +1,208 @@
+import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
+import { fanOutEvent } from '../../src/core/events/event-fanout.js';
+import { recordEvent } from '../../src/core/events/record-event.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { TestApp } from '../helpers/test-app.js';
+import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
+import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await WebhookReceiver.start();
+  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
+  org = await createOrganizationWithKeys(app);
+  other = await createOrganizationWithKeys(app);
+});
+afterAll(async () => {
+  await app.stop();
+  await receiver.stop();
+});
+
+async function count(sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await app.pool.query<{ count: number }>(
+    `select count(*)::int as count from (${sql}) x`,
+    params,
+  );
+  return rows[0].count;
+}
+
+/** Events seen by a path, by kind, after the queue has drained. */
+async function kindsReceived(path: string): Promise<string[]> {
+  await drained();
+  return receiver.on(path).map((request) => (JSON.parse(request.body) as { event: string }).event);
+}
+
+const DELIVERY_JOBS = `select 1 from graphile_worker.jobs where task_identifier = 'webhooks.deliver'`;
+
+/** Waits until no delivery job is left in the queue. */
+async function drained(): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const left = await count(DELIVERY_JOBS);
+    if (left === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the job queue did not drain');
+}
+
+describe('fan-out from the outbox', () => {
+  it('delivers each event to the enabled webhooks whose selection matches it, in the same organization and environment', async () => {
+    const scope = org.liveScope; // a scope of its own for this test
+    const tenantA = await createTenant(app, scope, { name: 'A' });
+    const tenantB = await createTenant(app, scope, { name: 'B' });
+    const key = org.liveAdminKey;
+    await createWebhook(app, key, { url: receiver.url('/all'), events: ['*'] });
+    await createWebhook(app, key, { url: receiver.url('/security'), events: ['security.*'] });
+    await createWebhook(app, key, { url: receiver.url('/users'), events: ['user.created', 'user.deleted'] });
+    await createWebhook(app, key, {
+      url: receiver.url('/tenant-a'),
+      events: ['*'],
+      filter: { tenantIds: [tenantA.id] },
+    });
+    await createWebhook(app, key, {
+      url: receiver.url('/high'),
+      events: ['*'],
+      filter: { minSeverity: 'high' },
+    });
+    await createWebhook(app, key, { url: receiver.url('/off'), events: ['*'], enabled: false });
+    await createWebhook(app, other.liveAdminKey, { url: receiver.url('/other-org'), events: ['*'] });
+    await createWebhook(app, org.keys.admin, { url: receiver.url('/sandbox'), events: ['*'] });
+
+    await commitEvent(app, scope, {
+      kind: 'security.risky_signin',
+      severity: 'high',
+      tenant: tenantA.eventRef,
+    });
+    await commitEvent(app, scope, {
+      kind: 'user.created',
+      severity: 'informational',
+      tenant: tenantB.eventRef,
+    });
+    await commitEvent(app, scope, { kind: 'user.updated', severity: 'critical', tenant: null });
+
+    expect((await kindsReceived('/all')).sort()).toEqual([
+      'security.risky_signin',
+      'user.created',
+      'user.updated',
+    ]);
+    expect(await kindsReceived('/security')).toEqual(['security.risky_signin']);
+    expect(await kindsReceived('/users')).toEqual(['user.created']);
+    expect(await kindsReceived('/tenant-a')).toEqual(['security.risky_signin']);
+    expect((await kindsReceived('/high')).sort()).toEqual(['security.risky_signin', 'user.updated']);
+    expect(await kindsReceived('/off')).toEqual([]);
+    expect(await kindsReceived('/other-org')).toEqual([]);
+    expect(await kindsReceived('/sandbox')).toEqual([]);
+  });
+
+  it('fans out in the event’s transaction: a rolled-back change leaves no event, delivery or job', async () => {
+    const webhook = await createWebhook(app, org.keys.admin, {
+      url: receiver.url('/rollback'),
+      events: ['*'],
+    });
+    await drained();
+    const em = app.orm.em.fork();
+    await expect(
+      em.transactional(async (tx) => {
+        await recordEvent(tx, org.scope, app.clock, 'http://app.test', {
+          kind: 'user.created',
+          severity: 'low',
+          tenant: null,
+          details: { marker: 'rolled-back' },
+          actionPath: '/x',
+        });
+        // Inside the transaction the deliveries (this scope has two webhooks) and their jobs exist...
+        const [queued] = await tx.execute<Array<{ count: number }>>(
+          `select count(*)::int as count from (${DELIVERY_JOBS}) x`,
+        );
+        expect(queued.count).toBe(2);
+        throw new Error('the change fails after the event was recorded');
+      }),
+    ).rejects.toThrow('the change fails');
+    // ...and go with it.
+    expect(await count(DELIVERY_JOBS)).toBe(0);
+    expect(
+      await count(`select 1 from domain_events where payload->'details'->>'marker' = 'rolled-back'`),
+    ).toBe(0);
+    expect(await count(`select 1 from webhook_deliveries where webhook_id = $1`, [webhook.id])).toBe(0);
+    await drained();
+    expect(receiver.on('/rollback')).toHaveLength(0);
+  });
+
+  it('writes no delivery and queues no job where no webhook matches', async () => {
+    const lonely = await createOrganizationWithKeys(app);
+    await createWebhook(app, lonely.keys.admin, { url: receiver.url('/lonely'), events: ['alert.*'] });
+    await drained();
+    await commitEvent(app, lonely.scope, { kind: 'user.created' });
+    expect(await count(DELIVERY_JOBS)).toBe(0);
+    expect(
+      await count('select 1 from webhook_deliveries where organization_id = $1', [
+        lonely.scope.organizationId,
+      ]),
+    ).toBe(0);
+    expect(
+      await count('select 1 from domain_events where organization_id = $1', [lonely.scope.organizationId]),
+    ).toBe(1);
+  });
+
+  it('does not send a new webhook the events that happened before it existed', async () => {
+    const late = await createOrganizationWithKeys(app);
+    await createWebhook(app, late.keys.admin, { url: receiver.url('/early'), events: ['*'] });
+    const before = await commitEvent(app, late.scope);
+    app.clock.advance(1000);
+    const webhook = await createWebhook(app, late.keys.admin, { url: receiver.url('/late'), events: ['*'] });
+    const after = await commitEvent(app, late.scope);
+    await drained();
+    expect(receiver.on('/late').map((r) => r.headers['webhook-id'])).toEqual([after]);
+    expect(
+      receiver
+        .on('/early')
+        .map((r) => r.headers['webhook-id'])
+        .sort(),
+    ).toEqual([before, after].sort());
+    void webhook;
+  });
+
+  it('delivers an event once per webhook even when its fan-out runs twice', async () => {
+    const twice = await createOrganizationWithKeys(app);
+    const webhook = await createWebhook(app, twice.keys.admin, {
+      url: receiver.url('/twice'),
+      events: ['*'],
+    });
+    const eventId = await commitEvent(app, twice.scope);
+    await drained();
+    const em = app.orm.em.fork();
+    const event = await em.findOneOrFail(DomainEvent, { id: eventId }, { filters: false });
+    const matched = await em.transactional((tx) => fanOutEvent(tx, twice.scope, event, app.clock));
+    expect(matched).toBe(1);
+    await drained();
+    const deliveries = await waitForDeliveries(app, twice.keys.read, webhook.id, (all) => all.length > 0);
+    expect(deliveries).toHaveLength(1);
+    expect(receiver.on('/twice')).toHaveLength(1);
+  });
+
+  it('turns a burst of events from one transaction into a delivery per event and matching webhook', async () => {
+    const burst = await createOrganizationWithKeys(app);
+    await createWebhook(app, burst.keys.admin, { url: receiver.url('/burst-1'), events: ['*'] });
+    await createWebhook(app, burst.keys.admin, { url: receiver.url('/burst-2'), events: ['user.*'] });
+    const em = app.orm.em.fork();
+    await em.transactional(async (tx) => {
+      for (let i = 0; i < 50; i++)
+        await recordEvent(tx, burst.scope, app.clock, 'http://app.test', {
+          kind: i % 2 === 0 ? 'user.created' : 'tenant.synced',
+          severity: 'informational',
+          tenant: null,
+          details: { i },
+          actionPath: '/x',
+        });
+    });
+    await receiver.waitFor('/burst-1', 50);
+    await receiver.waitFor('/burst-2', 25);
+    await drained();
+    const ids = new Set(receiver.on('/burst-1').map((r) => r.headers['webhook-id']));
+    expect(ids.size).toBe(50);
+  });
+});

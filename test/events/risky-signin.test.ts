@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import type { CloudSignInRecord } from '../../src/cloud/provider.js';
+import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { createJobContext } from '../../src/context.js';
+import { announceRiskySignIns } from '../../src/security/risky-signins.js';
+import { JobStatus } from '../../src/tenants/sync-run.entity.js';
+import { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
+import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+
+interface RiskyPayload {
+  id: string;
+  event: string;
+  severity: string;
+  tenant: { id: string; name: string; domain: string };
+  details: {
+    user: string;
+    riskLevel: string;
+    location: string;
+    ipAddress: string;
+    userId: string | null;
+    signInId: string;
+  };
+  timestamp: string;
+  actionUrl: string;
+}
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let receiver: WebhookReceiver;
+let cloud: SimulatedCloudProvider;
+let webhook: WebhookBody;
+
+beforeAll(async () => {
+  receiver = await WebhookReceiver.start();
+  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
+  org = await createOrganizationWithKeys(app);
+  cloud = app.deps.provider as SimulatedCloudProvider;
+  webhook = await createWebhook(app, org.keys.admin, {
+    url: receiver.url('/security'),
+    events: ['security.*'],
+  });
+});
+afterAll(async () => {
+  await app.stop();
+  await receiver.stop();
+});
+
+async function onboardCloudTenant(): Promise<{ tenantId: string; externalId: string }> {
+  const slug = `r${randomUUID().slice(0, 8)}`;
+  const { tenant } = await cloud.createTenant({
+    externalId: randomUUID(),
+    displayName: `Risky ${slug}`,
+    domains: [`${slug}.example.com`],
+    seed: 777,
+    employees: 30,
+    hybrid: false,
+  });
+  const res = await app.graphql<{ onboardTenant: { id: string } }>(
+    org.keys.write,
+    'mutation ($externalId: String!) { onboardTenant(input: { externalId: $externalId }) { id } }',
+    { externalId: tenant.externalId },
+  );
+  return { tenantId: res.body.data!.onboardTenant.id, externalId: tenant.externalId };
+}
+
+async function syncAndWait(tenantId: string): Promise<void> {
+  const started = await app.request<Envelope<{ id: string }>>('POST', `/v1/tenants/${tenantId}/sync`, {
+    key: org.keys.write,
+  });
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await app.pool.query<{ status: string }>(
+      'select status from tenant_syncs where id = $1',
+      [started.body.data.id],
+    );
+    if (rows[0].status === JobStatus.COMPLETED) return;
+    if (rows[0].status === JobStatus.FAILED) throw new Error('sync failed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('sync did not finish');
+}
+
+function received(tenantId: string): RiskyPayload[] {
+  return receiver
+    .on('/security')
+    .map((request) => JSON.parse(request.body) as RiskyPayload)
+    .filter((payload) => payload.tenant.id === tenantId);
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await app.pool.query<{ count: number }>(
+      `select count(*)::int as count from graphile_worker.jobs where task_identifier = 'webhooks.deliver'`,
+    );
+    if (rows[0].count === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('security.risky_signin from tenant sync', () => {
+  let tenantId: string;
+  let externalId: string;
+
+  beforeAll(async () => {
+    ({ tenantId, externalId } = await onboardCloudTenant());
+  });
+
+  it('on the first sync, announces each medium or high risky sign-in the cloud holds, and no other', async () => {
+    const upstream = await cloud.listSignIns(externalId, null);
+    const risky = upstream.filter((signIn) => signIn.riskLevel === 'high' || signIn.riskLevel === 'medium');
+    expect(risky.length).toBeGreaterThan(0);
+    await syncAndWait(tenantId);
+    await settle();
+    expect(
+      received(tenantId)
+        .map((payload) => payload.details.signInId)
+        .sort(),
+    ).toEqual(risky.map((signIn) => signIn.id).sort());
+  });
+
+  it('after new upstream activity, delivers one signed event per new risky sign-in with the SPEC 6 details', async () => {
+    const before = received(tenantId).length;
+    app.clock.advance(60_000);
+    const batch: CloudSignInRecord[] = await cloud.advance(externalId);
+    const [risky] = batch.filter((signIn) => signIn.riskLevel !== 'none');
+    expect(batch.filter((signIn) => signIn.riskLevel !== 'none')).toHaveLength(1);
+    app.clock.advance(60_000);
+    await syncAndWait(tenantId);
+    await settle();
+
+    const fresh = received(tenantId).slice(before);
+    expect(fresh).toHaveLength(1);
+    const [payload] = fresh;
+    const tenant = await app.orm.em.fork().findOneOrFail(Tenant, { id: tenantId }, { filters: false });
+    const { rows } = await app.pool.query<{ id: string }>(
+      'select id from users where tenant_id = $1 and lower(user_principal_name) = lower($2) and deleted_at is null',
+      [tenantId, risky.userPrincipalName],
+    );
+    expect(payload).toEqual({
+      id: expect.any(String) as string,
+      event: 'security.risky_signin',
+      severity: risky.riskLevel,
+      tenant: { id: tenantId, name: tenant.name, domain: tenant.domain },
+      details: {
+        user: risky.userPrincipalName,
+        riskLevel: risky.riskLevel,
+        location: risky.location,
+        ipAddress: risky.ipAddress,
+        userId: rows[0].id,
+        signInId: risky.id,
+        signedInAt: risky.createdAt,
+      },
+      timestamp: app.clock.now().toISOString(),
+      actionUrl: `http://app.test/tenants/${tenantId}/users/${rows[0].id}`,
+    });
+    const request = receiver
+      .on('/security')
+      .find((r) => (JSON.parse(r.body) as RiskyPayload).id === payload.id)!;
+    expect(() => new StandardWebhook(webhook.secret!).verify(request.body, request.headers)).not.toThrow();
+  });
+
+  it('announces nothing when a sync finds no new sign-ins', async () => {
+    const before = received(tenantId).length;
+    app.clock.advance(60_000);
+    await syncAndWait(tenantId);
+    await settle();
+    expect(received(tenantId)).toHaveLength(before);
+  });
+
+  it('announces a sign-in once, even if a later sync reports it again', async () => {
+    const signIns = await cloud.listSignIns(externalId, null);
+    const risky = signIns.filter((signIn) => signIn.riskLevel === 'high' || signIn.riskLevel === 'medium');
+    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
+    const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId });
+    const emitted = await ctx.em.transactional((em) => announceRiskySignIns({ ...ctx, em }, tenant, signIns));
+    expect(risky.length).toBeGreaterThan(0);
+    expect(emitted).toBe(0);
+  });
+});

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import * as client from 'openid-client';
+import { DEMO_MEMBER } from '../../src/members/demo-member.js';
+import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const CLI = path.resolve('dist/src/cli/main.js');
+let databaseUrl: string;
+
+/** Runs the compiled CLI as a user would, against this file's database. */
+function cli(...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
+
+let registered: CliResult;
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  // The first command seeds the demo organization (and its member), as on a fresh clone.
+  registered = await cli(
+    'oauth-clients',
+    'create',
+    '--org',
+    'demo',
+    '--name',
+    'CLI app',
+    '--redirect-uri',
+    REDIRECT_URI,
+    '--redirect-uri',
+    'https://cli-app.example.com/callback',
+  );
+}, 90_000);
+
+describe('npm run cli -- oauth-clients create / members create', () => {
+  it('prints {"clientId","clientSecret"} alone on the last line; the demo member signs in with it', async () => {
+    expect(registered.code).toBe(0);
+    expect(registered.stderr).toContain('Seeded the demo organization');
+    const printed = JSON.parse(lastLine(registered.stdout)) as Record<string, string>;
+    expect(Object.keys(printed).sort()).toEqual(['clientId', 'clientSecret']);
+    expect(printed.clientId).toMatch(/^svc_ci_/);
+    expect(printed.clientSecret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
+
+    const app = await TestApp.start({ databaseUrl });
+    try {
+      const config = openIdConfiguration(app, {
+        id: '',
+        clientId: printed.clientId,
+        clientSecret: printed.clientSecret,
+        redirectUri: REDIRECT_URI,
+      });
+      const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
+        scope: 'read:tenants read:users',
+        email: DEMO_MEMBER.email,
+        password: DEMO_MEMBER.password,
+      });
+      const tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: codeVerifier,
+        expectedState: state,
+      });
+      const tenants = await app.request<Envelope<Array<{ name: string }>>>('GET', '/v1/tenants', {
+        key: tokens.access_token,
+      });
+      expect(tenants.status).toBe(200);
+      expect(tenants.body.data.map((t) => t.name)).toContain('Contoso Dental Group');
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('refuses a redirect URI that is not https or loopback http (exit code 1, one line)', async () => {
+    const result = await cli(
+      'oauth-clients',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'Bad',
+      '--redirect-uri',
+      'http://example.com/cb',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*must use https/);
+    expect(result.stdout).toBe('');
+  });
+
+  it('creates a member and prints it as JSON; a second time the email is taken (exit code 1)', async () => {
+    const created = await cli(
+      'members',
+      'create',
+      '--org',
+      'demo',
+      '--email',
+      'Ops@Demo-MSP.example',
+      '--password',
+      'ops-passphrase-1',
+      '--role',
+      'admin',
+    );
+    expect(created.code).toBe(0);
+    expect(JSON.parse(lastLine(created.stdout))).toMatchObject({
+      email: 'ops@demo-msp.example',
+      role: 'admin',
+    });
+    const again = await cli(
+      'members',
+      'create',
+      '--org',
+      'demo',
+      '--email',
+      'ops@demo-msp.example',
+      '--password',
+      'ops-passphrase-2',
+    );
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already exists');
+  });
+
+  it('rejects an unknown role before touching the database', async () => {
+    const result = await cli(
+      'members',
+      'create',
+      '--org',
+      'demo',
+      '--email',
+      'x@example.com',
+      '--password',
+      'x-passphrase-1',
+      '--role',
+      'emperor',
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('emperor');
+  });
+});

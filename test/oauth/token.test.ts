@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import * as client from 'openid-client';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import {
+  authorizeInBrowser,
+  createMember,
+  createOAuthClient,
+  openIdConfiguration,
+  postForm,
+  REDIRECT_URI,
+  type RegisteredClient,
+} from '../factories/oauth.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let registered: RegisteredClient;
+let member: { email: string; password: string };
+let config: client.Configuration;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  member = await createMember(app, org.organization.id);
+  registered = await createOAuthClient(app, org.scope);
+  config = openIdConfiguration(app, registered);
+});
+afterAll(() => app.stop());
+
+const codeOf = (callback: URL) => callback.searchParams.get('code')!;
+
+/** The exchange as a client would post it, verifier and redirect_uri overridable. */
+function exchange(code: string, extra: Record<string, string> = {}) {
+  return postForm(app, '/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    client_id: registered.clientId,
+    client_secret: registered.clientSecret,
+    redirect_uri: REDIRECT_URI,
+    ...extra,
+  });
+}
+
+const tenantsWith = (token: string) => app.request<Envelope>('GET', '/v1/tenants', { key: token });
+
+describe('PKCE (S256)', () => {
+  it('exchanges the code with the right verifier', async () => {
+    const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const res = await exchange(codeOf(callback), { code_verifier: codeVerifier });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read:tenants' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('refuses a wrong verifier (invalid_grant), and the code is spent: the right one fails afterwards', async () => {
+    const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const wrong = await exchange(codeOf(callback), { code_verifier: client.randomPKCECodeVerifier() });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: 'invalid_grant' });
+    const right = await exchange(codeOf(callback), { code_verifier: codeVerifier });
+    expect(right.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('refuses an exchange without the verifier when the authorization had a challenge', async () => {
+    const { callback } = await authorizeInBrowser(app, config, { scope: 'read:tenants', ...member });
+    const res = await exchange(codeOf(callback));
+    expect(res.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('works without PKCE too (the client secret authenticates), and refuses a stray verifier', async () => {
+    const plain = await authorizeInBrowser(app, config, { scope: 'read:tenants', ...member, pkce: false });
+    expect((await exchange(codeOf(plain.callback))).status).toBe(200);
+    const stray = await authorizeInBrowser(app, config, { scope: 'read:tenants', ...member, pkce: false });
+    const res = await exchange(codeOf(stray.callback), { code_verifier: client.randomPKCECodeVerifier() });
+    expect(res.body).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('authorization codes', () => {
+  it('are single use: a second exchange fails and revokes the tokens of the first', async () => {
+    const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const first = await exchange(codeOf(callback), { code_verifier: codeVerifier });
+    expect(first.status).toBe(200);
+    expect((await tenantsWith(first.body!.access_token)).status).toBe(200);
+
+    const second = await exchange(codeOf(callback), { code_verifier: codeVerifier });
+    expect(second.status).toBe(400);
+    expect(second.body).toMatchObject({ error: 'invalid_grant' });
+    expect((await tenantsWith(first.body!.access_token)).status).toBe(401);
+    const refresh = await postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.body!.refresh_token,
+      client_id: registered.clientId,
+      client_secret: registered.clientSecret,
+    });
+    expect(refresh.body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('expire after 60 seconds', async () => {
+    const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    app.clock.advance(61_000);
+    const res = await exchange(codeOf(callback), { code_verifier: codeVerifier });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
+  });
+
+  it('are bound to their redirect_uri and their client', async () => {
+    const other = await createOAuthClient(app, org.scope, { name: 'Other app' });
+    const mismatch = await authorizeInBrowser(app, config, { scope: 'read:tenants', ...member, pkce: false });
+    const res = await exchange(codeOf(mismatch.callback), { redirect_uri: 'http://127.0.0.1:9/other' });
+    expect(res.body).toMatchObject({ error: 'invalid_request' });
+
+    const stolen = await authorizeInBrowser(app, config, { scope: 'read:tenants', ...member, pkce: false });
+    const byOther = await exchange(codeOf(stolen.callback), {
+      client_id: other.clientId,
+      client_secret: other.clientSecret,
+    });
+    expect(byOther.body).toMatchObject({ error: 'invalid_grant' });
+  });
+});
+
+describe('refresh tokens', () => {
+  it('narrow the scope on request, and never widen it', async () => {
+    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants write:tenants read:users',
+      ...member,
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
+    const narrowed = await client.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'read:tenants' });
+    expect(narrowed.scope).toBe('read:tenants');
+    expect((await tenantsWith(narrowed.access_token)).status).toBe(200);
+    const users = await app.request<Envelope>('GET', `/v1/tenants/${randomUUID()}/users`, {
+      key: narrowed.access_token,
+    });
+    expect(users.status).toBe(403);
+    expect(users.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required: 'read:users' } });
+    // The token it was refreshed from keeps its own scopes until it expires.
+    expect(
+      (await app.request('GET', `/v1/tenants/${randomUUID()}/users`, { key: tokens.access_token })).status,
+    ).toBe(404);
+
+    // The narrowed family cannot get its scopes back.
+    const widened = await postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: narrowed.refresh_token!,
+      client_id: registered.clientId,
+      client_secret: registered.clientSecret,
+      scope: 'read:tenants read:users',
+    });
+    expect(widened.status).toBe(400);
+    expect(widened.body).toMatchObject({ error: 'invalid_scope' });
+  });
+
+  it('expire after 30 days', async () => {
+    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
+    app.clock.advance(60 * 60 * 1000 + 1000);
+    expect((await tenantsWith(tokens.access_token)).status).toBe(401); // access tokens live 1 h
+    app.clock.advance(30 * 24 * 60 * 60 * 1000);
+    const res = await postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+      client_id: registered.clientId,
+      client_secret: registered.clientSecret,
+    });
+    expect(res.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
+  });
+});
+
+describe('client authentication and errors (RFC 6749 5.2)', () => {
+  it.each([
+    ['a wrong client_secret', { client_secret: 'svc_cs_wrong' }, 'invalid_client'],
+    ['an unknown client_id', { client_id: 'svc_ci_unknown' }, 'invalid_client'],
+    ['no client_secret (and no PKCE verifier)', { client_secret: '' }, 'invalid_client'],
+    ['a grant type clients may not use', { grant_type: 'password' }, 'unauthorized_client'],
+    ['an unknown grant_type', { grant_type: 'urn:example:unknown' }, 'unsupported_grant_type'],
+    ['an unknown code', { code: 'svc_ac_unknown' }, 'invalid_grant'],
+  ])('answers %s with %s as JSON', async (_case, fields, error) => {
+    const res = await exchange('svc_ac_unknown', fields);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toMatchObject({ error, error_description: expect.any(String) });
+  });
+
+  it('accepts client_secret_basic as well', async () => {
+    const { callback } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+      pkce: false,
+    });
+    const basic = Buffer.from(`${registered.clientId}:${registered.clientSecret}`).toString('base64');
+    const res = await postForm(
+      app,
+      '/oauth/token',
+      { grant_type: 'authorization_code', code: codeOf(callback), redirect_uri: REDIRECT_URI },
+      { authorization: `Basic ${basic}` },
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a JSON body (the token endpoint is form-encoded)', async () => {
+    const res = await fetch(`${app.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'authorization_code' }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('authenticates the client at the revocation endpoint (401 invalid_client)', async () => {
+    const res = await postForm(app, '/oauth/revoke', {
+      token: 'svc_rt_whatever',
+      client_id: registered.clientId,
+      client_secret: 'svc_cs_wrong',
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'invalid_client' });
+  });
+
+  it("does not let a client revoke another client's token", async () => {
+    const other = await createOAuthClient(app, org.scope, { name: 'Meddler' });
+    const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const tokens = (await exchange(codeOf(callback), { code_verifier: codeVerifier })).body!;
+    const res = await postForm(app, '/oauth/revoke', {
+      token: tokens.refresh_token,
+      client_id: other.clientId,
+      client_secret: other.clientSecret,
+    });
+    expect(res.status).toBe(200);
+    expect((await tenantsWith(tokens.access_token)).status).toBe(200);
+  });
+});

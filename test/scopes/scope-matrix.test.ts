@@ -1,0 +1,173 @@
+import { impliedPermissions, Permission } from '../../src/core/permissions.js';
+import type { TenantLicense } from '../../src/licenses/license.entity.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createLicenseUser, createSku } from '../factories/licenses.js';
+import {
+  createMember,
+  createOAuthClient,
+  issueAccessToken,
+  type RegisteredClient,
+} from '../factories/oauth.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { createUser } from '../factories/users.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let tenant: Tenant;
+let sku: TenantLicense;
+let registered: RegisteredClient;
+let member: { id: string };
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  tenant = await createTenant(app, org.scope);
+  sku = await createSku(app, tenant, { total: 100 });
+  registered = await createOAuthClient(app, org.scope);
+  member = await createMember(app, org.organization.id);
+});
+afterAll(() => app.stop());
+
+interface Call {
+  status: number;
+  error?: { code: string; details: Record<string, unknown> };
+}
+
+/** One route per row: the permission it needs and how to call it (write rows act on fresh data each time). */
+interface Probe {
+  name: string;
+  needs: Permission;
+  call(token: string): Promise<Call>;
+}
+
+async function rest(method: string, path: string, token: string, body?: unknown): Promise<Call> {
+  const res = await app.request<Envelope>(method, path, { key: token, body });
+  return { status: res.status, error: res.body.error };
+}
+
+async function graphql(query: string, token: string): Promise<Call> {
+  const res = await app.graphql(token, query);
+  const error = res.body.errors?.[0];
+  if (!error) return { status: 200 };
+  return {
+    status: error.extensions.code === 'FORBIDDEN' ? 403 : 400,
+    error: { code: error.extensions.code, details: error.extensions.details ?? {} },
+  };
+}
+
+const PROBES: Probe[] = [
+  { name: 'GET /v1/tenants', needs: Permission.READ_TENANTS, call: (t) => rest('GET', '/v1/tenants', t) },
+  {
+    name: 'POST /v1/tenants/:id/sync',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) => rest('POST', `/v1/tenants/${tenant.id}/sync`, t),
+  },
+  {
+    name: 'GET /v1/tenants/:id/users',
+    needs: Permission.READ_USERS,
+    call: (t) => rest('GET', `/v1/tenants/${tenant.id}/users`, t),
+  },
+  {
+    name: 'PATCH /v1/tenants/:id/users/:userId',
+    needs: Permission.WRITE_USERS,
+    call: async (t) => {
+      const user = await createUser(app, tenant);
+      return rest('PATCH', `/v1/tenants/${tenant.id}/users/${user.id}`, t, { jobTitle: 'Scoped' });
+    },
+  },
+  {
+    // Destructive: an API key needs Admin, an access token the family's write scope (docs/oauth.md).
+    name: 'DELETE /v1/tenants/:id/users/:userId',
+    needs: Permission.WRITE_USERS,
+    call: async (t) => {
+      const user = await createUser(app, tenant);
+      return rest('DELETE', `/v1/tenants/${tenant.id}/users/${user.id}`, t);
+    },
+  },
+  {
+    name: 'GET /v1/tenants/:id/licenses',
+    needs: Permission.READ_LICENSES,
+    call: (t) => rest('GET', `/v1/tenants/${tenant.id}/licenses`, t),
+  },
+  {
+    name: 'POST /v1/tenants/:id/licenses/assign',
+    needs: Permission.WRITE_LICENSES,
+    call: async (t) => {
+      const user = await createLicenseUser(app, tenant);
+      return rest('POST', `/v1/tenants/${tenant.id}/licenses/assign`, t, {
+        userId: user.id,
+        skuId: sku.skuId,
+      });
+    },
+  },
+  {
+    name: 'GET /api/settings/api-keys',
+    needs: Permission.ADMIN,
+    call: (t) => rest('GET', '/api/settings/api-keys', t),
+  },
+  {
+    name: 'GraphQL { tenants }',
+    needs: Permission.READ_TENANTS,
+    call: (t) => graphql('{ tenants { items { id } } }', t),
+  },
+  {
+    name: 'GraphQL { users }',
+    needs: Permission.READ_USERS,
+    call: (t) => graphql(`{ users(tenantId: "${tenant.id}") { items { id } } }`, t),
+  },
+  {
+    name: 'GraphQL { licenseAssignments }',
+    needs: Permission.READ_LICENSES,
+    call: (t) => graphql(`{ licenseAssignments(tenantId: "${tenant.id}") { items { id } } }`, t),
+  },
+  {
+    name: 'GraphQL { members }',
+    needs: Permission.ADMIN,
+    call: (t) => graphql('{ members { items { id } } }', t),
+  },
+];
+
+const SCOPES = Object.values(Permission);
+
+function allows(scope: Permission, needs: Permission): boolean {
+  return scope === Permission.ADMIN || impliedPermissions([scope]).has(needs);
+}
+
+describe('scope matrix: an access token with one scope against a read and a write route of every family', () => {
+  it.each(SCOPES)('%s', async (scope) => {
+    const token = await issueAccessToken(app, registered, member, [scope]);
+    const outcome: Record<string, string> = {};
+    const expected: Record<string, string> = {};
+    for (const probe of PROBES) {
+      const call = await probe.call(token);
+      outcome[probe.name] =
+        call.status < 300
+          ? 'allowed'
+          : `${call.status} ${call.error?.code} ${String(call.error?.details.required)}`;
+      expected[probe.name] = allows(scope, probe.needs) ? 'allowed' : `403 FORBIDDEN ${probe.needs}`;
+    }
+    expect(outcome).toEqual(expected);
+  });
+
+  it('grants what a write scope implies (write:users reads users) and nothing of another family', async () => {
+    const token = await issueAccessToken(app, registered, member, [Permission.WRITE_USERS]);
+    expect((await rest('GET', `/v1/tenants/${tenant.id}/users`, token)).status).toBe(200);
+    expect((await rest('GET', `/v1/tenants/${tenant.id}/licenses`, token)).error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { required: 'read:licenses', granted: expect.arrayContaining(['write:users', 'read:users']) },
+    });
+  });
+
+  it('combines scopes', async () => {
+    const token = await issueAccessToken(app, registered, member, [
+      Permission.READ_TENANTS,
+      Permission.READ_LICENSES,
+    ]);
+    expect((await rest('GET', '/v1/tenants', token)).status).toBe(200);
+    expect((await rest('GET', `/v1/tenants/${tenant.id}/licenses`, token)).status).toBe(200);
+    expect((await rest('GET', `/v1/tenants/${tenant.id}/users`, token)).status).toBe(403);
+  });
+});

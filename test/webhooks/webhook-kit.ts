@@ -1,0 +1,98 @@
+import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
+import type { Scope } from '../../src/core/scope.js';
+import type { Envelope } from '../helpers/envelope.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+export interface WebhookBody {
+  id: string;
+  url: string;
+  events: string[];
+  filter: { tenantIds: string[]; minSeverity: string | null };
+  headers: Record<string, string>;
+  enabled: boolean;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  failingSince: string | null;
+  previousSecretExpiresAt: string | null;
+  createdAt: string;
+  secret?: string | null;
+}
+
+export interface AttemptBody {
+  attemptNumber: number;
+  attemptedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+export interface DeliveryBody {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  event: string;
+  status: string;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  attempts: AttemptBody[];
+}
+
+/** POST /v1/webhooks with an Admin key; fails the test unless it is created. */
+export async function createWebhook(
+  app: TestApp,
+  adminKey: string,
+  body: Record<string, unknown>,
+): Promise<WebhookBody> {
+  const res = await app.request<Envelope<WebhookBody>>('POST', '/v1/webhooks', { key: adminKey, body });
+  if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Commits one domain event through the one emission point, as any service would. */
+export async function commitEvent(
+  app: TestApp,
+  scope: Scope,
+  event: Partial<NewEvent> = {},
+): Promise<string> {
+  const em = app.orm.em.fork();
+  const row = await em.transactional((tx) =>
+    recordEvent(tx, scope, app.clock, 'http://app.test', {
+      kind: 'user.created',
+      severity: 'informational',
+      tenant: null,
+      details: {},
+      actionPath: '/tenants',
+      ...event,
+    }),
+  );
+  return row.id;
+}
+
+/** Polls the delivery log until `done` holds for it. */
+export async function waitForDeliveries(
+  app: TestApp,
+  key: string,
+  webhookId: string,
+  done: (deliveries: DeliveryBody[]) => boolean,
+  timeoutMs = 10_000,
+): Promise<DeliveryBody[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await app.request<Envelope<DeliveryBody[]>>(
+      'GET',
+      `/v1/webhooks/${webhookId}/deliveries?limit=100`,
+      {
+        key,
+      },
+    );
+    if (res.status === 200 && done(res.body.data)) return res.body.data;
+    if (Date.now() > deadline)
+      throw new Error(`deliveries did not settle in ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A short schedule for tests: the same number of retries as DECISIONS, in milliseconds. */
+export const SHORT_RETRY_SCHEDULE_MS = [100, 100, 100, 100, 100, 100, 100];
