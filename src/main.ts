@@ -15,7 +15,7 @@ import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from './db/seeds/demo.js';
 import { buildAppSchema } from './schema.js';
-import { taskList } from './tasks.js';
+import { cronItems, taskList } from './tasks.js';
 
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
@@ -54,6 +54,7 @@ if (config.runWorker) {
   runner = await startJobRunner({
     pgPool: database.pool,
     taskList: taskList(database.orm, deps),
+    cronItems,
     concurrency: config.workerConcurrency,
     log: (level, message) =>
       level === 'error'

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { TaskList } from 'graphile-worker';
+import type { CronItem, TaskList } from 'graphile-worker';
 import type { AppDeps } from './core/service-context.js';
+import { HOUSEKEEPING_CRON, HOUSEKEEPING_TASK, housekeepingTask } from './housekeeping/housekeeping.task.js';
 import { tenantSyncTask } from './tenants/tenant-sync.task.js';
 import { TENANT_SYNC_TASK } from './tenants/tenant.service.js';
 import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
@@ -11,5 +12,9 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
   return {
     [TENANT_SYNC_TASK]: tenantSyncTask(orm, deps),
     [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask(orm, deps),
+    [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
   };
 }
+
+/** Scheduled work; graphile-worker runs each item once per tick across every process. */
+export const cronItems: CronItem[] = [HOUSEKEEPING_CRON];

@@ -1,6 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EventEmitter } from 'node:events';
-import { Logger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import {
+  Logger,
+  parseCronItems,
+  run,
+  type CronItem,
+  type Runner,
+  type TaskList,
+  type WorkerEvents,
+} from 'graphile-worker';
 import type pg from 'pg';
 import { JobWorkerLiveness } from './job-worker-liveness.js';
 
@@ -41,6 +49,8 @@ export async function enqueueJob(
 export interface JobRunnerOptions {
   pgPool: pg.Pool;
   taskList: TaskList;
+  /** Scheduled tasks; absent in tests, which run them by hand with a moved clock. */
+  cronItems?: CronItem[];
   concurrency: number;
   pollIntervalMs?: number;
   log: (level: string, message: string) => void;
@@ -58,7 +68,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1000,
-    crontab: '', // no cron file: scheduled work is declared in code
+    parsedCronItems: parseCronItems(options.cronItems ?? []), // declared in code (tasks.ts), not a crontab file
     logger: new Logger(() => (level, message) => options.log(level, message)),
     events,
   });

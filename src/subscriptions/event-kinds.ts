@@ -1,37 +1,7 @@
 import { Permission } from '../core/permissions.js';
+import { EVENT_KINDS, WEBHOOK_ONLY_KINDS, type EventKind } from '../core/events/event-kinds.js';
 
-/**
- * The event catalog of DECISIONS "Events". Subscription fields are generated from this list, so the
- * schema cannot drift from it; kinds whose features do not exist yet are declared all the same.
- */
-export const EVENT_KINDS = [
-  'tenant.synced',
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'user.restored',
-  'user.purged',
-  'license.assigned',
-  'license.removed',
-  'alert.created',
-  'alert.updated',
-  'device.isolated',
-  'device.released',
-  'device.scan_completed',
-  'restore.completed',
-  'restore.failed',
-  'connector.status_changed',
-  'restricted_user.unblocked',
-  'guest.invited',
-  'recommendation.applied',
-  'security.risky_signin',
-  'webhook.test',
-] as const;
-
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-/** `webhook.test` is a ping addressed to one webhook, not news about the organization: subscribers never see it. */
-export const WEBHOOK_ONLY_KINDS: ReadonlySet<string> = new Set<string>(['webhook.test']);
+export { EVENT_KINDS, WEBHOOK_ONLY_KINDS, type EventKind };
 
 export const SUBSCRIBABLE_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter(
   (kind) => !WEBHOOK_ONLY_KINDS.has(kind),

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock } from '../core/clock.js';
+import { WEBHOOK_DISABLED_EVENT } from '../core/events/event-kinds.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { DeliveryStatus } from './webhook-delivery.entity.js';
 import { QUEUE_ATTEMPT_SQL } from './webhook-delivery.queue.js';
@@ -7,8 +8,6 @@ import type { DueDelivery } from './webhook-delivery.task.js';
 import type { PostOutcome } from './webhook-http.js';
 import { nextRetryDelayMs } from './webhook-retry.js';
 import type { WebhookSettings } from './webhook.settings.js';
-
-export const WEBHOOK_DISABLED_EVENT = 'webhook.disabled';
 
 const INSERT_ATTEMPT = `
   insert into webhook_attempts

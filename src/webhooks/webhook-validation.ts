@@ -3,9 +3,8 @@ import { InvalidRequestError, type FieldProblem } from '../core/errors.js';
 import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import { kindMatches } from '../core/events/event-filter.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { EVENT_KINDS } from '../subscriptions/event-kinds.js';
+import { EVENT_KINDS } from '../core/events/event-kinds.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { WEBHOOK_DISABLED_EVENT } from './webhook-failure.js';
 import type { WebhookFields } from './webhook.inputs.js';
 import type { WebhookSettings } from './webhook.settings.js';
 import {
@@ -42,9 +41,6 @@ const RESERVED_HEADERS = new Set([
   'webhook-signature',
 ]);
 
-/** Every kind a webhook can receive: the catalog, plus the events about webhooks themselves. */
-export const WEBHOOK_EVENT_KINDS: readonly string[] = [...EVENT_KINDS, WEBHOOK_DISABLED_EVENT];
-
 /** A webhook's fields once checked, in storage form; absent fields do not change. */
 export interface CheckedWebhookFields {
   url?: string;
@@ -75,8 +71,8 @@ function eventProblems(events: string[]): FieldProblem[] {
           problem: 'must be an event kind such as user.created, or a pattern such as security.* or *',
         },
       ];
-    if (!WEBHOOK_EVENT_KINDS.some((kind) => kindMatches(kind, [pattern])))
-      return [{ field, problem: `matches no event kind (known kinds: ${WEBHOOK_EVENT_KINDS.join(', ')})` }];
+    if (!EVENT_KINDS.some((kind) => kindMatches(kind, [pattern])))
+      return [{ field, problem: `matches no event kind (known kinds: ${EVENT_KINDS.join(', ')})` }];
     return [];
   });
 }

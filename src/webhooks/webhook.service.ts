@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '../core/errors.js';
+import { WEBHOOK_TEST_EVENT } from '../core/events/event-kinds.js';
 import { writeEventRow } from '../core/events/record-event.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
@@ -10,8 +11,6 @@ import { checkWebhookFields, type CheckOptions } from './webhook-validation.js';
 import { Webhook, WebhookFormat } from './webhook.entity.js';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.inputs.js';
 import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
-
-export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 /**
  * A secret we generated, kept only on the object the create or rotate mutation returns (the GraphQL field

@@ -1,0 +1,67 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CronItem, Task } from 'graphile-worker';
+import type { Clock } from '../core/clock.js';
+import type { AppDeps } from '../core/service-context.js';
+import { DeliveryStatus } from '../webhooks/webhook-delivery.entity.js';
+
+export const HOUSEKEEPING_TASK = 'housekeeping';
+
+/** Every 15 minutes on one process of the fleet: graphile-worker's cron takes a lock per run. */
+export const HOUSEKEEPING_CRON: CronItem = {
+  task: HOUSEKEEPING_TASK,
+  match: '*/15 * * * *',
+  identifier: HOUSEKEEPING_TASK,
+  options: { backfillPeriod: 0, maxAttempts: 3 },
+};
+
+const DAY_MS = 86_400_000;
+
+/** How long rows that only serve as history are kept (docs/decisions.md "Retention"). */
+export const RETENTION = {
+  /** An expired OAuth code or token is useless; a day of grace keeps reuse detection meaningful. */
+  expiredOAuthMs: DAY_MS,
+  /** Events, their deliveries and delivery attempts: the delivery log and re-send reach back 30 days. */
+  eventHistoryMs: 30 * DAY_MS,
+} as const;
+
+export interface HousekeepingResult {
+  rateLimitRows: number;
+  oauthCodes: number;
+  oauthTokens: number;
+  events: number;
+}
+
+/**
+ * Deletes what has expired: rate-limit windows (rate-limiter-flexible is told not to clean up on its own,
+ * see rate-limit.ts), OAuth codes and tokens past their expiry, and event history past its retention.
+ * An event with a delivery still pending is kept whatever its age, so nothing is lost before it arrives.
+ */
+export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<HousekeepingResult> {
+  const now = clock.now();
+  const oauthCutoff = new Date(now.getTime() - RETENTION.expiredOAuthMs);
+  const eventCutoff = new Date(now.getTime() - RETENTION.eventHistoryMs);
+  const connection = orm.em.getConnection();
+  const count = async (sql: string, params: unknown[]) => {
+    const result = await connection.execute<{ affectedRows?: number }>(sql, params, 'run');
+    return result.affectedRows ?? 0;
+  };
+  return {
+    rateLimitRows: await count('delete from rate_limits where expire is not null and expire < ?', [
+      now.getTime(),
+    ]),
+    oauthCodes: await count('delete from oauth_authorization_codes where expires_at < ?', [oauthCutoff]),
+    oauthTokens: await count('delete from oauth_tokens where expires_at < ?', [oauthCutoff]),
+    events: await count(
+      `delete from domain_events e where e.occurred_at < ?
+          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = '${DeliveryStatus.PENDING}')`,
+      [eventCutoff],
+    ),
+  };
+}
+
+export function housekeepingTask(orm: MikroORM, deps: AppDeps): Task {
+  return async (_payload, helpers) => {
+    const result = await runHousekeeping(orm, deps.clock);
+    helpers.logger.info(`housekeeping: ${JSON.stringify(result)}`);
+  };
+}

@@ -1,0 +1,67 @@
+import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
+import { cronItems, taskList } from '../../src/tasks.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { TestApp } from '../helpers/test-app.js';
+import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
+import { Permission } from '../../src/core/permissions.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+
+// No job runner: deliveries stay pending, which is the case housekeeping must not break.
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+});
+afterAll(() => app.stop());
+
+async function exists(table: string, where: string, params: unknown[]): Promise<boolean> {
+  const { rows } = await app.pool.query(`select 1 from ${table} where ${where}`, params);
+  return rows.length > 0;
+}
+
+it('is scheduled on the job queue every 15 minutes', () => {
+  expect(cronItems).toEqual([expect.objectContaining({ task: 'housekeeping', match: '*/15 * * * *' })]);
+  expect(Object.keys(taskList(app.orm, app.deps))).toContain('housekeeping');
+});
+
+it('deletes what expired and keeps what is live or still owed to a receiver', async () => {
+  const now = () => app.clock.now().getTime();
+  const member = await createMember(app, org.organization.id);
+  const registered = await createOAuthClient(app, org.scope);
+  const oldToken = await issueAccessToken(app, registered, member, [Permission.READ_TENANTS]);
+
+  const forgotten = await commitEvent(app, org.scope); // no webhook yet: nothing owed
+  const webhook = await createWebhook(app, org.keys.admin, {
+    url: 'https://93.184.215.14/hook',
+    events: ['*'],
+  });
+  const owed = await commitEvent(app, org.scope); // a pending delivery to the webhook
+
+  app.clock.advance(RETENTION.eventHistoryMs + 60_000);
+  const freshToken = await issueAccessToken(app, registered, member, [Permission.READ_TENANTS]);
+  const recent = await commitEvent(app, org.scope);
+
+  await app.pool.query(
+    `insert into rate_limits (key, points, expire) values ('hk:old', 1, $1), ('hk:live', 1, $2)`,
+    [now() - 1000, now() + 60_000],
+  );
+
+  const result = await runHousekeeping(app.orm, app.clock);
+
+  expect(result.events).toBe(1);
+  expect(await exists('domain_events', 'id = $1', [forgotten])).toBe(false);
+  expect(await exists('domain_events', 'id = $1', [owed])).toBe(true);
+  expect(await exists('webhook_deliveries', 'event_id = $1 and webhook_id = $2', [owed, webhook.id])).toBe(
+    true,
+  );
+  expect(await exists('domain_events', 'id = $1', [recent])).toBe(true);
+
+  expect(await exists('rate_limits', 'key = $1', ['hk:old'])).toBe(false);
+  expect(await exists('rate_limits', 'key = $1', ['hk:live'])).toBe(true);
+
+  expect(result.oauthTokens).toBe(1);
+  expect((await app.request('GET', '/v1/tenants', { key: freshToken })).status).toBe(200);
+  expect((await app.request('GET', '/v1/tenants', { key: oldToken })).status).toBe(401);
+});
