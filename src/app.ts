@@ -10,8 +10,9 @@ import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ApiKeyAuthenticator } from './api-keys/api-key.auth.js';
-import { API_KEY_REVOKED_CHANNEL } from './api-keys/api-key.service.js';
+import { API_KEY_REVOKED_CHANNEL, type ApiKeyCacheHolder } from './api-keys/api-key.service.js';
 import type { PgListener } from './core/pg-listener.js';
+import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { InvalidRequestError, NotFoundError, toAppError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
@@ -21,6 +22,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { sendError } from './http/respond.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
+import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
@@ -37,6 +39,10 @@ export interface AppOptions extends AppDeps {
   listener: PgListener;
   /** Readiness: migrations applied. The database is asked on every /health/ready call. */
   isReady: () => boolean;
+  /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. Default false. */
+  trustProxy?: TrustProxySetting;
+  /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
+  oauthLimits?: OAuthLimitOverrides;
 }
 
 export interface App {
@@ -60,20 +66,27 @@ function isLandingPageRequest(req: Request): boolean {
  */
 export async function createApp(options: AppOptions): Promise<App> {
   const { orm, logger } = options;
-  const deps: AppDeps = {
+  const apiKeys = new ApiKeyAuthenticator(orm, options.clock);
+  // Request contexts are built from these (createRequestContext spreads them), so the key service
+  // reaches this process's key cache through its context: a revocation drops the key at once here,
+  // and in other processes when the NOTIFY arrives.
+  const deps: AppDeps & ApiKeyCacheHolder = {
     clock: options.clock,
     provider: options.provider,
     publicUrl: options.publicUrl,
     webhooks: options.webhooks,
+    apiKeyCache: apiKeys,
   };
   const app = express();
   const server = http.createServer(app);
   app.disable('x-powered-by');
+  // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
+  // X-Forwarded-For as far as the proxies are trusted (TRUST_PROXY); otherwise the connecting address.
+  app.set('trust proxy', options.trustProxy ?? false);
   // API responses are personal and change often; hashing every body for an ETag costs more than it saves.
   app.set('etag', false);
   app.set('query parser', 'extended');
 
-  const apiKeys = new ApiKeyAuthenticator(orm, options.clock);
   await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
   const authenticators: Authenticator[] = [
     {
@@ -161,7 +174,14 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   // The OAuth 2.0 authorization server (docs/oauth.md): outside the API guard, it authenticates by itself.
   app.use(
-    oauthRouter({ orm, pool: options.pool, clock: options.clock, logger, publicUrl: options.publicUrl }),
+    oauthRouter({
+      orm,
+      pool: options.pool,
+      clock: options.clock,
+      logger,
+      publicUrl: options.publicUrl,
+      limits: options.oauthLimits,
+    }),
   );
 
   app.use(notFound);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** The server's configuration, read once from the environment at start-up. */
@@ -23,6 +24,43 @@ export interface AppConfig {
   maxJsonBodyBytes: number;
   /** Let webhooks target private, loopback and link-local addresses (local development and tests). */
   webhookAllowPrivateTargets: boolean;
+  /**
+   * Which proxies in front of the server to believe about the client's address (X-Forwarded-For), as
+   * Express's `trust proxy` setting: false (default: the connecting address is the client), true (every
+   * hop), a number of hops, or addresses / CIDR ranges / Express's names (loopback, linklocal, uniquelocal).
+   */
+  trustProxy: TrustProxySetting;
+}
+
+/** A value Express accepts for `app.set('trust proxy', …)`. */
+export type TrustProxySetting = boolean | number | string[];
+
+/** Express's own names for address ranges (proxy-addr). */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  if (/^\d{1,3}$/.test(bits)) return Number(bits) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(bits) === 4; // a netmask, which Express accepts too
+}
+
+/** TRUST_PROXY: `true`/`false`, a hop count, or a comma list of addresses, CIDR ranges and names. */
+export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
+  const value = raw?.trim() ?? '';
+  if (value === '' || /^(false|no|off)$/i.test(value)) return false;
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !TRUST_PROXY_NAMES.includes(entry) && !isAddressOrRange(entry));
+  if (bad !== undefined)
+    throw new Error(
+      `TRUST_PROXY must be true, false, a number of hops, or a comma list of IP addresses, CIDR ranges ` +
+        `and ${TRUST_PROXY_NAMES.join('/')}; "${bad}" is none of these`,
+    );
+  return entries;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -54,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,
     maxJsonBodyBytes: intFromEnv(env, 'MAX_JSON_BODY_BYTES', 1024 * 1024),
     webhookAllowPrivateTargets: boolFromEnv(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -45,6 +45,7 @@ const app = await createApp({
   schema,
   logger,
   maxJsonBodyBytes: config.maxJsonBodyBytes,
+  trustProxy: config.trustProxy,
   listener,
   isReady: () => ready,
 });

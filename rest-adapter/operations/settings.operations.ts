@@ -88,6 +88,12 @@ export const CREATE_MEMBER = /* GraphQL */ `
   }
 `;
 
+export const UPDATE_MEMBER = /* GraphQL */ `
+  mutation UpdateMember($id: UUID!, $input: UpdateMemberInput!) {
+    updateMember(id: $id, input: $input) { ${MEMBER_FIELDS} }
+  }
+`;
+
 export const REMOVE_MEMBER = /* GraphQL */ `
   mutation RemoveMember($id: UUID!) {
     removeMember(id: $id) { ${MEMBER_FIELDS} }

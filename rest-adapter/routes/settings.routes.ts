@@ -8,6 +8,7 @@ import {
   REMOVE_MEMBER,
   REVOKE_API_KEY,
   REVOKE_OAUTH_CLIENT,
+  UPDATE_MEMBER,
 } from '../operations/settings.operations.js';
 import { PAGE_QUERY, type RouteDefinition } from '../route.js';
 
@@ -75,7 +76,17 @@ export const SETTINGS_ROUTES: RouteDefinition[] = [
     operation: CREATE_MEMBER,
     body: 'input',
     status: 201,
-    summary: 'add a member {email, password, role?}; 409 when the email is taken (Admin)',
+    summary:
+      'add a member {email, password, role?}; 409 when the email is taken; an owner only by an owner (Admin)',
+  },
+  {
+    method: 'PATCH',
+    path: '/settings/members/:id',
+    operation: UPDATE_MEMBER,
+    params: { id: 'id' },
+    body: 'input',
+    summary:
+      "change a member's role {role}; owners made or unmade only by an owner; 409 for the last owner (Admin)",
   },
   {
     method: 'DELETE',

@@ -27,7 +27,20 @@ export interface NewApiKey {
   allowedIps?: string[];
 }
 
-export interface ApiKeyServiceContext {
+/** This process's cache of authenticated keys (ApiKeyAuthenticator). */
+export interface ApiKeyCache {
+  forget(apiKeyId: string): void;
+}
+
+/**
+ * Where a context carries the cache: the app puts it in the dependencies every request context is
+ * built from. The CLI has none (it is another process: the server learns of a revocation by NOTIFY).
+ */
+export interface ApiKeyCacheHolder {
+  apiKeyCache?: ApiKeyCache;
+}
+
+export interface ApiKeyServiceContext extends ApiKeyCacheHolder {
   em: EntityManager;
   scope: Scope;
   clock: Clock;
@@ -77,17 +90,23 @@ export class ApiKeyService {
     return findLeanPage(this.ctx, ApiKey, {}, args, { createdAt: 'desc', id: 'desc' });
   }
 
-  /** Revokes a key; every server process drops it from its cache when the NOTIFY arrives (after commit). */
+  /**
+   * Revokes a key. This process drops it from its cache as soon as the revocation is committed, before
+   * answering, so the very next request with the key gets 401; every other server process drops it when
+   * the NOTIFY arrives (sent on commit).
+   */
   async revoke(id: string): Promise<ApiKey> {
-    return this.ctx.em.transactional(async (em) => {
-      const apiKey = await em.findOne(ApiKey, { id });
-      if (!apiKey) throw new NotFoundError('API key', id);
-      if (!apiKey.revokedAt) {
-        apiKey.revokedAt = this.ctx.clock.now();
+    const apiKey = await this.ctx.em.transactional(async (em) => {
+      const found = await em.findOne(ApiKey, { id });
+      if (!found) throw new NotFoundError('API key', id);
+      if (!found.revokedAt) {
+        found.revokedAt = this.ctx.clock.now();
         await em.flush();
-        await em.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, apiKey.id]);
+        await em.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, found.id]);
       }
-      return apiKey;
+      return found;
     });
+    this.ctx.apiKeyCache?.forget(apiKey.id);
+    return apiKey;
   }
 }

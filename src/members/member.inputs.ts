@@ -12,3 +12,12 @@ export class CreateMemberInput {
   @Field(() => MemberRole, { nullable: true, description: 'Default: MEMBER' })
   role?: MemberRole;
 }
+
+@InputType({ description: "A change of a member's role" })
+export class UpdateMemberInput {
+  @Field(() => MemberRole, {
+    description:
+      'The new role. Making or unmaking an owner needs an owner (OAuth) or the CLI; the last owner stays an owner',
+  })
+  role!: MemberRole;
+}

@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { Member } from './member.entity.js';
-import { CreateMemberInput } from './member.inputs.js';
+import { CreateMemberInput, UpdateMemberInput } from './member.inputs.js';
 import { MemberService } from './member.service.js';
 
 const MemberPage = PageOf(Member, 'Member');
@@ -19,10 +19,26 @@ export class MemberResolver {
     return new MemberService(ctx).list(page);
   }
 
-  @Mutation(() => Member, { description: 'Adds a member (409 when the email is taken)' })
+  @Mutation(() => Member, {
+    description:
+      'Adds a member (409 when the email is taken). Only an owner (OAuth) or the CLI may add an owner',
+  })
   @RequirePermission(Permission.ADMIN)
   createMember(@Arg('input') input: CreateMemberInput, @Ctx() ctx: RequestContext) {
     return new MemberService(ctx).create(input);
+  }
+
+  @Mutation(() => Member, {
+    description:
+      "Changes a member's role; their tokens keep only what the new role may grant (409 for the last owner)",
+  })
+  @RequirePermission(Permission.ADMIN)
+  updateMember(
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Arg('input') input: UpdateMemberInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new MemberService(ctx).updateRole(id, input.role);
   }
 
   @Mutation(() => Member, {

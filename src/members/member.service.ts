@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../core/clock.js';
-import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidRequestError,
+  NotFoundError,
+  type FieldProblem,
+} from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
+import type { Viewer } from '../core/viewer.js';
 import { pageOffset } from '../core/pagination.js';
 import { Member, MemberRole } from './member.entity.js';
 import {
@@ -23,6 +30,11 @@ export interface MemberServiceContext {
   /** Members belong to the organization, whatever the caller's environment. */
   scope: { organizationId: string };
   clock: Clock;
+  /**
+   * Who is acting over the API. Absent for the CLI and the seed: the operator of the server, who may
+   * manage owners.
+   */
+  viewer?: Viewer;
 }
 
 const MAX_EMAIL_LENGTH = 254;
@@ -59,6 +71,8 @@ export class MemberService {
       );
     }
     const { em, scope, clock } = this.ctx;
+    const role = input.role ?? MemberRole.MEMBER;
+    if (role === MemberRole.OWNER) await this.assertOwnerAuthority('create an owner');
     const email = normalizeEmail(input.email);
     if (await em.count(Member, { organizationId: scope.organizationId, email })) {
       throw new ConflictError(`A member with the email ${email} already exists`, { field: 'email' });
@@ -66,7 +80,7 @@ export class MemberService {
     const member = new Member({
       organizationId: scope.organizationId,
       email,
-      role: input.role ?? MemberRole.MEMBER,
+      role,
       passwordHash: await hashPassword(input.password),
       createdAt: clock.now(),
     });
@@ -84,25 +98,82 @@ export class MemberService {
   }
 
   /**
+   * Changes a member's role. Their existing tokens follow at once: a token keeps only what the member's
+   * current role may grant (a member demoted to `member` loses `admin`). The last owner stays an owner.
+   */
+  async updateRole(id: string, role: MemberRole): Promise<Member> {
+    return this.ctx.em.transactional(async (em) => {
+      const member = await this.findForChange(em, id);
+      if (member.role === role) return member;
+      if (member.role === MemberRole.OWNER || role === MemberRole.OWNER)
+        await this.assertOwnerAuthority(
+          role === MemberRole.OWNER ? 'make someone an owner' : 'demote an owner',
+        );
+      if (member.role === MemberRole.OWNER) await this.assertNotLastOwner(em, member, 'demoted');
+      member.role = role;
+      await em.flush();
+      return member;
+    });
+  }
+
+  /**
    * Removes a member; their authorization codes and tokens go with them in the same transaction.
    * The last owner stays: an organization always has someone who may grant `admin`.
    */
   async remove(id: string): Promise<Member> {
     return this.ctx.em.transactional(async (em) => {
-      const member = await em.findOne(Member, { id, organizationId: this.ctx.scope.organizationId });
-      if (!member) throw new NotFoundError('Member', id);
+      const member = await this.findForChange(em, id);
       if (member.role === MemberRole.OWNER) {
-        const owners = await em.count(Member, {
-          organizationId: member.organizationId,
-          role: MemberRole.OWNER,
-        });
-        if (owners === 1) throw new ConflictError('The last owner of an organization cannot be removed');
+        await this.assertOwnerAuthority('remove an owner');
+        await this.assertNotLastOwner(em, member, 'removed');
       }
       await em.execute('delete from oauth_tokens where member_id = ?', [member.id]);
       await em.execute('delete from oauth_authorization_codes where member_id = ?', [member.id]);
       em.remove(member);
       await em.flush();
       return member;
+    });
+  }
+
+  private async findForChange(em: EntityManager, id: string): Promise<Member> {
+    const member = await em.findOne(Member, { id, organizationId: this.ctx.scope.organizationId });
+    if (!member) throw new NotFoundError('Member', id);
+    return member;
+  }
+
+  /**
+   * Locks the organization's owners (FOR UPDATE) before counting them, so that two owners demoted or
+   * removed at the same time cannot both see "another owner is left".
+   */
+  private async assertNotLastOwner(em: EntityManager, member: Member, what: string): Promise<void> {
+    const owners = await em.execute<Array<{ id: string }>>(
+      `select id from members where organization_id = ? and role = ? for update`,
+      [member.organizationId, MemberRole.OWNER],
+    );
+    if (owners.filter((owner) => owner.id !== member.id).length === 0)
+      throw new ConflictError(
+        `The last owner of an organization cannot be ${what}; make another member an owner first`,
+        { memberId: member.id },
+      );
+  }
+
+  /**
+   * Owners are managed by an owner in person (an access token of an owner member) or by the operator
+   * (CLI). An API key, even Admin, stands for no one in particular, and an admin member can create an
+   * Admin key: if either could make owners, any admin could become one.
+   */
+  private async assertOwnerAuthority(action: string): Promise<void> {
+    const { viewer } = this.ctx;
+    if (!viewer) return;
+    if (viewer.credentialKind === 'access_token') {
+      const rows = await this.ctx.em.execute<Array<{ role: MemberRole }>>(
+        `select m.role from oauth_tokens t join members m on m.id = t.member_id where t.id = ?`,
+        [viewer.credentialId],
+      );
+      if (rows[0]?.role === MemberRole.OWNER) return;
+    }
+    throw new ForbiddenError(`Only an owner (signed in through OAuth) or the CLI may ${action}`, {
+      required: MemberRole.OWNER,
     });
   }
 

@@ -17,7 +17,7 @@ export interface AuthorizeRouteDeps {
   logger: Logger;
   store: OAuthStore;
   servers: OAuthServers;
-  signInLimits: { perIp: AttemptLimiter; perAccount: AttemptLimiter };
+  signInLimits: { perIp: AttemptLimiter; perAccountIp: AttemptLimiter; perAccount: AttemptLimiter };
   /** Mark the CSRF cookie Secure (the public URL is https). */
   secureCookies: boolean;
 }
@@ -94,9 +94,13 @@ export function mountAuthorizeRoutes(router: Router, deps: AuthorizeRouteDeps): 
       }
 
       const email = text(body.email);
+      const ip = req.ip ?? '';
       const accountKey = `${client.organizationId}:${normalizeEmail(email)}`;
+      const accountIpKey = `${accountKey}|${ip}`;
+      // Counted before the password is checked, so parallel guesses cannot slip past the limits.
       const allowed = await attemptAll([
-        [deps.signInLimits.perIp, req.ip ?? ''],
+        [deps.signInLimits.perIp, ip],
+        [deps.signInLimits.perAccountIp, accountIpKey],
         [deps.signInLimits.perAccount, accountKey],
       ]);
       if (!allowed.allowed) {
@@ -117,7 +121,12 @@ export function mountAuthorizeRoutes(router: Router, deps: AuthorizeRouteDeps): 
       const member = await members.verifyCredentials(email, text(body.password));
       if (!member)
         return showPage(res, 401, { ...check, email, error: 'The email or password is incorrect.' });
-      await deps.signInLimits.perAccount.clear(accountKey);
+      // A success clears this address's failures at the account, and gives back its own point only at
+      // the account-wide counter (failures from elsewhere still count there).
+      await Promise.all([
+        deps.signInLimits.perAccountIp.clear(accountIpKey),
+        deps.signInLimits.perAccount.forgive(accountKey),
+      ]);
 
       res.redirect(302, await issueCode(req, params, { memberId: member.id, role: member.role }));
     } catch (error) {

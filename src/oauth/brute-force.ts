@@ -2,11 +2,7 @@ import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { RATE_LIMIT_TABLE } from '../http/rate-limit.js';
 import { sha256 } from './oauth-secrets.js';
-
-export interface AttemptLimit {
-  points: number;
-  durationSeconds: number;
-}
+import type { AttemptLimit } from './oauth.settings.js';
 
 export type AttemptOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -52,8 +48,24 @@ export class AttemptLimiter {
   }
 }
 
-/** The first refusal among several limits (all are counted, so each keeps its own tally). */
-export async function attemptAll(attempts: Array<[AttemptLimiter, string]>): Promise<AttemptOutcome> {
+/** One counter and the key an attempt is counted under. */
+export type Attempt = [AttemptLimiter, string];
+
+/**
+ * The refusal among several limits that lifts last (all are counted, so each keeps its own tally),
+ * or allowed when none refuses.
+ */
+export async function attemptAll(attempts: Attempt[]): Promise<AttemptOutcome> {
   const outcomes = await Promise.all(attempts.map(([limiter, key]) => limiter.attempt(key)));
-  return outcomes.find((outcome) => !outcome.allowed) ?? { allowed: true };
+  let refusal: AttemptOutcome = { allowed: true };
+  for (const outcome of outcomes) {
+    if (outcome.allowed) continue;
+    if (refusal.allowed || outcome.retryAfterSeconds > refusal.retryAfterSeconds) refusal = outcome;
+  }
+  return refusal;
+}
+
+/** Gives back the point each counter took (the attempt turned out not to be a failure). */
+export async function forgiveAll(attempts: Attempt[]): Promise<void> {
+  await Promise.all(attempts.map(([limiter, key]) => limiter.forgive(key)));
 }

@@ -2,6 +2,7 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Request as ExpressRequest } from 'express';
 import type { OAuthStore } from './oauth-store.js';
 import { createOAuthModel } from './oauth-model.js';
+import { ScopeCheckedRefreshTokenGrantType } from './refresh-token-grant.js';
 import {
   ACCESS_TOKEN_LIFETIME_SECONDS,
   AUTHORIZATION_CODE_LIFETIME_SECONDS,
@@ -23,6 +24,10 @@ export function createOAuthServers(store: OAuthStore) {
     accessTokenLifetime: ACCESS_TOKEN_LIFETIME_SECONDS,
     refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_SECONDS,
     alwaysIssueNewRefreshToken: true,
+    // Replaces the library's own refresh_token grant (see the class for why).
+    extendedGrantTypes: {
+      refresh_token: ScopeCheckedRefreshTokenGrantType as unknown as typeof OAuth2Server.AbstractGrantType,
+    },
   });
   return { authorize, token };
 }

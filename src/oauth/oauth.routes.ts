@@ -7,12 +7,13 @@ import type { Clock } from '../core/clock.js';
 import { KNOWN_SCOPES } from './oauth-scopes.js';
 import { mountAuthorizeRoutes } from './authorize.routes.js';
 import { renderErrorPage, sendPage } from './authorize-page.js';
-import { AttemptLimiter, attemptAll } from './brute-force.js';
+import { AttemptLimiter, attemptAll, forgiveAll, type Attempt } from './brute-force.js';
 import { clientCredentials, createOAuthServers, isOAuthError, libraryRequest } from './oauth-endpoints.js';
 import { OAuthTokenKind } from './oauth-grant.entity.js';
 import { createOAuthModel } from './oauth-model.js';
 import { OAuthStore } from './oauth-store.js';
-import { SIGN_IN_LIMITS, TOKEN_ENDPOINT_LIMITS } from './oauth.settings.js';
+import { oauthLimits, type AttemptLimit, type OAuthLimitOverrides } from './oauth.settings.js';
+import { dummyPasswordHash } from '../members/member.password.js';
 
 export interface OAuthRouterDeps {
   orm: MikroORM;
@@ -21,6 +22,8 @@ export interface OAuthRouterDeps {
   logger: Logger;
   /** The issuer (RFC 8414) and the origin of the endpoints it lists. */
   publicUrl: string;
+  /** Brute-force limits other than the defaults of oauth.settings.ts (tests use small numbers). */
+  limits?: OAuthLimitOverrides;
 }
 
 /** RFC 6749 5.2 errors: JSON, never cached. */
@@ -40,12 +43,18 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
   const store = new OAuthStore(deps.orm, deps.clock);
   const servers = createOAuthServers(store);
   const clientModel = createOAuthModel(store, { requireClientSecret: true });
-  const limiter = (prefix: string, limit: { points: number; durationSeconds: number }) =>
-    new AttemptLimiter(deps.pool, prefix, limit);
+  const limits = oauthLimits(deps.limits);
+  const limiter = (prefix: string, limit: AttemptLimit) => new AttemptLimiter(deps.pool, prefix, limit);
   const tokenLimits = {
-    perIp: limiter('oauth_token_ip', TOKEN_ENDPOINT_LIMITS.perIp),
-    perClient: limiter('oauth_token_client', TOKEN_ENDPOINT_LIMITS.perClient),
+    perIp: limiter('oauth_token_ip', limits.token.perIp),
+    perClientIp: limiter('oauth_token_client_ip', limits.token.perClientIp),
+    perClient: limiter('oauth_token_client', limits.token.perClient),
   };
+  // The dummy hash an unknown email is checked against is ready before the first sign-in, so that
+  // sign-in does not take longer than a wrong password (which would tell that the email is unknown).
+  dummyPasswordHash().catch((error: unknown) =>
+    deps.logger.error({ err: error }, 'could not prepare the dummy password hash'),
+  );
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
   const router = Router();
 
@@ -73,33 +82,55 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
     store,
     servers,
     signInLimits: {
-      perIp: limiter('oauth_signin_ip', SIGN_IN_LIMITS.perIp),
-      perAccount: limiter('oauth_signin_account', SIGN_IN_LIMITS.perAccount),
+      perIp: limiter('oauth_signin_ip', limits.signIn.perIp),
+      perAccountIp: limiter('oauth_signin_account_ip', limits.signIn.perAccountIp),
+      perAccount: limiter('oauth_signin_account', limits.signIn.perAccount),
     },
     secureCookies: deps.publicUrl.startsWith('https:'),
   });
 
-  /** Counts the request per IP and per client_id; false (and a 429 sent) when either is exhausted. */
-  const admit = async (req: Request, res: Response, clientId: string | undefined): Promise<boolean> => {
-    const outcome = await attemptAll([
-      [tokenLimits.perIp, req.ip ?? ''],
-      ...(clientId ? [[tokenLimits.perClient, clientId] as [AttemptLimiter, string]] : []),
-    ]);
-    if (outcome.allowed) return true;
+  /**
+   * Counts the request per address and, as a possible failed client authentication, per (client_id,
+   * address) and per client_id. Returns the client counters to give back once the client authenticated
+   * (a request that passes client authentication never counts as a failure), or null with a 429 sent.
+   */
+  const admit = async (
+    req: Request,
+    res: Response,
+    clientId: string | undefined,
+  ): Promise<Attempt[] | null> => {
+    const ip = req.ip ?? '';
+    const clientAttempts: Attempt[] = clientId
+      ? [
+          [tokenLimits.perClientIp, `${clientId}|${ip}`],
+          [tokenLimits.perClient, clientId],
+        ]
+      : [];
+    const outcome = await attemptAll([[tokenLimits.perIp, ip], ...clientAttempts]);
+    if (outcome.allowed) return clientAttempts;
+    // RFC 6749 5.2 has no code for this; see docs/oauth.md "Brute-force protection" for the choice.
     res.set('Retry-After', String(outcome.retryAfterSeconds));
-    sendOAuthError(res, 429, 'slow_down', `Too many requests; retry in ${outcome.retryAfterSeconds} s`);
-    return false;
+    sendOAuthError(
+      res,
+      429,
+      'temporarily_unavailable',
+      `Too many requests; retry in ${outcome.retryAfterSeconds} s`,
+    );
+    return null;
   };
 
   router.post('/oauth/token', form, async (req: Request, res: Response, next: NextFunction) => {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const { clientId } = clientCredentials(req, body);
-      if (!(await admit(req, res, clientId))) return;
+      const clientAttempts = await admit(req, res, clientId);
+      if (!clientAttempts) return;
       const response = new OAuth2Server.Response();
       try {
         await servers.token.token(libraryRequest(req, body), response);
       } catch (error) {
+        // Anything but invalid_client came after the client authenticated, or before any secret was checked.
+        if (!(isOAuthError(error) && error.name === 'invalid_client')) await forgiveAll(clientAttempts);
         if (!isOAuthError(error) || error.code >= 500) {
           deps.logger.error({ err: error, requestId: req.requestId }, 'token request failed');
           return sendOAuthError(res, 500, 'server_error', 'An internal error occurred');
@@ -108,7 +139,7 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
         if (challenge) res.set('WWW-Authenticate', String(challenge));
         return sendOAuthError(res, error.code, error.name, error.message);
       }
-      if (clientId) await tokenLimits.perClient.forgive(clientId);
+      await forgiveAll(clientAttempts);
       res.status(200).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json(response.body);
     } catch (error) {
       next(error);
@@ -120,7 +151,8 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
     try {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const credentials = clientCredentials(req, body);
-      if (!(await admit(req, res, credentials.clientId))) return;
+      const clientAttempts = await admit(req, res, credentials.clientId);
+      if (!clientAttempts) return;
       const client =
         credentials.clientId && credentials.clientSecret
           ? await clientModel.getClient(credentials.clientId, credentials.clientSecret)
@@ -129,6 +161,7 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
         if (credentials.viaBasic) res.set('WWW-Authenticate', 'Basic realm="oauth"');
         return sendOAuthError(res, 401, 'invalid_client', 'Client authentication failed');
       }
+      await forgiveAll(clientAttempts);
       if (typeof body.token !== 'string' || body.token === '')
         return sendOAuthError(res, 400, 'invalid_request', 'token is required');
       const row = await store.findToken(body.token);
@@ -137,7 +170,6 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
         if (row.kind === OAuthTokenKind.REFRESH) await store.revokeGrant(row.grantId);
         else await store.revokeToken(row.id);
       }
-      await tokenLimits.perClient.forgive(credentials.clientId!);
       res.status(200).set({ 'Cache-Control': 'no-store' }).end();
     } catch (error) {
       next(error);

@@ -73,8 +73,15 @@ export async function issueAccessToken(
   return accessToken;
 }
 
-/** openid-client (a client library no one here wrote) pointed at the test server, over plain http. */
-export function openIdConfiguration(app: TestApp, registered: RegisteredClient): client.Configuration {
+/**
+ * openid-client (a client library no one here wrote) pointed at the test server, over plain http;
+ * `headers` go with each of its requests (e.g. X-Forwarded-For).
+ */
+export function openIdConfiguration(
+  app: Server,
+  registered: RegisteredClient,
+  headers: Record<string, string> = {},
+): client.Configuration {
   const config = new client.Configuration(
     {
       issuer: app.baseUrl,
@@ -86,6 +93,13 @@ export function openIdConfiguration(app: TestApp, registered: RegisteredClient):
     registered.clientSecret,
   );
   client.allowInsecureRequests(config);
+  if (Object.keys(headers).length > 0) {
+    config[client.customFetch] = (url, options) => {
+      const merged = new Headers(options.headers);
+      for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+      return fetch(url, { ...options, headers: merged });
+    };
+  }
   return config;
 }
 
@@ -96,11 +110,22 @@ export interface PageResponse {
   headers: Headers;
 }
 
-/** What a browser does with the sign-in page: GET it, then post its form with the cookie it set. */
+/** Where a server answers: a TestApp, or another server on the same database. */
+export interface Server {
+  baseUrl: string;
+}
+
+/**
+ * What a browser does with the sign-in page: GET it, then post its form with the cookie it set.
+ * `headers` go with every request (e.g. X-Forwarded-For, to speak from another address behind a proxy).
+ */
 export class Browser {
   private cookies = new Map<string, string>();
 
-  constructor(private readonly app: TestApp) {}
+  constructor(
+    private readonly app: Server,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private absorb(headers: Headers): void {
     for (const cookie of headers.getSetCookie()) {
@@ -115,7 +140,10 @@ export class Browser {
   }
 
   async get(url: string | URL): Promise<PageResponse> {
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: this.cookieHeader() } });
+    const response = await fetch(url, {
+      redirect: 'manual',
+      headers: { ...this.headers, cookie: this.cookieHeader() },
+    });
     this.absorb(response.headers);
     return {
       status: response.status,
@@ -134,7 +162,11 @@ export class Browser {
     const response = await fetch(`${this.app.baseUrl}/oauth/authorize`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader() },
+      headers: {
+        ...this.headers,
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: this.cookieHeader(),
+      },
       body: form,
     });
     this.absorb(response.headers);
@@ -192,7 +224,7 @@ export async function authorizeInBrowser(
 
 /** POST a form to an OAuth endpoint by hand (for the cases a well-behaved library refuses to send). */
 export async function postForm(
-  app: TestApp,
+  app: Server,
   path: string,
   fields: Record<string, string>,
   headers: Record<string, string> = {},

@@ -34,6 +34,29 @@ interface MemberBody {
 }
 
 describe('passwords', () => {
+  // First in this file, so that no unknown email was checked before in this process: the dummy hash an
+  // unknown email is checked against was made when the server started, not by the first sign-in.
+  it('refuse the very first unknown email as fast as a wrong password (the dummy hash is made at start)', async () => {
+    const organization = await createOrganization(app);
+    await createMember(app, organization.id, { email: 'first@example.com' });
+    const service = new MemberService({
+      em: app.orm.em.fork(),
+      scope: { organizationId: organization.id },
+      clock: app.clock,
+    });
+    const time = async (email: string) => {
+      const started = performance.now();
+      expect(await service.verifyCredentials(email, 'not the password')).toBeNull();
+      return performance.now() - started;
+    };
+    const firstUnknown = await time('nobody-first@example.com');
+    const known: number[] = [];
+    for (let i = 0; i < 3; i++) known.push(await time('first@example.com'));
+    const median = [...known].sort((a, b) => a - b)[1];
+    // Made lazily, the first one cost two scrypt runs (make the dummy hash, then check it): a ratio near 2.
+    expect(firstUnknown / median).toBeLessThan(1.6);
+  });
+
   it('are hashed with scrypt, salted, with their parameters stored', async () => {
     const [first, second] = await Promise.all([
       hashPassword('a long passphrase'),
@@ -147,10 +170,173 @@ describe('members over GraphQL (Admin)', () => {
     expect(removed.body.errors).toBeUndefined();
     expect((await app.request('GET', '/v1/tenants', { key: token })).status).toBe(401);
 
-    const lastOwner = await app.graphql(organization.keys.admin, REMOVE, { id: owner.id });
-    expect(lastOwner.body.errors?.[0].extensions.code).toBe('CONFLICT');
+    // An owner may remove owners, but not the last one.
+    const ownerToken = await issueAccessToken(app, client, owner, [Permission.ADMIN]);
+    const lastOwner = await app.graphql(ownerToken, REMOVE, { id: owner.id });
+    expect(lastOwner.body.errors?.[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      details: { memberId: owner.id },
+    });
+    expect(lastOwner.body.errors?.[0].message).toContain('last owner');
     const someoneElses = await app.graphql(org.keys.admin, REMOVE, { id: owner.id });
     expect(someoneElses.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("members' roles (owners are managed by an owner or the CLI)", () => {
+  const UPDATE =
+    'mutation($id: UUID!, $input: UpdateMemberInput!) { updateMember(id: $id, input: $input) { id role } }';
+  const REMOVE = 'mutation($id: UUID!) { removeMember(id: $id) { id } }';
+
+  /** An organization with an owner, an admin and a member, and admin-scope tokens of the first two. */
+  async function team() {
+    const organization = await createOrganizationWithKeys(app);
+    const id = organization.organization.id;
+    const [owner, admin, member] = await Promise.all([
+      createMember(app, id, { role: MemberRole.OWNER }),
+      createMember(app, id, { role: MemberRole.ADMIN }),
+      createMember(app, id, { role: MemberRole.MEMBER }),
+    ]);
+    const client = await createOAuthClient(app, organization.scope);
+    const [ownerToken, adminToken] = await Promise.all([
+      issueAccessToken(app, client, owner, [Permission.ADMIN]),
+      issueAccessToken(app, client, admin, [Permission.ADMIN]),
+    ]);
+    return { organization, owner, admin, member, client, ownerToken, adminToken };
+  }
+
+  const roleOf = async (id: string) => (await app.orm.em.fork().findOneOrFail(Member, { id })).role;
+
+  it("changes a member's role (Admin); the member's tokens follow at once", async () => {
+    const { organization, admin, member, client } = await team();
+    const promoted = await app.graphql<{ updateMember: MemberBody }>(organization.keys.admin, UPDATE, {
+      id: member.id,
+      input: { role: 'ADMIN' },
+    });
+    expect(promoted.body.errors).toBeUndefined();
+    expect(promoted.body.data!.updateMember).toMatchObject({ id: member.id, role: 'ADMIN' });
+
+    // The admin's token holds admin; demoted to member, the same token loses it on the next request.
+    const token = await issueAccessToken(app, client, admin, [Permission.ADMIN, Permission.READ_TENANTS]);
+    expect((await app.request('GET', '/api/settings/api-keys', { key: token })).status).toBe(200);
+    const demoted = await app.graphql(organization.keys.admin, UPDATE, {
+      id: admin.id,
+      input: { role: 'MEMBER' },
+    });
+    expect(demoted.body.errors).toBeUndefined();
+    const refused = await app.request<Envelope>('GET', '/api/settings/api-keys', { key: token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.details).toMatchObject({ required: 'admin', granted: ['read:tenants'] });
+    expect((await app.request('GET', '/v1/tenants', { key: token })).status).toBe(200);
+  });
+
+  it.each([
+    ['an Admin API key', 'key'],
+    ["an admin member's token", 'adminToken'],
+  ] as const)('refuses %s anything about owners (403 naming "owner")', async (_case, credential) => {
+    const t = await team();
+    const key = credential === 'key' ? t.organization.keys.admin : t.adminToken;
+    const attempts = [
+      await app.graphql(key, CREATE, {
+        input: { email: 'new-owner@example.com', password: 'owner-passphrase-1', role: 'OWNER' },
+      }),
+      await app.graphql(key, UPDATE, { id: t.member.id, input: { role: 'OWNER' } }),
+      await app.graphql(key, UPDATE, { id: t.owner.id, input: { role: 'ADMIN' } }),
+      await app.graphql(key, REMOVE, { id: t.owner.id }),
+    ];
+    for (const attempt of attempts) {
+      expect(attempt.body.errors?.[0].extensions).toMatchObject({
+        code: 'FORBIDDEN',
+        details: { required: 'owner' },
+      });
+    }
+    expect(await roleOf(t.member.id)).toBe(MemberRole.MEMBER);
+    expect(await roleOf(t.owner.id)).toBe(MemberRole.OWNER);
+    // Everything else stays theirs: an admin member's token demotes another admin.
+    const other = await createMember(app, t.organization.organization.id, { role: MemberRole.ADMIN });
+    const demoted = await app.graphql(key, UPDATE, { id: other.id, input: { role: 'MEMBER' } });
+    expect(demoted.body.errors).toBeUndefined();
+  });
+
+  it('lets an owner add, promote, demote and remove owners, never the last one (409)', async () => {
+    const { owner, member, ownerToken } = await team();
+    const created = await app.graphql<{ createMember: MemberBody }>(ownerToken, CREATE, {
+      input: { email: 'co-owner@example.com', password: 'owner-passphrase-1', role: 'OWNER' },
+    });
+    expect(created.body.data?.createMember.role).toBe('OWNER');
+    const promoted = await app.graphql(ownerToken, UPDATE, { id: member.id, input: { role: 'OWNER' } });
+    expect(promoted.body.errors).toBeUndefined();
+    expect(
+      (await app.graphql(ownerToken, REMOVE, { id: created.body.data!.createMember.id })).body.errors,
+    ).toBeUndefined();
+    expect(
+      (await app.graphql(ownerToken, UPDATE, { id: member.id, input: { role: 'MEMBER' } })).body.errors,
+    ).toBeUndefined();
+
+    // The owner is the last one now: they can neither step down nor leave.
+    const demoteSelf = await app.graphql(ownerToken, UPDATE, { id: owner.id, input: { role: 'ADMIN' } });
+    expect(demoteSelf.body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('last owner of an organization cannot be demoted'),
+      extensions: { code: 'CONFLICT', details: { memberId: owner.id } },
+    });
+    const leave = await app.graphql(ownerToken, REMOVE, { id: owner.id });
+    expect(leave.body.errors?.[0].extensions.code).toBe('CONFLICT');
+    expect(await roleOf(owner.id)).toBe(MemberRole.OWNER);
+  });
+
+  it('keeps an owner when two owners are demoted at the same time (the owners are locked)', async () => {
+    const organization = await createOrganization(app);
+    const [first, second] = await Promise.all([
+      createMember(app, organization.id, { role: MemberRole.OWNER }),
+      createMember(app, organization.id, { role: MemberRole.OWNER }),
+    ]);
+    const service = () =>
+      new MemberService({
+        em: app.orm.em.fork(),
+        scope: { organizationId: organization.id },
+        clock: app.clock,
+      });
+    const outcomes = await Promise.allSettled([
+      service().updateRole(first.id, MemberRole.ADMIN),
+      service().updateRole(second.id, MemberRole.ADMIN),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
+      code: 'CONFLICT',
+    });
+    const roles = [await roleOf(first.id), await roleOf(second.id)];
+    expect(roles.filter((role) => role === MemberRole.OWNER)).toHaveLength(1);
+  });
+
+  it('answers over REST: PATCH /api/settings/members/:id {role} (400 naming a bad role, 409, 403)', async () => {
+    const { organization, owner, member, ownerToken } = await team();
+    const patch = (key: string, id: string, body: unknown) =>
+      app.request<Envelope<MemberBody>>('PATCH', `/api/settings/members/${id}`, { key, body });
+    const promoted = await patch(organization.keys.admin, member.id, { role: 'admin' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.data).toMatchObject({ id: member.id, role: 'admin' });
+
+    const bad = await patch(organization.keys.admin, member.id, { role: 'emperor' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'role' })]);
+
+    const asKey = await patch(organization.keys.admin, owner.id, { role: 'member' });
+    expect(asKey.status).toBe(403);
+    expect(asKey.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required: 'owner' } });
+    const last = await patch(ownerToken, owner.id, { role: 'member' });
+    expect(last.status).toBe(409);
+    expect(last.body.error?.message).toContain('last owner');
+    const lastRemoved = await app.request<Envelope>('DELETE', `/api/settings/members/${owner.id}`, {
+      key: ownerToken,
+    });
+    expect(lastRemoved.status).toBe(409);
+
+    for (const level of ['read', 'write'] as const)
+      expect((await patch(organization.keys[level], member.id, { role: 'member' })).status).toBe(403);
+    expect(
+      (await patch(organization.keys.admin, '00000000-0000-4000-8000-000000000000', { role: 'member' }))
+        .status,
+    ).toBe(404);
   });
 });
 

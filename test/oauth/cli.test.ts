@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import pg from 'pg';
 import * as client from 'openid-client';
 import { DEMO_MEMBER } from '../../src/members/demo-member.js';
 import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
@@ -32,10 +33,34 @@ function cli(...args: string[]): Promise<CliResult> {
 
 const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
 
+/**
+ * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first), with the
+ * default logging: neither LOG_LEVEL nor NODE_ENV=test (which would silence the logs) is passed on.
+ */
+function npmCli(...args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  delete env.LOG_LEVEL;
+  delete env.NODE_ENV;
+  delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the CLI
+  return new Promise((resolve) => {
+    execFile(
+      'npm',
+      ['run', '-s', 'cli', '--', ...args],
+      { env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
 let registered: CliResult;
+let pool: pg.Pool;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
+  pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   // The first command seeds the demo organization (and its member), as on a fresh clone.
   registered = await cli(
     'oauth-clients',
@@ -50,6 +75,7 @@ beforeAll(async () => {
     'https://cli-app.example.com/callback',
   );
 }, 90_000);
+afterAll(() => pool.end());
 
 describe('npm run cli -- oauth-clients create / members create', () => {
   it('prints {"clientId","clientSecret"} alone on the last line; the demo member signs in with it', async () => {
@@ -86,6 +112,31 @@ describe('npm run cli -- oauth-clients create / members create', () => {
       await app.stop();
     }
   });
+
+  it('prints exactly {"clientId","clientSecret"} on the last line through `npm run -s cli` with default logging', async () => {
+    const result = await npmCli(
+      'oauth-clients',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'Script app',
+      '--redirect-uri',
+      'https://script-app.example.com/callback',
+    );
+    expect(result.code).toBe(0);
+    const line = lastLine(result.stdout);
+    expect(line).toMatch(
+      /^\{"clientId":"svc_ci_[A-Za-z0-9_-]+","clientSecret":"svc_cs_[A-Za-z0-9_-]{43}"\}$/,
+    );
+    const printed = JSON.parse(line) as Record<string, string>;
+    expect(Object.keys(printed)).toEqual(['clientId', 'clientSecret']);
+    const { rows } = await pool.query<{ name: string }>(
+      'select name from oauth_clients where client_id = $1',
+      [printed.clientId],
+    );
+    expect(rows).toEqual([{ name: 'Script app' }]);
+  }, 150_000);
 
   it('refuses a redirect URI that is not https or loopback http (exit code 1, one line)', async () => {
     const result = await cli(

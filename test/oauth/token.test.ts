@@ -10,6 +10,7 @@ import {
   REDIRECT_URI,
   type RegisteredClient,
 } from '../factories/oauth.js';
+import { sha256 } from '../../src/oauth/oauth-secrets.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 
@@ -168,6 +169,74 @@ describe('refresh tokens', () => {
     });
     expect(widened.status).toBe(400);
     expect(widened.body).toMatchObject({ error: 'invalid_scope' });
+  });
+
+  it('leave the refresh token valid after a refused refresh (invalid_scope burns nothing)', async () => {
+    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants',
+      ...member,
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
+    const refresh = (fields: Record<string, string>) =>
+      postForm(app, '/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: registered.clientId,
+        client_secret: registered.clientSecret,
+        ...fields,
+      });
+    for (const scope of ['read:tenants read:users', 'admin', 'read:nothing', 'read:tenants\u0001']) {
+      const refused = await refresh({ scope });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: 'invalid_scope' });
+    }
+    // Nothing was spent or revoked: the access token works, and the same refresh token refreshes.
+    expect((await tenantsWith(tokens.access_token)).status).toBe(200);
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.scope).toBe('read:tenants');
+    expect((await tenantsWith(refreshed.access_token)).status).toBe(200);
+    expect((await tenantsWith(tokens.access_token)).status).toBe(200);
+    // ...and that refresh did rotate it.
+    expect((await refresh({})).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('normalize the scope asked on refresh: repeats dropped, canonical order, stored so', async () => {
+    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
+      scope: 'read:tenants read:users',
+      ...member,
+    });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: codeVerifier,
+      expectedState: state,
+    });
+    const res = await postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token!,
+      client_id: registered.clientId,
+      client_secret: registered.clientSecret,
+      scope: 'read:users read:tenants  read:tenants read:users',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body!.scope).toBe('read:tenants read:users');
+    const { rows } = await app.pool.query<{ scopes: string[] }>(
+      'select scopes from oauth_tokens where token_hash = any($1)',
+      [[sha256(res.body!.access_token), sha256(res.body!.refresh_token)]],
+    );
+    expect(rows.map((row) => row.scopes)).toEqual([
+      ['read:tenants', 'read:users'],
+      ['read:tenants', 'read:users'],
+    ]);
+    const duplicate = await postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: res.body!.refresh_token,
+      client_id: registered.clientId,
+      client_secret: registered.clientSecret,
+      scope: 'read:tenants read:tenants',
+    });
+    expect(duplicate.body).toMatchObject({ scope: 'read:tenants' });
   });
 
   it('expire after 30 days', async () => {

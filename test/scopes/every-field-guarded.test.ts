@@ -14,10 +14,19 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { createRequestContext } from '../../src/context.js';
+import { Permission } from '../../src/core/permissions.js';
 import { Environment } from '../../src/core/scope.js';
 import type { Viewer } from '../../src/core/viewer.js';
 import { buildAppSchema } from '../../src/schema.js';
+import {
+  readPermissionOfKind,
+  SUBSCRIBABLE_EVENT_KINDS,
+  subscriptionFieldName,
+} from '../../src/subscriptions/event-kinds.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { createOrganizationWithKeys } from '../factories/organizations.js';
 import { TestApp } from '../helpers/test-app.js';
+import { bearer, connect, type Connection } from '../subscriptions/subscription-kit.js';
 
 let app: TestApp;
 let schema: GraphQLSchema;
@@ -52,7 +61,10 @@ function sampleValue(type: GraphQLInputType): unknown {
   return scalar.name in samples ? samples[scalar.name] : 'x';
 }
 
-function documentFor(operation: 'query' | 'mutation', field: GraphQLField<unknown, unknown>) {
+function documentFor(
+  operation: 'query' | 'mutation' | 'subscription',
+  field: GraphQLField<unknown, unknown>,
+) {
   const definitions = field.args.map((arg) => `$${arg.name}: ${arg.type.toString()}`);
   const args = field.args.map((arg) => `${arg.name}: $${arg.name}`);
   const selection = isCompositeType(getNamedType(field.type)) ? '{ __typename }' : '';
@@ -64,7 +76,7 @@ function documentFor(operation: 'query' | 'mutation', field: GraphQLField<unknow
   const text = `${operation}${definitions.length ? `(${definitions.join(', ')})` : ''} { ${field.name}${
     args.length ? `(${args.join(', ')})` : ''
   } ${selection} }`;
-  return { document: parse(text), variables };
+  return { text, document: parse(text), variables };
 }
 
 describe('every GraphQL query and mutation (and so every REST route) checks a permission', () => {
@@ -103,5 +115,67 @@ describe('every GraphQL query and mutation (and so every REST route) checks a pe
     }
     expect(checked).toBeGreaterThan(20);
     expect(unguarded).toEqual([]);
+  });
+});
+
+describe('every GraphQL subscription checks the read permission of what it shows', () => {
+  const READS = [Permission.READ_TENANTS, Permission.READ_USERS, Permission.READ_LICENSES];
+  const connections: Connection[] = [];
+  afterAll(async () => {
+    await Promise.all(connections.map((connection) => connection.close()));
+  });
+
+  /** What a field needs: `events` any read permission, a per-kind field the read permission of its kind. */
+  function needs(field: string): Permission[] {
+    if (field === 'events') return READS;
+    const kind = SUBSCRIBABLE_EVENT_KINDS.find((candidate) => subscriptionFieldName(candidate) === field);
+    return kind ? [readPermissionOfKind(kind)] : [];
+  }
+
+  /** Subscribes to every Subscription root field over graphql-ws; the first message of each (null: none, still open). */
+  async function subscribeToEverything(scopes: Permission[]) {
+    const organization = await createOrganizationWithKeys(app);
+    const client = await createOAuthClient(app, organization.scope);
+    const member = await createMember(app, organization.organization.id);
+    const connection = connect(app.baseUrl, bearer(await issueAccessToken(app, client, member, scopes)));
+    connections.push(connection);
+    await connection.acknowledged();
+    const fields = Object.values(schema.getSubscriptionType()?.getFields() ?? {});
+    const subscriptions = fields.map((field) => {
+      const { text, variables } = documentFor('subscription', field);
+      return connection.subscribe(field.name, text, variables);
+    });
+    // Refusals come at once; a subscription that is allowed stays open without a message.
+    const messages = await Promise.all(subscriptions.map((subscription) => subscription.nextMessage(1_000)));
+    return fields.map((field, index) => ({ field: field.name, message: messages[index] }));
+  }
+
+  const refusal = (message: unknown): string | null => {
+    const error = (
+      message as { errors?: Array<{ extensions?: { code?: string; details?: unknown } }> } | null
+    )?.errors?.[0];
+    return error ? `${error.extensions?.code} ${JSON.stringify(error.extensions?.details)}` : null;
+  };
+
+  it('refuses every field to a token without a read permission (msp:read alone), naming it', async () => {
+    const outcomes = await subscribeToEverything([Permission.MSP_READ]);
+    expect(outcomes.length).toBeGreaterThan(10);
+    const unguarded = outcomes
+      .filter(
+        ({ message }) => !refusal(message)?.startsWith('FORBIDDEN') || !refusal(message)?.includes('read:'),
+      )
+      .map(({ field, message }) => `${field}: ${JSON.stringify(message)}`);
+    expect(unguarded).toEqual([]);
+  });
+
+  it.each(READS)('lets a %s token subscribe to exactly the fields of its family', async (scope) => {
+    const outcomes = await subscribeToEverything([scope]);
+    const actual = Object.fromEntries(
+      outcomes.map(({ field, message }) => [field, refusal(message)?.split(' ')[0] ?? 'open']),
+    );
+    const expected = Object.fromEntries(
+      outcomes.map(({ field }) => [field, needs(field).includes(scope) ? 'open' : 'FORBIDDEN']),
+    );
+    expect(actual).toEqual(expected);
   });
 });

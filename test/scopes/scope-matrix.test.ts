@@ -13,6 +13,7 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
+import { createWebhook } from '../webhooks/webhook-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -20,10 +21,15 @@ let tenant: Tenant;
 let sku: TenantLicense;
 let registered: RegisteredClient;
 let member: { id: string };
+let webhookId: string;
+
+/** A receiver nobody listens on: webhooks are created and test sends queued, never delivered (no jobs). */
+const HOOK_URL = 'http://127.0.0.1:9/hook';
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await TestApp.start({ webhooks: { allowPrivateTargets: true } });
   org = await createOrganizationWithKeys(app);
+  webhookId = (await createWebhook(app, org.keys.admin, { url: HOOK_URL, events: ['user.*'] })).id;
   tenant = await createTenant(app, org.scope);
   sku = await createSku(app, tenant, { total: 100 });
   registered = await createOAuthClient(app, org.scope);
@@ -107,6 +113,40 @@ const PROBES: Probe[] = [
     name: 'GET /api/settings/api-keys',
     needs: Permission.ADMIN,
     call: (t) => rest('GET', '/api/settings/api-keys', t),
+  },
+  {
+    name: 'POST /api/settings/api-keys',
+    needs: Permission.ADMIN,
+    call: (t) => rest('POST', '/api/settings/api-keys', t, { name: 'Probe', level: 'Read' }),
+  },
+  { name: 'GET /v1/webhooks', needs: Permission.READ_TENANTS, call: (t) => rest('GET', '/v1/webhooks', t) },
+  {
+    name: 'POST /v1/webhooks',
+    needs: Permission.ADMIN,
+    call: (t) => rest('POST', '/v1/webhooks', t, { url: HOOK_URL, events: ['tenant.*'] }),
+  },
+  {
+    name: 'POST /v1/webhooks/:id/test',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) => rest('POST', `/v1/webhooks/${webhookId}/test`, t),
+  },
+  {
+    name: 'GET /api/settings/integrations',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', '/api/settings/integrations', t),
+  },
+  {
+    name: 'POST /api/settings/integrations/:type/connect',
+    needs: Permission.ADMIN,
+    call: async (t) => {
+      const call = await rest('POST', '/api/settings/integrations/webhook/connect', t, { url: HOOK_URL });
+      // Connected once per organization: disconnect again so the next scope's probe meets the same state.
+      if (call.status < 300)
+        expect(
+          (await app.request('DELETE', '/api/settings/integrations/webhook', { key: org.keys.admin })).status,
+        ).toBe(200);
+      return call;
+    },
   },
   {
     name: 'GraphQL { tenants }',
