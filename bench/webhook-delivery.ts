@@ -1,14 +1,16 @@
 /**
  * Webhook delivery under load: a loopback receiver, a product server running the job queue, and events
  * committed through the one emission point (recordEvent) by this process.
- *  - backlog: events committed while no worker runs, then a server starts; deliveries per second is how fast
- *    it drains the queue (first to last arrival), with no producer competing for the cores.
+ *  - burst: with the server running, events are recorded in one transaction (as a large tenant sync
+ *    would); deliveries per second = events delivered / (last arrival − the commit that made them all
+ *    visible), so job pickup is inside the measure and no producer competes with delivery. The goal counts
+ *    only if every event arrived.
  *  - steady: events at a fixed rate, one per transaction (as mutations would); event→delivery latency is
  *    from the event's timestamp (taken before its commit) to the receiver's arrival time.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
 import { createJobContext } from '../src/context.js';
 import { systemClock } from '../src/core/clock.js';
@@ -30,8 +32,17 @@ export interface DeliverySettings {
 
 export interface DeliveryResults {
   settings: DeliverySettings;
-  /** The backlog drained by a freshly started server: seconds from its first to its last arrival. */
-  burst: { events: number; delivered: number; seconds: number; deliveriesPerSecond: number };
+  /**
+   * A burst committed in one transaction while the server runs: seconds from its commit to the last
+   * arrival (job pickup included), and how long recording the events took before that.
+   */
+  burst: {
+    events: number;
+    delivered: number;
+    seconds: number;
+    commitSeconds: number;
+    deliveriesPerSecond: number;
+  };
   steady: {
     events: number;
     offeredPerSecond: number;
@@ -110,20 +121,45 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * Commits `total` events in one transaction, as a big tenant sync would, and returns their ids and the time
+ * just before the commit was sent: from then on every delivery is visible to the workers at once, so the
+ * measure starts with job pickup and no producer competes with the deliveries.
+ */
+async function commitBurst(
+  orm: MikroORM,
+  scope: Scope,
+  total: number,
+): Promise<{ ids: string[]; committingAt: number }> {
+  let committingAt = 0;
+  const ids = await orm.em.fork().transactional(async (tx) => {
+    const recorded: string[] = [];
+    for (let i = 0; i < total; i++) {
+      recorded.push((await recordOne(tx, scope, i)).id);
+      // Each event is flushed as it is recorded: forgetting them keeps every flush small.
+      if (i % 100 === 99) tx.clear();
+    }
+    committingAt = Date.now();
+    return recorded;
+  });
+  return { ids, committingAt };
+}
+
+function recordOne(tx: EntityManager, scope: Scope, n: number) {
+  return recordEvent(tx, scope, systemClock, 'http://bench.local', {
+    kind: 'user.updated',
+    severity: 'informational',
+    tenant: null,
+    details: { bench: true, n },
+    actionPath: '/tenants',
+  });
+}
+
 async function commitEvents(orm: MikroORM, scope: Scope, count: number): Promise<string[]> {
   const em = orm.em.fork();
   return em.transactional(async (tx) => {
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) {
-      const event = await recordEvent(tx, scope, systemClock, 'http://bench.local', {
-        kind: 'user.updated',
-        severity: 'informational',
-        tenant: null,
-        details: { bench: true, n: i },
-        actionPath: '/tenants',
-      });
-      ids.push(event.id);
-    }
+    for (let i = 0; i < count; i++) ids.push((await recordOne(tx, scope, i)).id);
     return ids;
   });
 }
@@ -152,20 +188,19 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
       url: receiver.url,
       events: ['*'],
     });
-    log(`  backlog: ${settings.burstEvents} events committed while no worker runs`);
-    const burstIds: string[] = [];
-    for (let committed = 0; committed < settings.burstEvents; committed += 100)
-      burstIds.push(...(await commitEvents(orm, scope, Math.min(100, settings.burstEvents - committed))));
-
-    log('  starting a product server with the job queue; it drains the backlog');
+    log('  starting a product server with the job queue');
     server = await options.startServer({
       RUN_WORKER: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WORKER_CONCURRENCY: String(settings.workerConcurrency),
     });
-    const burstDelivered = await receiver.waitFor(burstIds, 20_000);
+    log(`  burst: ${settings.burstEvents} events committed in one transaction while it runs`);
+    const commitStart = Date.now();
+    const { ids: burstIds, committingAt } = await commitBurst(orm, scope, settings.burstEvents);
+    const commitSeconds = (Date.now() - commitStart) / 1000;
+    const burstDelivered = await receiver.waitFor(burstIds, 30_000);
     const arrivals = burstIds.map((id) => receiver.firstArrival.get(id)?.at).filter((at) => at !== undefined);
-    const burstSeconds = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
+    const burstSeconds = arrivals.length > 0 ? (Math.max(...arrivals) - committingAt) / 1000 : Infinity;
 
     log(
       `  steady: ${settings.steadyRatePerSecond} events/s for ${settings.steadySeconds} s, one per transaction`,
@@ -194,7 +229,7 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
       .filter((latency): latency is number => latency !== undefined)
       .sort((a, b) => a - b);
 
-    const deliveriesPerSecond = Math.round(burstDelivered / burstSeconds);
+    const deliveriesPerSecond = Number.isFinite(burstSeconds) ? Math.round(burstDelivered / burstSeconds) : 0;
     const latencyP99Ms = percentile(latencies, 99);
     return {
       settings,
@@ -202,6 +237,7 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
         events: burstIds.length,
         delivered: burstDelivered,
         seconds: Math.round(burstSeconds * 100) / 100,
+        commitSeconds: Math.round(commitSeconds * 100) / 100,
         deliveriesPerSecond,
       },
       steady: {
@@ -214,7 +250,8 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
       },
       duplicates: receiver.duplicates,
       goals: {
-        deliveriesPerSecondMet: deliveriesPerSecond >= DELIVERIES_PER_SECOND_GOAL,
+        deliveriesPerSecondMet:
+          burstDelivered === burstIds.length && deliveriesPerSecond >= DELIVERIES_PER_SECOND_GOAL,
         latencyP99Met: steadyDelivered === steadyIds.length && latencyP99Ms <= LATENCY_P99_GOAL_MS,
       },
     };
@@ -229,7 +266,7 @@ export function formatDeliveryReport(results: DeliveryResults): string {
   return [
     '',
     `Webhook delivery to a loopback receiver (worker concurrency ${settings.workerConcurrency}):`,
-    `  backlog ${burst.delivered}/${burst.events} delivered in ${burst.seconds} s: ${burst.deliveriesPerSecond} deliveries/s   goal ≥ ${DELIVERIES_PER_SECOND_GOAL}: ${goals.deliveriesPerSecondMet ? 'met' : 'NOT met'}`,
+    `  burst   ${burst.delivered}/${burst.events} delivered ${burst.seconds} s after their commit (recording took ${burst.commitSeconds} s): ${burst.deliveriesPerSecond} deliveries/s   goal ≥ ${DELIVERIES_PER_SECOND_GOAL}, every event delivered: ${goals.deliveriesPerSecondMet ? 'met' : 'NOT met'}`,
     `  steady  ${steady.offeredPerSecond} events/s offered, ${steady.delivered}/${steady.events} delivered; event→delivery p50 ${steady.latencyP50Ms} ms, p99 ${steady.latencyP99Ms} ms, max ${steady.latencyMaxMs} ms   goal p99 ≤ ${LATENCY_P99_GOAL_MS} ms: ${goals.latencyP99Met ? 'met' : 'NOT met'}`,
     `  duplicates (at-least-once): ${results.duplicates}`,
   ].join('\n');

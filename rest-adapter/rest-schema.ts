@@ -5,29 +5,24 @@ import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from 'graphql';
  * REST keeps SPEC.md's spelling of enumerations ("In Progress", "Enabled", "healthy") while GraphQL
  * uses UPPER_SNAKE names (DECISIONS). The resolvers already work with the SPEC spelling (the enums'
  * internal values), so the REST copy of the schema only changes how enums cross the boundary:
- * it writes the internal value and reads either spelling.
+ * it writes and reads the internal value only, so `/settings/integrations/SLACK` is as unknown as any
+ * other misspelling (404) and a body's `"level": "ADMIN"` is refused like `"Adminn"`.
  */
 function useSpecSpelling(type: GraphQLEnumType): void {
   const internalValues = new Set<unknown>(type.getValues().map((value) => value.value));
   const serialize = type.serialize.bind(type);
-  const parseValue = type.parseValue.bind(type);
-  const getValue = type.getValue.bind(type);
   const byInternalValue = new Map(type.getValues().map((value) => [value.value as unknown, value]));
-  // graphql-jit coerces variables through getValue(name): let it find a value by its SPEC spelling too.
-  type.getValue = (name: string) => getValue(name) ?? byInternalValue.get(name);
+  // graphql-jit coerces variables through getValue(name): let it find a value by its SPEC spelling only.
+  type.getValue = (name: string) => byInternalValue.get(name);
   type.serialize = (outputValue: unknown) => {
     serialize(outputValue); // still refuses values the enum does not have
     return outputValue as string;
   };
   type.parseValue = (inputValue: unknown) => {
     if (internalValues.has(inputValue)) return inputValue;
-    try {
-      return parseValue(inputValue);
-    } catch {
-      throw new GraphQLError(
-        `must be one of: ${[...internalValues].map((value) => `"${String(value)}"`).join(', ')}`,
-      );
-    }
+    throw new GraphQLError(
+      `must be one of: ${[...internalValues].map((value) => `"${String(value)}"`).join(', ')}`,
+    );
   };
 }
 

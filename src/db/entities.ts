@@ -8,6 +8,7 @@ import { Member } from '../members/member.entity.js';
 import { OAuthClient } from '../oauth/oauth-client.entity.js';
 import { OAuthAuthorizationCode, OAuthToken } from '../oauth/oauth-grant.entity.js';
 import { Organization } from '../organizations/organization.entity.js';
+import { AnnouncedSignIn } from '../security/announced-sign-in.entity.js';
 import { TenantSync } from '../tenants/sync-run.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Group, GroupMembership } from '../users/group.entity.js';
@@ -41,5 +42,6 @@ export const ALL_ENTITIES = [
   SimulatedCloudObject,
   JobWorkerHeartbeat,
   Member,
+  AnnouncedSignIn,
   ...SCOPED_ENTITIES,
 ];

@@ -22,6 +22,12 @@ export const RETENTION = {
   expiredOAuthMs: DAY_MS,
   /** Events, their deliveries and delivery attempts: the delivery log and re-send reach back 30 days. */
   eventHistoryMs: 30 * DAY_MS,
+  /**
+   * Risky sign-ins already announced (src/security/risky-signins.ts): far longer than any provider keeps
+   * sign-in logs (Entra ID: 30 days) or than a sync looks back (since its previous run), so a sign-in
+   * reported again is still recognised.
+   */
+  announcedSignInsMs: 365 * DAY_MS,
 } as const;
 
 export interface HousekeepingResult {
@@ -29,11 +35,13 @@ export interface HousekeepingResult {
   oauthCodes: number;
   oauthTokens: number;
   events: number;
+  announcedSignIns: number;
 }
 
 /**
  * Deletes what has expired: rate-limit windows (rate-limiter-flexible is told not to clean up on its own,
- * see rate-limit.ts), OAuth codes and tokens past their expiry, and event history past its retention.
+ * see rate-limit.ts), OAuth codes and tokens past their expiry, event history past its retention, and
+ * announced sign-ins past theirs.
  * An event with a delivery still pending is kept whatever its age, so nothing is lost before it arrives.
  */
 export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<HousekeepingResult> {
@@ -56,6 +64,9 @@ export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<Hous
           and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = '${DeliveryStatus.PENDING}')`,
       [eventCutoff],
     ),
+    announcedSignIns: await count('delete from announced_sign_ins where announced_at < ?', [
+      new Date(now.getTime() - RETENTION.announcedSignInsMs),
+    ]),
   };
 }
 

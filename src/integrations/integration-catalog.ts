@@ -19,6 +19,16 @@ export interface IntegrationDefinition {
 const CHAT_DEFAULT_EVENTS = ['security.*', 'alert.*', 'restore.failed', 'webhook.disabled'];
 
 const SLACK_HOSTS = new Set(['hooks.slack.com', 'hooks.slack-gov.com']);
+/**
+ * The paths Slack hands out: an incoming webhook `/services/T<team>/B<bot>/<token>`, a Workflow Builder
+ * webhook `/workflows/T<team>/A<app>/<number>/<token>`, a trigger `/triggers/T<team>/<number>/<token>`
+ * (E<enterprise> for Enterprise Grid).
+ */
+const SLACK_PATHS = [
+  /^\/services\/T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]+\/?$/,
+  /^\/workflows\/[TE][A-Z0-9]+\/A[A-Z0-9]+\/\d+\/[A-Za-z0-9]+\/?$/,
+  /^\/triggers\/[TE][A-Z0-9]+\/\d+\/[A-Za-z0-9]+\/?$/,
+];
 /** Office 365 connector webhooks, and Teams workflow (Power Automate) webhooks. */
 const TEAMS_HOST_SUFFIXES = ['.webhook.office.com', '.logic.azure.com', '.api.powerplatform.com'];
 
@@ -41,9 +51,9 @@ export const INTEGRATIONS: Record<IntegrationType, IntegrationDefinition> = {
     urlRule: (url) =>
       url.protocol === 'https:' &&
       SLACK_HOSTS.has(url.hostname) &&
-      /^\/(services|workflows|triggers)\//.test(url.pathname)
+      SLACK_PATHS.some((path) => path.test(url.pathname))
         ? null
-        : 'must be a Slack incoming-webhook URL (https://hooks.slack.com/services/...)',
+        : 'must be a Slack incoming-webhook URL (https://hooks.slack.com/services/T.../B.../<token>, or a workflow or trigger URL)',
   },
   [IntegrationType.TEAMS]: {
     type: IntegrationType.TEAMS,

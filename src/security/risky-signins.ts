@@ -9,18 +9,25 @@ export const RISKY_SIGNIN_EVENT = 'security.risky_signin';
 /** Sign-ins the provider rates medium or high are risky; low and none are ordinary. */
 const SEVERITY_BY_RISK: Partial<Record<CloudRiskLevel, EventSeverity>> = { medium: 'medium', high: 'high' };
 
-/** Sign-in ids already announced for this tenant (a sync may see a sign-in twice; it is news once). */
-async function announcedSignInIds(
-  ctx: ServiceContext,
-  tenantId: string,
-  ids: string[],
-): Promise<Set<string>> {
-  const rows = await ctx.em.execute<Array<{ sign_in_id: string }>>(
-    `select payload->'details'->>'signInId' as sign_in_id from domain_events
-      where organization_id = ? and environment = ? and tenant_id = ? and kind = ?
-        and payload->'details'->>'signInId' in (?)`,
-    [ctx.scope.organizationId, ctx.scope.environment, tenantId, RISKY_SIGNIN_EVENT, ids],
-  );
+/**
+ * Notes `ids` as announced for this tenant and returns those that were not yet: one statement, in the
+ * transaction that records their events, so an id is announced once (a concurrent sync of the same tenant
+ * waits on the key, then finds it taken). The table outlives the 30-day event history (housekeeping).
+ */
+const CLAIM_SIGN_INS = `
+  insert into announced_sign_ins (organization_id, environment, tenant_id, sign_in_id, announced_at)
+  select ?, ?, ?, ids.sign_in_id, ? from unnest(array[?]::text[]) as ids(sign_in_id)
+  on conflict do nothing
+  returning sign_in_id`;
+
+async function claimSignIns(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await ctx.em.execute<Array<{ sign_in_id: string }>>(CLAIM_SIGN_INS, [
+    ctx.scope.organizationId,
+    ctx.scope.environment,
+    tenantId,
+    ctx.clock.now(),
+    ids,
+  ]);
   return new Set(rows.map((row) => row.sign_in_id));
 }
 
@@ -37,12 +44,13 @@ export async function announceRiskySignIns(
 ): Promise<number> {
   const risky = signIns.filter((signIn) => SEVERITY_BY_RISK[signIn.riskLevel]);
   if (risky.length === 0) return 0;
-  const announced = await announcedSignInIds(
+  const claimed = await claimSignIns(
     ctx,
     tenant.id,
     risky.map((signIn) => signIn.id),
   );
-  const fresh = risky.filter((signIn) => !announced.has(signIn.id));
+  // The same sign-in twice in one report is announced once too.
+  const fresh = risky.filter((signIn) => claimed.delete(signIn.id));
   if (fresh.length === 0) return 0;
   const users = await ctx.em.find(
     User,

@@ -24,6 +24,8 @@ registerEnumType(DeliveryStatus, {
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['webhookId', 'eventId'] })
 @Index({ properties: ['webhookId', 'createdAt', 'id'] })
+/** The unique key leads with webhook_id: event-side lookups (housekeeping, the cascade from events) need this. */
+@Index({ properties: ['eventId'] })
 export class WebhookDelivery extends ScopedEntity {
   [OptionalProps]?:
     | 'status'

@@ -5,7 +5,7 @@ type RetrySettings = Pick<WebhookSettings, 'retryScheduleMs' | 'jitterRatio' | '
 /**
  * The wait after failed attempt `attemptNumber` (1-based), spread by ± jitterRatio; null when the
  * schedule is exhausted and the delivery has failed. DECISIONS: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
- * 10 h: eight attempts over about 32 hours.
+ * 10 h: eight attempts over about 27.6 hours.
  */
 export function scheduledRetryMs(
   attemptNumber: number,
@@ -17,12 +17,22 @@ export function scheduledRetryMs(
   return Math.max(0, Math.round(base * (1 + settings.jitterRatio * (2 * random() - 1))));
 }
 
-/** `Retry-After` as delta-seconds or an HTTP date (the receiver's clock, so compared with ours). */
+/**
+ * An HTTP-date (RFC 9110 5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime forms) starts with a day
+ * name and holds a time of day. Checked before Date.parse, which also reads "-5" or "1.5" as dates.
+ */
+const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s.*\b\d{2}:\d{2}:\d{2}\b/;
+
+/**
+ * `Retry-After` as delta-seconds or an HTTP date (the receiver's clock, so compared with ours); null for
+ * anything else. Not capped here: nextRetryDelayMs caps it at maxRetryAfterMs.
+ */
 export function parseRetryAfterMs(header: string | string[] | undefined, wallNow: number): number | null {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!HTTP_DATE.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? null : Math.max(0, date - wallNow);
 }

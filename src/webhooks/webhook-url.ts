@@ -53,6 +53,39 @@ export type HostResolver = (hostname: string) => Promise<string[]>;
 export const systemResolver: HostResolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
+/** A resolver that gave no answer in time: the host is treated as one that does not resolve. */
+export class ResolveTimeoutError extends Error {
+  constructor(
+    readonly hostname: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`no answer for ${hostname} within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * `resolve`, failing with ResolveTimeoutError after `timeoutMs`: a DNS server that never answers must not
+ * hold a request (creating a webhook checks its host) or a delivery worker. The system resolver has no
+ * deadline of its own (getaddrinfo retries for as long as resolv.conf says).
+ */
+export function withResolveTimeout(resolve: HostResolver, timeoutMs: number): HostResolver {
+  return (hostname) =>
+    new Promise<string[]>((fulfil, reject) => {
+      const timer = setTimeout(() => reject(new ResolveTimeoutError(hostname, timeoutMs)), timeoutMs);
+      timer.unref();
+      resolve(hostname).then(
+        (addresses) => {
+          clearTimeout(timer);
+          fulfil(addresses);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+}
+
 /** `[::1]` → `::1`: URL keeps the brackets of an IPv6 literal. */
 export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -89,8 +122,12 @@ export async function assertPublicTarget(url: URL, resolve: HostResolver): Promi
   else {
     try {
       addresses = await resolve(host);
-    } catch {
-      throw new UnsafeTargetError(`host ${host} does not resolve`);
+    } catch (error) {
+      throw new UnsafeTargetError(
+        error instanceof ResolveTimeoutError
+          ? `host ${host} does not resolve (no DNS answer within ${error.timeoutMs} ms)`
+          : `host ${host} does not resolve`,
+      );
     }
     if (addresses.length === 0) throw new UnsafeTargetError(`host ${host} does not resolve`);
   }

@@ -20,6 +20,11 @@ export const MAX_TENANT_IDS = 100;
 export const MAX_HEADERS = 20;
 const MAX_HEADER_VALUE_LENGTH = 1024;
 const EVENT_PATTERN = /^[a-z0-9_.*]{1,100}$/;
+/**
+ * What Node's HTTP client refuses in a header value (ERR_INVALID_CHAR): control characters other than tab,
+ * DEL, and anything beyond Latin-1. A value it would refuse would fail every delivery, so it is refused here.
+ */
+const INVALID_HEADER_VALUE_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 /** RFC 9110 token characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers the service sets itself, or that would break the HTTP exchange. */
@@ -95,6 +100,14 @@ function headerProblems(headers: Record<string, unknown>): FieldProblem[] {
     if (value.length > MAX_HEADER_VALUE_LENGTH)
       return [{ field, problem: `must be at most ${MAX_HEADER_VALUE_LENGTH} characters long` }];
     if (/[\r\n\0]/.test(value)) return [{ field, problem: 'must not contain line breaks or NUL' }];
+    if (INVALID_HEADER_VALUE_CHAR.test(value))
+      return [
+        {
+          field,
+          problem:
+            'must hold printable Latin-1 characters only (no control characters, no characters beyond U+00FF)',
+        },
+      ];
     return [];
   });
 }

@@ -6,6 +6,7 @@ import type { EventPayload } from '../core/events/event-filter.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { hasPermission } from '../core/viewer.js';
+import { readPermissionOfKind } from '../subscriptions/event-kinds.js';
 import { EventPayloadType } from '../subscriptions/event-payload.type.js';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -127,8 +128,19 @@ export class WebhookDeliveryResolver {
     return ctx.loaders.get(deliveryAttemptsLoader).load(delivery.id);
   }
 
-  @FieldResolver(() => EventPayloadType, { nullable: true, description: 'The event the delivery carries' })
+  /**
+   * The event's body shows what a query of its subject would (the rule of subscriptions): a credential
+   * without that subject's read permission (read:users for user.*, read:licenses for license.*, ...) sees
+   * the delivery and its attempts, not the event's contents.
+   */
+  @FieldResolver(() => EventPayloadType, {
+    nullable: true,
+    description:
+      "The event the delivery carries. Null when the caller lacks the read permission of the event's subject " +
+      '(read:users for user.*, guest.*, restricted_user.*; read:licenses for license.*; read:tenants otherwise)',
+  })
   payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: RequestContext): Promise<EventPayload | null> {
+    if (!hasPermission(ctx.viewer, readPermissionOfKind(delivery.event))) return Promise.resolve(null);
     return ctx.loaders.get(eventPayloadLoader).load(delivery.eventId);
   }
 }

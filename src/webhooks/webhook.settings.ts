@@ -1,4 +1,4 @@
-import { systemResolver, type HostResolver } from './webhook-url.js';
+import { systemResolver, withResolveTimeout, type HostResolver } from './webhook-url.js';
 
 /**
  * How webhook delivery behaves. The defaults are the contract (DECISIONS "Events"); tests shorten the
@@ -21,6 +21,8 @@ export interface WebhookSettings {
   maxRetryAfterMs: number;
   /** How host names are resolved for the private-target check (tests inject one to play DNS rebinding). */
   resolveHost: HostResolver;
+  /** A host name without an answer after this long does not resolve (creation: 400 naming `url`). */
+  resolveTimeoutMs: number;
 }
 
 const SECOND = 1000;
@@ -37,8 +39,11 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   rotationOverlapMs: DAY,
   maxRetryAfterMs: DAY,
   resolveHost: systemResolver,
+  resolveTimeoutMs: 5 * SECOND,
 };
 
+/** The settings in force: the defaults, what the deployment or test changed, and resolution under its deadline. */
 export function webhookSettingsOf(deps: { webhooks?: Partial<WebhookSettings> }): WebhookSettings {
-  return { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks };
+  const settings = { ...DEFAULT_WEBHOOK_SETTINGS, ...deps.webhooks };
+  return { ...settings, resolveHost: withResolveTimeout(settings.resolveHost, settings.resolveTimeoutMs) };
 }

@@ -184,6 +184,34 @@ describe('fan-out from the outbox', () => {
     expect(receiver.on('/twice')).toHaveLength(1);
   });
 
+  it('links the event to its item under the public URL, keeping the URL’s path prefix', async () => {
+    const event = await app.orm.em.fork().transactional((tx) =>
+      recordEvent(tx, other.scope, app.clock, 'https://msp.example.com/admin', {
+        kind: 'user.updated',
+        severity: 'informational',
+        tenant: null,
+        details: {},
+        actionPath: '/tenants/t1/users/u1',
+      }),
+    );
+    expect(event.payload.actionUrl).toBe('https://msp.example.com/admin/tenants/t1/users/u1');
+  });
+
+  it('never fans a webhook.test out, even through recordEvent: it is addressed to one webhook', async () => {
+    const pinged = await createOrganizationWithKeys(app);
+    await createWebhook(app, pinged.keys.admin, { url: receiver.url('/ping-all'), events: ['*'] });
+    await createWebhook(app, pinged.keys.admin, {
+      url: receiver.url('/ping-webhooks'),
+      events: ['webhook.*'],
+    });
+    const test = await commitEvent(app, pinged.scope, { kind: 'webhook.test' });
+    const later = await commitEvent(app, pinged.scope, { kind: 'user.created' });
+    await drained();
+    expect(await count('select 1 from webhook_deliveries where event_id = $1', [test])).toBe(0);
+    expect(receiver.on('/ping-all').map((r) => r.headers['webhook-id'])).toEqual([later]);
+    expect(receiver.on('/ping-webhooks')).toHaveLength(0);
+  });
+
   it('turns a burst of events from one transaction into a delivery per event and matching webhook', async () => {
     const burst = await createOrganizationWithKeys(app);
     await createWebhook(app, burst.keys.admin, { url: receiver.url('/burst-1'), events: ['*'] });

@@ -3,6 +3,8 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { createJobContext } from '../../src/context.js';
+import { DAY_MS } from '../../src/core/clock.js';
+import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
 import { announceRiskySignIns } from '../../src/security/risky-signins.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -179,5 +181,55 @@ describe('security.risky_signin from tenant sync', () => {
     const emitted = await ctx.em.transactional((em) => announceRiskySignIns({ ...ctx, em }, tenant, signIns));
     expect(risky.length).toBeGreaterThan(0);
     expect(emitted).toBe(0);
+  });
+
+  it('still announces a sign-in once after housekeeping deleted the events that announced it', async () => {
+    const signIns = await cloud.listSignIns(externalId, null);
+    const riskyIds = signIns
+      .filter((signIn) => signIn.riskLevel === 'high' || signIn.riskLevel === 'medium')
+      .map((signIn) => signIn.id)
+      .sort();
+    const announcedEvents = () =>
+      app.pool
+        .query<{ count: number }>(
+          `select count(*)::int as count from domain_events where tenant_id = $1 and kind = 'security.risky_signin'`,
+          [tenantId],
+        )
+        .then(({ rows }) => rows[0].count);
+    expect(await announcedEvents()).toBe(riskyIds.length);
+
+    app.clock.advance(RETENTION.eventHistoryMs + DAY_MS);
+    const swept = await runHousekeeping(app.orm, app.clock);
+    expect(swept.events).toBeGreaterThanOrEqual(riskyIds.length);
+    expect(await announcedEvents()).toBe(0);
+    const { rows } = await app.pool.query<{ sign_in_id: string }>(
+      'select sign_in_id from announced_sign_ins where organization_id = $1 and environment = $2 and tenant_id = $3',
+      [org.scope.organizationId, org.scope.environment, tenantId],
+    );
+    expect(rows.map((row) => row.sign_in_id).sort()).toEqual(riskyIds);
+
+    // The provider reports every sign-in again (as on a first sync): nothing is news.
+    const before = received(tenantId).length;
+    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
+    const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId });
+    const emitted = await ctx.em.transactional((em) => announceRiskySignIns({ ...ctx, em }, tenant, signIns));
+    expect(emitted).toBe(0);
+    await settle();
+    expect(received(tenantId)).toHaveLength(before);
+    expect(await announcedEvents()).toBe(0);
+  });
+
+  it('announces a sign-in reported twice in one report once', async () => {
+    const { tenantId: freshTenantId, externalId: freshExternalId } = await onboardCloudTenant();
+    const [risky] = (await cloud.listSignIns(freshExternalId, null)).filter(
+      (signIn) => signIn.riskLevel === 'high',
+    );
+    const copy = { ...risky, id: `dup-${randomUUID()}` };
+    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
+    const tenant = await ctx.em.findOneOrFail(Tenant, { id: freshTenantId });
+    const emitted = await ctx.em.transactional((em) =>
+      announceRiskySignIns({ ...ctx, em }, tenant, [copy, copy]),
+    );
+    expect(emitted).toBe(1);
   });
 });

@@ -65,3 +65,31 @@ it('deletes what expired and keeps what is live or still owed to a receiver', as
   expect((await app.request('GET', '/v1/tenants', { key: freshToken })).status).toBe(200);
   expect((await app.request('GET', '/v1/tenants', { key: oldToken })).status).toBe(401);
 });
+
+it('keeps announced sign-ins long after their events, and deletes them after their own retention', async () => {
+  const tenantId = '00000000-0000-4000-8000-00000000a001';
+  const insert = (signInId: string, at: Date) =>
+    app.pool.query(
+      `insert into announced_sign_ins (organization_id, environment, tenant_id, sign_in_id, announced_at)
+       values ($1, $2, $3, $4, $5)`,
+      [org.scope.organizationId, org.scope.environment, tenantId, signInId, at],
+    );
+  const now = app.clock.now().getTime();
+  await insert('hk-ancient', new Date(now - RETENTION.announcedSignInsMs - 60_000));
+  await insert('hk-past-event-history', new Date(now - RETENTION.eventHistoryMs - 60_000));
+
+  const result = await runHousekeeping(app.orm, app.clock);
+
+  expect(result.announcedSignIns).toBe(1);
+  expect(await exists('announced_sign_ins', 'sign_in_id = $1', ['hk-ancient'])).toBe(false);
+  expect(await exists('announced_sign_ins', 'sign_in_id = $1', ['hk-past-event-history'])).toBe(true);
+});
+
+it('finds the deliveries of an event by an index that leads with event_id', async () => {
+  const { rows } = await app.pool.query<{ indexdef: string }>(
+    `select indexdef from pg_indexes where tablename = 'webhook_deliveries'`,
+  );
+  expect(rows.map((row) => row.indexdef)).toContainEqual(
+    expect.stringMatching(/\(event_id\)$/) as unknown as string,
+  );
+});

@@ -169,6 +169,11 @@ describe('Slack', () => {
     ['a URL of another host', { url: 'https://example.com/services/T0/B0/x' }, 'url'],
     ['a Slack host without https', { url: 'http://hooks.slack.com/services/T0/B0/x' }, 'url'],
     ['a Slack host but not a webhook path', { url: 'https://hooks.slack.com/other' }, 'url'],
+    ['a services path without team, bot and token', { url: 'https://hooks.slack.com/services/a' }, 'url'],
+    ['a services path without its token', { url: 'https://hooks.slack.com/services/T0AB/B0CD' }, 'url'],
+    ['a services path in the wrong order', { url: 'https://hooks.slack.com/services/B0CD/T0AB/xyz' }, 'url'],
+    ['a services path with more segments', { url: 'https://hooks.slack.com/services/T0/B0/x/y' }, 'url'],
+    ['a workflows path of the wrong shape', { url: 'https://hooks.slack.com/workflows/whatever' }, 'url'],
     ['custom headers', { url: 'https://hooks.slack.com/services/T0/B0/x', headers: { A: 'b' } }, 'headers'],
     [
       'an unknown event kind',
@@ -184,6 +189,17 @@ describe('Slack', () => {
     expect((res.body.error?.details.fields as Array<{ field: string }>).map((f) => f.field)).toContain(field);
     expect(await rows('webhooks', org.organization.id)).toBe(0);
     expect(await rows('integrations', org.organization.id)).toBe(0);
+  });
+
+  it.each([
+    'https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/aBcDeFgHiJkLmNoPqRsTuVwX',
+    'https://hooks.slack.com/workflows/T01ABCDEF/A03MNOPQR/123456789012345678/aBcDeFgHiJkLmNoPqRsTuVwX',
+    'https://hooks.slack.com/triggers/E01ABCDEF/1234567890123/0123456789abcdef0123456789abcdef',
+    'https://hooks.slack-gov.com/services/T01ABCDEF/B02GHIJKL/aBcDeFgHiJkLmNoPqRsTuVwX',
+  ])('accepts the Slack URL %s', async (url) => {
+    const org = await createOrganizationWithKeys(app);
+    const res = await connect(org.keys.admin, 'slack', { url, events: ['restore.failed'] });
+    expect(res.status).toBe(201);
   });
 
   it('accepts a real Slack incoming-webhook URL and shows only its host and last characters', async () => {
@@ -297,6 +313,11 @@ describe('disconnecting', () => {
       key: org.keys.admin,
     });
     expect(disconnectUnknown.status).toBe(404);
+    // The GraphQL enum name is not the REST spelling: /SLACK is as unknown as /discord.
+    const upperCase = await connect(org.keys.admin, 'SLACK', {
+      url: 'https://hooks.slack.com/services/T0/B0/x',
+    });
+    expect(upperCase.status).toBe(404);
   });
 
   it('keeps organizations apart: another organization sees nothing connected and cannot disconnect it', async () => {

@@ -1,3 +1,4 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { recordEvent } from '../../src/core/events/record-event.js';
 import { createOrganizationWithKeys } from '../factories/organizations.js';
 import { ServerProcess } from '../helpers/server-process.js';
@@ -42,7 +43,10 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 
 it(`delivers every one of ${EVENTS} events after the server is killed with SIGKILL mid-way and started again`, async () => {
   const org = await createOrganizationWithKeys(setup);
-  await createWebhook(setup, org.keys.admin, { url: receiver.url('/durable'), events: ['*'] });
+  const webhook = await createWebhook(setup, org.keys.admin, {
+    url: receiver.url('/durable'),
+    events: ['*'],
+  });
   // 1,000 events committed while no worker runs: 1,000 fan-outs, hence 1,000 deliveries, pending.
   const eventIds: string[] = [];
   const em = setup.orm.em.fork();
@@ -78,6 +82,13 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
   expect([...distinctIds()].sort()).toEqual([...eventIds].sort());
   // At least once: a delivery in flight at the kill may come twice; the receiver de-duplicates by webhook-id.
   expect(receiver.on('/durable').length).toBeGreaterThanOrEqual(EVENTS);
+  // The official verifier accepts every request, from either process, repeats included: each attempt is
+  // signed when it is sent, so its timestamp is within the receiver's 5 minutes.
+  const verifier = new StandardWebhook(webhook.secret!);
+  for (const request of receiver.on('/durable')) {
+    const verified = verifier.verify(request.body, request.headers) as { id: string };
+    expect(verified.id).toBe(request.headers['webhook-id']);
+  }
   // Deliveries in flight at the kill may have reached the receiver without being recorded: their jobs, locked
   // by the dead process, are released by the job workers' liveness check and sent again (at least once).
   let succeeded = 0;

@@ -1,3 +1,4 @@
+import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DAY_MS } from '../../src/core/clock.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
@@ -32,11 +33,33 @@ afterAll(async () => {
   await receiver.stop();
 });
 
+/** Every webhook's secret by its receiver path, to verify what arrives there. */
+const secretByPath = new Map<string, string>();
+let verifiedUpTo = 0;
+
+/**
+ * The official Standard Webhooks verifier accepts every request the receiver got (signature over the raw
+ * body, and a timestamp within its 5 minutes of tolerance): first attempts, retries and re-sends alike.
+ */
+afterEach(() => {
+  const fresh = receiver.received.slice(verifiedUpTo);
+  verifiedUpTo += fresh.length;
+  for (const request of fresh) {
+    const secret = secretByPath.get(request.path);
+    expect([request.path, typeof secret]).toEqual([request.path, 'string']);
+    expect(new StandardWebhook(secret!).verify(request.body, request.headers)).toEqual(
+      JSON.parse(request.body),
+    );
+  }
+});
+
 const settled = (deliveries: DeliveryBody[]) =>
   deliveries.length > 0 && deliveries.every((d) => d.status !== 'Pending');
 
 async function webhookOn(path: string, events = ['user.created']): Promise<WebhookBody> {
-  return createWebhook(app, org.keys.admin, { url: receiver.url(path), events });
+  const webhook = await createWebhook(app, org.keys.admin, { url: receiver.url(path), events });
+  secretByPath.set(path, webhook.secret!);
+  return webhook;
 }
 
 async function readWebhook(id: string): Promise<WebhookBody> {
@@ -142,6 +165,12 @@ describe('retries', () => {
     await commitEvent(app, org.scope);
     const [first, second] = await receiver.waitFor(path, 2);
     expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
+    // The retry is signed anew, with the time it was sent (a second or more later), not the first one's.
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(Number(second.headers['webhook-timestamp'])).toBeGreaterThan(
+      Number(first.headers['webhook-timestamp']),
+    );
+    expect(second.headers['webhook-signature']).not.toBe(first.headers['webhook-signature']);
     const [delivery] = await waitForDeliveries(app, org.keys.read, webhook.id, settled);
     expect(delivery.attempts.map((a) => a.statusCode)).toEqual([status, 200]);
   });
@@ -214,6 +243,7 @@ describe('disabling', () => {
 
   it('disables an endpoint that has failed continuously for 5 days (business clock)', async () => {
     receiver.respondWith((request) => ({ status: request.path === '/dead' ? 500 : 200 }));
+    await webhookOn('/watcher-5d', ['webhook.disabled']);
     const webhook = await webhookOn('/dead');
     await commitEvent(app, org.scope);
     await waitForDeliveries(app, org.keys.read, webhook.id, settled, 15_000);
@@ -243,6 +273,28 @@ describe('disabling', () => {
     const disabled = await readWebhook(webhook.id);
     expect(disabled).toMatchObject({ enabled: false });
     expect(disabled.disabledReason).toMatch(/^every attempt failed for 5 days/);
+    // ...announced once with webhook.disabled to the organization's other webhooks (earlier tests' failing
+    // webhooks reach their 5 days too, and are announced as well).
+    await receiver.waitFor('/watcher-5d', 1);
+    const notices = receiver
+      .on('/watcher-5d')
+      .map((request) => JSON.parse(request.body) as { details: { webhookId: string } })
+      .filter((body) => body.details.webhookId === webhook.id);
+    expect(notices).toEqual([
+      {
+        id: expect.any(String) as string,
+        event: 'webhook.disabled',
+        severity: 'high',
+        tenant: null,
+        details: {
+          webhookId: webhook.id,
+          host: `127.0.0.1:${receiver.port}`,
+          reason: disabled.disabledReason,
+        },
+        timestamp: disabled.disabledAt,
+        actionUrl: `http://app.test/webhooks/${webhook.id}`,
+      },
+    ]);
 
     // A person re-enables it: a fresh start, and deliveries flow again.
     receiver.respondWith(() => ({ status: 200 }));

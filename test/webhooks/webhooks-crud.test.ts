@@ -1,17 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { Permission } from '../../src/core/permissions.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
-import { commitEvent, createWebhook, waitForDeliveries, type WebhookBody } from './webhook-kit.js';
+import {
+  commitEvent,
+  createWebhook,
+  waitForDeliveries,
+  type DeliveryBody,
+  type WebhookBody,
+} from './webhook-kit.js';
+
+/**
+ * An address the URL guard takes for public. No test here connects to it: events are committed only in
+ * organizations whose webhooks point at names that, by delivery time, resolve to loopback, so every attempt is
+ * refused before a connection is opened (the last test checks that).
+ */
+const PUBLIC_ADDRESS = '93.184.215.14';
+const DNS_TIMEOUT_MS = 300;
 
 /** A DNS the test controls: names resolve to whatever the test says at that moment. */
 const dns = new Map<string, string[]>([
-  ['hooks.example.com', ['93.184.215.14']],
-  ['mixed.example.com', ['93.184.215.14', '10.1.2.3']],
-  ['rebinding.example.com', ['93.184.215.14']],
+  ['hooks.example.com', [PUBLIC_ADDRESS]],
+  ['mixed.example.com', [PUBLIC_ADDRESS, '10.1.2.3']],
+  ['rebinding.example.com', [PUBLIC_ADDRESS]],
   ['internal.example.com', ['192.168.1.20']],
   ['localhost', ['127.0.0.1', '::1']],
 ]);
+/** Names whose DNS server never answers. */
+const HANGING = new Set(['hang.example.com']);
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -21,11 +40,12 @@ beforeAll(async () => {
   app = await TestApp.start({
     jobs: true,
     webhooks: {
-      resolveHost: async (host) => {
+      resolveHost: (host) => {
+        if (HANGING.has(host)) return new Promise<string[]>(() => undefined);
         const addresses = dns.get(host);
-        if (!addresses) throw new Error(`ENOTFOUND ${host}`);
-        return addresses;
+        return addresses ? Promise.resolve(addresses) : Promise.reject(new Error(`ENOTFOUND ${host}`));
       },
+      resolveTimeoutMs: DNS_TIMEOUT_MS,
       retryScheduleMs: [],
       timeoutMs: 500,
     },
@@ -39,6 +59,24 @@ async function webhookRows(): Promise<number> {
   const { rows } = await app.pool.query<{ count: number }>('select count(*)::int as count from webhooks');
   return rows[0].count;
 }
+
+/**
+ * A webhook whose host resolves to a public address when it is created and to loopback afterwards (DNS
+ * rebinding): its deliveries exist and are attempted, and every attempt is refused before connecting.
+ */
+async function unreachableWebhook(
+  adminKey: string,
+  events: string[],
+): Promise<WebhookBody & { secret: string }> {
+  const host = `w-${randomUUID().slice(0, 8)}.example.com`;
+  dns.set(host, [PUBLIC_ADDRESS]);
+  const webhook = await createWebhook(app, adminKey, { url: `https://${host}/hook`, events });
+  dns.set(host, ['127.0.0.1']);
+  return webhook as WebhookBody & { secret: string };
+}
+
+const settled = (deliveries: DeliveryBody[]) =>
+  deliveries.length > 0 && deliveries.every((delivery) => delivery.status !== 'Pending');
 
 const VALID = {
   url: 'https://hooks.example.com/msp',
@@ -134,7 +172,13 @@ describe('REST /v1/webhooks', () => {
   });
 
   it('answers 404 for another organization’s webhook and its deliveries, and never lists them', async () => {
-    const theirs = await createWebhook(app, other.keys.admin, VALID);
+    const theirs = await unreachableWebhook(other.keys.admin, ['*']);
+    const ping = await app.request<Envelope<DeliveryBody>>('POST', `/v1/webhooks/${theirs.id}/test`, {
+      key: other.keys.write,
+    });
+    expect(ping.status).toBe(202);
+    const theirDelivery = ping.body.data.id;
+    const mine = await createWebhook(app, org.keys.admin, VALID);
     for (const [method, path] of [
       ['GET', `/v1/webhooks/${theirs.id}`],
       ['PATCH', `/v1/webhooks/${theirs.id}`],
@@ -142,6 +186,11 @@ describe('REST /v1/webhooks', () => {
       ['POST', `/v1/webhooks/${theirs.id}/rotate-secret`],
       ['POST', `/v1/webhooks/${theirs.id}/test`],
       ['GET', `/v1/webhooks/${theirs.id}/deliveries`],
+      ['GET', `/v1/webhooks/${theirs.id}/deliveries/${theirDelivery}`],
+      ['POST', `/v1/webhooks/${theirs.id}/deliveries/${theirDelivery}/resend`],
+      // Our own webhook does not make their delivery ours.
+      ['GET', `/v1/webhooks/${mine.id}/deliveries/${theirDelivery}`],
+      ['POST', `/v1/webhooks/${mine.id}/deliveries/${theirDelivery}/resend`],
     ] as const) {
       const res = await app.request<Envelope<unknown>>(method, path, {
         key: org.keys.admin,
@@ -158,9 +207,17 @@ describe('REST /v1/webhooks', () => {
       key: other.liveAdminKey,
     });
     expect(live.status).toBe(404);
+    // They exist, for their owner.
     expect((await app.request('GET', `/v1/webhooks/${theirs.id}`, { key: other.keys.read })).status).toBe(
       200,
     );
+    const owned = await app.request<Envelope<DeliveryBody>>(
+      'GET',
+      `/v1/webhooks/${theirs.id}/deliveries/${theirDelivery}`,
+      { key: other.keys.read },
+    );
+    expect(owned.status).toBe(200);
+    expect(owned.body.data.event).toBe('webhook.test');
   });
 
   it('answers 404 for a path id that is not a UUID', async () => {
@@ -202,6 +259,18 @@ describe('bad input: 400 INVALID_REQUEST naming the field, nothing written', () 
     ['a header value that is not a string', { ...VALID, headers: { 'X-Count': 3 } }, 'headers.X-Count'],
     ['a header with a line break', { ...VALID, headers: { 'X-A': 'a\r\nInjected: yes' } }, 'headers.X-A'],
     ['a header name with a space', { ...VALID, headers: { 'X A': 'a' } }, 'headers.X A'],
+    // Values Node's HTTP client refuses (ERR_INVALID_CHAR) would fail every delivery: refused at once.
+    ['a header value with a control character', { ...VALID, headers: { 'X-A': 'a\u0001b' } }, 'headers.X-A'],
+    ['a header value with DEL', { ...VALID, headers: { 'X-A': 'a\u007fb' } }, 'headers.X-A'],
+    ['a header value with a NUL', { ...VALID, headers: { 'X-A': 'a\u0000b' } }, 'headers.X-A'],
+    ['a header value beyond Latin-1', { ...VALID, headers: { 'X-A': 'price: 5 €' } }, 'headers.X-A'],
+    ['a header value with an emoji', { ...VALID, headers: { 'X-A': 'ok 👍' } }, 'headers.X-A'],
+    ['an overlong header value', { ...VALID, headers: { 'X-A': 'x'.repeat(1025) } }, 'headers.X-A'],
+    [
+      'too many headers',
+      { ...VALID, headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) },
+      'headers',
+    ],
     ['an unknown field', { ...VALID, colour: 'blue' }, 'colour'],
     ['enabled of the wrong type', { ...VALID, enabled: 'yes' }, 'enabled'],
   ])('refuses %s', async (_case, body, field) => {
@@ -211,6 +280,12 @@ describe('bad input: 400 INVALID_REQUEST naming the field, nothing written', () 
     expect(res.body.error?.code).toBe('INVALID_REQUEST');
     expect((res.body.error?.details.fields as Array<{ field: string }>).map((f) => f.field)).toContain(field);
     expect(await webhookRows()).toBe(before);
+  });
+
+  it('accepts header values Node sends as they are: Latin-1 letters, tabs, 1024 characters', async () => {
+    const headers = { 'X-Name': 'Zoë\tMüller', 'X-Long': 'x'.repeat(1024) };
+    const webhook = await createWebhook(app, org.keys.admin, { ...VALID, headers });
+    expect(webhook.headers).toEqual(headers);
   });
 
   it('refuses a tenant of another organization in the filter', async () => {
@@ -270,16 +345,36 @@ describe('private targets (SSRF)', () => {
     expect(await webhookRows()).toBe(before);
   });
 
+  it('gives up on a host whose DNS never answers: 400 naming url, within the DNS deadline', async () => {
+    const before = await webhookRows();
+    const started = Date.now();
+    const res = await app.request<Envelope<unknown>>('POST', '/v1/webhooks', {
+      key: org.keys.admin,
+      body: { ...VALID, url: 'https://hang.example.com/hook' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.details.fields).toEqual([
+      {
+        field: 'url',
+        problem: `host hang.example.com does not resolve (no DNS answer within ${DNS_TIMEOUT_MS} ms)`,
+      },
+    ]);
+    expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS + 1500);
+    expect(await webhookRows()).toBe(before);
+  });
+
   it('checks the address again at delivery time (DNS rebinding), and refuses to connect', async () => {
-    const webhook = await createWebhook(app, org.keys.admin, {
+    // An organization of its own: its one webhook is the only one the event reaches.
+    const mine = await createOrganizationWithKeys(app);
+    const webhook = await createWebhook(app, mine.keys.admin, {
       url: 'http://rebinding.example.com:9/hook',
       events: ['user.created'],
     });
     dns.set('rebinding.example.com', ['127.0.0.1']);
-    await commitEvent(app, org.scope);
+    await commitEvent(app, mine.scope);
     const [delivery] = await waitForDeliveries(
       app,
-      org.keys.read,
+      mine.keys.read,
       webhook.id,
       (all) => all[0]?.status === 'Failed',
     );
@@ -361,26 +456,85 @@ describe('GraphQL', () => {
     expect(
       (bad.body.errors?.[0].extensions.details?.fields as Array<{ field: string }>).map((f) => f.field),
     ).toEqual(['url', 'events[0]']);
-    const theirs = await createWebhook(app, other.keys.admin, VALID);
-    const res = await app.graphql(org.keys.admin, 'mutation ($id: UUID!) { deleteWebhook(id: $id) { id } }', {
-      id: theirs.id,
+  });
+
+  it('answers NOT_FOUND for another organization’s webhook and deliveries in every query and mutation', async () => {
+    const theirs = await unreachableWebhook(other.keys.admin, ['*']);
+    const ping = await app.graphql<{ sendWebhookTest: { id: string } }>(
+      other.keys.write,
+      'mutation ($id: UUID!) { sendWebhookTest(id: $id) { id } }',
+      { id: theirs.id },
+    );
+    const theirDelivery = ping.body.data!.sendWebhookTest.id;
+    const mine = await createWebhook(app, org.keys.admin, VALID);
+    const operations: Array<[string, string, Record<string, string>]> = [
+      ['webhook', 'query ($id: UUID!) { webhook(id: $id) { id } }', { id: theirs.id }],
+      [
+        'webhookDeliveries',
+        'query ($id: UUID!) { webhookDeliveries(webhookId: $id) { items { id } } }',
+        { id: theirs.id },
+      ],
+      [
+        'webhookDelivery',
+        'query ($w: UUID!, $d: UUID!) { webhookDelivery(webhookId: $w, id: $d) { id } }',
+        { w: theirs.id, d: theirDelivery },
+      ],
+      [
+        'webhookDelivery (own webhook)',
+        'query ($w: UUID!, $d: UUID!) { webhookDelivery(webhookId: $w, id: $d) { id } }',
+        { w: mine.id, d: theirDelivery },
+      ],
+      [
+        'updateWebhook',
+        'mutation ($id: UUID!) { updateWebhook(id: $id, input: { enabled: false }) { id } }',
+        { id: theirs.id },
+      ],
+      ['deleteWebhook', 'mutation ($id: UUID!) { deleteWebhook(id: $id) { id } }', { id: theirs.id }],
+      [
+        'rotateWebhookSecret',
+        'mutation ($id: UUID!) { rotateWebhookSecret(id: $id) { secret } }',
+        { id: theirs.id },
+      ],
+      ['sendWebhookTest', 'mutation ($id: UUID!) { sendWebhookTest(id: $id) { id } }', { id: theirs.id }],
+      [
+        'resendWebhookDelivery',
+        'mutation ($w: UUID!, $d: UUID!) { resendWebhookDelivery(webhookId: $w, id: $d) { id } }',
+        { w: theirs.id, d: theirDelivery },
+      ],
+      [
+        'resendWebhookDelivery (own webhook)',
+        'mutation ($w: UUID!, $d: UUID!) { resendWebhookDelivery(webhookId: $w, id: $d) { id } }',
+        { w: mine.id, d: theirDelivery },
+      ],
+    ];
+    for (const [name, query, variables] of operations) {
+      const res = await app.graphql(org.keys.admin, query, variables);
+      expect([name, res.body.errors?.[0].extensions.code, res.body.data]).toEqual([name, 'NOT_FOUND', null]);
+    }
+    // Nothing of theirs changed: still enabled, one delivery, no new secret.
+    const after = await app.request<Envelope<WebhookBody>>('GET', `/v1/webhooks/${theirs.id}`, {
+      key: other.keys.admin,
     });
-    expect(res.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(after.body.data).toMatchObject({ enabled: true, previousSecretExpiresAt: null });
+    const deliveries = await app.request<Envelope<DeliveryBody[]>>(
+      'GET',
+      `/v1/webhooks/${theirs.id}/deliveries`,
+      { key: other.keys.read },
+    );
+    expect(deliveries.body.data.map((delivery) => delivery.id)).toEqual([theirDelivery]);
   });
 
   it('shows the delivery log with attempts and the payload, in one page of queries', async () => {
-    const webhook = await createWebhook(app, org.keys.admin, {
-      url: 'http://hooks.example.com:9/x',
-      events: ['user.*'],
-    });
-    const eventId = await commitEvent(app, org.scope, { kind: 'user.deleted' });
-    await waitForDeliveries(app, org.keys.read, webhook.id, (all) => all[0]?.status === 'Failed');
+    const mine = await createOrganizationWithKeys(app);
+    const webhook = await unreachableWebhook(mine.keys.admin, ['user.*']);
+    const eventId = await commitEvent(app, mine.scope, { kind: 'user.deleted' });
+    await waitForDeliveries(app, mine.keys.read, webhook.id, (all) => all[0]?.status === 'Failed');
     const res = await app.graphql<{
       webhookDeliveries: {
         items: Array<{ eventId: string; status: string; attempts: unknown[]; payload: { event: string } }>;
       };
     }>(
-      org.keys.read,
+      mine.keys.read,
       `query ($id: UUID!) { webhookDeliveries(webhookId: $id) { items { eventId status attempts { attemptNumber error } payload { event } } } }`,
       { id: webhook.id },
     );
@@ -392,5 +546,135 @@ describe('GraphQL', () => {
         payload: { event: 'user.deleted' },
       },
     ]);
+  });
+});
+
+describe('the event a delivery carries needs the read permission of its subject', () => {
+  interface PayloadView {
+    event: string;
+    tenant: { id: string } | null;
+    details: Record<string, unknown>;
+  }
+  interface DeliveryView {
+    id: string;
+    event: string;
+    payload: PayloadView | null;
+  }
+
+  let scoped: OrganizationWithKeys;
+  let webhookId: string;
+  let tokens: Record<'tenantsOnly' | 'tenantsAndUsers' | 'tenantsAndLicenses', string>;
+  let byKind: Map<string, string>;
+
+  beforeAll(async () => {
+    scoped = await createOrganizationWithKeys(app);
+    const tenant = await createTenant(app, scoped.scope);
+    const member = await createMember(app, scoped.organization.id);
+    const client = await createOAuthClient(app, scoped.scope);
+    tokens = {
+      tenantsOnly: await issueAccessToken(app, client, member, [Permission.READ_TENANTS]),
+      tenantsAndUsers: await issueAccessToken(app, client, member, [
+        Permission.READ_TENANTS,
+        Permission.READ_USERS,
+      ]),
+      tenantsAndLicenses: await issueAccessToken(app, client, member, [
+        Permission.READ_TENANTS,
+        Permission.READ_LICENSES,
+      ]),
+    };
+    const webhook = await unreachableWebhook(scoped.keys.admin, ['*']);
+    webhookId = webhook.id;
+    const events = [
+      { kind: 'user.created', details: { displayName: 'Ada Lovelace', mail: 'ada@example.com' } },
+      { kind: 'license.assigned', details: { sku: 'E5', user: 'ada@example.com' } },
+      { kind: 'tenant.synced', details: { usersCreated: 1 } },
+    ];
+    for (const event of events)
+      await commitEvent(app, scoped.scope, { ...event, tenant: tenant.eventRef, severity: 'informational' });
+    const deliveries = await waitForDeliveries(
+      app,
+      scoped.keys.read,
+      webhookId,
+      (all) => all.length === events.length && settled(all),
+    );
+    byKind = new Map(deliveries.map((delivery) => [delivery.event, delivery.id]));
+  });
+
+  const LOG = /* GraphQL */ `
+    query ($id: UUID!) {
+      webhookDeliveries(webhookId: $id) {
+        items {
+          id
+          event
+          payload {
+            event
+            tenant {
+              id
+            }
+            details
+          }
+        }
+      }
+    }
+  `;
+
+  async function log(credential: string): Promise<Map<string, PayloadView | null>> {
+    const res = await app.graphql<{ webhookDeliveries: { items: DeliveryView[] } }>(credential, LOG, {
+      id: webhookId,
+    });
+    expect(res.body.errors).toBeUndefined();
+    return new Map(res.body.data!.webhookDeliveries.items.map((item) => [item.event, item.payload]));
+  }
+
+  it('GraphQL: a token with read:tenants only sees the delivery log, not user or license details', async () => {
+    const payloads = await log(tokens.tenantsOnly);
+    expect([...payloads.keys()].sort()).toEqual(['license.assigned', 'tenant.synced', 'user.created']);
+    expect(payloads.get('user.created')).toBeNull();
+    expect(payloads.get('license.assigned')).toBeNull();
+    expect(payloads.get('tenant.synced')).toMatchObject({ details: { usersCreated: 1 } });
+  });
+
+  it('GraphQL: each read permission opens its own family', async () => {
+    const withUsers = await log(tokens.tenantsAndUsers);
+    expect(withUsers.get('user.created')).toMatchObject({ details: { displayName: 'Ada Lovelace' } });
+    expect(withUsers.get('license.assigned')).toBeNull();
+    const withLicenses = await log(tokens.tenantsAndLicenses);
+    expect(withLicenses.get('license.assigned')).toMatchObject({ details: { sku: 'E5' } });
+    expect(withLicenses.get('user.created')).toBeNull();
+    // Every API key level holds all three.
+    const byReadKey = await log(scoped.keys.read);
+    expect([...byReadKey.values()].every((payload) => payload !== null)).toBe(true);
+  });
+
+  it('REST GET /v1/webhooks/:id/deliveries/:deliveryId applies the same rule', async () => {
+    const path = `/v1/webhooks/${webhookId}/deliveries/${byKind.get('user.created')}`;
+    const hidden = await app.request<Envelope<DeliveryView>>('GET', path, { key: tokens.tenantsOnly });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.data).toMatchObject({ event: 'user.created', payload: null });
+    expect(JSON.stringify(hidden.body)).not.toContain('Ada Lovelace');
+    const shown = await app.request<Envelope<DeliveryView>>('GET', path, { key: tokens.tenantsAndUsers });
+    expect(shown.body.data.payload).toMatchObject({
+      event: 'user.created',
+      details: { displayName: 'Ada Lovelace', mail: 'ada@example.com' },
+    });
+    const synced = await app.request<Envelope<DeliveryView>>(
+      'GET',
+      `/v1/webhooks/${webhookId}/deliveries/${byKind.get('tenant.synced')}`,
+      { key: tokens.tenantsOnly },
+    );
+    expect(synced.body.data.payload).toMatchObject({ event: 'tenant.synced' });
+  });
+});
+
+describe('the network', () => {
+  it('opened no connection to any address of this file: every attempt was refused before connecting', async () => {
+    const { rows } = await app.pool.query<{ error: string | null; status_code: number | null }>(
+      'select error, status_code from webhook_attempts',
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.status_code).toBeNull();
+      expect(row.error).toMatch(/^refused: /);
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import type { DomainEvent, EventSeverity } from './domain-event.entity.js';
 import { eventMatches, type EventPayload } from './event-filter.js';
+import { WEBHOOK_ONLY_KINDS } from './event-kinds.js';
 
 export const EVENTS_CHANNEL = 'domain_events';
 
@@ -31,6 +32,10 @@ const NOTIFY_AND_READ_WEBHOOKS = `
  * severity) is written with its first attempt queued. The deliveries and their jobs commit with the change
  * or not at all, so nothing is lost between commit and delivery, and no further job stands in between.
  * Two statements when a webhook matches, one otherwise.
+ *
+ * Kinds addressed to one webhook (WEBHOOK_ONLY_KINDS: `webhook.test`) are not news about the organization:
+ * they reach neither other webhooks (a `*` webhook would match them) nor subscribers, even if emitted through
+ * recordEvent. Their sender writes the event row and that one webhook's delivery itself (WebhookService.sendTest).
  */
 export async function fanOutEvent(
   em: EntityManager,
@@ -38,6 +43,7 @@ export async function fanOutEvent(
   event: DomainEvent,
   clock: Clock,
 ): Promise<number> {
+  if (WEBHOOK_ONLY_KINDS.has(event.kind)) return 0;
   const [{ webhooks }] = await em.execute<Array<{ webhooks: WebhookSelectionRow[] }>>(
     NOTIFY_AND_READ_WEBHOOKS,
     [EVENTS_CHANNEL, event.id, scope.organizationId, scope.environment],

@@ -15,11 +15,27 @@ export interface NewEvent {
   severity: EventSeverity;
   tenant: EventTenant | null;
   details: Record<string, unknown>;
-  /** Path of the related item in the application, e.g. `/tenants/<id>/users/<id>`. */
+  /**
+   * Path of the related item in the application UI, e.g. `/tenants/<id>/users/<id>`: joined to the
+   * public URL (its path prefix kept) to make the event's actionUrl.
+   */
   actionPath: string;
 }
 
 export { EVENTS_CHANNEL } from './event-fanout.js';
+
+/**
+ * `publicUrl` + the item's application path, keeping a path prefix of `publicUrl`
+ * (`https://msp.example.com/admin` + `/tenants/1` → `https://msp.example.com/admin/tenants/1`), which
+ * `new URL(path, base)` would drop. The paths are routes of the application UI (docs/webhooks.md "Links").
+ */
+export function actionUrlOf(publicUrl: string, actionPath: string): string {
+  const base = new URL(publicUrl);
+  base.search = '';
+  base.hash = '';
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return new URL(actionPath.replace(/^\/+/, ''), base).toString();
+}
 
 /**
  * Writes the outbox row only: no NOTIFY (subscribers) and no fan-out (webhooks). For events addressed
@@ -47,7 +63,7 @@ export async function writeEventRow(
     tenant: event.tenant,
     details: event.details,
     timestamp: occurredAt.toISOString(),
-    actionUrl: new URL(event.actionPath, publicUrl).toString(),
+    actionUrl: actionUrlOf(publicUrl, event.actionPath),
   };
   em.persist(row);
   await em.flush();

@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122221924_initial } from './Migration20261122221924_initial.js';
 import { Migration20261123000442_webhooks } from './Migration20261123000442_webhooks.js';
 import { Migration20261123005730_oauth } from './Migration20261123005730_oauth.js';
+import { Migration20261124120000_announced_sign_ins } from './Migration20261124120000_announced_sign_ins.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -11,4 +12,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122221924_initial', class: Migration20261122221924_initial },
   { name: 'Migration20261123000442_webhooks', class: Migration20261123000442_webhooks },
   { name: 'Migration20261123005730_oauth', class: Migration20261123005730_oauth },
+  {
+    name: 'Migration20261124120000_announced_sign_ins',
+    class: Migration20261124120000_announced_sign_ins,
+  },
 ];
