@@ -23,6 +23,7 @@ import { sendError } from './http/respond.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
+import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
@@ -161,6 +162,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     pool: options.pool,
     logger,
     maxMessageBytes: options.maxJsonBodyBytes,
+    // Express's own compiled `trust proxy` rule, so a socket's address is the one req.ip would give.
+    clientAddressOf: (request) =>
+      proxyAddr(request, app.get('trust proxy fn') as (address: string, hop: number) => boolean),
   });
   app.use(
     '/graphql',

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -36,6 +37,8 @@ export interface SubscriptionServerOptions {
   pool: pg.Pool;
   logger: Logger;
   maxMessageBytes: number;
+  /** The client's address as the HTTP routes see it (TRUST_PROXY applies to the upgrade request too). */
+  clientAddressOf: (request: IncomingMessage) => string;
 }
 
 export interface SubscriptionServer {
@@ -75,7 +78,7 @@ export async function attachSubscriptionServer(
       async onConnect(ctx) {
         const socket = ctx.extra.socket;
         try {
-          const ip = ctx.extra.request.socket.remoteAddress ?? '';
+          const ip = options.clientAddressOf(ctx.extra.request);
           const admission = await guard.admit(socket, ip, ctx.connectionParams);
           if (admission.admitted) return admission.ack;
           if (admission.close) guard.close(socket, admission.close.code, admission.close.reason);

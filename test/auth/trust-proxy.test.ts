@@ -5,6 +5,7 @@ import { createApiKey, createOrganizationWithKeys } from '../factories/organizat
 import type { Envelope } from '../helpers/envelope.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { TestApp } from '../helpers/test-app.js';
+import { connect } from '../subscriptions/subscription-kit.js';
 
 describe('TRUST_PROXY (configuration)', () => {
   it.each([
@@ -66,6 +67,18 @@ describe('TRUST_PROXY (the real server)', () => {
     // A client cannot pass itself off through a trusted proxy: the proxy appends the address it saw,
     // and the rightmost untrusted entry is the client.
     expect((await tenants(behindProxy.baseUrl, '203.0.113.7, 198.51.100.9')).status).toBe(403);
+  });
+
+  it('applies to GraphQL subscriptions too: the upgrade request is read like any other', async () => {
+    const params = { authorization: `Bearer ${allowed.secret}` };
+    const admitted = connect(behindProxy.baseUrl, params, { 'x-forwarded-for': '203.0.113.7' });
+    const refused = connect(behindProxy.baseUrl, params, { 'x-forwarded-for': '203.0.113.8' });
+    try {
+      expect(await admitted.acknowledged()).toBeDefined();
+      expect((await refused.closed()).code).toBe(4403);
+    } finally {
+      await Promise.all([admitted.close(), refused.close()]);
+    }
   });
 
   it('ignores X-Forwarded-For by default (TRUST_PROXY unset): the connecting address is the client', async () => {

@@ -1,34 +1,11 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
+import { lastLine, runCli, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const CLI = path.resolve('dist/src/cli/main.js');
 let databaseUrl: string;
 
-/** Runs the compiled CLI as a user would, against this file's database. */
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
+const cli = (...args: string[]) => runCli(databaseUrl, ...args);
 
 /** A server on the same database; a fresh one each time, since keys are cached for a few seconds. */
 async function withServer<T>(action: (app: TestApp) => Promise<T>): Promise<T> {

@@ -1,59 +1,14 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import pg from 'pg';
 import * as client from 'openid-client';
 import { DEMO_MEMBER } from '../../src/members/demo-member.js';
 import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { lastLine, runCli, runNpmCli, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const CLI = path.resolve('dist/src/cli/main.js');
 let databaseUrl: string;
 
-/** Runs the compiled CLI as a user would, against this file's database. */
-function cli(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-const lastLine = (text: string) => text.trimEnd().split('\n').pop() ?? '';
-
-/**
- * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first), with the
- * default logging: neither LOG_LEVEL nor NODE_ENV=test (which would silence the logs) is passed on.
- */
-function npmCli(...args: string[]): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
-  delete env.LOG_LEVEL;
-  delete env.NODE_ENV;
-  delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the CLI
-  return new Promise((resolve) => {
-    execFile(
-      'npm',
-      ['run', '-s', 'cli', '--', ...args],
-      { env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(databaseUrl, ...args);
 
 let registered: CliResult;
 let pool: pg.Pool;
@@ -114,7 +69,8 @@ describe('npm run cli -- oauth-clients create / members create', () => {
   });
 
   it('prints exactly {"clientId","clientSecret"} on the last line through `npm run -s cli` with default logging', async () => {
-    const result = await npmCli(
+    const result = await runNpmCli(
+      databaseUrl,
       'oauth-clients',
       'create',
       '--org',

@@ -110,14 +110,19 @@ export interface Connection {
 }
 
 /** A real graphql-ws client over `ws`, connecting at once (not lazily) and never retrying. */
-export function connect(baseUrl: string, connectionParams?: Record<string, unknown>): Connection {
+export function connect(
+  baseUrl: string,
+  connectionParams?: Record<string, unknown>,
+  /** Headers of the HTTP upgrade request (e.g. X-Forwarded-For as a proxy would add it). */
+  upgradeHeaders?: Record<string, string>,
+): Connection {
   let onClosed: (event: { code: number; reason: string }) => void = () => undefined;
   let onAck: (payload: Record<string, unknown> | undefined) => void = () => undefined;
   const closed = new Promise<{ code: number; reason: string }>((resolve) => (onClosed = resolve));
   const acknowledged = new Promise<Record<string, unknown> | undefined>((resolve) => (onAck = resolve));
   const client = createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
+    webSocketImpl: upgradeHeaders ? webSocketWithHeaders(upgradeHeaders) : WebSocket,
     connectionParams,
     lazy: false,
     retryAttempts: 0,
@@ -138,6 +143,14 @@ export function connect(baseUrl: string, connectionParams?: Record<string, unkno
     close: async () => {
       await client.dispose();
     },
+  };
+}
+
+function webSocketWithHeaders(headers: Record<string, string>) {
+  return class extends WebSocket {
+    constructor(address: string | URL, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
   };
 }
 

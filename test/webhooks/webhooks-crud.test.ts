@@ -359,7 +359,8 @@ describe('private targets (SSRF)', () => {
         problem: `host hang.example.com does not resolve (no DNS answer within ${DNS_TIMEOUT_MS} ms)`,
       },
     ]);
-    expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS + 1500);
+    // Well under the 5 s default: the configured timeout, not the system resolver, ended the wait.
+    expect(Date.now() - started).toBeLessThan(DNS_TIMEOUT_MS + 3000);
     expect(await webhookRows()).toBe(before);
   });
 

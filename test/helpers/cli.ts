@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const CLI = path.resolve('dist/src/cli/main.js');
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(command, args, { env, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the compiled CLI as a user would, against the given database, with its logs silenced. */
+export function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+  return run(process.execPath, [path.resolve(CLI), ...args], env, 60_000);
+}
+
+/**
+ * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first), with the
+ * default logging: neither LOG_LEVEL nor NODE_ENV=test (which would silence the logs) is passed on.
+ */
+export function runNpmCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  delete env.LOG_LEVEL;
+  delete env.NODE_ENV;
+  delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the CLI
+  return run('npm', ['run', '-s', 'cli', '--', ...args], env, 120_000);
+}
+
+/** The CLI's contract: the value a script wants is alone on the last line of stdout. */
+export const lastLine = (text: string): string => text.trimEnd().split('\n').pop() ?? '';
