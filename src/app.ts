@@ -89,6 +89,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.set('query parser', 'extended');
 
   await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
+  options.listener.onStateChange((state) => state === 'restored' && apiKeys.forgetAll());
   const authenticators: Authenticator[] = [
     {
       handles: (token) => ApiKeyAuthenticator.handles(token),

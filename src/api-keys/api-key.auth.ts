@@ -86,6 +86,11 @@ export class ApiKeyAuthenticator {
   }
 
   /** Forget a key at once (called on revocation). */
+  /** Drops every cached key (revocations may have been missed while the LISTEN connection was down). */
+  forgetAll(): void {
+    this.cache.clear();
+  }
+
   forget(apiKeyId: string): void {
     for (const [hash, entry] of this.cache)
       if (entry.viewer.credentialId === apiKeyId) this.cache.delete(hash);

@@ -1,16 +1,21 @@
 import pg from 'pg';
 
 type Handler = (payload: string) => void;
+/** `lost`: NOTIFYs sent from now on are missed; `restored`: listening again (after a `lost`). */
+export type ListenerState = 'lost' | 'restored';
+type StateHandler = (state: ListenerState) => void;
 
 /**
  * One LISTEN connection per process, shared by every feature that needs to hear about changes made by
  * other server processes (API key revocations, domain events). PostgreSQL delivers a NOTIFY only after the
  * sending transaction commits. The connection is re-opened after a failure; what was missed in between is
- * the caller's to catch up on (caches expire, the outbox is re-read).
+ * the caller's to catch up on (`onStateChange`: caches expire, subscribers re-read the outbox).
  */
 export class PgListener {
   private client: pg.Client | null = null;
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly stateHandlers = new Set<StateHandler>();
+  private lost = false;
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
 
@@ -35,6 +40,12 @@ export class PgListener {
     return () => set.delete(handler);
   }
 
+  /** Calls `handler` when the connection is lost and when it listens again; returns an unsubscribe function. */
+  onStateChange(handler: StateHandler): () => void {
+    this.stateHandlers.add(handler);
+    return () => this.stateHandlers.delete(handler);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
@@ -50,11 +61,35 @@ export class PgListener {
     });
     client.on('error', (error) => {
       this.log(`LISTEN connection failed: ${error.message}`);
-      this.scheduleReconnect();
+      this.connectionLost(client);
     });
+    client.on('end', () => this.connectionLost(client));
     await client.connect();
     for (const channel of this.handlers.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
     this.client = client;
+    if (this.lost) {
+      this.lost = false;
+      this.emitState('restored');
+    }
+  }
+
+  private connectionLost(client: pg.Client): void {
+    if (this.stopped || (this.client !== client && this.client !== null)) return;
+    if (!this.lost) {
+      this.lost = true;
+      this.emitState('lost');
+    }
+    this.scheduleReconnect();
+  }
+
+  private emitState(state: ListenerState): void {
+    for (const handler of this.stateHandlers) {
+      try {
+        handler(state);
+      } catch (error) {
+        this.log(`listener state handler failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 
   private scheduleReconnect(): void {

@@ -57,7 +57,7 @@ export async function attachSubscriptionServer(
   const { schema, logger } = options;
   const logInternal = (error: unknown) => logger.error({ err: error }, 'graphql-ws operation failed');
   const eventHub = new EventHub();
-  const bridge = new EventBridge(options.pool, eventHub, (error) =>
+  const bridge = new EventBridge(options.pool, eventHub, options.deps.clock, (error) =>
     logger.error({ err: error }, 'loading domain events for subscribers failed'),
   );
   await bridge.start(options.listener);

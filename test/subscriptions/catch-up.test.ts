@@ -1,0 +1,60 @@
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { TestApp } from '../helpers/test-app.js';
+import { bearer, connect, emitTestEvent, EVENT_FIELDS, waitUntilLive } from './subscription-kit.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+});
+afterAll(() => app.stop());
+
+/** The server's LISTEN connection, as PostgreSQL sees it. */
+async function listenerPids(): Promise<number[]> {
+  const { rows } = await app.pool.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+  );
+  return rows.map((row) => row.pid);
+}
+
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it('delivers what was committed while the LISTEN connection was down, once, after it reconnects', async () => {
+  const connection = connect(app.baseUrl, bearer(org.keys.read));
+  try {
+    const events = connection.subscribe('events', `subscription { events { ${EVENT_FIELDS} } }`);
+    await waitUntilLive([events], (probe) =>
+      emitTestEvent(app, org.scope, { kind: 'user.created', details: { probe } }),
+    );
+
+    const [pid] = await listenerPids();
+    expect(pid).toBeDefined();
+    await app.pool.query('select pg_terminate_backend($1)', [pid]);
+    await until(async () => !(await listenerPids()).includes(pid), 'the LISTEN connection to end');
+
+    // Nobody listens now: PostgreSQL drops this NOTIFY, only the outbox row remains.
+    const missed = await emitTestEvent(app, org.scope, {
+      kind: 'user.updated',
+      details: { during: 'outage' },
+    });
+
+    const caughtUp = await events.nextEvent(10_000);
+    expect(caughtUp).toMatchObject({ id: missed, event: 'user.updated', details: { during: 'outage' } });
+    // The probes published before the outage are in the catch-up's window too; none comes again.
+    expect(await events.nextMessage(500)).toBeNull();
+
+    // Live again: the next event arrives through NOTIFY as usual.
+    const after = await emitTestEvent(app, org.scope, { kind: 'user.deleted' });
+    expect(await events.nextEvent()).toMatchObject({ id: after, event: 'user.deleted' });
+  } finally {
+    await connection.close();
+  }
+});
