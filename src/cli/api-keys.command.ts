@@ -6,13 +6,13 @@ import type { Scope } from '../core/scope.js';
 import {
   CliError,
   contextFor,
-  ENVIRONMENT_CHOICES,
   environmentOf,
   findOrganization,
   info,
   withDatabase,
   type EnvironmentChoice,
 } from './cli-database.js';
+import { envOption, orgOption } from './options.js';
 import { formatTable } from './table.js';
 
 const LEVELS: Record<string, PermissionLevel> = {
@@ -22,11 +22,7 @@ const LEVELS: Record<string, PermissionLevel> = {
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const orgOption = () => new Option('--org <slug>', 'organization slug, e.g. demo').makeOptionMandatory();
-const envOption = () =>
-  new Option('--env <env>', 'environment: live (svc_sk_live_) or test (sandbox, svc_sk_test_)').choices(
-    ENVIRONMENT_CHOICES,
-  );
+const keyEnvOption = () => envOption('environment: live (svc_sk_live_) or test (sandbox, svc_sk_test_)');
 
 const when = (date: Date | null) => (date ? date.toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
 
@@ -41,7 +37,7 @@ export function apiKeysCommand(): Command {
     .addOption(
       new Option('--level <level>', 'permission level').choices(Object.keys(LEVELS)).makeOptionMandatory(),
     )
-    .addOption(envOption().default('test'))
+    .addOption(keyEnvOption().default('test'))
     .option('--name <name>', 'what the key is for')
     .action(async (options: { org: string; level: string; env: EnvironmentChoice; name?: string }) => {
       await withDatabase(async (db) => {
@@ -66,7 +62,7 @@ export function apiKeysCommand(): Command {
     .command('list')
     .description('list the keys of an organization and environment, newest first')
     .addOption(orgOption())
-    .addOption(envOption().default('test'))
+    .addOption(keyEnvOption().default('test'))
     .action(async (options: { org: string; env: EnvironmentChoice }) => {
       await withDatabase(async (db) => {
         const organization = await findOrganization(db.orm, options.org);
@@ -92,7 +88,7 @@ export function apiKeysCommand(): Command {
     .description('revoke a key: requests with it get 401 from then on')
     .addOption(orgOption())
     .requiredOption('--id <uuid>', 'id of the key (see api-keys list)')
-    .addOption(envOption())
+    .addOption(keyEnvOption())
     .action(async (options: { org: string; id: string; env?: EnvironmentChoice }) => {
       if (!UUID.test(options.id)) throw new CliError(`--id must be a UUID, got "${options.id}"`);
       await withDatabase(async (db) => {

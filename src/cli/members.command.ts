@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { MemberRole } from '../members/member.entity.js';
 import { MemberService } from '../members/member.service.js';
 import { findOrganization, info, withDatabase } from './cli-database.js';
+import { orgOption } from './options.js';
 
 /** `members create`: people who sign in on the OAuth consent page. The rules are MemberService's. */
 export function membersCommand(): Command {
@@ -12,7 +13,7 @@ export function membersCommand(): Command {
   command
     .command('create')
     .description('add a member; prints {"id","email","role"} as JSON on the last line of stdout')
-    .addOption(new Option('--org <slug>', 'organization slug, e.g. demo').makeOptionMandatory())
+    .addOption(orgOption())
     .requiredOption('--email <email>', 'sign-in email (stored in lower case)')
     .requiredOption('--password <password>', 'at least 12 characters (stored as a salted scrypt hash)')
     .addOption(

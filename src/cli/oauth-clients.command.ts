@@ -1,23 +1,19 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Scope } from '../core/scope.js';
 import { OAuthClientService } from '../oauth/oauth-client.service.js';
 import {
   contextFor,
-  ENVIRONMENT_CHOICES,
   environmentOf,
   findOrganization,
   info,
   withDatabase,
   type EnvironmentChoice,
 } from './cli-database.js';
+import { collect, envOption, orgOption } from './options.js';
 import { formatTable } from './table.js';
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-const orgOption = () => new Option('--org <slug>', 'organization slug, e.g. demo').makeOptionMandatory();
-const envOption = () =>
-  new Option('--env <env>', 'environment the tokens act in: live or test (sandbox)')
-    .choices(ENVIRONMENT_CHOICES)
-    .default('test');
+const tokenEnvOption = () =>
+  envOption('environment the tokens act in: live or test (sandbox)').default('test');
 
 /** `oauth-clients create | list`: applications using the authorization code flow (docs/oauth.md). */
 export function oauthClientsCommand(): Command {
@@ -31,7 +27,7 @@ export function oauthClientsCommand(): Command {
     .addOption(orgOption())
     .requiredOption('--name <name>', 'shown to members on the consent page')
     .requiredOption('--redirect-uri <uri>', 'allowed redirect_uri (repeat for several)', collect, [])
-    .addOption(envOption())
+    .addOption(tokenEnvOption())
     .action(async (options: { org: string; name: string; redirectUri: string[]; env: EnvironmentChoice }) => {
       await withDatabase(async (db) => {
         const organization = await findOrganization(db.orm, options.org);
@@ -50,7 +46,7 @@ export function oauthClientsCommand(): Command {
     .command('list')
     .description('list the clients of an organization and environment, newest first')
     .addOption(orgOption())
-    .addOption(envOption())
+    .addOption(tokenEnvOption())
     .action(async (options: { org: string; env: EnvironmentChoice }) => {
       await withDatabase(async (db) => {
         const organization = await findOrganization(db.orm, options.org);

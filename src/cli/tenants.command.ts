@@ -15,6 +15,7 @@ import {
   type EnvironmentChoice,
   type CliDatabase,
 } from './cli-database.js';
+import { orgOption } from './options.js';
 
 interface OnboardOptions {
   org: string;
@@ -67,7 +68,7 @@ export function tenantsCommand(): Command {
   command
     .command('onboard')
     .description('onboard a tenant of the (simulated) upstream cloud and sync it; prints the tenant id last')
-    .addOption(new Option('--org <slug>', 'organization slug, e.g. demo').makeOptionMandatory())
+    .addOption(orgOption())
     .addOption(
       new Option('--env <env>', 'live or test (sandbox)').choices(ENVIRONMENT_CHOICES).default('test'),
     )

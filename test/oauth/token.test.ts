@@ -45,6 +45,15 @@ function exchange(code: string, extra: Record<string, string> = {}) {
 
 const tenantsWith = (token: string) => app.request<Envelope>('GET', '/v1/tenants', { key: token });
 
+/** Signs the member in through the real page and exchanges the code with openid-client. */
+async function signInAndExchange(scope: string) {
+  const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, { scope, ...member });
+  return client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: codeVerifier,
+    expectedState: state,
+  });
+}
+
 describe('PKCE (S256)', () => {
   it('exchanges the code with the right verifier', async () => {
     const { callback, codeVerifier } = await authorizeInBrowser(app, config, {
@@ -138,14 +147,7 @@ describe('authorization codes', () => {
 
 describe('refresh tokens', () => {
   it('narrow the scope on request, and never widen it', async () => {
-    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
-      scope: 'read:tenants write:tenants read:users',
-      ...member,
-    });
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: codeVerifier,
-      expectedState: state,
-    });
+    const tokens = await signInAndExchange('read:tenants write:tenants read:users');
     const narrowed = await client.refreshTokenGrant(config, tokens.refresh_token!, { scope: 'read:tenants' });
     expect(narrowed.scope).toBe('read:tenants');
     expect((await tenantsWith(narrowed.access_token)).status).toBe(200);
@@ -172,14 +174,7 @@ describe('refresh tokens', () => {
   });
 
   it('leave the refresh token valid after a refused refresh (invalid_scope burns nothing)', async () => {
-    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
-      scope: 'read:tenants',
-      ...member,
-    });
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: codeVerifier,
-      expectedState: state,
-    });
+    const tokens = await signInAndExchange('read:tenants');
     const refresh = (fields: Record<string, string>) =>
       postForm(app, '/oauth/token', {
         grant_type: 'refresh_token',
@@ -204,14 +199,7 @@ describe('refresh tokens', () => {
   });
 
   it('normalize the scope asked on refresh: repeats dropped, canonical order, stored so', async () => {
-    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
-      scope: 'read:tenants read:users',
-      ...member,
-    });
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: codeVerifier,
-      expectedState: state,
-    });
+    const tokens = await signInAndExchange('read:tenants read:users');
     const res = await postForm(app, '/oauth/token', {
       grant_type: 'refresh_token',
       refresh_token: tokens.refresh_token!,
@@ -240,14 +228,7 @@ describe('refresh tokens', () => {
   });
 
   it('expire after 30 days', async () => {
-    const { callback, codeVerifier, state } = await authorizeInBrowser(app, config, {
-      scope: 'read:tenants',
-      ...member,
-    });
-    const tokens = await client.authorizationCodeGrant(config, callback, {
-      pkceCodeVerifier: codeVerifier,
-      expectedState: state,
-    });
+    const tokens = await signInAndExchange('read:tenants');
     app.clock.advance(60 * 60 * 1000 + 1000);
     expect((await tenantsWith(tokens.access_token)).status).toBe(401); // access tokens live 1 h
     app.clock.advance(30 * 24 * 60 * 60 * 1000);
