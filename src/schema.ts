@@ -9,6 +9,7 @@ import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
 import { MemberResolver } from './members/member.resolver.js';
 import { OAuthClientResolver } from './oauth/oauth-client.resolver.js';
+import { PortalResolver } from './portal/portal.resolver.js';
 import { EventSubscriptionResolver } from './subscriptions/event-subscription.resolver.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
@@ -26,6 +27,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   IntegrationResolver,
   MemberResolver,
   OAuthClientResolver,
+  PortalResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -1,6 +1,7 @@
 import type { RouteDefinition } from '../route.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
+import { PORTAL_ROUTES } from './portal.routes.js';
 import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
@@ -15,4 +16,8 @@ export const VERSIONED_ROUTES: RouteDefinition[] = [
 ];
 
 /** Feature routes (SPEC 4.2), served under /api and /v1/api. */
-export const FEATURE_ROUTES: RouteDefinition[] = [...INTEGRATION_ROUTES, ...SETTINGS_ROUTES];
+export const FEATURE_ROUTES: RouteDefinition[] = [
+  ...INTEGRATION_ROUTES,
+  ...SETTINGS_ROUTES,
+  ...PORTAL_ROUTES,
+];

@@ -21,6 +21,9 @@ const SPEC_4_1 = [
   'DELETE /webhooks/:id',
 ];
 
+/** SPEC 4.2 paths served so far, as written there, under /api (and /v1/api). */
+const SPEC_4_2 = ['GET /msp-portal/tenants/stats', 'GET /msp-portal/license-intelligence/summary'];
+
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');
 
 describe('REST route table', () => {
@@ -29,6 +32,11 @@ describe('REST route table', () => {
   it('serves every path of SPEC 4.1 under /v1', () => {
     const served = new Set(table.map(normalise));
     expect(SPEC_4_1.filter((route) => !served.has(normalise(route)))).toEqual([]);
+  });
+
+  it('serves the SPEC 4.2 paths built so far under /api', () => {
+    const served = new Set(FEATURE_ROUTES.map((route) => normalise(`${route.method} ${route.path}`)));
+    expect(SPEC_4_2.filter((route) => !served.has(normalise(route)))).toEqual([]);
   });
 
   it('has no route twice', () => {

@@ -149,6 +149,21 @@ const PROBES: Probe[] = [
     },
   },
   {
+    name: 'GET /api/msp-portal/tenants/stats',
+    needs: Permission.MSP_READ,
+    call: (t) => rest('GET', '/api/msp-portal/tenants/stats', t),
+  },
+  {
+    name: 'GET /api/msp-portal/license-intelligence/summary',
+    needs: Permission.MSP_READ,
+    call: (t) => rest('GET', '/api/msp-portal/license-intelligence/summary', t),
+  },
+  {
+    name: 'GraphQL { portalTenantStats }',
+    needs: Permission.MSP_READ,
+    call: (t) => graphql('{ portalTenantStats { totalTenants } }', t),
+  },
+  {
     name: 'GraphQL { tenants }',
     needs: Permission.READ_TENANTS,
     call: (t) => graphql('{ tenants { items { id } } }', t),

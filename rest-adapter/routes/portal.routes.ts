@@ -1,0 +1,22 @@
+import { LICENSE_INTELLIGENCE_SUMMARY, PORTAL_TENANT_STATS } from '../operations/portal.operations.js';
+import type { RouteDefinition } from '../route.js';
+
+/**
+ * The provider portal (SPEC 4.2, 5.3): across every tenant of the caller's organization and environment,
+ * so no X-Tenant-Id. Every route needs `msp:read` (any API key level; an access token with `msp:read` or `admin`).
+ */
+export const PORTAL_ROUTES: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/msp-portal/tenants/stats',
+    operation: PORTAL_TENANT_STATS,
+    summary: 'portal tenant overview: total_tenants, healthy_count, warning_count, critical_count (msp:read)',
+  },
+  {
+    method: 'GET',
+    path: '/msp-portal/license-intelligence/summary',
+    operation: LICENSE_INTELLIGENCE_SUMMARY,
+    summary:
+      'aggregated license utilization across tenants: totals, per SKU, over-allocated tenants, inactive licensed users (msp:read)',
+  },
+];

@@ -1,0 +1,27 @@
+import { Ctx, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { Permission } from '../core/permissions.js';
+import { PortalService } from './portal.service.js';
+import { LicenseIntelligenceSummary, PortalTenantStats } from './portal.types.js';
+
+/** The provider portal (SPEC 5.3): acts across every tenant of the caller's organization and environment. */
+@Resolver()
+export class PortalResolver {
+  @Query(() => PortalTenantStats, {
+    description: "Portal tenant overview: the caller's tenants by health (docs/tenant-health.md)",
+  })
+  @RequirePermission(Permission.MSP_READ)
+  portalTenantStats(@Ctx() ctx: RequestContext) {
+    return new PortalService(ctx).tenantStats();
+  }
+
+  @Query(() => LicenseIntelligenceSummary, {
+    description:
+      "Aggregated license utilization across the caller's tenants: totals, per SKU, over-allocations, inactive licensed users",
+  })
+  @RequirePermission(Permission.MSP_READ)
+  licenseIntelligenceSummary(@Ctx() ctx: RequestContext) {
+    return new PortalService(ctx).licenseIntelligenceSummary();
+  }
+}
