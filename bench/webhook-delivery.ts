@@ -17,6 +17,7 @@ import { systemClock } from '../src/core/clock.js';
 import { recordEvent } from '../src/core/events/record-event.js';
 import type { Scope } from '../src/core/scope.js';
 import type { AppDeps } from '../src/core/service-context.js';
+import { parseSecretsKey, SecretBox } from '../src/core/secret-box.js';
 import { WebhookService } from '../src/webhooks/webhook.service.js';
 import type { ChildServer } from './children.js';
 
@@ -178,11 +179,13 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
   const receiver = await Receiver.start();
   let server: ChildServer | null = null;
   try {
+    // Signing secrets sealed as in production, so every delivery pays for opening its secret.
+    const secretsKey = SecretBox.generateKey();
     const deps: AppDeps = {
       clock: systemClock,
       provider: new SimulatedCloudProvider(orm, systemClock),
       publicUrl: 'http://bench.local',
-      webhooks: { allowPrivateTargets: true },
+      webhooks: { allowPrivateTargets: true, secretBox: new SecretBox(parseSecretsKey(secretsKey)) },
     };
     await new WebhookService(createJobContext(orm, deps, scope, 'bench')).create({
       url: receiver.url,
@@ -192,6 +195,7 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
     server = await options.startServer({
       RUN_WORKER: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SECRETS_KEY: secretsKey,
       WORKER_CONCURRENCY: String(settings.workerConcurrency),
     });
     log(`  burst: ${settings.burstEvents} events committed in one transaction while it runs`);

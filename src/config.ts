@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { parseSecretsKey } from './core/secret-box.js';
 
 /** The server's configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -30,6 +31,11 @@ export interface AppConfig {
    * hop), a number of hops, or addresses / CIDR ranges / Express's names (loopback, linklocal, uniquelocal).
    */
   trustProxy: TrustProxySetting;
+  /**
+   * AES-256-GCM key for secrets stored readable (webhook signing secrets). Absent: with the embedded
+   * database a key file in `dataDir` is used (secrets-key.ts); with DATABASE_URL secrets stay plaintext.
+   */
+  secretsKey?: Buffer;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -93,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxJsonBodyBytes: intFromEnv(env, 'MAX_JSON_BODY_BYTES', 1024 * 1024),
     webhookAllowPrivateTargets: boolFromEnv(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
   };
 }

@@ -13,6 +13,7 @@ import { startJobRunner } from './core/jobs.js';
 import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
+import { chooseSecretBox } from './db/secrets-key.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from './db/seeds/demo.js';
 import { buildAppSchema } from './schema.js';
 import { cronItems, taskList } from './tasks.js';
@@ -21,12 +22,18 @@ const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 
 const database = await prepareDatabase(config, { log: (message) => logger.debug(message) });
+const secrets = chooseSecretBox(config);
+if (secrets.source === 'none')
+  logger.warn(
+    'SECRETS_KEY is not set: webhook signing secrets are stored unencrypted. Set it (the same value on ' +
+      'every instance), e.g. SECRETS_KEY=$(openssl rand -base64 32)',
+  );
 let ready = false;
 const deps: AppDeps = {
   clock: systemClock,
   provider: new SimulatedCloudProvider(database.orm, systemClock),
   publicUrl: config.publicUrl,
-  webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets },
+  webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
 };
 
 if (config.seedDemo) {

@@ -99,8 +99,8 @@ async function attempt(
       'user-agent': USER_AGENT,
       // The event id is the message id: the same on every attempt, so receivers can de-duplicate.
       ...signatureHeaders(delivery.event_id, systemClock.now(), body, {
-        current: delivery.signing_secret,
-        previous: previousActive ? delivery.previous_signing_secret : null,
+        current: settings.secretBox.open(delivery.signing_secret),
+        previous: previousActive ? settings.secretBox.open(delivery.previous_signing_secret!) : null,
       }),
     },
   });

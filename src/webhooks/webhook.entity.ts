@@ -71,11 +71,14 @@ export class Webhook extends ScopedEntity {
   @Enum({ items: () => WebhookFormat })
   format: WebhookFormat = WebhookFormat.STANDARD;
 
-  /** `whsec_<base64>`; HMAC needs the secret itself, so it is stored (never returned after creation). */
+  /**
+   * `whsec_<base64>`; HMAC needs the secret itself, so it is stored readable, sealed with SECRETS_KEY
+   * (`enc:v1:...`, src/core/secret-box.ts), and never returned after creation.
+   */
   @Property({ type: 'text' })
   signingSecret!: string;
 
-  /** The secret before the last rotation, still signing until previousSecretExpiresAt. */
+  /** The secret before the last rotation (sealed likewise), still signing until previousSecretExpiresAt. */
   @Property({ type: 'text', nullable: true })
   previousSigningSecret: string | null = null;
 

@@ -62,7 +62,7 @@ export class WebhookService {
       // Both are required by the input types (GraphQL refuses their absence before we get here).
       url: checked.url!,
       events: checked.events!,
-      signingSecret: secret,
+      signingSecret: this.settings.secretBox.seal(secret),
       format,
       now: this.ctx.clock.now(),
     });
@@ -105,7 +105,7 @@ export class WebhookService {
     const now = this.ctx.clock.now();
     webhook.previousSigningSecret = webhook.signingSecret;
     webhook.previousSecretExpiresAt = new Date(now.getTime() + this.settings.rotationOverlapMs);
-    webhook.signingSecret = secret;
+    webhook.signingSecret = this.settings.secretBox.seal(secret);
     webhook.updatedAt = now;
     await this.ctx.em.flush();
     revealedSecrets.set(webhook, secret);

@@ -1,3 +1,4 @@
+import { SecretBox } from '../core/secret-box.js';
 import { systemResolver, withResolveTimeout, type HostResolver } from './webhook-url.js';
 
 /**
@@ -23,6 +24,8 @@ export interface WebhookSettings {
   resolveHost: HostResolver;
   /** A host name without an answer after this long does not resolve (creation: 400 naming `url`). */
   resolveTimeoutMs: number;
+  /** Seals signing secrets at rest (SECRETS_KEY); without a key they are stored as they are. */
+  secretBox: SecretBox;
 }
 
 const SECOND = 1000;
@@ -40,6 +43,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   maxRetryAfterMs: DAY,
   resolveHost: systemResolver,
   resolveTimeoutMs: 5 * SECOND,
+  secretBox: new SecretBox(null),
 };
 
 /** The settings in force: the defaults, what the deployment or test changed, and resolution under its deadline. */

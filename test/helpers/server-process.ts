@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 /** A free loopback port, from the OS. */
 export function freePort(): Promise<number> {
@@ -31,6 +32,7 @@ export class ServerProcess {
         SEED_DEMO: 'false',
         RUN_WORKER: 'false',
         LOG_LEVEL: 'warn',
+        SECRETS_KEY: TEST_SECRETS_KEY,
         ...env,
       },
       stdio: ['ignore', 'ignore', 'pipe'],

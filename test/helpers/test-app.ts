@@ -9,6 +9,8 @@ import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { MovableClock } from '../../src/core/clock.js';
+import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
+import { TEST_SECRETS_KEY } from './test-secrets.js';
 import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
@@ -100,7 +102,7 @@ export class TestApp {
       clock,
       provider: new SimulatedCloudProvider(orm, clock),
       publicUrl: 'http://app.test',
-      webhooks: options.webhooks,
+      webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
     };
     const listener = new PgListener(url);
     await listener.start();

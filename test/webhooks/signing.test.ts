@@ -178,6 +178,16 @@ describe('secret rotation', () => {
       new Date(app.clock.now().getTime() + 86_400_000).toISOString(),
     );
 
+    // At rest, both secrets are sealed under SECRETS_KEY: the table alone gives neither away.
+    const { rows } = await app.pool.query<{ current: string; previous: string }>(
+      'select signing_secret as current, previous_signing_secret as previous from webhooks where id = $1',
+      [webhook.id],
+    );
+    for (const stored of [rows[0].current, rows[0].previous]) expect(stored).toMatch(/^enc:v1:/);
+    const table = JSON.stringify(rows);
+    for (const secret of [newSecret, webhook.secret!])
+      expect(table).not.toContain(secret.slice('whsec_'.length, 20));
+
     await commitEvent(app, org.scope, { kind: 'tenant.synced' });
     const [during] = await receiver.waitFor('/rotation', 1);
     expect(during.headers['webhook-signature'].split(' ')).toHaveLength(2);
