@@ -46,6 +46,15 @@ export class SecretBox {
     }
   }
 
+  /** Each value of a map sealed (header names stay readable: they say nothing secret). */
+  sealValues(values: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, this.seal(value)]));
+  }
+
+  openValues(values: Record<string, string>): Record<string, string> {
+    return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, this.open(value)]));
+  }
+
   static generateKey(): string {
     return randomBytes(KEY_BYTES).toString('base64');
   }

@@ -94,7 +94,7 @@ async function attempt(
     timeoutMs: settings.timeoutMs,
     resolveForCheck: settings.allowPrivateTargets ? undefined : settings.resolveHost,
     headers: {
-      ...delivery.headers,
+      ...settings.secretBox.openValues(delivery.headers),
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       // The event id is the message id: the same on every attempt, so receivers can de-duplicate.

@@ -97,9 +97,8 @@ export class WebhookResolver {
     description: `Headers sent with every delivery; values read "${REDACTED}" without the Admin permission`,
   })
   headers(@Root() webhook: Webhook, @Ctx() ctx: RequestContext): Record<string, string> {
-    const headers = webhook.headers ?? {};
-    if (hasPermission(ctx.viewer, Permission.ADMIN)) return headers;
-    return Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED]));
+    if (hasPermission(ctx.viewer, Permission.ADMIN)) return new WebhookService(ctx).headersOf(webhook);
+    return Object.fromEntries(Object.keys(webhook.headers ?? {}).map((name) => [name, REDACTED]));
   }
 }
 

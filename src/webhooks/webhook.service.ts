@@ -7,7 +7,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
 import { QUEUE_ATTEMPT_SQL } from './webhook-delivery.queue.js';
 import { generateSigningSecret } from './webhook-signing.js';
-import { checkWebhookFields, type CheckOptions } from './webhook-validation.js';
+import { checkWebhookFields, type CheckedWebhookFields, type CheckOptions } from './webhook-validation.js';
 import { Webhook, WebhookFormat } from './webhook.entity.js';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.inputs.js';
 import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
@@ -40,6 +40,16 @@ export class WebhookService {
     });
   }
 
+  /** Header values often carry the receiver's credentials: sealed at rest like the signing secret. */
+  private sealHeaders(checked: CheckedWebhookFields): void {
+    if (checked.headers) checked.headers = this.settings.secretBox.sealValues(checked.headers);
+  }
+
+  /** A webhook's headers as sent (values opened). */
+  headersOf(webhook: Webhook): Record<string, string> {
+    return this.settings.secretBox.openValues(webhook.headers ?? {});
+  }
+
   async get(id: string, format: WebhookFormat = WebhookFormat.STANDARD): Promise<Webhook> {
     const webhook = await this.ctx.em.findOne(Webhook, { id, format });
     if (!webhook) throw new NotFoundError('Webhook', id);
@@ -57,6 +67,7 @@ export class WebhookService {
     urlRule?: CheckOptions['urlRule'],
   ): Promise<Webhook> {
     const checked = await checkWebhookFields(this.ctx, input, { settings: this.settings, urlRule });
+    this.sealHeaders(checked);
     const secret = generateSigningSecret();
     const webhook = new Webhook(this.ctx.scope, {
       // Both are required by the input types (GraphQL refuses their absence before we get here).
@@ -75,6 +86,7 @@ export class WebhookService {
   async update(id: string, input: UpdateWebhookInput): Promise<Webhook> {
     const webhook = await this.get(id);
     const checked = await checkWebhookFields(this.ctx, input, { settings: this.settings });
+    this.sealHeaders(checked);
     this.ctx.em.assign(webhook, checked);
     if (checked.enabled === true && webhook.disabledAt) {
       // Re-enabled by a person: a fresh start for the 5-day rule.

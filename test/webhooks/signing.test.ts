@@ -99,6 +99,20 @@ describe('a delivery', () => {
     expect(request.headers['content-type']).toBe('application/json');
   });
 
+  it('keeps the custom header values sealed at rest, and shows them to Admin callers as sent', async () => {
+    const { rows } = await app.pool.query<{ headers: Record<string, string> }>(
+      'select headers from webhooks where id = $1',
+      [webhook.id],
+    );
+    expect(Object.keys(rows[0].headers).sort()).toEqual(['Authorization', 'X-Custom']);
+    for (const value of Object.values(rows[0].headers)) expect(value).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(rows[0].headers)).not.toContain('receiver-token');
+    const shown = await app.request<Envelope<WebhookBody>>('GET', `/v1/webhooks/${webhook.id}`, {
+      key: org.keys.admin,
+    });
+    expect(shown.body.data.headers).toEqual({ Authorization: 'Bearer receiver-token', 'X-Custom': 'yes' });
+  });
+
   it('passes a hand-written check of the signature and the 5-minute tolerance', () => {
     const now = Math.floor(Date.now() / 1000);
     expect(handVerify(webhook.secret!, request, now)).toBe(true);
