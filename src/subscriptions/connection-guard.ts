@@ -85,6 +85,8 @@ export class ConnectionGuard {
     socket.close(code, reason);
   }
 
+  private unwatchListener: (() => void) | null = null;
+
   async watch(wss: WebSocketServer, listener: PgListener): Promise<void> {
     this.unlistenRevoked = await listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => {
       for (const socket of wss.clients) {
@@ -92,6 +94,10 @@ export class ConnectionGuard {
         if (viewer?.credentialKind === 'api_key' && viewer.credentialId === apiKeyId)
           this.close(socket, CLOSE_FORBIDDEN, 'Forbidden: API key revoked');
       }
+    });
+    // Revocations announced while the LISTEN connection was down were missed: check every socket at once.
+    this.unwatchListener = listener.onStateChange((state) => {
+      if (state === 'restored') void this.recheck(wss);
     });
     // A timer is right here: it paces a check of this process's live sockets and holds no work of its own.
     this.recheckTimer = setInterval(() => void this.recheck(wss), CREDENTIAL_RECHECK_MS);
@@ -101,6 +107,7 @@ export class ConnectionGuard {
   stop(): void {
     if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.unlistenRevoked?.();
+    this.unwatchListener?.();
   }
 
   private async recheck(wss: WebSocketServer): Promise<void> {

@@ -1,4 +1,9 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { PermissionLevel } from '../../src/core/permissions.js';
+import {
+  createApiKey,
+  createOrganizationWithKeys,
+  type OrganizationWithKeys,
+} from '../factories/organizations.js';
 import { TestApp } from '../helpers/test-app.js';
 import { bearer, connect, emitTestEvent, EVENT_FIELDS, waitUntilLive } from './subscription-kit.js';
 
@@ -54,6 +59,26 @@ it('delivers what was committed while the LISTEN connection was down, once, afte
     // Live again: the next event arrives through NOTIFY as usual.
     const after = await emitTestEvent(app, org.scope, { kind: 'user.deleted' });
     expect(await events.nextEvent()).toMatchObject({ id: after, event: 'user.deleted' });
+  } finally {
+    await connection.close();
+  }
+});
+
+it('closes the sockets of a key revoked while the LISTEN connection was down, once it reconnects', async () => {
+  const key = await createApiKey(app, org.scope, PermissionLevel.READ);
+  const connection = connect(app.baseUrl, bearer(key.secret));
+  try {
+    expect(await connection.acknowledged()).toBeDefined();
+    const [pid] = await listenerPids();
+    await app.pool.query('select pg_terminate_backend($1)', [pid]);
+    await until(async () => !(await listenerPids()).includes(pid), 'the LISTEN connection to end');
+    // Revoked behind the server's back: no NOTIFY can reach it (and none is sent by a bare UPDATE).
+    await app.pool.query('update api_keys set revoked_at = now() where id = $1', [key.id]);
+    // Well before the 60 s periodic re-check: the reconnection itself triggers it.
+    expect(await connection.closed()).toEqual({
+      code: 4403,
+      reason: 'Forbidden: credential no longer valid',
+    });
   } finally {
     await connection.close();
   }
