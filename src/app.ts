@@ -10,7 +10,11 @@ import type { GraphQLSchema } from 'graphql';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ApiKeyAuthenticator } from './api-keys/api-key.auth.js';
-import { API_KEY_REVOKED_CHANNEL, type ApiKeyCacheHolder } from './api-keys/api-key.service.js';
+import {
+  API_KEY_CHANGED_CHANNEL,
+  API_KEY_REVOKED_CHANNEL,
+  type ApiKeyCacheHolder,
+} from './api-keys/api-key.service.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
@@ -89,6 +93,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.set('query parser', 'extended');
 
   await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
+  await options.listener.listen(API_KEY_CHANGED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
   options.listener.onStateChange((state) => state === 'restored' && apiKeys.forgetAll());
   const authenticators: Authenticator[] = [
     {

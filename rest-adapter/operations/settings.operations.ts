@@ -45,6 +45,12 @@ export const CREATE_API_KEY = /* GraphQL */ `
   }
 `;
 
+export const UPDATE_API_KEY = /* GraphQL */ `
+  mutation UpdateApiKey($id: UUID!, $input: UpdateApiKeyInput!) {
+    updateApiKey(id: $id, input: $input) { ${API_KEY_FIELDS} }
+  }
+`;
+
 export const REVOKE_API_KEY = /* GraphQL */ `
   mutation RevokeApiKey($id: UUID!) {
     revokeApiKey(id: $id) { ${API_KEY_FIELDS} }

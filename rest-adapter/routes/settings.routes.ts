@@ -8,6 +8,7 @@ import {
   REMOVE_MEMBER,
   REVOKE_API_KEY,
   REVOKE_OAUTH_CLIENT,
+  UPDATE_API_KEY,
   UPDATE_MEMBER,
 } from '../operations/settings.operations.js';
 import { PAGE_QUERY, type RouteDefinition } from '../route.js';
@@ -32,6 +33,14 @@ export const SETTINGS_ROUTES: RouteDefinition[] = [
     status: 201,
     summary:
       'create an API key {name, level, allowedIps?}; 201 with {apiKey, secret}, the secret shown once (Admin)',
+  },
+  {
+    method: 'PATCH',
+    path: '/settings/api-keys/:id',
+    operation: UPDATE_API_KEY,
+    params: { id: 'id' },
+    body: 'input',
+    summary: 'rename a key or replace its IP allowlist {name?, allowedIps?}; 409 when revoked (Admin)',
   },
   {
     method: 'DELETE',

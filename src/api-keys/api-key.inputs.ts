@@ -1,4 +1,4 @@
-import { Length } from 'class-validator';
+import { IsOptional, Length } from 'class-validator';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
@@ -15,6 +15,22 @@ export class CreateApiKeyInput {
   @Field(() => [String], {
     nullable: true,
     description: 'Enterprise plan only: IPv4/IPv6 addresses or CIDR ranges allowed to use the key',
+  })
+  allowedIps?: string[];
+}
+
+@InputType({
+  description: 'What to change on a key; absent fields stay as they are. The level cannot change.',
+})
+export class UpdateApiKeyInput {
+  @Field({ nullable: true })
+  @IsOptional()
+  @Length(1, 100)
+  name?: string;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Enterprise plan only: replaces the allowlist; an empty list lets every address use the key',
   })
   allowedIps?: string[];
 }

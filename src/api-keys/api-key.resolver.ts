@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
-import { CreateApiKeyInput, CreatedApiKey } from './api-key.inputs.js';
+import { CreateApiKeyInput, CreatedApiKey, UpdateApiKeyInput } from './api-key.inputs.js';
 import { ApiKeyService } from './api-key.service.js';
 
 const ApiKeyPage = PageOf(ApiKey, 'ApiKey');
@@ -25,6 +25,18 @@ export class ApiKeyResolver {
   @RequirePermission(Permission.ADMIN)
   createApiKey(@Arg('input') input: CreateApiKeyInput, @Ctx() ctx: RequestContext) {
     return new ApiKeyService(ctx).create(input);
+  }
+
+  @Mutation(() => ApiKey, {
+    description: 'Renames a key or replaces its IP allowlist; applies to the next request',
+  })
+  @RequirePermission(Permission.ADMIN)
+  updateApiKey(
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Arg('input') input: UpdateApiKeyInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new ApiKeyService(ctx).update(id, input);
   }
 
   @Mutation(() => ApiKey, { description: 'Revokes a key; requests with it get 401 from then on' })

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { InvalidRequestError, NotFoundError } from '../core/errors.js';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { PermissionLevel } from '../core/permissions.js';
@@ -20,6 +20,13 @@ function isAddressOrRange(entry: string): boolean {
 
 /** NOTIFY channel carrying the id of each revoked key. */
 export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
+/** A key's name or allowlist changed: processes drop it from their caches (sockets stay open). */
+export const API_KEY_CHANGED_CHANNEL = 'api_key_changed';
+
+export interface ApiKeyChanges {
+  name?: string | null;
+  allowedIps?: string[] | null;
+}
 
 export interface NewApiKey {
   name: string;
@@ -52,21 +59,7 @@ export class ApiKeyService {
 
   async create(input: NewApiKey): Promise<{ apiKey: ApiKey; secret: string }> {
     const { em, scope, clock } = this.ctx;
-    const allowedIps = input.allowedIps ?? [];
-    const badEntry = allowedIps.find((entry) => !isAddressOrRange(entry));
-    if (badEntry !== undefined) {
-      throw new InvalidRequestError(`"${badEntry}" is not an IP address or CIDR range`, [
-        { field: 'allowedIps', problem: `"${badEntry}" is not an IPv4/IPv6 address or CIDR range` },
-      ]);
-    }
-    if (allowedIps.length > 0) {
-      const organization = await em.findOneOrFail(Organization, scope.organizationId);
-      if (!organization.isEnterprise) {
-        throw new InvalidRequestError('IP allowlisting is an enterprise-plan feature', [
-          { field: 'allowedIps', problem: 'requires the enterprise (custom) plan' },
-        ]);
-      }
-    }
+    const allowedIps = await this.checkedAllowList(input.allowedIps ?? []);
     const secret = generateApiKey(scope.environment);
     const apiKey = new ApiKey(scope, {
       name: input.name.trim(),
@@ -79,6 +72,45 @@ export class ApiKeyService {
     apiKey.allowedIps = allowedIps;
     await em.persist(apiKey).flush();
     return { apiKey, secret };
+  }
+
+  /**
+   * Renames a key or replaces its IP allowlist (enterprise plan). The level cannot change: a key with other
+   * rights is another key. Every process forgets the key at once, so the new allowlist applies to the next
+   * request.
+   */
+  async update(id: string, input: ApiKeyChanges): Promise<ApiKey> {
+    const allowedIps = input.allowedIps == null ? undefined : await this.checkedAllowList(input.allowedIps);
+    const apiKey = await this.ctx.em.transactional(async (em) => {
+      const found = await em.findOne(ApiKey, { id });
+      if (!found) throw new NotFoundError('API key', id);
+      if (found.revokedAt) throw new ConflictError('A revoked API key cannot be changed', { id });
+      if (input.name != null) found.name = input.name.trim();
+      if (allowedIps) found.allowedIps = allowedIps;
+      await em.flush();
+      await em.execute('select pg_notify(?, ?)', [API_KEY_CHANGED_CHANNEL, found.id]);
+      return found;
+    });
+    this.ctx.apiKeyCache?.forget(apiKey.id);
+    return apiKey;
+  }
+
+  private async checkedAllowList(allowedIps: string[]): Promise<string[]> {
+    const badEntry = allowedIps.find((entry) => !isAddressOrRange(entry));
+    if (badEntry !== undefined) {
+      throw new InvalidRequestError(`"${badEntry}" is not an IP address or CIDR range`, [
+        { field: 'allowedIps', problem: `"${badEntry}" is not an IPv4/IPv6 address or CIDR range` },
+      ]);
+    }
+    if (allowedIps.length > 0) {
+      const organization = await this.ctx.em.findOneOrFail(Organization, this.ctx.scope.organizationId);
+      if (!organization.isEnterprise) {
+        throw new InvalidRequestError('IP allowlisting is an enterprise-plan feature', [
+          { field: 'allowedIps', problem: 'requires the enterprise (custom) plan' },
+        ]);
+      }
+    }
+    return allowedIps;
   }
 
   list(): Promise<ApiKey[]> {

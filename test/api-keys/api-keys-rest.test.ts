@@ -133,6 +133,66 @@ describe('API key management over REST (settings area)', () => {
   });
 });
 
+describe('changing a key (PATCH /api/settings/api-keys/:id)', () => {
+  const patch = (key: string, id: string, body: unknown) =>
+    app.request<Envelope<KeyBody>>('PATCH', `/api/settings/api-keys/${id}`, { key, body });
+
+  it('renames a key and replaces its allowlist, applied to the very next request', async () => {
+    const enterprise = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM });
+    const created = (await createKey(enterprise.keys.admin, { name: 'office', level: 'Read' })).body.data;
+    expect((await app.request('GET', '/v1/tenants', { key: created.secret })).status).toBe(200);
+
+    const narrowed = await patch(enterprise.keys.admin, created.apiKey.id, {
+      name: ' branch office ',
+      allowedIps: ['10.20.0.0/16'],
+    });
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.data).toMatchObject({
+      name: 'branch office',
+      allowedIps: ['10.20.0.0/16'],
+      level: 'Read',
+    });
+    expect((await app.request('GET', '/v1/tenants', { key: created.secret })).status).toBe(403);
+
+    const opened = await patch(enterprise.keys.admin, created.apiKey.id, { allowedIps: [] });
+    expect(opened.body.data).toMatchObject({ name: 'branch office', allowedIps: [] });
+    expect((await app.request('GET', '/v1/tenants', { key: created.secret })).status).toBe(200);
+  });
+
+  it('refuses bad input naming the field, and changes nothing', async () => {
+    const created = (await createKey(org.keys.admin, { name: 'psa', level: 'Write' })).body.data;
+    for (const [body, field] of [
+      [{ allowedIps: ['10.0.0.0/8'] }, 'allowedIps'], // not an enterprise organization
+      [{ allowedIps: ['not-an-ip'] }, 'allowedIps'],
+      [{ name: '' }, 'name'],
+      [{ level: 'Admin' }, 'level'], // a key's rights cannot change
+    ] as const) {
+      const res = await patch(org.keys.admin, created.apiKey.id, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error?.details.fields).toEqual([expect.objectContaining({ field })]);
+    }
+    const list = await app.request<Envelope<KeyBody[]>>('GET', '/api/settings/api-keys?limit=100', {
+      key: org.keys.admin,
+    });
+    expect(list.body.data.find((key) => key.id === created.apiKey.id)).toMatchObject({
+      name: 'psa',
+      level: 'Write',
+      allowedIps: [],
+    });
+  });
+
+  it('is Admin only, 404 across organizations, 409 for a revoked key', async () => {
+    const created = (await createKey(org.keys.admin, { name: 'to revoke', level: 'Read' })).body.data;
+    expect((await patch(org.keys.write, created.apiKey.id, { name: 'x' })).status).toBe(403);
+    const other = await createOrganizationWithKeys(app);
+    expect((await patch(other.keys.admin, created.apiKey.id, { name: 'x' })).status).toBe(404);
+    await app.request('DELETE', `/api/settings/api-keys/${created.apiKey.id}`, { key: org.keys.admin });
+    const revoked = await patch(org.keys.admin, created.apiKey.id, { name: 'x' });
+    expect(revoked.status).toBe(409);
+    expect(revoked.body.error?.code).toBe('CONFLICT');
+  });
+});
+
 describe('revocation reaches the revoking server without NOTIFY', () => {
   it('forgets the key in the server that revoked it, synchronously, even with no NOTIFY arriving', async () => {
     // A second server whose LISTEN connection is on another database: no NOTIFY ever reaches it, so only
