@@ -12,11 +12,11 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { RouteDefinition } from './route.js';
+import { TENANT_HEADER, type RouteDefinition } from './route.js';
 
 /** Where a variable's value came from, to name the right thing in an error. */
 export interface VariableSource {
-  from: 'path' | 'query' | 'body' | 'header';
+  from: 'path' | 'query' | 'body' | 'header' | 'tenant';
   /** The name the client used (path parameter, query parameter, header); for a whole body, ''. */
   name: string;
 }
@@ -64,11 +64,15 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
     sources.set(mapping.variable, { from: 'header', name: header });
   }
+  if (definition.tenant) sources.set(definition.tenant, { from: 'tenant', name: TENANT_HEADER });
   if (definition.body && definition.body !== 'spread')
     sources.set(definition.body, { from: 'body', name: '' });
   for (const name of sources.keys()) {
     if (!variables.has(name))
       throw new Error(`REST route ${where}: maps to $${name}, which the operation does not declare`);
+  }
+  if (definition.tenant && !(variables.get(definition.tenant)?.type instanceof GraphQLNonNull)) {
+    throw new Error(`REST route ${where}: the tenant variable $${definition.tenant} must be non-null`);
   }
   const jit = compileQuery(schema, document);
   const run: CompiledRoute['run'] = isCompiledQuery(jit)

@@ -4,7 +4,7 @@ import type { RequestContext } from '../src/context.js';
 import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { successEnvelope } from './envelope.js';
-import type { QueryParamType } from './route.js';
+import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
 export interface HandlerDeps {
   /** The REST copy of the schema (SPEC enum spellings). */
@@ -27,6 +27,27 @@ function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
   }
 }
 
+/**
+ * The tenant a tenant-scoped route acts in: the header X-Tenant-Id or the query parameter tenantId
+ * (undefined when neither is given; the variable's required check then names X-Tenant-Id). Two different
+ * values (header and query, or the parameter repeated) are refused rather than one picked.
+ */
+function selectedTenant(req: Request): string | undefined {
+  const query: unknown = req.query[TENANT_QUERY_PARAM];
+  const given = [req.get(TENANT_HEADER), ...(Array.isArray(query) ? query : [query])]
+    .filter((value): value is string => typeof value === 'string')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  const distinct = [...new Set(given.map((value) => value.toLowerCase()))];
+  if (distinct.length > 1) {
+    throw new InvalidRequestError(
+      `${TENANT_HEADER} and the query parameter ${TENANT_QUERY_PARAM} name different tenants`,
+      [{ field: TENANT_HEADER, problem: `names more than one tenant: ${given.join(', ')}` }],
+    );
+  }
+  return given[0];
+}
+
 /** Builds the operation's variables from the path, query string, headers and body. */
 function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
   const { definition } = route;
@@ -37,6 +58,10 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
     const raw = req.query[param];
     if (raw !== undefined && raw !== '')
       variables[mapping.variable ?? param] = convertQueryValue(raw, mapping.type);
+  }
+  if (definition.tenant) {
+    const tenantId = selectedTenant(req);
+    if (tenantId !== undefined) variables[definition.tenant] = tenantId;
   }
   for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
     const value = req.get(header) ?? (mapping.queryAlias ? req.query[mapping.queryAlias] : undefined);
@@ -73,6 +98,12 @@ function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProb
   const prefix = source.from === 'body' ? (source.name === '' ? '' : source.name) : source.name;
   let path = problem.path;
   let text = problem.problem;
+  if (source.from === 'tenant') {
+    return {
+      field: source.name,
+      problem: `is required: the header ${TENANT_HEADER} (or the query parameter ${TENANT_QUERY_PARAM}) selects the tenant`,
+    };
+  }
   const named = FIELD_MESSAGE.exec(text);
   if (named) {
     path = path ? `${path}.${named[1]}` : named[1];
@@ -90,8 +121,15 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       const variables = variablesOf(route, req);
       const problems = coercionProblems(route, variables);
       if (problems.length > 0) {
-        const onPath = problems.find((p) => route.sources.get(p.variable)?.from === 'path');
-        if (onPath) throw new NotFoundError('Resource', String(variables[onPath.variable]));
+        // An id that cannot exist (not a UUID) names nothing: 404, whether in the path or X-Tenant-Id.
+        const unknownId = problems.find((p) => {
+          const from = route.sources.get(p.variable)?.from;
+          return (from === 'path' || from === 'tenant') && variables[p.variable] !== undefined;
+        });
+        if (unknownId) {
+          const resource = route.sources.get(unknownId.variable)?.from === 'tenant' ? 'Tenant' : 'Resource';
+          throw new NotFoundError(resource, String(variables[unknownId.variable]));
+        }
         const fields = problems.map((p) => fieldProblem(route, p));
         throw new InvalidRequestError(
           `Invalid request: ${fields.map((f) => `${f.field} ${f.problem}`).join('; ')}`,

@@ -28,12 +28,23 @@ export interface RouteDefinition {
    * or 'spread' (each top-level body field is a variable of its own).
    */
   body?: string | 'spread';
-  /** Headers → variables (e.g. X-Tenant-Id); a header may also be given as a query parameter. */
+  /**
+   * The route acts inside one tenant, selected by the header `X-Tenant-Id` or the query parameter
+   * `tenantId` (DECISIONS "Identity and tenancy"): the name of the operation's variable (a non-null UUID)
+   * that receives it. Missing: 400 naming `X-Tenant-Id`; not a UUID: 404 (like a path id); a tenant of
+   * another organization: 404 from the service.
+   */
+  tenant?: string;
+  /** Other headers → variables; a header may also be given as a query parameter. */
   headers?: Record<string, { variable: string; queryAlias?: string }>;
   /** Success status; 200 unless said (201 for creations, 202 for started jobs). */
   status?: number;
   summary: string;
 }
+
+/** How a tenant-scoped route is told its tenant (`tenant` above). */
+export const TENANT_HEADER = 'X-Tenant-Id';
+export const TENANT_QUERY_PARAM = 'tenantId';
 
 export const PAGE_QUERY: Record<string, QueryParamMapping> = {
   page: { type: 'int' },

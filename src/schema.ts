@@ -12,6 +12,7 @@ import { OAuthClientResolver } from './oauth/oauth-client.resolver.js';
 import { PortalResolver } from './portal/portal.resolver.js';
 import { EventSubscriptionResolver } from './subscriptions/event-subscription.resolver.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
+import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
@@ -21,6 +22,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ApiKeyResolver,
   LicenseResolver,
   UserResolver,
+  DeletedUserResolver,
   EventSubscriptionResolver,
   WebhookResolver,
   WebhookDeliveryResolver,

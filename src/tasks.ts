@@ -4,6 +4,11 @@ import type { AppDeps } from './core/service-context.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TASK, housekeepingTask } from './housekeeping/housekeeping.task.js';
 import { tenantSyncTask } from './tenants/tenant-sync.task.js';
 import { TENANT_SYNC_TASK } from './tenants/tenant.service.js';
+import {
+  DELETED_USER_PURGE_CRON,
+  DELETED_USER_PURGE_TASK,
+  deletedUserPurgeTask,
+} from './users/deleted-user-purge.task.js';
 import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
 
@@ -13,8 +18,9 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [TENANT_SYNC_TASK]: tenantSyncTask(orm, deps),
     [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask(orm, deps),
     [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
+    [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
   };
 }
 
 /** Scheduled work; graphile-worker runs each item once per tick across every process. */
-export const cronItems: CronItem[] = [HOUSEKEEPING_CRON];
+export const cronItems: CronItem[] = [HOUSEKEEPING_CRON, DELETED_USER_PURGE_CRON];

@@ -1,5 +1,5 @@
 /** The GraphQL operations behind the user routes of SPEC 4.1 (wire names: DECISIONS "Wire names of the core records"). */
-const USER_FIELDS = /* GraphQL */ `
+export const USER_FIELDS = /* GraphQL */ `
   id
   tenantId
   displayName

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route.js';
+import { IDENTITY_ROUTES } from './identity.routes.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
 import { PORTAL_ROUTES } from './portal.routes.js';
@@ -20,4 +21,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...INTEGRATION_ROUTES,
   ...SETTINGS_ROUTES,
   ...PORTAL_ROUTES,
+  ...IDENTITY_ROUTES,
 ];

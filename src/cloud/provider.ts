@@ -74,6 +74,12 @@ export type CloudUserInput = Omit<
 
 export type CloudUserPatch = Partial<Omit<CloudUserInput, 'password'>>;
 
+/** How a soft-deleted user comes back (SPEC 3.4): under this UPN, with sign-in as given. */
+export interface CloudUserRestore {
+  userPrincipalName: string;
+  accountEnabled: boolean;
+}
+
 export interface CloudProvider {
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
@@ -87,6 +93,21 @@ export interface CloudProvider {
   updateUser(tenantExternalId: string, userExternalId: string, patch: CloudUserPatch): Promise<void>;
   /** Soft delete: sign-in blocked, sessions and refresh tokens revoked, groups and licenses removed, manager cleared. */
   deleteUser(tenantExternalId: string, userExternalId: string): Promise<void>;
+  /**
+   * Brings a soft-deleted user back from the recycle bin with its profile and object id, under the given
+   * UPN; group memberships, licenses and manager are not restored (SPEC 3.4). Idempotent: a user already
+   * active is given the same values. Null when the cloud holds no user with this id (purged).
+   */
+  restoreUser(
+    tenantExternalId: string,
+    userExternalId: string,
+    restore: CloudUserRestore,
+  ): Promise<CloudUserRecord | null>;
+  /**
+   * Permanently deletes a soft-deleted user (irreversible). Idempotent: a user already gone is purged.
+   * False, and nothing done, when the user is not deleted upstream (restored there since).
+   */
+  purgeUser(tenantExternalId: string, userExternalId: string): Promise<boolean>;
   revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
   assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
   removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;

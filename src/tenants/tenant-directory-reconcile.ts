@@ -103,11 +103,21 @@ export async function reconcileUsers(
   const counts = { usersCreated: 0, usersUpdated: 0, usersDeleted: 0, usersRestored: 0 };
 
   // Deletions first: a user principal name freed upstream may be taken by a new user in this same sync.
-  for (const user of existing) {
+  const deletedUpstream = existing.filter((user) => {
     const record = upstreamById.get(user.externalId);
-    if (user.deletedAt || (record && !record.deletedAt)) continue;
+    return !user.deletedAt && !(record && !record.deletedAt);
+  });
+  // What the deleted-users list shows (hadLicenses) is read before the license step takes the seats back.
+  const licensed = await usersHoldingLicenses(
+    em,
+    deletedUpstream.map((user) => user.id),
+  );
+  for (const user of deletedUpstream) {
+    const record = upstreamById.get(user.externalId);
     user.deletedAt = toDate(record?.deletedAt ?? null) ?? now;
     user.deletedBy = actor;
+    user.hadLicenses = licensed.has(user.id);
+    user.accountStatusAtDeletion = user.accountStatus;
     user.updatedAt = now;
     counts.usersDeleted++;
   }
@@ -140,6 +150,8 @@ export async function reconcileUsers(
       if (!record.deletedAt && user.deletedAt) {
         user.deletedAt = null;
         user.deletedBy = null;
+        user.hadLicenses = false;
+        user.accountStatusAtDeletion = null;
         user.updatedAt = now;
         restored.add(user);
         counts.usersRestored++;
@@ -297,4 +309,13 @@ export async function reconcileGroups(
   }
   await em.flush();
   return counts;
+}
+
+async function usersHoldingLicenses(em: EntityManager, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await em.execute<Array<{ user_id: string }>>(
+    'select distinct user_id from license_assignments where user_id in (?)',
+    [userIds],
+  );
+  return new Set(rows.map((row) => row.user_id));
 }

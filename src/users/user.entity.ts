@@ -32,6 +32,12 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", lower("user_principal_name")) where "deleted_at" is null',
 })
+// The recycle bin of a tenant, newest deletion first (GET /api/identity/users/deleted).
+@Index({
+  name: 'users_deleted_index',
+  expression:
+    'create index "users_deleted_index" on "users" ("organization_id", "environment", "tenant_id", "deleted_at" desc, "id" desc) where "deleted_at" is not null',
+})
 export class User extends ScopedEntity {
   [OptionalProps]?:
     | 'createdAt'
@@ -44,6 +50,8 @@ export class User extends ScopedEntity {
     | 'lastSignInAt'
     | 'deletedAt'
     | 'deletedBy'
+    | 'hadLicenses'
+    | 'accountStatusAtDeletion'
     | 'sessionsRevokedAt'
     | 'managerId'
     | 'usageLocation'
@@ -161,4 +169,12 @@ export class User extends ScopedEntity {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   deletedBy: string | null = null;
+
+  /** Whether the user held licenses when it was deleted (SPEC 2.6 "had licenses"); licenses are not restored. */
+  @Property({ type: 'boolean' })
+  hadLicenses: boolean = false;
+
+  /** The account status before the delete disabled sign-in: what a restore gives back (null: keep as is). */
+  @Enum({ items: () => AccountStatus, nullable: true })
+  accountStatusAtDeletion: AccountStatus | null = null;
 }

@@ -207,3 +207,19 @@ export class UpdateUserInput extends ProfileDetailsInput {
   @maxLength('userPrincipalName')
   userPrincipalName?: string;
 }
+
+@InputType({
+  description:
+    'How a deleted user comes back (SPEC 3.4). Without userPrincipalName it keeps its own, which must not have been taken by another user meanwhile.',
+})
+export class RestoreUserInput {
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "A new sign-in address (username@domain, a domain of the tenant), needed when the user's own was reused",
+  })
+  @IsOptional()
+  @IsUserPrincipalName()
+  @maxLength('userPrincipalName')
+  userPrincipalName?: string | null;
+}

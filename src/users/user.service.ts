@@ -32,11 +32,11 @@ export function generatedPasswordOf(user: User): string | null {
   return generatedPasswords.get(user) ?? null;
 }
 
-function userPath(user: User): string {
+export function userPath(user: Pick<User, 'id' | 'tenantId'>): string {
   return `/tenants/${user.tenantId}/users/${user.id}`;
 }
 
-function invalid(problems: FieldProblem[]): InvalidRequestError {
+export function invalid(problems: FieldProblem[]): InvalidRequestError {
   return new InvalidRequestError(
     `Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
     problems,
@@ -58,7 +58,7 @@ function isUpnClash(error: unknown): boolean {
 }
 
 /** The domain of a UPN must be one of the tenant's verified domains (compared lower-case). */
-function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProblem[] {
+export function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProblem[] {
   const domain = userPrincipalName.slice(userPrincipalName.lastIndexOf('@') + 1);
   return tenant.domains.includes(domain)
     ? []
@@ -254,6 +254,9 @@ export class UserService {
         {
           deletedAt: now,
           deletedBy: this.ctx.actor,
+          // The status before sign-in is blocked (one UPDATE reads the old row): what a restore gives back.
+          accountStatusAtDeletion: raw('account_status'),
+          hadLicenses: false, // set below when seats were returned
           accountStatus: AccountStatus.DISABLED,
           sessionsRevokedAt: now,
           managerId: null,
@@ -263,6 +266,8 @@ export class UserService {
       if (marked === 0) throw new NotFoundError('User', id);
       const groupsLeft = await em.nativeDelete(GroupMembership, { userId: id });
       const licensesReturned = await this.returnLicenses(em, id);
+      // The recycle bin shows whether the user held licenses (SPEC 2.6); a restore does not give them back.
+      if (licensesReturned.length > 0) await em.nativeUpdate(User, { id }, { hadLicenses: true });
       await emitEvent(
         { ...this.ctx, em },
         {
@@ -336,7 +341,7 @@ export class UserService {
   }
 
   /** A quick refusal before the cloud is called; the unique index still decides races. */
-  private async assertUpnFree(userPrincipalName: string, exceptUserId: string | null): Promise<void> {
+  async assertUpnFree(userPrincipalName: string, exceptUserId: string | null): Promise<void> {
     const taken = await this.ctx.em.count(User, {
       [raw((alias) => `lower(${alias}.user_principal_name)`)]: userPrincipalName,
       deletedAt: null,
@@ -345,7 +350,7 @@ export class UserService {
     if (taken > 0) throw upnTaken(userPrincipalName);
   }
 
-  private async flushClaimingUpn(em: EntityManager, userPrincipalName: string): Promise<void> {
+  async flushClaimingUpn(em: EntityManager, userPrincipalName: string): Promise<void> {
     try {
       await em.flush();
     } catch (error) {
@@ -354,7 +359,7 @@ export class UserService {
   }
 
   /** Runs `write`; if it fails, undoes the cloud change already made (best effort) and rethrows. */
-  private async undoInCloudOnFailure<T>(undo: () => Promise<void>, write: () => Promise<T>): Promise<T> {
+  async undoInCloudOnFailure<T>(undo: () => Promise<void>, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } catch (error) {

@@ -22,7 +22,13 @@ const SPEC_4_1 = [
 ];
 
 /** SPEC 4.2 paths served so far, as written there, under /api (and /v1/api). */
-const SPEC_4_2 = ['GET /msp-portal/tenants/stats', 'GET /msp-portal/license-intelligence/summary'];
+const SPEC_4_2 = [
+  'GET /msp-portal/tenants/stats',
+  'GET /msp-portal/license-intelligence/summary',
+  'GET /identity/users/deleted',
+  'POST /identity/users/:id/restore',
+  'DELETE /identity/users/:id/permanent',
+];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');
 

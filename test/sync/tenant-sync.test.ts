@@ -295,8 +295,15 @@ describe('POST /v1/tenants/:id/sync', () => {
 
     const row = async (user: CloudUserRecord) =>
       (
-        await app.pool.query<{ job_title: string; deleted_at: Date | null; deleted_by: string | null }>(
-          'select job_title, deleted_at, deleted_by from users where tenant_id = $1 and external_id = $2',
+        await app.pool.query<{
+          job_title: string;
+          deleted_at: Date | null;
+          deleted_by: string | null;
+          had_licenses: boolean;
+          account_status_at_deletion: string | null;
+        }>(
+          `select job_title, deleted_at, deleted_by, had_licenses, account_status_at_deletion
+             from users where tenant_id = $1 and external_id = $2`,
           [tenant.id, user.externalId],
         )
       ).rows[0];
@@ -304,7 +311,14 @@ describe('POST /v1/tenants/:id/sync', () => {
     expect((await row(deleted)).deleted_at).not.toBeNull();
     expect((await row(removed)).deleted_at).toEqual(app.clock.now());
     expect((await row(removed)).deleted_by).toBe('system:tenant-sync');
-    expect((await row(restored)).deleted_at).toBeNull();
+    // The deleted-users list says what they held, though the license step then took the seats back.
+    for (const gone of [deleted, removed])
+      expect(await row(gone)).toMatchObject({ had_licenses: true, account_status_at_deletion: 'Enabled' });
+    expect(await row(restored)).toMatchObject({
+      deleted_at: null,
+      had_licenses: false,
+      account_status_at_deletion: null,
+    });
     const { rows: seats } = await app.pool.query<{ total: number }>(
       'select total from tenant_licenses where tenant_id = $1 and sku_id = $2',
       [tenant.id, sku.skuId],

@@ -11,6 +11,7 @@ import type {
   CloudUserInput,
   CloudUserPatch,
   CloudUserRecord,
+  CloudUserRestore,
 } from '../provider.js';
 import {
   SimulatedCloudObject,
@@ -138,6 +139,52 @@ export class SimulatedCloudProvider implements CloudProvider {
           };
         }
       }
+    });
+  }
+
+  async restoreUser(
+    tenantExternalId: string,
+    userExternalId: string,
+    restore: CloudUserRestore,
+  ): Promise<CloudUserRecord | null> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'user', externalId: userExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!row) return null;
+      // Memberships, assignments and the manager were removed by the delete and stay removed. A user
+      // already active (a repeated restore) is given the same values: the call converges.
+      row.data = { ...row.data, ...restore, deletedAt: null };
+      row.updatedAt = this.clock.now();
+      return row.data as unknown as CloudUserRecord;
+    });
+  }
+
+  async purgeUser(tenantExternalId: string, userExternalId: string): Promise<boolean> {
+    return this.em().transactional(async (em) => {
+      const connection = em.getConnection();
+      const removed = await connection.execute<{ affectedRows?: number }>(
+        `delete from sim_cloud_objects
+          where tenant_external_id = ? and kind = 'user' and external_id = ? and data->>'deletedAt' is not null`,
+        [tenantExternalId, userExternalId],
+        'run',
+      );
+      if ((removed.affectedRows ?? 0) === 0) {
+        const present = await em.count(SimulatedCloudObject, {
+          tenantExternalId,
+          kind: 'user',
+          externalId: userExternalId,
+        });
+        if (present > 0) return false; // active upstream: not in the recycle bin
+      }
+      await em.nativeDelete(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'assignment',
+        externalId: { $like: `${userExternalId}:%` },
+      });
+      return true;
     });
   }
 

@@ -3,6 +3,7 @@ import { Migration20261122221924_initial } from './Migration20261122221924_initi
 import { Migration20261123000442_webhooks } from './Migration20261123000442_webhooks.js';
 import { Migration20261123005730_oauth } from './Migration20261123005730_oauth.js';
 import { Migration20261124120000_announced_sign_ins } from './Migration20261124120000_announced_sign_ins.js';
+import { Migration20261125090000_deleted_users } from './Migration20261125090000_deleted_users.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -16,4 +17,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261124120000_announced_sign_ins',
     class: Migration20261124120000_announced_sign_ins,
   },
+  { name: 'Migration20261125090000_deleted_users', class: Migration20261125090000_deleted_users },
 ];

@@ -1,0 +1,69 @@
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { PageOf } from '../core/pagination.js';
+import { UserType } from './user.enums.js';
+
+/** A soft-deleted user in its tenant's recycle bin (SPEC 2.6 "Deleted user", 3.4). */
+@ObjectType({ description: "A soft-deleted user in its tenant's recycle bin (SPEC 3.4)" })
+export class DeletedUser {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  tenantId!: string;
+
+  @Field()
+  displayName!: string;
+
+  @Field({ description: 'The sign-in address it had; it may have been taken by another user since' })
+  userPrincipalName!: string;
+
+  @Field(() => UserType)
+  userType!: UserType;
+
+  @Field(() => GraphQLDateTime)
+  deletedAt!: Date;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Who deleted it: api_key:<id>, access_token:<id>, or system:tenant-sync',
+  })
+  deletedBy!: string | null;
+
+  @Field(() => Int, {
+    description: 'Whole days left to restore it (rounded up, 0 when the 30-day window has ended)',
+  })
+  daysRemaining!: number;
+
+  @Field(() => GraphQLDateTime, {
+    description: 'When the 30-day recovery window ends and the user is permanently deleted',
+  })
+  permanentDeletionAt!: Date;
+
+  @Field({ description: 'Whether it held licenses when deleted; a restore does not give them back' })
+  hadLicenses!: boolean;
+}
+
+export const DeletedUserPage = PageOf(DeletedUser, 'DeletedUser');
+
+/** What remains of a permanently deleted user: enough to say which one it was. */
+@ObjectType({ description: 'A user permanently deleted (irreversible)' })
+export class PurgedUser {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  tenantId!: string;
+
+  @Field()
+  displayName!: string;
+
+  @Field()
+  userPrincipalName!: string;
+
+  @Field(() => GraphQLDateTime)
+  deletedAt!: Date;
+
+  @Field(() => GraphQLDateTime)
+  purgedAt!: Date;
+}

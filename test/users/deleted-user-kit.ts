@@ -1,0 +1,74 @@
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import type { User } from '../../src/users/user.entity.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { Envelope, UserBody } from './user-test-kit.js';
+
+/** SPEC 2.6 "Deleted user", as GET /api/identity/users/deleted shows it. */
+export interface DeletedUserBody {
+  id: string;
+  tenantId: string;
+  displayName: string;
+  userPrincipalName: string;
+  userType: string;
+  deletedAt: string;
+  deletedBy: string | null;
+  daysRemaining: number;
+  permanentDeletionAt: string;
+  hadLicenses: boolean;
+}
+
+export interface PurgedUserBody {
+  id: string;
+  tenantId: string;
+  displayName: string;
+  userPrincipalName: string;
+  deletedAt: string;
+  purgedAt: string;
+}
+
+export const DAY = 86_400_000;
+
+/** Soft-deletes a user the way a client does (DELETE /v1/tenants/:id/users/:userId), expecting 200. */
+export async function softDelete(app: TestApp, key: string, tenant: Tenant, user: User): Promise<UserBody> {
+  const res = await app.request<Envelope<UserBody>>('DELETE', `/v1/tenants/${tenant.id}/users/${user.id}`, {
+    key,
+  });
+  if (res.status !== 200) throw new Error(`delete ${user.id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** A request to an /api/identity route in the tenant named by X-Tenant-Id. */
+export function identity<T>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { key: string; tenantId?: string; body?: unknown },
+): Promise<ApiResponse<Envelope<T>>> {
+  return app.request<Envelope<T>>(method, `/api/identity${path}`, {
+    key: options.key,
+    body: options.body,
+    headers: options.tenantId ? { 'X-Tenant-Id': options.tenantId } : {},
+  });
+}
+
+export function listDeleted(app: TestApp, key: string, tenantId: string, query = '') {
+  return identity<DeletedUserBody[]>(app, 'GET', `/users/deleted${query}`, { key, tenantId });
+}
+
+export function restore(app: TestApp, key: string, tenantId: string, userId: string, body?: unknown) {
+  return identity<UserBody>(app, 'POST', `/users/${userId}/restore`, { key, tenantId, body });
+}
+
+export function purge(app: TestApp, key: string, tenantId: string, userId: string) {
+  return identity<PurgedUserBody>(app, 'DELETE', `/users/${userId}/permanent`, { key, tenantId });
+}
+
+export async function scalar(app: TestApp, sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await app.pool.query<{ n: string }>(sql, params);
+  return Number(rows[0].n);
+}
+
+/** Whether our users row exists (deleted or not). */
+export async function rowExists(app: TestApp, userId: string): Promise<boolean> {
+  return (await scalar(app, 'select count(*) as n from users where id = $1', [userId])) === 1;
+}
