@@ -13,6 +13,7 @@ import { PortalResolver } from './portal/portal.resolver.js';
 import { EventSubscriptionResolver } from './subscriptions/event-subscription.resolver.js';
 import { TenantResolver } from './tenants/tenant.resolver.js';
 import { DeletedUserResolver } from './users/deleted-user.resolver.js';
+import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
@@ -23,6 +24,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   LicenseResolver,
   UserResolver,
   DeletedUserResolver,
+  GuestResolver,
   EventSubscriptionResolver,
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -42,3 +42,70 @@ export const PERMANENTLY_DELETE_USER = /* GraphQL */ `
     }
   }
 `;
+
+/** Guests (SPEC 2.6 "Guest user", 3.3, 4.2). */
+const GUEST_FIELDS = /* GraphQL */ `
+  id
+  tenantId
+  displayName
+  email
+  userPrincipalName
+  userType
+  source
+  invitationStatus
+  accountStatus
+  createdAt
+  lastSignInAt
+  invitedBy
+  invitedAt
+  invitationSentAt
+  invitationAcceptedAt
+`;
+
+export const LIST_GUESTS = /* GraphQL */ `
+  query ListGuests(
+    $tenantId: UUID!
+    $type: IdentityUserListType!
+    $invitationStatus: GuestInvitationStatus
+    $page: Int
+    $limit: Int
+  ) {
+    guestUsers(
+      tenantId: $tenantId
+      type: $type
+      invitationStatus: $invitationStatus
+      page: $page
+      limit: $limit
+    ) {
+      items { ${GUEST_FIELDS} }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const INVITE_GUEST = /* GraphQL */ `
+  mutation InviteGuest($tenantId: UUID!, $input: InviteGuestInput!) {
+    inviteGuest(tenantId: $tenantId, input: $input) { ${GUEST_FIELDS} }
+  }
+`;
+
+export const RESEND_GUEST_INVITATION = /* GraphQL */ `
+  mutation ResendGuestInvitation($tenantId: UUID!, $id: UUID!) {
+    resendGuestInvitation(tenantId: $tenantId, id: $id) { ${GUEST_FIELDS} }
+  }
+`;
+
+export const LIST_STALE_GUESTS = /* GraphQL */ `
+  query ListStaleGuests($tenantId: UUID!, $page: Int, $limit: Int) {
+    staleGuests(tenantId: $tenantId, page: $page, limit: $limit) {
+      items { ${GUEST_FIELDS} reason inactiveSince daysInactive }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const REMOVE_GUEST = /* GraphQL */ `
+  mutation RemoveGuest($tenantId: UUID!, $id: UUID!) {
+    removeGuest(tenantId: $tenantId, id: $id) { ${GUEST_FIELDS} deletedAt }
+  }
+`;

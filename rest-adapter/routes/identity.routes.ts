@@ -1,16 +1,70 @@
 import {
+  INVITE_GUEST,
   LIST_DELETED_USERS,
+  LIST_GUESTS,
+  LIST_STALE_GUESTS,
   PERMANENTLY_DELETE_USER,
+  REMOVE_GUEST,
+  RESEND_GUEST_INVITATION,
   RESTORE_USER,
 } from '../operations/identity.operations.js';
 import { PAGE_QUERY, type RouteDefinition } from '../route.js';
 
 /**
- * Identity (SPEC 4.2): the deleted users of the tenant named by X-Tenant-Id (or ?tenantId=), SPEC 3.4.
- * Reading needs `read:users`, restoring `write:users`, permanent deletion an Admin key (or `write:users`
- * on an access token).
+ * Identity (SPEC 4.2) in the tenant named by X-Tenant-Id (or ?tenantId=): guests (SPEC 2.6, 3.3) and the
+ * deleted users (SPEC 3.4). Reading needs `read:users`; inviting, resending and restoring `write:users`;
+ * every DELETE (guest removal, permanent deletion) an Admin key (or `write:users` on an access token).
  */
 export const IDENTITY_ROUTES: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/identity/users',
+    operation: LIST_GUESTS,
+    tenant: 'tenantId',
+    query: {
+      ...PAGE_QUERY,
+      type: { type: 'string' },
+      invitationStatus: { type: 'string' },
+    },
+    summary:
+      'list guest users, newest first (?type=guest required; optional ?invitationStatus=Pending|Accepted|N/A)',
+  },
+  {
+    method: 'POST',
+    path: '/identity/users/invite',
+    operation: INVITE_GUEST,
+    tenant: 'tenantId',
+    body: 'input',
+    status: 201,
+    summary:
+      'invite a guest {email, displayName?, personalMessage?, redirectUrl?, sendInvitation? (default true)}; 409 when the address is already in the tenant',
+  },
+  {
+    method: 'POST',
+    path: '/identity/users/:id/resend-invite',
+    operation: RESEND_GUEST_INVITATION,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    summary: 'mail a guest invitation again; 409 unless it is Pending',
+  },
+  {
+    method: 'GET',
+    path: '/identity/users/stale-guests',
+    operation: LIST_STALE_GUESTS,
+    tenant: 'tenantId',
+    query: PAGE_QUERY,
+    summary:
+      'guests with no sign-in for 90+ days (or never, 90+ days after accepting or being invited), longest inactive first, with reason',
+  },
+  {
+    method: 'DELETE',
+    path: '/identity/users/:id',
+    operation: REMOVE_GUEST,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    summary:
+      'remove a guest user: soft delete, restorable for 30 days (Admin key); 409 for a member (use DELETE /v1/tenants/:id/users/:userId)',
+  },
   {
     method: 'GET',
     path: '/identity/users/deleted',

@@ -32,6 +32,38 @@ export interface CloudUserRecord {
   createdAt: string;
   /** Soft-deleted in the cloud (recycle bin). */
   deletedAt: string | null;
+  /** The mail address (guests: the address they were invited at). Absent or null: none known. */
+  mail?: string | null;
+  /** Guests only: where they came from and their invitation (SPEC 2.6 "Guest user", 3.3). */
+  guest?: CloudGuestRecord | null;
+}
+
+export interface CloudGuestRecord {
+  source: 'Invited user' | 'B2B collaboration' | 'External directory';
+  /** Pending until the guest redeems the invitation; N/A when the guest came in without one. */
+  invitationStatus: 'Pending' | 'Accepted' | 'N/A';
+  invitedBy: string | null;
+  invitedAt: string | null;
+  /** When the invitation mail last went out; null when the guest was created without mail. */
+  invitationSentAt: string | null;
+  acceptedAt: string | null;
+  /** What the invitation mail says and where it leads (kept for a resend). */
+  personalMessage?: string | null;
+  redirectUrl?: string | null;
+}
+
+/** SPEC 2.6 "Guest invitation (input)", validated; the cloud chooses the guest's UPN. */
+export interface CloudGuestInvitation {
+  email: string;
+  displayName: string;
+  firstName: string;
+  lastName: string;
+  personalMessage: string | null;
+  /** Where the guest lands after redeeming; null: the cloud's default. */
+  redirectUrl: string | null;
+  /** False: the guest is created Pending and no mail is sent (SPEC 4.4). */
+  sendInvitation: boolean;
+  invitedBy: string;
 }
 
 export interface CloudSkuRecord {
@@ -108,6 +140,17 @@ export interface CloudProvider {
    * False, and nothing done, when the user is not deleted upstream (restored there since).
    */
   purgeUser(tenantExternalId: string, userExternalId: string): Promise<boolean>;
+  /**
+   * Creates a guest (userType Guest, source "Invited user", invitation Pending) and, when asked, mails the
+   * invitation. The UPN is the cloud's: name_domain#EXT#@<the tenant's initial domain>.
+   */
+  inviteGuest(tenantExternalId: string, invitation: CloudGuestInvitation): Promise<CloudUserRecord>;
+  /**
+   * Mails a guest's invitation again while it is Pending. Returns the guest as the cloud now has it: a guest
+   * no longer Pending upstream (redeemed since) is returned unchanged and nothing is sent. Null when the
+   * cloud holds no such active user.
+   */
+  resendInvitation(tenantExternalId: string, userExternalId: string): Promise<CloudUserRecord | null>;
   revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
   assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
   removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;

@@ -9,7 +9,14 @@ import type { Scope } from '../core/scope.js';
 import { LicenseAssignment, TenantLicense } from '../licenses/license.entity.js';
 import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
-import { AccountStatus, MfaStatus, UserSource, UserType } from '../users/user.enums.js';
+import {
+  AccountStatus,
+  GuestSource,
+  InvitationStatus,
+  MfaStatus,
+  UserSource,
+  UserType,
+} from '../users/user.enums.js';
 
 /**
  * The steps of a sync that make our copy of a tenant's directory match the upstream cloud.
@@ -77,6 +84,27 @@ function userFieldsOf(record: CloudUserRecord) {
     isServiceAccount: record.isServiceAccount,
     lastSignInAt: toDate(record.lastSignInAt),
     createdAt: new Date(record.createdAt),
+    ...guestFieldsOf(record),
+  } satisfies Partial<User>;
+}
+
+/**
+ * A guest's address and invitation (SPEC 2.6 "Guest user"); members have none. A guest the cloud tells
+ * nothing more about is a B2B collaboration guest with no invitation (N/A).
+ */
+function guestFieldsOf(record: CloudUserRecord) {
+  const guest = record.userType === 'Guest' ? record.guest : null;
+  const isGuest = record.userType === 'Guest';
+  return {
+    email: record.mail?.toLowerCase() ?? null,
+    guestSource: isGuest ? ((guest?.source as GuestSource) ?? GuestSource.B2B_COLLABORATION) : null,
+    invitationStatus: isGuest
+      ? ((guest?.invitationStatus as InvitationStatus) ?? InvitationStatus.NOT_APPLICABLE)
+      : null,
+    invitedBy: guest?.invitedBy ?? null,
+    invitedAt: toDate(guest?.invitedAt ?? null),
+    invitationSentAt: toDate(guest?.invitationSentAt ?? null),
+    invitationAcceptedAt: toDate(guest?.acceptedAt ?? null),
   } satisfies Partial<User>;
 }
 

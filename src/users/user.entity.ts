@@ -4,7 +4,14 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
+import {
+  AccountStatus,
+  GuestSource,
+  InvitationStatus,
+  MfaStatus,
+  UserSource,
+  UserType,
+} from './user.enums.js';
 
 /** Profile attributes a client may set; synced users cannot change these (SPEC 2.3). */
 export const EDITABLE_PROFILE_FIELDS = [
@@ -38,6 +45,18 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_deleted_index" on "users" ("organization_id", "environment", "tenant_id", "deleted_at" desc, "id" desc) where "deleted_at" is not null',
 })
+// Guests of a tenant (GET /api/identity/users?type=guest), newest first.
+@Index({
+  name: 'users_guests_index',
+  expression:
+    'create index "users_guests_index" on "users" ("organization_id", "environment", "tenant_id", "created_at" desc, "id" desc) where "user_type" = \'Guest\' and "deleted_at" is null',
+})
+// An invitation to an address already in the tenant is refused (409): looked up by lower(email).
+@Index({
+  name: 'users_active_email_index',
+  expression:
+    'create index "users_active_email_index" on "users" ("organization_id", "environment", "tenant_id", lower("email")) where "deleted_at" is null',
+})
 export class User extends ScopedEntity {
   [OptionalProps]?:
     | 'createdAt'
@@ -55,6 +74,13 @@ export class User extends ScopedEntity {
     | 'sessionsRevokedAt'
     | 'managerId'
     | 'usageLocation'
+    | 'email'
+    | 'guestSource'
+    | 'invitationStatus'
+    | 'invitedBy'
+    | 'invitedAt'
+    | 'invitationSentAt'
+    | 'invitationAcceptedAt'
     | EditableProfileField;
 
   @Field(() => ID)
@@ -173,6 +199,32 @@ export class User extends ScopedEntity {
   /** Whether the user held licenses when it was deleted (SPEC 2.6 "had licenses"); licenses are not restored. */
   @Property({ type: 'boolean' })
   hadLicenses: boolean = false;
+
+  /** The mail address of a guest (lower-case); null for members (they sign in with their UPN). */
+  @Property({ type: 'text', nullable: true })
+  email: string | null = null;
+
+  /** Guests only (SPEC 2.6 "Guest user" source); members: null. */
+  @Enum({ items: () => GuestSource, nullable: true })
+  guestSource: GuestSource | null = null;
+
+  /** Guests only: Pending until redeemed, Accepted, or N/A (no invitation); members: null. */
+  @Enum({ items: () => InvitationStatus, nullable: true })
+  invitationStatus: InvitationStatus | null = null;
+
+  /** Who invited the guest: api_key:<id>, access_token:<id>, or the upstream inviter. */
+  @Property({ type: 'text', nullable: true })
+  invitedBy: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  invitedAt: Date | null = null;
+
+  /** When the invitation mail last went out; null when the guest was created silently (not mailed). */
+  @Property({ type: 'timestamptz', nullable: true })
+  invitationSentAt: Date | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  invitationAcceptedAt: Date | null = null;
 
   /** The account status before the delete disabled sign-in: what a restore gives back (null: keep as is). */
   @Enum({ items: () => AccountStatus, nullable: true })

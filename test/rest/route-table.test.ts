@@ -25,6 +25,11 @@ const SPEC_4_1 = [
 const SPEC_4_2 = [
   'GET /msp-portal/tenants/stats',
   'GET /msp-portal/license-intelligence/summary',
+  'GET /identity/users',
+  'POST /identity/users/invite',
+  'POST /identity/users/:id/resend-invite',
+  'GET /identity/users/stale-guests',
+  'DELETE /identity/users/:id',
   'GET /identity/users/deleted',
   'POST /identity/users/:id/restore',
   'DELETE /identity/users/:id/permanent',

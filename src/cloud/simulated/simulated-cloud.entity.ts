@@ -29,7 +29,15 @@ export class SimulatedCloudTenant {
   tick: number = 0;
 }
 
-export type SimulatedObjectKind = 'user' | 'sku' | 'group' | 'membership' | 'assignment' | 'sign_in';
+export type SimulatedObjectKind =
+  | 'user'
+  | 'sku'
+  | 'group'
+  | 'membership'
+  | 'assignment'
+  | 'sign_in'
+  /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */
+  | 'invitation_mail';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

@@ -384,6 +384,18 @@ class DirectoryBuilder {
           lastSignInAt: lastSignInAt === null ? null : new Date(lastSignInAt).toISOString(),
           createdAt: new Date(createdAt).toISOString(),
           deletedAt: null,
+          mail: mail.toLowerCase(),
+          // No further random draws here, so the rest of the directory is the same as before guests had these.
+          guest: {
+            source: partner ? 'B2B collaboration' : 'Invited user',
+            // Some who never signed in have not redeemed their invitation; the others accepted it.
+            invitationStatus: signIn === 'never' && i % 2 === 0 ? 'Pending' : 'Accepted',
+            invitedBy: null,
+            invitedAt: new Date(createdAt).toISOString(),
+            invitationSentAt: new Date(createdAt).toISOString(),
+            acceptedAt:
+              signIn === 'never' && i % 2 === 0 ? null : new Date(createdAt + HOUR_MS).toISOString(),
+          },
         },
         { department: null, office: null, leader: false, breakGlass: false },
       );

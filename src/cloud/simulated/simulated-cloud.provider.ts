@@ -3,6 +3,8 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgres
 import type { Clock } from '../../core/clock.js';
 import type {
   CloudGroupRecord,
+  CloudGuestInvitation,
+  CloudGuestRecord,
   CloudLicenseAssignmentRecord,
   CloudProvider,
   CloudSignInRecord,
@@ -21,6 +23,7 @@ import {
 import {
   generateDirectory,
   generateSignInBatch,
+  initialDomainOf,
   type GeneratedDirectory,
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
@@ -185,6 +188,126 @@ export class SimulatedCloudProvider implements CloudProvider {
         externalId: { $like: `${userExternalId}:%` },
       });
       return true;
+    });
+  }
+
+  async inviteGuest(tenantExternalId: string, invitation: CloudGuestInvitation): Promise<CloudUserRecord> {
+    const em = this.em();
+    const tenant = await this.requireTenant(em, tenantExternalId);
+    const now = this.clock.now().toISOString();
+    const email = invitation.email.toLowerCase();
+    const guest: CloudGuestRecord = {
+      source: 'Invited user',
+      invitationStatus: 'Pending',
+      invitedBy: invitation.invitedBy,
+      invitedAt: now,
+      invitationSentAt: invitation.sendInvitation ? now : null,
+      acceptedAt: null,
+      personalMessage: invitation.personalMessage,
+      redirectUrl: invitation.redirectUrl,
+    };
+    const record: CloudUserRecord = {
+      externalId: randomUUID(),
+      userPrincipalName: `${email.replace('@', '_')}#EXT#@${initialDomainOf(tenant.domains)}`,
+      displayName: invitation.displayName,
+      firstName: invitation.firstName,
+      lastName: invitation.lastName,
+      jobTitle: null,
+      department: null,
+      companyName: null,
+      officeLocation: null,
+      businessPhone: null,
+      mobilePhone: null,
+      employeeId: null,
+      employeeType: null,
+      managerExternalId: null,
+      usageLocation: null,
+      accountEnabled: true,
+      mfaStatus: 'Disabled',
+      userType: 'Guest',
+      onPremisesSynced: false,
+      isServiceAccount: false,
+      lastSignInAt: null,
+      createdAt: now,
+      deletedAt: null,
+      mail: email,
+      guest,
+    };
+    await em.transactional(async (tx) => {
+      await this.put(tx, tenantExternalId, 'user', record.externalId, { ...record });
+      if (invitation.sendInvitation) {
+        await this.mailInvitation(tx, tenantExternalId, record, {
+          personalMessage: invitation.personalMessage,
+          redirectUrl: invitation.redirectUrl,
+        });
+      }
+    });
+    return record;
+  }
+
+  async resendInvitation(tenantExternalId: string, userExternalId: string): Promise<CloudUserRecord | null> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'user', externalId: userExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!row || row.data.deletedAt) return null;
+      const record = row.data as unknown as CloudUserRecord;
+      if (record.guest?.invitationStatus !== 'Pending') return record;
+      const now = this.clock.now();
+      const updated: CloudUserRecord = {
+        ...record,
+        guest: { ...record.guest, invitationSentAt: now.toISOString() },
+      };
+      row.data = { ...updated };
+      row.updatedAt = now;
+      await this.mailInvitation(em, tenantExternalId, updated, {
+        personalMessage: record.guest.personalMessage ?? null,
+        redirectUrl: record.guest.redirectUrl ?? null,
+      });
+      return updated;
+    });
+  }
+
+  /**
+   * The guest redeems its invitation (a test and demo hook: a real cloud learns it from the guest):
+   * Pending becomes Accepted upstream, and the next sync brings it into our rows. False when the user is
+   * not a guest with a pending invitation.
+   */
+  async acceptInvitation(tenantExternalId: string, userExternalId: string): Promise<boolean> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'user',
+        externalId: userExternalId,
+      });
+      const record = row?.data as unknown as CloudUserRecord | undefined;
+      if (!row || !record?.guest || record.guest.invitationStatus !== 'Pending') return false;
+      const now = this.clock.now();
+      row.data = {
+        ...row.data,
+        guest: { ...record.guest, invitationStatus: 'Accepted', acceptedAt: now.toISOString() },
+      };
+      row.updatedAt = now;
+      return true;
+    });
+  }
+
+  private async mailInvitation(
+    em: EntityManager,
+    tenantExternalId: string,
+    guest: CloudUserRecord,
+    content: { personalMessage: string | null; redirectUrl: string | null },
+  ): Promise<void> {
+    const id = randomUUID();
+    await this.put(em, tenantExternalId, 'invitation_mail', id, {
+      id,
+      userExternalId: guest.externalId,
+      to: guest.mail ?? null,
+      personalMessage: content.personalMessage,
+      redirectUrl: content.redirectUrl,
+      sentAt: this.clock.now().toISOString(),
     });
   }
 

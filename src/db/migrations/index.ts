@@ -4,6 +4,7 @@ import { Migration20261123000442_webhooks } from './Migration20261123000442_webh
 import { Migration20261123005730_oauth } from './Migration20261123005730_oauth.js';
 import { Migration20261124120000_announced_sign_ins } from './Migration20261124120000_announced_sign_ins.js';
 import { Migration20261125090000_deleted_users } from './Migration20261125090000_deleted_users.js';
+import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -18,4 +19,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261124120000_announced_sign_ins,
   },
   { name: 'Migration20261125090000_deleted_users', class: Migration20261125090000_deleted_users },
+  { name: 'Migration20261126090000_guests', class: Migration20261126090000_guests },
 ];

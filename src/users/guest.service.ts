@@ -1,0 +1,397 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { DAY_MS } from '../core/clock.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { findLeanPage } from '../core/lean-read.js';
+import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { TenantService } from '../tenants/tenant.service.js';
+import { StaleGuestReason, type GuestUser, type InviteGuestInput, type StaleGuest } from './guest.types.js';
+import { User } from './user.entity.js';
+import { AccountStatus, GuestSource, InvitationStatus, UserSource, UserType } from './user.enums.js';
+import { invalid, userPath, UserService } from './user.service.js';
+
+/** SPEC 8 "Stale guest threshold": 90 days without sign-in, read from the injectable clock. */
+export const STALE_GUEST_DAYS = 90;
+
+/**
+ * The guest lifecycle of SPEC 3.3 as named in 409 details (`from`, `to`, `allowed`): an invitation is sent
+ * (Pending), redeemed (Accepted), reviewed (stale guests) and removed. Guests that came in without an
+ * invitation (N/A) are active from the start. A resend is the one move of a Pending invitation; an Accepted or
+ * N/A guest can only be removed.
+ */
+const INVITATION_SENT = 'Invitation Sent';
+const REMOVAL = 'Removal';
+
+export interface GuestListFilter {
+  invitationStatus?: InvitationStatus | null;
+}
+
+export function guestOf(user: User): GuestUser {
+  return {
+    id: user.id,
+    tenantId: user.tenantId,
+    displayName: user.displayName,
+    email: user.email,
+    userPrincipalName: user.userPrincipalName,
+    userType: user.userType,
+    source: user.guestSource ?? GuestSource.B2B_COLLABORATION,
+    invitationStatus: user.invitationStatus ?? InvitationStatus.NOT_APPLICABLE,
+    accountStatus: user.accountStatus,
+    createdAt: user.createdAt,
+    lastSignInAt: user.lastSignInAt,
+    invitedBy: user.invitedBy,
+    invitedAt: user.invitedAt,
+    invitationSentAt: user.invitationSentAt,
+    invitationAcceptedAt: user.invitationAcceptedAt,
+    deletedAt: user.deletedAt,
+  };
+}
+
+/** "jane.doe-smith@example.com" → "Jane Doe Smith": a display name when the invitation gives none. */
+export function displayNameFromEmail(email: string): string {
+  const words = email
+    .slice(0, email.indexOf('@'))
+    .split(/[._+-]+/)
+    .filter((word) => word !== '');
+  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return name || email;
+}
+
+function notAGuest(user: User): ConflictError {
+  return new ConflictError(
+    `User ${user.id} is a member, not a guest: the guest routes act on guests only (members are deleted with DELETE /v1/tenants/${user.tenantId}/users/${user.id})`,
+    { userType: user.userType, allowed: [UserType.GUEST] },
+  );
+}
+
+function addressTaken(email: string, existing: { id: string; userType: string }): ConflictError {
+  return new ConflictError(
+    `${email} is already in this tenant (${existing.userType === UserType.GUEST ? 'guest' : 'user'} ${existing.id})`,
+    {
+      fields: [{ field: 'email', problem: 'is already a user or guest of this tenant' }],
+      email,
+      existingUserId: existing.id,
+      userType: existing.userType,
+    },
+  );
+}
+
+function notPending(user: Pick<User, 'id' | 'invitationStatus'>, status: string | null): ConflictError {
+  const from = status ?? InvitationStatus.NOT_APPLICABLE;
+  return new ConflictError(
+    `The invitation of guest ${user.id} is ${from}: an invitation can only be resent while it is Pending`,
+    { from, to: INVITATION_SENT, allowed: [REMOVAL], invitationStatus: from },
+  );
+}
+
+interface StaleRow {
+  id: string;
+  tenant_id: string;
+  display_name: string;
+  email: string | null;
+  user_principal_name: string;
+  guest_source: GuestSource | null;
+  invitation_status: InvitationStatus | null;
+  account_status: AccountStatus;
+  created_at: string;
+  last_sign_in_at: string | null;
+  invited_by: string | null;
+  invited_at: string | null;
+  invitation_sent_at: string | null;
+  invitation_accepted_at: string | null;
+  inactive_since: string;
+  total: string;
+}
+
+const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
+/** to_json(timestamptz) gives ISO 8601 text that Date parses exactly. */
+const iso = (column: string) => `to_json(${column}) #>> '{}'`;
+
+/**
+ * Guests of a tenant (SPEC 2.6, 3.3, 4.2): list, invite, resend, stale guests, remove. Like every user write,
+ * invite and resend call the upstream cloud first, then write our row and the event in one transaction;
+ * removal is the soft delete of UserService (a removed guest is in the deleted users for 30 days).
+ */
+export class GuestService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /** Guests that are not removed, newest first; one statement for the page and its total. */
+  async list(tenantId: string, page: PageArgs, filter: GuestListFilter = {}): Promise<Page<GuestUser>> {
+    const users = await findLeanPage(
+      this.ctx,
+      User,
+      {
+        tenantId,
+        userType: UserType.GUEST,
+        deletedAt: null,
+        invitationStatus: filter.invitationStatus ?? undefined,
+      },
+      page,
+      { createdAt: 'desc', id: 'desc' },
+    );
+    if (users.items.length === 0) await this.tenant(tenantId);
+    return { items: users.items.map(guestOf), pageInfo: users.pageInfo };
+  }
+
+  /**
+   * SPEC 4.2 stale guest criteria, each counted in days by the clock: no sign-in for 90 days or more; accepted
+   * (or added without invitation) but never signed in for 90 days since; an invitation pending for 90 days
+   * since it was last sent. Longest inactive first.
+   */
+  async stale(tenantId: string, page: PageArgs): Promise<Page<StaleGuest>> {
+    const now = this.ctx.clock.now();
+    const cutoff = new Date(now.getTime() - STALE_GUEST_DAYS * DAY_MS);
+    const inactiveSince = `coalesce(last_sign_in_at, case when invitation_status = 'Pending'
+        then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)`;
+    const rows = await this.ctx.em.execute<StaleRow[]>(
+      `select id, tenant_id, display_name, email, user_principal_name, guest_source, invitation_status,
+              account_status, ${iso('created_at')} as created_at, ${iso('last_sign_in_at')} as last_sign_in_at,
+              invited_by, ${iso('invited_at')} as invited_at, ${iso('invitation_sent_at')} as invitation_sent_at,
+              ${iso('invitation_accepted_at')} as invitation_accepted_at,
+              ${iso('inactive_since')} as inactive_since, count(*) over () as total
+         from (select *, ${inactiveSince} as inactive_since from users
+                where organization_id = ? and environment = ? and tenant_id = ?
+                  and user_type = 'Guest' and deleted_at is null) as guests
+        where inactive_since <= ?
+        order by inactive_since asc, id asc
+        limit ? offset ?`,
+      [
+        this.ctx.scope.organizationId,
+        this.ctx.scope.environment,
+        tenantId,
+        cutoff,
+        page.limit,
+        pageOffset(page),
+      ],
+    );
+    let total = rows.length > 0 ? Number(rows[0].total) : 0;
+    if (rows.length === 0) {
+      await this.tenant(tenantId);
+      if (pageOffset(page) > 0) {
+        const [count] = await this.ctx.em.execute<Array<{ n: string }>>(
+          `select count(*) as n from users
+            where organization_id = ? and environment = ? and tenant_id = ? and user_type = 'Guest'
+              and deleted_at is null and ${inactiveSince} <= ?`,
+          [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, cutoff],
+        );
+        total = Number(count.n);
+      }
+    }
+    return {
+      items: rows.map((row) => this.staleGuestOf(row, now)),
+      pageInfo: { page: page.page, limit: page.limit, total },
+    };
+  }
+
+  /**
+   * Invites a guest (SPEC 2.6 "Guest invitation"): created upstream as Pending, mailed unless sendInvitation
+   * is false; 409 when the address is already a user or guest of the tenant. Emits `guest.invited`.
+   */
+  async invite(tenantId: string, input: InviteGuestInput): Promise<GuestUser> {
+    const tenant = await this.tenant(tenantId);
+    const email = input.email.trim().toLowerCase();
+    const domain = email.slice(email.indexOf('@') + 1);
+    if (tenant.domains.includes(domain)) {
+      throw invalid([
+        {
+          field: 'email',
+          problem: `is on one of the tenant's own domains (${domain}): create a member user instead`,
+        },
+      ]);
+    }
+    await this.assertAddressFree(this.ctx.em, tenantId, email);
+    const displayName = input.displayName?.trim() || displayNameFromEmail(email);
+    const [firstName, ...rest] = displayName.split(/\s+/);
+    const sendInvitation = input.sendInvitation ?? true;
+    const personalMessage = input.personalMessage?.trim() || null;
+    const redirectUrl = input.redirectUrl?.trim() || null;
+
+    const cloudGuest = await this.ctx.provider.inviteGuest(tenant.externalId, {
+      email,
+      displayName,
+      firstName,
+      lastName: rest.join(' '),
+      personalMessage,
+      redirectUrl,
+      sendInvitation,
+      invitedBy: this.ctx.actor,
+    });
+    const users = new UserService(this.ctx);
+    const undo = async () => {
+      await this.ctx.provider.deleteUser(tenant.externalId, cloudGuest.externalId);
+      await this.ctx.provider.purgeUser(tenant.externalId, cloudGuest.externalId);
+    };
+    const guest = await users.undoInCloudOnFailure(undo, () =>
+      this.ctx.em.transactional(async (em) => {
+        // Two invitations of one address at once: the second waits here, then finds the first.
+        await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+          `guest-invite:${tenantId}:${email}`,
+        ]);
+        await this.assertAddressFree(em, tenantId, email);
+        const invitedAt = new Date(cloudGuest.guest?.invitedAt ?? this.ctx.clock.now().toISOString());
+        const sentAt = cloudGuest.guest?.invitationSentAt ?? null;
+        const now = this.ctx.clock.now();
+        const created = em.create(User, {
+          ...this.ctx.scope,
+          tenantId,
+          externalId: cloudGuest.externalId,
+          // As the cloud names it (name_domain#EXT#@...): sync compares it as is.
+          userPrincipalName: cloudGuest.userPrincipalName,
+          displayName,
+          firstName: cloudGuest.firstName,
+          lastName: cloudGuest.lastName,
+          userType: UserType.GUEST,
+          source: UserSource.CLOUD,
+          accountStatus: AccountStatus.ENABLED,
+          email,
+          guestSource: GuestSource.INVITED_USER,
+          invitationStatus: InvitationStatus.PENDING,
+          invitedBy: this.ctx.actor,
+          invitedAt,
+          invitationSentAt: sentAt ? new Date(sentAt) : null,
+          createdAt: new Date(cloudGuest.createdAt),
+          updatedAt: now,
+        });
+        await users.flushClaimingUpn(em, created.userPrincipalName);
+        await emitEvent(
+          { ...this.ctx, em },
+          {
+            kind: 'guest.invited',
+            severity: 'informational',
+            tenant: tenant.eventRef,
+            details: {
+              userId: created.id,
+              email,
+              displayName,
+              userPrincipalName: created.userPrincipalName,
+              invitedBy: this.ctx.actor,
+              sent: sendInvitation,
+              resent: false,
+              invitationStatus: InvitationStatus.PENDING,
+            },
+            actionPath: userPath(created),
+          },
+        );
+        return created;
+      }),
+    );
+    return guestOf(guest);
+  }
+
+  /** Mails the invitation again while it is Pending (409 otherwise); emits `guest.invited` with resent: true. */
+  async resend(tenantId: string, id: string): Promise<GuestUser> {
+    const tenant = await this.tenant(tenantId);
+    const guest = await this.guest(tenantId, id);
+    if (guest.invitationStatus !== InvitationStatus.PENDING) throw notPending(guest, guest.invitationStatus);
+    const upstream = await this.ctx.provider.resendInvitation(tenant.externalId, guest.externalId);
+    if (!upstream) {
+      throw new ConflictError(`Guest ${id} is no longer in the upstream cloud; sync the tenant`, {
+        from: INVITATION_SENT,
+        to: INVITATION_SENT,
+        upstream: 'missing',
+      });
+    }
+    const upstreamStatus = upstream.guest?.invitationStatus ?? null;
+    if (upstreamStatus !== InvitationStatus.PENDING) {
+      // Redeemed upstream since our last sync: nothing was sent.
+      throw notPending(guest, upstreamStatus);
+    }
+    const sentAt = new Date(upstream.guest?.invitationSentAt ?? this.ctx.clock.now().toISOString());
+    const updated = await this.ctx.em.transactional(async (em) => {
+      const current = await em.findOne(
+        User,
+        { id, tenantId, deletedAt: null },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (!current) throw new NotFoundError('User', id);
+      em.assign(current, { invitationSentAt: sentAt, updatedAt: this.ctx.clock.now() });
+      await em.flush();
+      await emitEvent(
+        { ...this.ctx, em },
+        {
+          kind: 'guest.invited',
+          severity: 'informational',
+          tenant: tenant.eventRef,
+          details: {
+            userId: id,
+            email: current.email,
+            displayName: current.displayName,
+            userPrincipalName: current.userPrincipalName,
+            invitedBy: current.invitedBy,
+            resentBy: this.ctx.actor,
+            sent: true,
+            resent: true,
+            invitationStatus: InvitationStatus.PENDING,
+          },
+          actionPath: userPath(current),
+        },
+      );
+      return current;
+    });
+    return guestOf(updated);
+  }
+
+  /**
+   * Removes a guest: the soft delete of users (SPEC 3.4), so it is listed in the deleted users and can be
+   * restored for 30 days; `user.deleted` is emitted. A member is refused with 409.
+   */
+  async remove(tenantId: string, id: string): Promise<GuestUser> {
+    await this.guest(tenantId, id);
+    return guestOf(await new UserService(this.ctx).delete(tenantId, id));
+  }
+
+  /** A guest of the tenant that is not removed; 404 when absent (or another organization's), 409 for a member. */
+  private async guest(tenantId: string, id: string): Promise<User> {
+    const user = await new UserService(this.ctx).get(tenantId, id);
+    if (user.userType !== UserType.GUEST) throw notAGuest(user);
+    return user;
+  }
+
+  /** 409 when the address is a guest's address or a user's sign-in name in the tenant (not removed). */
+  private async assertAddressFree(em: EntityManager, tenantId: string, email: string): Promise<void> {
+    const [existing] = await em.execute<Array<{ id: string; user_type: string }>>(
+      `select id, user_type from users
+        where organization_id = ? and environment = ? and tenant_id = ? and deleted_at is null
+          and (lower(email) = ? or lower(user_principal_name) = ?)
+        limit 1`,
+      [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, email, email],
+    );
+    if (existing) throw addressTaken(email, { id: existing.id, userType: existing.user_type });
+  }
+
+  private staleGuestOf(row: StaleRow, now: Date): StaleGuest {
+    const inactiveSince = new Date(row.inactive_since);
+    const reason =
+      row.last_sign_in_at !== null
+        ? StaleGuestReason.NO_SIGN_IN_FOR_90_DAYS
+        : row.invitation_status === InvitationStatus.PENDING
+          ? StaleGuestReason.PENDING_INVITATION_NOT_REDEEMED
+          : StaleGuestReason.ACCEPTED_NEVER_SIGNED_IN;
+    return {
+      id: row.id,
+      tenantId: row.tenant_id,
+      displayName: row.display_name,
+      email: row.email,
+      userPrincipalName: row.user_principal_name,
+      userType: UserType.GUEST,
+      source: row.guest_source ?? GuestSource.B2B_COLLABORATION,
+      invitationStatus: row.invitation_status ?? InvitationStatus.NOT_APPLICABLE,
+      accountStatus: row.account_status,
+      createdAt: new Date(row.created_at),
+      lastSignInAt: toDate(row.last_sign_in_at),
+      invitedBy: row.invited_by,
+      invitedAt: toDate(row.invited_at),
+      invitationSentAt: toDate(row.invitation_sent_at),
+      invitationAcceptedAt: toDate(row.invitation_accepted_at),
+      deletedAt: null,
+      reason,
+      inactiveSince,
+      daysInactive: Math.floor((now.getTime() - inactiveSince.getTime()) / DAY_MS),
+    };
+  }
+
+  private tenant(tenantId: string): Promise<Tenant> {
+    return new TenantService(this.ctx).get(tenantId);
+  }
+}
