@@ -38,6 +38,36 @@ export interface CloudUserRecord {
   guest?: CloudGuestRecord | null;
 }
 
+/** The identity fields a record must have; everything else starts empty (no profile, enabled, not synced). */
+type CloudUserIdentity = Pick<
+  CloudUserRecord,
+  'externalId' | 'userPrincipalName' | 'displayName' | 'firstName' | 'lastName' | 'createdAt'
+>;
+
+/** A user record with empty profile fields, for accounts made from a few facts (admins, guests, fixtures). */
+export function cloudUserRecord(fields: CloudUserIdentity & Partial<CloudUserRecord>): CloudUserRecord {
+  return {
+    jobTitle: null,
+    department: null,
+    companyName: null,
+    officeLocation: null,
+    businessPhone: null,
+    mobilePhone: null,
+    employeeId: null,
+    employeeType: null,
+    managerExternalId: null,
+    usageLocation: null,
+    accountEnabled: true,
+    mfaStatus: 'Disabled',
+    userType: 'Member',
+    onPremisesSynced: false,
+    isServiceAccount: false,
+    lastSignInAt: null,
+    deletedAt: null,
+    ...fields,
+  };
+}
+
 export interface CloudGuestRecord {
   source: 'Invited user' | 'B2B collaboration' | 'External directory';
   /** Pending until the guest redeems the invitation; N/A when the guest came in without one. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CloudSkuRecord, CloudUserRecord } from '../../src/cloud/provider.js';
+import { cloudUserRecord, type CloudSkuRecord } from '../../src/cloud/provider.js';
 import { SimulatedCloudObject } from '../../src/cloud/simulated/simulated-cloud.entity.js';
 import type { Scope } from '../../src/core/scope.js';
 import { TenantLicense } from '../../src/licenses/license.entity.js';
@@ -75,31 +75,17 @@ export async function createLicenseUser(
     updatedAt: now,
     deletedAt: fields.deletedAt ?? null,
   });
-  const record: CloudUserRecord = {
+  const record = cloudUserRecord({
     externalId,
     userPrincipalName: user.userPrincipalName,
     displayName,
     firstName: user.firstName,
     lastName: user.lastName,
-    jobTitle: null,
-    department: null,
-    companyName: null,
-    officeLocation: null,
-    businessPhone: null,
-    mobilePhone: null,
-    employeeId: null,
-    employeeType: null,
-    managerExternalId: null,
     usageLocation,
-    accountEnabled: true,
-    mfaStatus: 'Disabled',
-    userType: 'Member',
-    onPremisesSynced: false,
     isServiceAccount,
-    lastSignInAt: null,
     createdAt: now.toISOString(),
     deletedAt: fields.deletedAt?.toISOString() ?? null,
-  };
+  });
   const cloudUser = em.create(SimulatedCloudObject, {
     tenantExternalId: tenant.externalId,
     kind: 'user',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CloudUserRecord } from '../../src/cloud/provider.js';
+import { cloudUserRecord } from '../../src/cloud/provider.js';
 import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { User } from '../../src/users/user.entity.js';
@@ -113,30 +113,15 @@ export async function createGuest(app: TestApp, tenant: Tenant, fields: GuestFie
     updatedAt: createdAt,
   });
   await em.flush();
-  const record: CloudUserRecord = {
+  const record = cloudUserRecord({
     externalId: user.externalId,
     userPrincipalName: user.userPrincipalName,
     displayName: user.displayName,
     firstName: user.firstName,
     lastName: user.lastName,
-    jobTitle: null,
-    department: null,
-    companyName: null,
-    officeLocation: null,
-    businessPhone: null,
-    mobilePhone: null,
-    employeeId: null,
-    employeeType: null,
-    managerExternalId: null,
-    usageLocation: null,
-    accountEnabled: true,
-    mfaStatus: 'Disabled',
     userType: 'Guest',
-    onPremisesSynced: false,
-    isServiceAccount: false,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
     createdAt: createdAt.toISOString(),
-    deletedAt: null,
     mail: email,
     guest: {
       source: user.guestSource!,
@@ -146,7 +131,7 @@ export async function createGuest(app: TestApp, tenant: Tenant, fields: GuestFie
       invitationSentAt: user.invitationSentAt?.toISOString() ?? null,
       acceptedAt: user.invitationAcceptedAt?.toISOString() ?? null,
     },
-  };
+  });
   await simulatedCloud(app).put(em, tenant.externalId, 'user', user.externalId, { ...record });
   return user;
 }

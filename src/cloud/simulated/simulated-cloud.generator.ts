@@ -5,13 +5,14 @@ import { faker as fakerAU } from '@faker-js/faker/locale/en_AU';
 import { faker as fakerCA } from '@faker-js/faker/locale/en_CA';
 import { faker as fakerGB } from '@faker-js/faker/locale/en_GB';
 import { faker as fakerUS } from '@faker-js/faker/locale/en_US';
-import type {
-  CloudGroupRecord,
-  CloudLicenseAssignmentRecord,
-  CloudSignInRecord,
-  CloudSkuRecord,
-  CloudTenantRecord,
-  CloudUserRecord,
+import {
+  cloudUserRecord,
+  type CloudGroupRecord,
+  type CloudLicenseAssignmentRecord,
+  type CloudSignInRecord,
+  type CloudSkuRecord,
+  type CloudTenantRecord,
+  type CloudUserRecord,
 } from '../provider.js';
 import {
   CONSUMER_MAIL_DOMAINS,
@@ -272,31 +273,16 @@ class DirectoryBuilder {
   addBreakGlassAdmin(): void {
     const createdAt = this.ago(365 * DAY_MS, 5 * 365 * DAY_MS);
     this.add(
-      {
+      cloudUserRecord({
         externalId: this.f.string.uuid(),
         userPrincipalName: this.uniqueUpn('admin', this.initialDomain),
         displayName: 'Global Administrator',
         firstName: 'Global',
         lastName: 'Administrator',
-        jobTitle: null,
-        department: null,
-        companyName: null,
-        officeLocation: null,
-        businessPhone: null,
-        mobilePhone: null,
-        employeeId: null,
-        employeeType: null,
-        managerExternalId: null,
-        usageLocation: null,
-        accountEnabled: true,
         mfaStatus: 'Enforced',
-        userType: 'Member',
-        onPremisesSynced: false,
-        isServiceAccount: false,
         lastSignInAt: new Date(this.ago(HOUR_MS, 10 * DAY_MS)).toISOString(),
         createdAt: new Date(createdAt).toISOString(),
-        deletedAt: null,
-      },
+      }),
       { department: 'IT', office: this.offices[0], leader: false, breakGlass: true },
     );
   }

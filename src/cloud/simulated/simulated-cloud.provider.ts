@@ -1,19 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
-import type {
-  CloudGroupRecord,
-  CloudGuestInvitation,
-  CloudGuestRecord,
-  CloudLicenseAssignmentRecord,
-  CloudProvider,
-  CloudSignInRecord,
-  CloudSkuRecord,
-  CloudTenantRecord,
-  CloudUserInput,
-  CloudUserPatch,
-  CloudUserRecord,
-  CloudUserRestore,
+import {
+  cloudUserRecord,
+  type CloudGroupRecord,
+  type CloudGuestInvitation,
+  type CloudGuestRecord,
+  type CloudLicenseAssignmentRecord,
+  type CloudProvider,
+  type CloudSignInRecord,
+  type CloudSkuRecord,
+  type CloudTenantRecord,
+  type CloudUserInput,
+  type CloudUserPatch,
+  type CloudUserRecord,
+  type CloudUserRestore,
 } from '../provider.js';
 import {
   SimulatedCloudObject,
@@ -206,33 +207,17 @@ export class SimulatedCloudProvider implements CloudProvider {
       personalMessage: invitation.personalMessage,
       redirectUrl: invitation.redirectUrl,
     };
-    const record: CloudUserRecord = {
+    const record = cloudUserRecord({
       externalId: randomUUID(),
       userPrincipalName: `${email.replace('@', '_')}#EXT#@${initialDomainOf(tenant.domains)}`,
       displayName: invitation.displayName,
       firstName: invitation.firstName,
       lastName: invitation.lastName,
-      jobTitle: null,
-      department: null,
-      companyName: null,
-      officeLocation: null,
-      businessPhone: null,
-      mobilePhone: null,
-      employeeId: null,
-      employeeType: null,
-      managerExternalId: null,
-      usageLocation: null,
-      accountEnabled: true,
-      mfaStatus: 'Disabled',
       userType: 'Guest',
-      onPremisesSynced: false,
-      isServiceAccount: false,
-      lastSignInAt: null,
       createdAt: now,
-      deletedAt: null,
       mail: email,
       guest,
-    };
+    });
     await em.transactional(async (tx) => {
       await this.put(tx, tenantExternalId, 'user', record.externalId, { ...record });
       if (invitation.sendInvitation) {
