@@ -67,7 +67,9 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
     const value = req.get(header) ?? (mapping.queryAlias ? req.query[mapping.queryAlias] : undefined);
     if (typeof value === 'string' && value !== '') variables[mapping.variable] = value;
   }
-  if (definition.body) {
+  if (definition.csvBody && typeof req.body === 'string') {
+    variables[definition.csvBody] = req.body;
+  } else if (definition.body) {
     const body: unknown = req.body ?? {};
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new InvalidRequestError('The request body must be a JSON object', [

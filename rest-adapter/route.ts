@@ -29,6 +29,11 @@ export interface RouteDefinition {
    */
   body?: string | 'spread';
   /**
+   * A `Content-Type: text/csv` body (parsed for this route only, up to CSV_BODY_LIMIT_BYTES) becomes this
+   * String variable as raw text; any other body is handled by `body` as usual.
+   */
+  csvBody?: string;
+  /**
    * The route acts inside one tenant, selected by the header `X-Tenant-Id` or the query parameter
    * `tenantId` (DECISIONS "Identity and tenancy"): the name of the operation's variable (a non-null UUID)
    * that receives it. Missing: 400 naming `X-Tenant-Id`; not a UUID: 404 (like a path id); a tenant of
@@ -41,6 +46,9 @@ export interface RouteDefinition {
   status?: number;
   summary: string;
 }
+
+/** DECISIONS "Request bodies over 1 MiB (CSV uploads: 10 MiB)". */
+export const CSV_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
 /** How a tenant-scoped route is told its tenant (`tenant` above). */
 export const TENANT_HEADER = 'X-Tenant-Id';

@@ -4,6 +4,7 @@ import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
+import { ContactResolver } from './contacts/contact.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
 import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
@@ -25,6 +26,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   UserResolver,
   DeletedUserResolver,
   GuestResolver,
+  ContactResolver,
   EventSubscriptionResolver,
   WebhookResolver,
   WebhookDeliveryResolver,

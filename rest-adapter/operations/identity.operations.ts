@@ -109,3 +109,78 @@ export const REMOVE_GUEST = /* GraphQL */ `
     removeGuest(tenantId: $tenantId, id: $id) { ${GUEST_FIELDS} deletedAt }
   }
 `;
+
+/** Mail contacts (SPEC 2.6 "Contact", 4.2). */
+const CONTACT_FIELDS = /* GraphQL */ `
+  id
+  tenantId
+  displayName
+  firstName
+  lastName
+  email
+  company
+  jobTitle
+  businessPhone
+  mobilePhone
+  department
+  showInAddressList
+  galVisibility
+  manager
+  street
+  city
+  state
+  postalCode
+  country
+  notes
+  emailAliases
+  source
+  createdAt
+  updatedAt
+`;
+
+export const LIST_CONTACTS = /* GraphQL */ `
+  query ListContacts($tenantId: UUID!, $search: String, $page: Int, $limit: Int) {
+    contacts(tenantId: $tenantId, search: $search, page: $page, limit: $limit) {
+      items { ${CONTACT_FIELDS} }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const CREATE_CONTACT = /* GraphQL */ `
+  mutation CreateContact($tenantId: UUID!, $input: ContactInput!) {
+    createContact(tenantId: $tenantId, input: $input) { ${CONTACT_FIELDS} }
+  }
+`;
+
+export const UPDATE_CONTACT = /* GraphQL */ `
+  mutation UpdateContact($tenantId: UUID!, $id: UUID!, $input: ContactInput!) {
+    updateContact(tenantId: $tenantId, id: $id, input: $input) { ${CONTACT_FIELDS} }
+  }
+`;
+
+export const DELETE_CONTACT = /* GraphQL */ `
+  mutation DeleteContact($tenantId: UUID!, $id: UUID!) {
+    deleteContact(tenantId: $tenantId, id: $id) { ${CONTACT_FIELDS} }
+  }
+`;
+
+export const IMPORT_CONTACTS = /* GraphQL */ `
+  mutation ImportContacts($tenantId: UUID!, $csv: String!) {
+    importContacts(tenantId: $tenantId, csv: $csv) {
+      created
+      skipped
+      failed
+      rows {
+        line
+        email
+        status
+        contactId
+        errors {
+          field
+          problem
+        }
+      }
+    }
+  }
+`;

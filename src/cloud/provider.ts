@@ -142,6 +142,37 @@ export interface CloudUserRestore {
   accountEnabled: boolean;
 }
 
+/** A mail contact of a tenant (SPEC 2.6 "Contact"): an outside address in the tenant's address book. */
+export interface CloudContactRecord {
+  externalId: string;
+  displayName: string;
+  firstName: string;
+  lastName: string;
+  mail: string;
+  companyName: string | null;
+  jobTitle: string | null;
+  businessPhone: string | null;
+  mobilePhone: string | null;
+  department: string | null;
+  /** The inverse of "show in global address list". */
+  hiddenFromAddressLists: boolean;
+  manager: string | null;
+  streetAddress: string | null;
+  city: string | null;
+  state: string | null;
+  postalCode: string | null;
+  country: string | null;
+  notes: string | null;
+  /** Other addresses of the contact. */
+  proxyAddresses: string[];
+  /** Synced from an on-premises directory (read-only in the cloud). */
+  onPremisesSynced: boolean;
+  createdAt: string;
+}
+
+/** Every editable field of a contact: a create gives them all, and so does an update (full replacement). */
+export type CloudContactInput = Omit<CloudContactRecord, 'externalId' | 'createdAt' | 'onPremisesSynced'>;
+
 export interface CloudProvider {
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
@@ -181,6 +212,12 @@ export interface CloudProvider {
    * cloud holds no such active user.
    */
   resendInvitation(tenantExternalId: string, userExternalId: string): Promise<CloudUserRecord | null>;
+  /** Creates mail contacts, all or none (a bulk import is one call); returned in the order given. */
+  createContacts(tenantExternalId: string, inputs: CloudContactInput[]): Promise<CloudContactRecord[]>;
+  /** Replaces every editable field of a contact. */
+  updateContact(tenantExternalId: string, contactExternalId: string, input: CloudContactInput): Promise<void>;
+  /** Deletes a contact for good (contacts have no recycle bin). Idempotent: a contact already gone is fine. */
+  deleteContact(tenantExternalId: string, contactExternalId: string): Promise<void>;
   revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
   assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
   removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;

@@ -1,5 +1,6 @@
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
+import { Contact } from '../contacts/contact.entity.js';
 import { DomainEvent } from '../core/events/domain-event.entity.js';
 import { JobWorkerHeartbeat } from '../core/job-worker-heartbeat.entity.js';
 import { Integration } from '../integrations/integration.entity.js';
@@ -22,6 +23,7 @@ export const SCOPED_ENTITIES = [
   Tenant,
   TenantSync,
   User,
+  Contact,
   Group,
   GroupMembership,
   TenantLicense,

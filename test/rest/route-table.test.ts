@@ -33,6 +33,11 @@ const SPEC_4_2 = [
   'GET /identity/users/deleted',
   'POST /identity/users/:id/restore',
   'DELETE /identity/users/:id/permanent',
+  'GET /identity/contacts',
+  'POST /identity/contacts',
+  'PUT /identity/contacts/:id',
+  'DELETE /identity/contacts/:id',
+  'POST /identity/contacts/bulk',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

@@ -3,6 +3,8 @@ import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgres
 import type { Clock } from '../../core/clock.js';
 import {
   cloudUserRecord,
+  type CloudContactInput,
+  type CloudContactRecord,
   type CloudGroupRecord,
   type CloudGuestInvitation,
   type CloudGuestRecord,
@@ -293,6 +295,50 @@ export class SimulatedCloudProvider implements CloudProvider {
       personalMessage: content.personalMessage,
       redirectUrl: content.redirectUrl,
       sentAt: this.clock.now().toISOString(),
+    });
+  }
+
+  async createContacts(tenantExternalId: string, inputs: CloudContactInput[]): Promise<CloudContactRecord[]> {
+    const em = this.em();
+    await this.requireTenant(em, tenantExternalId);
+    const now = this.clock.now();
+    const records: CloudContactRecord[] = inputs.map((input) => ({
+      ...input,
+      externalId: randomUUID(),
+      onPremisesSynced: false,
+      createdAt: now.toISOString(),
+    }));
+    await em.transactional(async (tx) => {
+      for (let start = 0; start < records.length; start += INSERT_CHUNK) {
+        await tx.insertMany(
+          SimulatedCloudObject,
+          records.slice(start, start + INSERT_CHUNK).map((record) => ({
+            id: randomUUID(),
+            tenantExternalId,
+            kind: 'contact' as const,
+            externalId: record.externalId,
+            data: { ...record },
+            updatedAt: now,
+          })),
+        );
+      }
+    });
+    return records;
+  }
+
+  async updateContact(
+    tenantExternalId: string,
+    contactExternalId: string,
+    input: CloudContactInput,
+  ): Promise<void> {
+    await this.patch(tenantExternalId, 'contact', contactExternalId, input);
+  }
+
+  async deleteContact(tenantExternalId: string, contactExternalId: string): Promise<void> {
+    await this.em().nativeDelete(SimulatedCloudObject, {
+      tenantExternalId,
+      kind: 'contact',
+      externalId: contactExternalId,
     });
   }
 

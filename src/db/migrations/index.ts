@@ -5,6 +5,7 @@ import { Migration20261123005730_oauth } from './Migration20261123005730_oauth.j
 import { Migration20261124120000_announced_sign_ins } from './Migration20261124120000_announced_sign_ins.js';
 import { Migration20261125090000_deleted_users } from './Migration20261125090000_deleted_users.js';
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
+import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -20,4 +21,5 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261125090000_deleted_users', class: Migration20261125090000_deleted_users },
   { name: 'Migration20261126090000_guests', class: Migration20261126090000_guests },
+  { name: 'Migration20261127090000_contacts', class: Migration20261127090000_contacts },
 ];

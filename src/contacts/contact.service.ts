@@ -1,0 +1,339 @@
+import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { CloudContactInput } from '../cloud/provider.js';
+import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import type { ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { TenantService } from '../tenants/tenant.service.js';
+import { invalid } from '../users/user.service.js';
+import { csvNameOf, readContactsCsv } from './contact-csv.js';
+import { Contact } from './contact.entity.js';
+import { ContactImportRowStatus, ContactSource } from './contact.enums.js';
+import type { ContactImportReport, ContactImportRow, ContactInput } from './contact.types.js';
+import { checkContact, type ContactValues } from './contact.validation.js';
+
+export const MAX_SEARCH_LENGTH = 256;
+
+const cloudInputOf = (values: ContactValues): CloudContactInput => ({
+  displayName: values.displayName,
+  firstName: values.firstName,
+  lastName: values.lastName,
+  mail: values.email,
+  companyName: values.company,
+  jobTitle: values.jobTitle,
+  businessPhone: values.businessPhone,
+  mobilePhone: values.mobilePhone,
+  department: values.department,
+  hiddenFromAddressLists: !values.showInAddressList,
+  manager: values.manager,
+  streetAddress: values.street,
+  city: values.city,
+  state: values.state,
+  postalCode: values.postalCode,
+  country: values.country,
+  notes: values.notes,
+  proxyAddresses: values.emailAliases,
+});
+
+const valuesOf = (contact: Contact): ContactValues => ({
+  firstName: contact.firstName,
+  lastName: contact.lastName,
+  displayName: contact.displayName,
+  email: contact.email,
+  company: contact.company,
+  jobTitle: contact.jobTitle,
+  businessPhone: contact.businessPhone,
+  mobilePhone: contact.mobilePhone,
+  department: contact.department,
+  showInAddressList: contact.showInAddressList,
+  manager: contact.manager,
+  street: contact.street,
+  city: contact.city,
+  state: contact.state,
+  postalCode: contact.postalCode,
+  country: contact.country,
+  notes: contact.notes,
+  emailAliases: contact.emailAliases,
+});
+
+function emailTaken(email: string, existingId: string | null): ConflictError {
+  return new ConflictError(`${email} is already a contact of this tenant`, {
+    fields: [{ field: 'email', problem: 'is already a contact of this tenant' }],
+    email,
+    ...(existingId ? { existingContactId: existingId } : {}),
+  });
+}
+
+const isEmailClash = (error: unknown) =>
+  error instanceof UniqueConstraintViolationException && /contacts_email_unique/.test(error.message);
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * Mail contacts of a tenant (SPEC 2.6 "Contact", 4.2 /api/identity/contacts). Like every write of the
+ * directory, a change is made in the upstream cloud first, then in our rows in one transaction; a failed
+ * row write undoes the cloud change. The event catalog has no contact kinds, so contacts emit no events.
+ */
+export class ContactService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  /**
+   * A tenant's contacts in address-book order (display name, case-insensitive, then id); `search` matches
+   * part of the display, first or last name or the address, case-insensitively. One statement per page.
+   */
+  async list(tenantId: string, page: PageArgs, search?: string | null): Promise<Page<Contact>> {
+    const term = search?.trim() ?? '';
+    if (term.length > MAX_SEARCH_LENGTH) {
+      throw InvalidRequestError.field('search', `must be at most ${MAX_SEARCH_LENGTH} characters long`);
+    }
+    const params: unknown[] = [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId];
+    let where = 'organization_id = ? and environment = ? and tenant_id = ?';
+    if (term !== '') {
+      const pattern = `%${escapeLike(term)}%`;
+      where += ` and (display_name ilike ? or first_name ilike ? or last_name ilike ? or email ilike ?)`;
+      params.push(pattern, pattern, pattern, pattern);
+    }
+    const connection = this.ctx.em.getConnection();
+    const rows = await connection.execute<Array<Record<string, unknown> & { page_total: string }>>(
+      `select *, count(*) over () as page_total from contacts where ${where}
+        order by lower(display_name) asc, id asc limit ? offset ?`,
+      [...params, page.limit, pageOffset(page)],
+    );
+    let total = rows.length > 0 ? Number(rows[0].page_total) : 0;
+    if (rows.length === 0) {
+      await this.tenant(tenantId);
+      if (pageOffset(page) > 0) {
+        const [count] = await connection.execute<Array<{ n: string }>>(
+          `select count(*) as n from contacts where ${where}`,
+          params,
+        );
+        total = Number(count.n);
+      }
+    }
+    return {
+      items: rows.map((row) => this.ctx.em.map(Contact, row)),
+      pageInfo: { page: page.page, limit: page.limit, total },
+    };
+  }
+
+  async get(tenantId: string, id: string): Promise<Contact> {
+    await this.tenant(tenantId);
+    const contact = await this.ctx.em.findOne(Contact, { id, tenantId });
+    if (!contact) throw new NotFoundError('Contact', id);
+    return contact;
+  }
+
+  /** Creates a contact (upstream first); 409 when the address is already a contact of the tenant. */
+  async create(tenantId: string, input: ContactInput): Promise<Contact> {
+    const tenant = await this.tenant(tenantId);
+    const values = this.check(input);
+    await this.assertEmailFree(this.ctx.em, tenantId, values.email, null);
+    const [cloud] = await this.ctx.provider.createContacts(tenant.externalId, [cloudInputOf(values)]);
+    const undo = () => this.ctx.provider.deleteContact(tenant.externalId, cloud.externalId);
+    return this.undoInCloudOnFailure(undo, values.email, () =>
+      this.ctx.em.transactional(async (em) => {
+        const now = this.ctx.clock.now();
+        const contact = em.create(Contact, {
+          ...this.ctx.scope,
+          ...values,
+          tenantId,
+          externalId: cloud.externalId,
+          source: ContactSource.CLOUD,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await em.flush();
+        return contact;
+      }),
+    );
+  }
+
+  /**
+   * PUT: replaces every editable field (an optional field left out is cleared; showInAddressList goes back
+   * to true). 409 when the new address is another contact's; 409 for a Synced contact (read-only here).
+   */
+  async update(tenantId: string, id: string, input: ContactInput): Promise<Contact> {
+    const tenant = await this.tenant(tenantId);
+    const values = this.check(input);
+    const before = await this.get(tenantId, id);
+    if (before.source === ContactSource.SYNCED) {
+      throw new ConflictError(`Contact ${id} is synced from an on-premises directory: change it there`, {
+        source: before.source,
+      });
+    }
+    await this.assertEmailFree(this.ctx.em, tenantId, values.email, id);
+    const previous = valuesOf(before);
+    await this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(values));
+    const undo = () =>
+      this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(previous));
+    return this.undoInCloudOnFailure(undo, values.email, () =>
+      this.ctx.em.transactional(async (em) => {
+        const current = await em.findOne(
+          Contact,
+          { id, tenantId },
+          { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+        );
+        if (!current) throw new NotFoundError('Contact', id);
+        em.assign(current, { ...values, updatedAt: this.ctx.clock.now() });
+        await em.flush();
+        return current;
+      }),
+    );
+  }
+
+  /** Deletes a contact for good, upstream first (contacts have no recycle bin). Returns it as it was. */
+  async delete(tenantId: string, id: string): Promise<Contact> {
+    const tenant = await this.tenant(tenantId);
+    const contact = await this.get(tenantId, id);
+    if (contact.source === ContactSource.SYNCED) {
+      throw new ConflictError(`Contact ${id} is synced from an on-premises directory: delete it there`, {
+        source: contact.source,
+      });
+    }
+    await this.ctx.provider.deleteContact(tenant.externalId, contact.externalId);
+    await this.ctx.em.nativeDelete(Contact, { id, tenantId });
+    return contact;
+  }
+
+  /**
+   * Bulk import (SPEC 2.6 "Contact CSV columns"): every row is checked first, and one invalid row refuses
+   * the file (400 with each invalid row's line and problems; nothing written). A row whose address is
+   * already a contact of the tenant, or an earlier row's, is skipped as a duplicate. The rest are created
+   * upstream in one call, then stored in one transaction (undone upstream if that fails).
+   */
+  async import(tenantId: string, csv: string): Promise<ContactImportReport> {
+    const tenant = await this.tenant(tenantId);
+    const parsed = readContactsCsv(csv);
+    const checked = parsed.map(({ line, fields }) => ({ line, ...checkContact(fields, csvNameOf) }));
+    const invalidRows = checked.filter((row) => row.problems.length > 0);
+    if (invalidRows.length > 0) {
+      const rows: ContactImportRow[] = invalidRows.map((row) => ({
+        line: row.line,
+        email: row.values.email || null,
+        status: ContactImportRowStatus.INVALID,
+        contactId: null,
+        errors: row.problems,
+      }));
+      const fields: FieldProblem[] = invalidRows.flatMap((row) =>
+        row.problems.map((p) => ({ field: p.field, problem: `line ${row.line}: ${p.problem}` })),
+      );
+      throw new InvalidRequestError(
+        `${invalidRows.length} of ${checked.length} rows are invalid (lines ${invalidRows
+          .map((row) => row.line)
+          .join(', ')}); nothing was imported`,
+        fields,
+        { rows },
+      );
+    }
+
+    const existing = new Map<string, string>();
+    const found = await this.ctx.em.execute<Array<{ id: string; email: string }>>(
+      `select id, lower(email) as email from contacts
+        where organization_id = ? and environment = ? and tenant_id = ? and lower(email) in (?)`,
+      [
+        this.ctx.scope.organizationId,
+        this.ctx.scope.environment,
+        tenantId,
+        checked.map((row) => row.values.email),
+      ],
+    );
+    for (const row of found) existing.set(row.email, row.id);
+    const seen = new Set<string>();
+    const report: ContactImportRow[] = checked.map((row) => {
+      const email = row.values.email;
+      const duplicate = existing.has(email) || seen.has(email);
+      seen.add(email);
+      return {
+        line: row.line,
+        email,
+        status: duplicate ? ContactImportRowStatus.DUPLICATE : ContactImportRowStatus.CREATED,
+        contactId: existing.get(email) ?? null,
+        errors: [],
+      };
+    });
+    const toCreate = checked.filter((_, index) => report[index].status === ContactImportRowStatus.CREATED);
+    const reportOf = report.filter((row) => row.status === ContactImportRowStatus.CREATED);
+
+    if (toCreate.length > 0) {
+      const cloud = await this.ctx.provider.createContacts(
+        tenant.externalId,
+        toCreate.map((row) => cloudInputOf(row.values)),
+      );
+      const undo = async () => {
+        for (const record of cloud)
+          await this.ctx.provider.deleteContact(tenant.externalId, record.externalId);
+      };
+      await this.undoInCloudOnFailure(undo, null, () =>
+        this.ctx.em.transactional(async (em) => {
+          const now = this.ctx.clock.now();
+          const contacts = toCreate.map((row, index) =>
+            em.create(Contact, {
+              ...this.ctx.scope,
+              ...row.values,
+              tenantId,
+              externalId: cloud[index].externalId,
+              source: ContactSource.CLOUD,
+              createdAt: now,
+              updatedAt: now,
+            }),
+          );
+          await em.flush();
+          contacts.forEach((contact, index) => {
+            reportOf[index].contactId = contact.id;
+          });
+        }),
+      );
+    }
+    const created = reportOf.length;
+    return { created, skipped: report.length - created, failed: 0, rows: report };
+  }
+
+  private check(input: ContactInput): ContactValues {
+    const { values, problems } = checkContact(input);
+    if (problems.length > 0) throw invalid(problems);
+    return values;
+  }
+
+  /** Writes our rows; if that fails, undoes the cloud change. A unique clash on the address becomes 409. */
+  private async undoInCloudOnFailure<T>(
+    undo: () => Promise<void>,
+    email: string | null,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      // The client needs the original error; a failed undo is left to the next sync to reconcile.
+      await undo().catch(() => undefined);
+      if (isEmailClash(error)) {
+        throw email
+          ? emailTaken(email, null)
+          : new ConflictError(
+              'A contact with one of these addresses was created meanwhile; import again',
+              {},
+            );
+      }
+      throw error;
+    }
+  }
+
+  /** 409 when the address is already a contact of the tenant (other than `exceptId`). */
+  private async assertEmailFree(
+    em: EntityManager,
+    tenantId: string,
+    email: string,
+    exceptId: string | null,
+  ): Promise<void> {
+    const [existing] = await em.execute<Array<{ id: string }>>(
+      `select id from contacts
+        where organization_id = ? and environment = ? and tenant_id = ? and lower(email) = ?
+          and id <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000') limit 1`,
+      [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, email, exceptId],
+    );
+    if (existing) throw emailTaken(email, existing.id);
+  }
+
+  private tenant(tenantId: string): Promise<Tenant> {
+    return new TenantService(this.ctx).get(tenantId);
+  }
+}
