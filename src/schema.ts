@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
+import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
 import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
@@ -27,6 +28,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   DeletedUserResolver,
   GuestResolver,
   ContactResolver,
+  RestrictedUserResolver,
   EventSubscriptionResolver,
   WebhookResolver,
   WebhookDeliveryResolver,

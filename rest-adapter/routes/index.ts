@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route.js';
+import { EXCHANGE_ROUTES } from './exchange.routes.js';
 import { IDENTITY_ROUTES } from './identity.routes.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
@@ -22,4 +23,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...SETTINGS_ROUTES,
   ...PORTAL_ROUTES,
   ...IDENTITY_ROUTES,
+  ...EXCHANGE_ROUTES,
 ];

@@ -173,6 +173,25 @@ export interface CloudContactRecord {
 /** Every editable field of a contact: a create gives them all, and so does an update (full replacement). */
 export type CloudContactInput = Omit<CloudContactRecord, 'externalId' | 'createdAt' | 'onPremisesSynced'>;
 
+/** SPEC 2.6 "Restricted user": why the cloud stopped a mailbox from sending. */
+export type CloudRestrictionReason = 'Outbound spam' | 'Sending limit exceeded' | 'Suspicious activity';
+
+/** A sender the cloud's mail service restricted (blocked from sending), current or lifted. */
+export interface CloudRestrictedSenderRecord {
+  /** The restriction's id in the cloud (one per restriction; a user restricted again gets a new one). */
+  externalId: string;
+  /** The restricted mailbox's user; null when the cloud no longer knows it. */
+  userExternalId: string | null;
+  userPrincipalName: string;
+  displayName: string;
+  restrictedAt: string;
+  reason: CloudRestrictionReason;
+  status: 'Restricted' | 'Unblocked';
+  /** What the admin should do before (or after) unblocking. */
+  actionRequired: string;
+  unblockedAt: string | null;
+}
+
 export interface CloudProvider {
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
@@ -218,6 +237,16 @@ export interface CloudProvider {
   updateContact(tenantExternalId: string, contactExternalId: string, input: CloudContactInput): Promise<void>;
   /** Deletes a contact for good (contacts have no recycle bin). Idempotent: a contact already gone is fine. */
   deleteContact(tenantExternalId: string, contactExternalId: string): Promise<void>;
+  /** Every restriction of the tenant's mail senders, current (Restricted) and lifted (Unblocked). */
+  listRestrictedSenders(tenantExternalId: string): Promise<CloudRestrictedSenderRecord[]>;
+  /**
+   * Lets a restricted sender send again. Idempotent: a restriction already lifted is returned unchanged.
+   * Null when the cloud holds no such restriction.
+   */
+  unblockSender(
+    tenantExternalId: string,
+    restrictionExternalId: string,
+  ): Promise<CloudRestrictedSenderRecord | null>;
   revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
   assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
   removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;

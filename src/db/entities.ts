@@ -2,6 +2,7 @@ import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { DomainEvent } from '../core/events/domain-event.entity.js';
+import { RestrictedUser } from '../exchange/restricted-user.entity.js';
 import { JobWorkerHeartbeat } from '../core/job-worker-heartbeat.entity.js';
 import { Integration } from '../integrations/integration.entity.js';
 import { LicenseAssignment, TenantLicense } from '../licenses/license.entity.js';
@@ -24,6 +25,7 @@ export const SCOPED_ENTITIES = [
   TenantSync,
   User,
   Contact,
+  RestrictedUser,
   Group,
   GroupMembership,
   TenantLicense,

@@ -38,6 +38,10 @@ const SPEC_4_2 = [
   'PUT /identity/contacts/:id',
   'DELETE /identity/contacts/:id',
   'POST /identity/contacts/bulk',
+  'GET /exchange/restricted-users',
+  'GET /exchange/restricted-users/:id',
+  'POST /exchange/restricted-users/:id/unblock',
+  'GET /exchange/restricted-users/history',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

@@ -39,7 +39,9 @@ export type SimulatedObjectKind =
   /** A mail contact (SPEC 2.6 "Contact"). */
   | 'contact'
   /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */
-  | 'invitation_mail';
+  | 'invitation_mail'
+  /** A mail sender the cloud restricted (SPEC 2.6 "Restricted user"). */
+  | 'restricted_sender';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

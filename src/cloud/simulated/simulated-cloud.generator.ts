@@ -9,6 +9,8 @@ import {
   cloudUserRecord,
   type CloudGroupRecord,
   type CloudLicenseAssignmentRecord,
+  type CloudRestrictedSenderRecord,
+  type CloudRestrictionReason,
   type CloudSignInRecord,
   type CloudSkuRecord,
   type CloudTenantRecord,
@@ -599,4 +601,66 @@ export function generateSignInBatch(
       createdAt: new Date(now - index * 1000).toISOString(),
     };
   });
+}
+
+/** A small seeded PRNG (mulberry32), separate from faker so that no other draw of a tenant moves. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What the admin is told to do for each reason (SPEC 2.6 "Restricted user": action required). */
+export const RESTRICTION_ACTIONS: Record<CloudRestrictionReason, string> = {
+  'Outbound spam':
+    'Check the mailbox for compromise (reset the password, revoke sessions, review inbox rules), then unblock',
+  'Sending limit exceeded':
+    'Confirm the mail volume was legitimate (bulk mail belongs in a mailing service), then unblock',
+  'Suspicious activity': 'Review recent sign-ins and reset the password; unblock once the account is secured',
+};
+
+const RESTRICTION_REASONS = Object.keys(RESTRICTION_ACTIONS) as CloudRestrictionReason[];
+
+/**
+ * A few restricted senders for a generated tenant (zero to three active members, restricted in the last
+ * two weeks). Drawn after the directory with a PRNG of their own, so the rest of the generated tenant is
+ * exactly what it was before restrictions existed. Deterministic for a seed, users and reference date.
+ */
+export function generateRestrictedSenders(
+  users: CloudUserRecord[],
+  seed: number,
+  referenceDate: Date,
+): CloudRestrictedSenderRecord[] {
+  const candidates = users
+    .filter((u) => u.userType === 'Member' && !u.isServiceAccount && !u.deletedAt && u.accountEnabled)
+    .sort((a, b) => a.externalId.localeCompare(b.externalId));
+  const random = seededRandom(seed ^ 0x5e17d3);
+  const count = Math.min(candidates.length, Math.floor(random() * 4));
+  const picked = new Set<number>();
+  const senders: CloudRestrictedSenderRecord[] = [];
+  while (senders.length < count) {
+    const index = Math.floor(random() * candidates.length);
+    if (picked.has(index)) continue;
+    picked.add(index);
+    const user = candidates[index];
+    const reason = RESTRICTION_REASONS[Math.floor(random() * RESTRICTION_REASONS.length)];
+    const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
+    senders.push({
+      externalId: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`,
+      userExternalId: user.externalId,
+      userPrincipalName: user.userPrincipalName,
+      displayName: user.displayName,
+      restrictedAt: new Date(referenceDate.getTime() - Math.floor(random() * 14 * 86_400_000)).toISOString(),
+      reason,
+      status: 'Restricted',
+      actionRequired: RESTRICTION_ACTIONS[reason],
+      unblockedAt: null,
+    });
+  }
+  return senders;
 }

@@ -10,6 +10,7 @@ import {
   type CloudGuestRecord,
   type CloudLicenseAssignmentRecord,
   type CloudProvider,
+  type CloudRestrictedSenderRecord,
   type CloudSignInRecord,
   type CloudSkuRecord,
   type CloudTenantRecord,
@@ -25,8 +26,10 @@ import {
 } from './simulated-cloud.entity.js';
 import {
   generateDirectory,
+  generateRestrictedSenders,
   generateSignInBatch,
   initialDomainOf,
+  RESTRICTION_ACTIONS,
   type GeneratedDirectory,
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
@@ -342,6 +345,68 @@ export class SimulatedCloudProvider implements CloudProvider {
     });
   }
 
+  listRestrictedSenders(tenantExternalId: string): Promise<CloudRestrictedSenderRecord[]> {
+    return this.list(tenantExternalId, 'restricted_sender');
+  }
+
+  async unblockSender(
+    tenantExternalId: string,
+    restrictionExternalId: string,
+  ): Promise<CloudRestrictedSenderRecord | null> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'restricted_sender', externalId: restrictionExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!row) return null;
+      const record = row.data as unknown as CloudRestrictedSenderRecord;
+      if (record.status !== 'Restricted') return record;
+      const now = this.clock.now();
+      const unblocked: CloudRestrictedSenderRecord = {
+        ...record,
+        status: 'Unblocked',
+        unblockedAt: now.toISOString(),
+      };
+      row.data = { ...unblocked };
+      row.updatedAt = now;
+      return unblocked;
+    });
+  }
+
+  /**
+   * The cloud's mail service restricts a sender (a test and demo hook: a real cloud does it on its own).
+   * The user is a user of the tenant; the restriction starts now unless `restrictedAt` is given.
+   */
+  async restrictSender(
+    tenantExternalId: string,
+    userExternalId: string,
+    reason: CloudRestrictedSenderRecord['reason'],
+    restrictedAt: Date = this.clock.now(),
+  ): Promise<CloudRestrictedSenderRecord> {
+    const em = this.em();
+    const user = await em.findOne(SimulatedCloudObject, {
+      tenantExternalId,
+      kind: 'user',
+      externalId: userExternalId,
+    });
+    if (!user) throw new CloudObjectNotFoundError('user', userExternalId);
+    const data = user.data as unknown as CloudUserRecord;
+    const record: CloudRestrictedSenderRecord = {
+      externalId: randomUUID(),
+      userExternalId,
+      userPrincipalName: data.userPrincipalName,
+      displayName: data.displayName,
+      restrictedAt: restrictedAt.toISOString(),
+      reason,
+      status: 'Restricted',
+      actionRequired: RESTRICTION_ACTIONS[reason],
+      unblockedAt: null,
+    };
+    await this.put(em, tenantExternalId, 'restricted_sender', record.externalId, { ...record });
+    return record;
+  }
+
   async revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void> {
     await this.patch(tenantExternalId, 'user', userExternalId, {
       sessionsRevokedAt: this.clock.now().toISOString(),
@@ -402,6 +467,9 @@ export class SimulatedCloudProvider implements CloudProvider {
       ...directory.groups.map((group) => row('group', group.externalId, group)),
       ...directory.assignments.map((a) => row('assignment', `${a.userExternalId}:${a.skuId}`, a)),
       ...directory.signIns.map((signIn) => row('sign_in', signIn.id, signIn)),
+      ...generateRestrictedSenders(directory.users, directory.seed, updatedAt).map((sender) =>
+        row('restricted_sender', sender.externalId, sender),
+      ),
     ];
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
       await em.insertMany(SimulatedCloudObject, rows.slice(start, start + INSERT_CHUNK));

@@ -6,6 +6,7 @@ import { Migration20261124120000_announced_sign_ins } from './Migration202611241
 import { Migration20261125090000_deleted_users } from './Migration20261125090000_deleted_users.js';
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
+import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -22,4 +23,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261125090000_deleted_users', class: Migration20261125090000_deleted_users },
   { name: 'Migration20261126090000_guests', class: Migration20261126090000_guests },
   { name: 'Migration20261127090000_contacts', class: Migration20261127090000_contacts },
+  {
+    name: 'Migration20261128090000_restricted_users',
+    class: Migration20261128090000_restricted_users,
+  },
 ];
