@@ -250,3 +250,50 @@ describe('GET /api/exchange/restricted-users/:id and unblock', () => {
     expect(still.body.data.status).toBe('Restricted');
   });
 });
+
+describe('GraphQL', () => {
+  it('lists, gets and unblocks with the GraphQL enum spelling; another organization gets NOT_FOUND', async () => {
+    const { tenant } = await restrictedTenant();
+    const list = await app.graphql<{
+      restrictedUsers: {
+        items: Array<{ id: string; reason: string; status: string }>;
+        pageInfo: { total: number };
+      };
+    }>(
+      org.keys.read,
+      'query($t: UUID!) { restrictedUsers(tenantId: $t) { items { id reason status } pageInfo { total } } }',
+      {
+        t: tenant.id,
+      },
+    );
+    expect(list.body.errors).toBeUndefined();
+    const items = list.body.data!.restrictedUsers.items;
+    expect(list.body.data!.restrictedUsers.pageInfo.total).toBe(3);
+    expect(items.map((item) => item.reason)).toEqual([
+      'OUTBOUND_SPAM',
+      'SENDING_LIMIT_EXCEEDED',
+      'SUSPICIOUS_ACTIVITY',
+    ]);
+    expect(items.every((item) => item.status === 'RESTRICTED')).toBe(true);
+
+    const unblock =
+      'mutation($t: UUID!, $id: UUID!) { unblockRestrictedUser(tenantId: $t, id: $id) { id status unblockedAt } }';
+    const foreign = await app.graphql(other.keys.write, unblock, { t: tenant.id, id: items[0].id });
+    expect(foreign.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const done = await app.graphql<{ unblockRestrictedUser: { status: string; unblockedAt: string } }>(
+      org.keys.write,
+      unblock,
+      { t: tenant.id, id: items[0].id },
+    );
+    expect(done.body.data?.unblockRestrictedUser).toMatchObject({ status: 'UNBLOCKED' });
+    const again = await app.graphql(org.keys.write, unblock, { t: tenant.id, id: items[0].id });
+    expect(again.body.errors?.[0].extensions?.code).toBe('CONFLICT');
+
+    const one = await app.graphql<{ restrictedUser: { status: string } }>(
+      org.keys.read,
+      'query($t: UUID!, $id: UUID!) { restrictedUser(tenantId: $t, id: $id) { status } }',
+      { t: tenant.id, id: items[0].id },
+    );
+    expect(one.body.data?.restrictedUser.status).toBe('UNBLOCKED');
+  });
+});
