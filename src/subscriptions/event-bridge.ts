@@ -5,7 +5,7 @@ import type { Clock } from '../core/clock.js';
 import type { ListenerState, PgListener } from '../core/pg-listener.js';
 import type { Environment } from '../core/scope.js';
 import type { EventHub } from './event-hub.js';
-import { WEBHOOK_ONLY_KINDS } from './event-kinds.js';
+import { WEBHOOK_ONLY_KINDS } from '../core/events/event-kinds.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids loaded per statement when events arrive in a burst (a tenant sync emits many at once). */

@@ -1,8 +1,6 @@
 import { Permission } from '../core/permissions.js';
 import { EVENT_KINDS, WEBHOOK_ONLY_KINDS, type EventKind } from '../core/events/event-kinds.js';
 
-export { EVENT_KINDS, WEBHOOK_ONLY_KINDS, type EventKind };
-
 export const SUBSCRIBABLE_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter(
   (kind) => !WEBHOOK_ONLY_KINDS.has(kind),
 );

@@ -4,12 +4,8 @@ import type { RequestContext } from '../context.js';
 import { InvalidRequestError } from '../core/errors.js';
 import type { EventPayload } from '../core/events/event-filter.js';
 import type { EventHub } from './event-hub.js';
-import {
-  readPermissionOfKind,
-  SUBSCRIBABLE_EVENT_KINDS,
-  subscriptionFieldName,
-  type EventKind,
-} from './event-kinds.js';
+import type { EventKind } from '../core/events/event-kinds.js';
+import { readPermissionOfKind, SUBSCRIBABLE_EVENT_KINDS, subscriptionFieldName } from './event-kinds.js';
 import { EventFilterInput, EventKindSubscriptionArgs, EventPayloadType } from './event-payload.type.js';
 import { acceptorOfFilter, acceptorOfKind, type EventAcceptor } from './event-selection.js';
 

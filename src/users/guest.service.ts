@@ -254,25 +254,7 @@ export class GuestService {
           updatedAt: now,
         });
         await users.flushClaimingUpn(em, created.userPrincipalName);
-        await emitEvent(
-          { ...this.ctx, em },
-          {
-            kind: 'guest.invited',
-            severity: 'informational',
-            tenant: tenant.eventRef,
-            details: {
-              userId: created.id,
-              email,
-              displayName,
-              userPrincipalName: created.userPrincipalName,
-              invitedBy: this.ctx.actor,
-              sent: sendInvitation,
-              resent: false,
-              invitationStatus: InvitationStatus.PENDING,
-            },
-            actionPath: userPath(created),
-          },
-        );
+        await this.emitInvited(em, tenant, created, { sent: sendInvitation, resent: false });
         return created;
       }),
     );
@@ -307,26 +289,7 @@ export class GuestService {
       if (!current) throw new NotFoundError('User', id);
       em.assign(current, { invitationSentAt: sentAt, updatedAt: this.ctx.clock.now() });
       await em.flush();
-      await emitEvent(
-        { ...this.ctx, em },
-        {
-          kind: 'guest.invited',
-          severity: 'informational',
-          tenant: tenant.eventRef,
-          details: {
-            userId: id,
-            email: current.email,
-            displayName: current.displayName,
-            userPrincipalName: current.userPrincipalName,
-            invitedBy: current.invitedBy,
-            resentBy: this.ctx.actor,
-            sent: true,
-            resent: true,
-            invitationStatus: InvitationStatus.PENDING,
-          },
-          actionPath: userPath(current),
-        },
-      );
+      await this.emitInvited(em, tenant, current, { sent: true, resent: true });
       return current;
     });
     return guestOf(updated);
@@ -339,6 +302,34 @@ export class GuestService {
   async remove(tenantId: string, id: string): Promise<GuestUser> {
     await this.guest(tenantId, id);
     return guestOf(await new UserService(this.ctx).delete(tenantId, id));
+  }
+
+  /** `guest.invited`, for an invitation and for each resend (then with `resentBy`). */
+  private emitInvited(
+    em: EntityManager,
+    tenant: Tenant,
+    guest: User,
+    sending: { sent: boolean; resent: boolean },
+  ): Promise<unknown> {
+    return emitEvent(
+      { ...this.ctx, em },
+      {
+        kind: 'guest.invited',
+        severity: 'informational',
+        tenant: tenant.eventRef,
+        details: {
+          userId: guest.id,
+          email: guest.email,
+          displayName: guest.displayName,
+          userPrincipalName: guest.userPrincipalName,
+          invitedBy: guest.invitedBy,
+          ...(sending.resent ? { resentBy: this.ctx.actor } : {}),
+          ...sending,
+          invitationStatus: InvitationStatus.PENDING,
+        },
+        actionPath: userPath(guest),
+      },
+    );
   }
 
   /** A guest of the tenant that is not removed; 404 when absent (or another organization's), 409 for a member. */
