@@ -22,6 +22,8 @@ import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } fro
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { formatGraphQLError } from './http/graphql-errors.js';
+import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
+import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { sendError } from './http/respond.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
@@ -172,11 +174,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     introspection: true,
     // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
     persistedQueries: false,
+    // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
+    parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
+    validationRules: [...QUERY_LIMIT_RULES],
     formatError: (formatted, error) =>
       formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      queryCostPlugin(rateLimiter),
     ],
   });
   await apollo.start();
