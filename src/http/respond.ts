@@ -15,7 +15,7 @@ export function errorEnvelope(error: AppError) {
  */
 export function sendError(req: Request, res: Response, thrown: unknown): void {
   const error = toAppError(thrown);
-  if (error.code === 'RATE_LIMITED')
+  if (error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE')
     res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
   if (req.path.startsWith('/graphql') || req.baseUrl.startsWith('/graphql')) {
     res.status(error.httpStatus).json({
