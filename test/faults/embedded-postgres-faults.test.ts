@@ -3,7 +3,7 @@
  * a crash of the whole process group followed by an immediate restart, a node-only kill whose PostgreSQL
  * is adopted and stopped by the next server, and a PostgreSQL killed under a running server.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive, readPidFile } from '../../src/db/postgres-process.js';
 import { freePort } from '../helpers/server-process.js';
@@ -77,4 +77,39 @@ describe('[fault] embedded PostgreSQL', () => {
     await until(() => !processAlive(restarted), 15_000, 'the PostgreSQL to stop with the server');
     expect(readPidFile(clusterDir)).toBeNull();
   }, 180_000);
+
+  it('SIGTERM to `npm run serve` reaches node: a bounded stop even with the database frozen', async () => {
+    server = await FaultServer.start({ ...env, SHUTDOWN_TIMEOUT_MS: '3000' }, { viaNpm: true });
+    const postmaster = readPidFile(clusterDir)!.pid;
+    // Freeze PostgreSQL (postmaster and backends): every database call of the stop now hangs.
+    const frozen = [postmaster, ...childrenOf(postmaster)];
+    for (const pid of frozen) process.kill(pid, 'SIGSTOP');
+    try {
+      const started = Date.now();
+      process.kill(server.pid, 'SIGTERM'); // npm's pid: npm forwards it, `exec` made node its child
+      await until(() => server.output.includes('Stopped in'), 20_000, 'node to stop');
+      expect(server.output).toContain('SIGTERM: stopping');
+      expect(server.output).toMatch(/did not finish within the 3000 ms shutdown budget/);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      await server.exited();
+      expect(await health(server.baseUrl)).toBeNull(); // nothing listens any more
+    } finally {
+      for (const pid of frozen) if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }, 180_000);
 });
+
+/** The processes whose parent is `pid` (PostgreSQL's backends and helpers), from /proc. */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

@@ -57,7 +57,8 @@ export class FaultServer {
   async waitReady(timeoutMs = 90_000): Promise<void> {
     await until(
       async () => {
-        if (this.child.exitCode !== null) throw new Error(`server exited ${this.child.exitCode}: ${this.output}`);
+        if (this.child.exitCode !== null)
+          throw new Error(`server exited ${this.child.exitCode}: ${this.output}`);
         return (await health(this.baseUrl)) === 200;
       },
       timeoutMs,
