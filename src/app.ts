@@ -21,11 +21,13 @@ import { createRequestContext, type RequestContext } from './context.js';
 import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
-import { formatGraphQLError } from './http/graphql-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
+import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { readinessHandler } from './http/readiness.js';
 import { sendError } from './http/respond.js';
+import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
@@ -49,6 +51,8 @@ export interface AppOptions extends AppDeps {
   isReady: () => boolean;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. Default false. */
   trustProxy?: TrustProxySetting;
+  /** HTTP server timeouts other than the defaults (http/server-timeouts.ts). */
+  httpTimeouts?: HttpTimeouts;
   /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
   oauthLimits?: OAuthLimitOverrides;
 }
@@ -107,7 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(app);
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
   // X-Forwarded-For as far as the proxies are trusted (TRUST_PROXY); otherwise the connecting address.
@@ -137,17 +141,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/health/ready', async (_req, res) => {
-    try {
-      await options.pool.query('select 1');
-      if (!options.isReady()) throw new Error('migrations not applied yet');
-      res.json({ status: 'ready' });
-    } catch (error) {
-      res
-        .status(503)
-        .json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
   const guard = express.Router();
@@ -183,6 +177,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       queryCostPlugin(rateLimiter),
+      serviceUnavailableStatusPlugin,
     ],
   });
   await apollo.start();
