@@ -1,6 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
-import { AppError, toAppError, type ErrorCode } from '../core/errors.js';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, shortened, toAppError, type ErrorCode } from '../core/errors.js';
 
 /** Apollo's own codes for a document or variables that do not fit the schema: all the client's mistake. */
 const CLIENT_MISTAKES = new Set([
@@ -22,7 +22,12 @@ export function formatGraphQLError(
   error: unknown,
   logInternal: (error: unknown) => void,
 ): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  // A plugin's AppError (thrown before execution, so without a path) arrives wrapped in a GraphQLError.
+  const original =
+    unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
+      ? unwrapped.originalError
+      : unwrapped;
   if (original instanceof AppError) {
     return {
       message: original.message,
@@ -34,7 +39,9 @@ export function formatGraphQLError(
   const apolloCode = formatted.extensions?.code;
   if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {
     const code: ErrorCode = 'INVALID_REQUEST';
-    return { ...formatted, extensions: { code, details: { reason: apolloCode } } };
+    // graphql-js quotes the offending value in full; a megabyte string must not come back in the answer.
+    const message = shortened(formatted.message, 1000);
+    return { ...formatted, message, extensions: { code, details: { reason: apolloCode } } };
   }
   logInternal(original);
   const internal = toAppError(original);
