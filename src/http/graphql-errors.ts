@@ -23,7 +23,7 @@ export function formatGraphQLError(
   logInternal: (error: unknown) => void,
 ): GraphQLFormattedError {
   const unwrapped = unwrapResolverError(error);
-  // A plugin's AppError (thrown before execution, so without a path) arrives wrapped in a GraphQLError.
+  // An AppError thrown by a plugin (e.g. the query-cost charge) arrives wrapped in a GraphQLError without a path.
   const original =
     unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
       ? unwrapped.originalError
@@ -39,9 +39,12 @@ export function formatGraphQLError(
   const apolloCode = formatted.extensions?.code;
   if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {
     const code: ErrorCode = 'INVALID_REQUEST';
+    // Details a validation rule attached (e.g. which query limit) are kept; Apollo's `http` is not echoed.
+    const given = formatted.extensions?.details;
+    const details = typeof given === 'object' && given !== null ? given : {};
     // graphql-js quotes the offending value in full; a megabyte string must not come back in the answer.
     const message = shortened(formatted.message, 1000);
-    return { ...formatted, message, extensions: { code, details: { reason: apolloCode } } };
+    return { ...formatted, message, extensions: { code, details: { ...details, reason: apolloCode } } };
   }
   logInternal(original);
   const internal = toAppError(original);
