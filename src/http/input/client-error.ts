@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from '../respond.js';
 import { InvalidRequestError } from '../../core/errors.js';
@@ -10,6 +11,13 @@ function problemOf(code: string | undefined): { status: number; field: string; p
         status: 431,
         field: 'headers',
         problem: 'the URL and headers together must be at most 16 KiB (the URL alone at most 8 KiB)',
+      };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      // requestTimeout (src/http/server-timeouts.ts): the whole request did not arrive in time.
+      return {
+        status: 408,
+        field: 'request',
+        problem: 'did not arrive completely within the request timeout',
       };
     case 'HPE_INVALID_METHOD':
       return { status: 400, field: 'method', problem: 'is not an HTTP method' };
@@ -40,7 +48,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       new InvalidRequestError(`The request could not be read: ${field} ${problem}`, [{ field, problem }]),
     ),
   );
-  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  const reason = STATUS_CODES[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
