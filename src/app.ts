@@ -137,7 +137,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     res.setHeader('X-Request-Id', req.requestId);
     next();
   });
-  app.use(urlLengthLimit);
 
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
@@ -154,9 +153,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
   });
 
-  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
+  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
+  // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
-  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer);
+  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer, urlLengthLimit);
   const jsonBody = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
