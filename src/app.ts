@@ -21,14 +21,16 @@ import { createRequestContext, type RequestContext } from './context.js';
 import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
-import { formatGraphQLError } from './http/graphql-errors.js';
 import { answerClientError } from './http/input/client-error.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
 import { httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
+import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { readinessHandler } from './http/readiness.js';
 import { sendError } from './http/respond.js';
+import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
@@ -52,6 +54,8 @@ export interface AppOptions extends AppDeps {
   isReady: () => boolean;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. Default false. */
   trustProxy?: TrustProxySetting;
+  /** HTTP server timeouts other than the defaults (http/server-timeouts.ts). */
+  httpTimeouts?: HttpTimeouts;
   /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
   oauthLimits?: OAuthLimitOverrides;
 }
@@ -110,7 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(app);
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
   server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
@@ -141,17 +145,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/health/ready', async (_req, res) => {
-    try {
-      await options.pool.query('select 1');
-      if (!options.isReady()) throw new Error('migrations not applied yet');
-      res.json({ status: 'ready' });
-    } catch (error) {
-      res
-        .status(503)
-        .json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.
@@ -189,6 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
+      serviceUnavailableStatusPlugin,
     ],
   });
   await apollo.start();

@@ -1,4 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, shortened, toAppError, type ErrorCode } from '../core/errors.js';
 
@@ -50,3 +51,24 @@ export function formatGraphQLError(
   const internal = toAppError(original);
   return { message: internal.message, path: formatted.path, extensions: internal.extensions };
 }
+
+/**
+ * A GraphQL response that failed because the database is unreachable is a 503 with Retry-After, like
+ * REST, so clients and load balancers back off instead of treating it as a server bug.
+ */
+export const serviceUnavailableStatusPlugin: ApolloServerPlugin<BaseContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const unavailable = response.body.singleResult.errors?.find(
+          (error) => error.extensions?.code === 'SERVICE_UNAVAILABLE',
+        );
+        if (!unavailable) return;
+        const details = unavailable.extensions?.details as { retryAfterSeconds?: number } | undefined;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(details?.retryAfterSeconds ?? 5));
+      },
+    };
+  },
+};
