@@ -141,16 +141,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     res.setHeader('X-Request-Id', req.requestId);
     next();
   });
-  app.use(urlLengthLimit);
 
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
-  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
+  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
+  // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
-  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer);
+  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer, urlLengthLimit);
   const jsonBody = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],

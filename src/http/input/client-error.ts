@@ -1,9 +1,10 @@
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorEnvelope } from '../respond.js';
 import { InvalidRequestError } from '../../core/errors.js';
 
-/** Node's parser errors (HPE_*), and what the client sent wrong in each. */
+const REASONS: Record<number, string> = { 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** Node's parser errors (HPE_*) and its request timeout, and what the client did wrong in each. */
 function problemOf(code: string | undefined): { status: number; field: string; problem: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -13,7 +14,6 @@ function problemOf(code: string | undefined): { status: number; field: string; p
         problem: 'the URL and headers together must be at most 16 KiB (the URL alone at most 8 KiB)',
       };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      // requestTimeout (src/http/server-timeouts.ts): the whole request did not arrive in time.
       return {
         status: 408,
         field: 'request',
@@ -38,7 +38,9 @@ function problemOf(code: string | undefined): { status: number; field: string; p
  * `clientError`. This listener gives those answers the same JSON envelope as every other error.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  // As Node itself does: no answer once a response has started on this socket (it would corrupt it).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
@@ -48,7 +50,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       new InvalidRequestError(`The request could not be read: ${field} ${problem}`, [{ field, problem }]),
     ),
   );
-  const reason = STATUS_CODES[status] ?? 'Bad Request';
+  const reason = REASONS[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,

@@ -34,7 +34,7 @@ const MALFORMED_PATH_SEGMENTS = ['%ff', '%', '%zz', '%ED%A0%80', '%00', '%2F', '
 
 function pathValue(context: RestFuzzContext): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...context.ids).map(encode) },
+    { weight: 14, arbitrary: fc.constantFrom(...context.ids).map(encode) },
     {
       weight: 1,
       arbitrary: fc.tuple(fc.uuid(), fc.boolean()).map(([id, upper]) => (upper ? id.toUpperCase() : id)),
@@ -42,6 +42,15 @@ function pathValue(context: RestFuzzContext): fc.Arbitrary<string> {
     { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_PATH_SEGMENTS) },
     { weight: 2, arbitrary: nastyString.filter((s) => s !== '').map(encode) },
   );
+}
+
+/** Declared parameters with ordinary values: what a correct client sends. */
+function plainQueryString(route: CompiledRoute): fc.Arbitrary<string> {
+  const declared = Object.entries(route.definition.query ?? {});
+  const valueOfType = { int: '5', boolean: 'true', string: 'a', stringList: 'a,b' } as const;
+  return fc
+    .subarray(declared, { maxLength: Math.min(2, declared.length) })
+    .map((chosen) => chosen.map(([name, { type }]) => `${name}=${valueOfType[type]}`).join('&'));
 }
 
 /** Declared parameters with good and bad values, repeated, `name[]`, `name[k]`, and unknown ones. */
@@ -94,10 +103,7 @@ const RAW_BODIES = [
   '\u0000',
   '[1,2',
 ];
-const CONTENT_TYPES = [
-  'application/json',
-  'application/json',
-  'application/json',
+const ODD_CONTENT_TYPES = [
   'application/json; charset=utf-8',
   'application/json; charset=latin1',
   'application/merge-patch+json',
@@ -108,16 +114,7 @@ const CONTENT_TYPES = [
   '',
 ];
 type Encoding = 'none' | 'gzip' | 'gzip-not-compressed' | 'br-not-compressed' | 'compress';
-const ENCODINGS: Encoding[] = [
-  'none',
-  'none',
-  'none',
-  'none',
-  'gzip',
-  'gzip-not-compressed',
-  'br-not-compressed',
-  'compress',
-];
+const ODD_ENCODINGS: Encoding[] = ['gzip', 'gzip-not-compressed', 'br-not-compressed', 'compress'];
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Every request the fuzzer may send to `route`, as an arbitrary (seeded by the caller). */
@@ -127,13 +124,14 @@ export function restCases(route: CompiledRoute, context: RestFuzzContext): fc.Ar
   return fc
     .record({
       method: fc.oneof(
-        { weight: 8, arbitrary: fc.constant(definition.method) },
+        { weight: 30, arbitrary: fc.constant(definition.method) },
         fc.constantFrom(...OTHER_METHODS),
       ),
       params: fc.tuple(...params.map(() => pathValue(context))),
-      query: queryString(route, context),
+      query: fc.oneof({ weight: 3, arbitrary: plainQueryString(route) }, queryString(route, context)),
       tenant: fc.oneof(
-        { weight: 6, arbitrary: fc.constantFrom(...context.tenantIds) },
+        { weight: 20, arbitrary: fc.constant(context.tenantIds[0]) },
+        fc.constantFrom(...context.tenantIds),
         fc.constantFrom(
           undefined,
           '',
@@ -146,8 +144,15 @@ export function restCases(route: CompiledRoute, context: RestFuzzContext): fc.Ar
       key: fc.constantFrom(...context.keys),
       body: bodyValue(route, context),
       raw: fc.option(fc.constantFrom(...RAW_BODIES), { freq: 10 }),
-      contentType: fc.constantFrom(...CONTENT_TYPES),
-      encoding: fc.constantFrom(...ENCODINGS),
+      // Each dimension is mostly what a correct client sends, so that some cases get through to the service.
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('application/json') },
+        fc.constantFrom(...ODD_CONTENT_TYPES),
+      ),
+      encoding: fc.oneof(
+        { weight: 8, arbitrary: fc.constant<Encoding>('none') },
+        fc.constantFrom(...ODD_ENCODINGS),
+      ),
     })
     .map((c) => {
       let path = definition.path;

@@ -66,6 +66,11 @@ export interface ValueContext {
   ids: string[];
   /** Enum values as the surface spells them: SPEC spelling on REST, UPPER_SNAKE names on GraphQL. */
   enumSpelling: 'rest' | 'graphql';
+  /**
+   * A value that passes the field's own rules (a UPN in the tenant's domain, a public URL), by field name:
+   * with them, a case gets past the first check and its other fields reach the service and the database.
+   */
+  plausible?: (fieldName: string) => fc.Arbitrary<unknown> | undefined;
 }
 
 function scalarValue(type: GraphQLScalarType, context: ValueContext): fc.Arbitrary<unknown> {
@@ -139,7 +144,11 @@ export function objectValue(
   const entries = fields.map((field) => {
     const required = field.type instanceof GraphQLNonNull && field.defaultValue === undefined;
     const present = required ? fc.double({ min: 0, max: 1 }).map((x) => x < 0.9) : fc.boolean();
-    const value = valueOf(field.type, context, depth + 1);
+    const generic = valueOf(field.type, context, depth + 1);
+    const plausible = context.plausible?.(field.name);
+    const value = plausible
+      ? fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: generic })
+      : generic;
     return fc.tuple(present, value).map(([keep, v]) => (keep ? ([field.name, v] as const) : null));
   });
   const unknown = fc.option(
