@@ -15,6 +15,7 @@ import {
   API_KEY_REVOKED_CHANNEL,
   type ApiKeyCacheHolder,
 } from './api-keys/api-key.service.js';
+import { jitGateway } from './core/jit-gateway.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
@@ -169,7 +170,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use('/api', guard, jsonBody, features.router, notFound);
 
   const apollo = new ApolloServer<RequestContext>({
-    schema: options.schema,
+    // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.
+    gateway: jitGateway(options.schema),
     introspection: true,
     // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
     persistedQueries: false,
