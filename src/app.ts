@@ -23,6 +23,7 @@ import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { formatGraphQLError } from './http/graphql-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
+import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { sendError } from './http/respond.js';
@@ -182,6 +183,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      authorizeOperationPlugin(),
       queryCostPlugin(rateLimiter),
     ],
   });
