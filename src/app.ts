@@ -132,6 +132,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.requestId = req.get('x-request-id')?.slice(0, 100) || randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
+    // API answers are personal and may carry secrets (new keys, generated passwords): never cached, and never
+    // sniffed into another content type. Helmet's other headers (CSP, ...) would break the GraphQL IDE page.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
 
