@@ -15,6 +15,8 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
+import type { Requirement } from '../src/core/permissions.js';
+import { operationRequirements } from '../src/http/operation-requirements.js';
 import { TENANT_HEADER, type RouteDefinition } from './route.js';
 
 /** Where a variable's value came from, to name the right thing in an error. */
@@ -30,6 +32,8 @@ export interface CompiledRoute {
   rootField: string;
   variables: Map<string, { type: GraphQLInputType; hasDefault: boolean }>;
   sources: Map<string, VariableSource>;
+  /** What the root field's resolver needs (its `@RequirePermission`), checked before the input is. */
+  requirements: Requirement[];
   /** Runs the document: compiled once with graphql-jit (fixed documents are its best case). */
   run(context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
@@ -100,7 +104,8 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   const run: CompiledRoute['run'] = isCompiledQuery(jit)
     ? (context, variableValues) => jit.query(undefined, context, variableValues)
     : (contextValue, variableValues) => execute({ schema, document, contextValue, variableValues });
-  return { definition, document, rootField, variables, sources, run };
+  const requirements = operationRequirements(schema, operation);
+  return { definition, document, rootField, variables, sources, requirements, run };
 }
 
 export interface CoercionProblem {

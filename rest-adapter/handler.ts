@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../src/context.js';
 import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
+import { assertRequirements } from '../src/http/operation-requirements.js';
 import { successEnvelope } from './envelope.js';
 import { bodyProblem, queryProblems } from './request-input.js';
 import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
@@ -138,6 +139,8 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
   const status = route.definition.status ?? 200;
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
+      // Permission first: a caller who may not call the route learns nothing about its input or records.
+      if (req.viewer) assertRequirements(req.viewer, route.requirements);
       const variables = variablesOf(route, req);
       const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
       if (problems.length > 0) {

@@ -26,6 +26,7 @@ import { answerClientError } from './http/input/client-error.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
 import { httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
+import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -140,6 +141,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use((req: Request, res: Response, next: NextFunction) => {
     req.requestId = req.get('x-request-id')?.slice(0, 100) || randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
+    // API answers are personal and may carry secrets (new keys, generated passwords): never cached, and never
+    // sniffed into another content type. Helmet's other headers (CSP, ...) would break the GraphQL IDE page.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
 
@@ -183,6 +188,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Permission first (a caller without it learns nothing about its input), then the input checks.
+      authorizeOperationPlugin(),
       unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
       serviceUnavailableStatusPlugin,

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
 import { CreateApiKeyInput, CreatedApiKey, UpdateApiKeyInput } from './api-key.inputs.js';
 import { ApiKeyService } from './api-key.service.js';
@@ -16,13 +16,13 @@ export class ApiKeyResolver {
   @Query(() => ApiKeyPage, {
     description: 'API keys of this organization and environment (revoked ones too), newest first',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.apiKeys.admin)
   apiKeys(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new ApiKeyService(ctx).listPage(page);
   }
 
   @Mutation(() => CreatedApiKey)
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.apiKeys.admin)
   createApiKey(@Arg('input') input: CreateApiKeyInput, @Ctx() ctx: RequestContext) {
     return new ApiKeyService(ctx).create(input);
   }
@@ -30,7 +30,7 @@ export class ApiKeyResolver {
   @Mutation(() => ApiKey, {
     description: 'Renames a key or replaces its IP allowlist; applies to the next request',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.apiKeys.admin)
   updateApiKey(
     @Arg('id', () => GraphQLUUID) id: string,
     @Arg('input') input: UpdateApiKeyInput,
@@ -40,7 +40,7 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ApiKey, { description: 'Revokes a key; requests with it get 401 from then on' })
-  @RequirePermission(Permission.ADMIN, { destructive: true })
+  @RequirePermission(FEATURES.apiKeys.admin)
   revokeApiKey(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new ApiKeyService(ctx).revoke(id);
   }

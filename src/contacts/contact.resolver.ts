@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { MAX_CSV_ROWS } from './contact-csv.js';
 import { Contact } from './contact.entity.js';
 import { ContactService } from './contact.service.js';
@@ -23,7 +23,7 @@ export class ContactResolver {
     description:
       'Mail contacts of a tenant by display name (A to Z); search matches part of a name or the address',
   })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   contacts(
     @tenantIdArg() tenantId: string,
     @Args() page: PageArgs,
@@ -36,7 +36,7 @@ export class ContactResolver {
   @Mutation(() => Contact, {
     description: 'Creates a mail contact; 409 when the address is already a contact of the tenant',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   createContact(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => ContactInput) input: ContactInput,
@@ -49,7 +49,7 @@ export class ContactResolver {
     description:
       'Replaces every field of a contact (an optional field left out is cleared); 409 when the address is another contact’s',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   updateContact(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -60,7 +60,7 @@ export class ContactResolver {
   }
 
   @Mutation(() => Contact, { description: 'Deletes a contact for good (Admin API key)' })
-  @RequirePermission(Permission.WRITE_USERS, { destructive: true })
+  @RequirePermission(FEATURES.identity.admin)
   deleteContact(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new ContactService(ctx).delete(tenantId, id);
   }
@@ -68,7 +68,7 @@ export class ContactResolver {
   @Mutation(() => ContactImportReport, {
     description: `Imports contacts from CSV (header DisplayName, EmailAddress, FirstName, LastName[, Company, JobTitle, BusinessPhone]; at most ${MAX_CSV_ROWS} rows). An invalid row refuses the whole file; addresses already present are skipped`,
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   importContacts(
     @tenantIdArg() tenantId: string,
     @Arg('csv', () => String) csv: string,

@@ -1,4 +1,5 @@
 import { registerEnumType } from 'type-graphql';
+import type { EventSubject } from './events/event-kinds.js';
 
 /** OAuth scopes of SPEC 5.2 plus the portal permission of SPEC 5.3. */
 export enum Permission {
@@ -55,4 +56,97 @@ export function impliedPermissions(granted: Iterable<Permission>): Set<Permissio
     if (permission.startsWith('write:')) all.add(permission.replace('write:', 'read:') as Permission);
   }
   return all;
+}
+
+/** What one action needs: a permission, and for irreversible actions an Admin API key (DECISIONS). */
+export interface Requirement {
+  readonly permission: Permission;
+  /** API keys need the Admin level; an access token needs `permission` (or `admin`). */
+  readonly destructive?: boolean;
+}
+
+export type FeatureAction = 'read' | 'write' | 'admin';
+
+const TENANT_FAMILY = {
+  read: { permission: Permission.READ_TENANTS },
+  write: { permission: Permission.WRITE_TENANTS },
+  admin: { permission: Permission.WRITE_TENANTS, destructive: true },
+} as const;
+const IDENTITY_FAMILY = {
+  read: { permission: Permission.READ_USERS },
+  write: { permission: Permission.WRITE_USERS },
+  admin: { permission: Permission.WRITE_USERS, destructive: true },
+} as const;
+const SETTINGS = {
+  read: { permission: Permission.READ_TENANTS },
+  write: { permission: Permission.WRITE_TENANTS },
+  admin: { permission: Permission.ADMIN },
+} as const;
+const ADMIN_ONLY = {
+  read: { permission: Permission.ADMIN },
+  write: { permission: Permission.ADMIN },
+  admin: { permission: Permission.ADMIN },
+} as const;
+
+/**
+ * THE permission table: every feature area → what reading, writing and administering it needs (SPEC 5.1,
+ * 5.2 and DECISIONS "OAuth scopes"). Resolvers (`@RequirePermission(FEATURES.x.read)`), the REST adapter
+ * (through the resolvers' metadata), events (subscriptions and webhook delivery logs, by `EVENT_FEATURE`)
+ * and docs/security-model.md all read it; nothing else decides a permission.
+ */
+export const FEATURES = {
+  tenants: TENANT_FAMILY,
+  /** Tenant feature areas fall under the tenant scopes (DECISIONS). */
+  exchange: TENANT_FAMILY,
+  security: TENANT_FAMILY,
+  devices: TENANT_FAMILY,
+  backup: TENANT_FAMILY,
+  compliance: TENANT_FAMILY,
+  /** Identity: users, guests, contacts, deleted users (DECISIONS). */
+  identity: IDENTITY_FAMILY,
+  licenses: {
+    read: { permission: Permission.READ_LICENSES },
+    write: { permission: Permission.WRITE_LICENSES },
+    admin: { permission: Permission.WRITE_LICENSES, destructive: true },
+  },
+  portal: {
+    read: { permission: Permission.MSP_READ },
+    write: { permission: Permission.ADMIN },
+    admin: { permission: Permission.ADMIN },
+  },
+  /** Webhooks and integrations: anyone may look and test, only Admin creates, changes and deletes. */
+  webhooks: SETTINGS,
+  integrations: SETTINGS,
+  /** API keys, members, OAuth clients: Admin only. */
+  apiKeys: ADMIN_ONLY,
+  members: ADMIN_ONLY,
+  oauthClients: ADMIN_ONLY,
+} as const satisfies Record<string, Record<FeatureAction, Requirement>>;
+
+export type Feature = keyof typeof FEATURES;
+
+/**
+ * The feature area an event is news of, by its subject (the part before the dot): reading the event needs
+ * what reading that area needs. A new event subject does not compile until it has a row here.
+ */
+export const EVENT_FEATURE = {
+  tenant: 'tenants',
+  user: 'identity',
+  guest: 'identity',
+  license: 'licenses',
+  restricted_user: 'exchange',
+  alert: 'security',
+  security: 'security',
+  recommendation: 'security',
+  device: 'devices',
+  restore: 'backup',
+  connector: 'integrations',
+  webhook: 'webhooks',
+} as const satisfies Record<EventSubject, Feature>;
+
+/** What reading an event of this kind needs: what reading its subject's feature area needs. */
+export function readRequirementOfEvent(kind: string): Requirement {
+  const subject = kind.slice(0, kind.indexOf('.'));
+  const feature: Feature = (EVENT_FEATURE as Record<string, Feature>)[subject] ?? 'tenants';
+  return FEATURES[feature].read;
 }

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { RestrictedUser } from './restricted-user.entity.js';
 import { RestrictedUserService } from './restricted-user.service.js';
 import { RestrictedUserPage } from './restricted-user.types.js';
@@ -17,7 +17,7 @@ export class RestrictedUserResolver {
   @Query(() => RestrictedUserPage, {
     description: 'Mailboxes of a tenant currently blocked from sending (status Restricted), newest first',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.exchange.read)
   restrictedUsers(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new RestrictedUserService(ctx).list(tenantId, page);
   }
@@ -25,13 +25,13 @@ export class RestrictedUserResolver {
   @Query(() => RestrictedUserPage, {
     description: 'Every restriction of a tenant, current and unblocked, newest first',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.exchange.read)
   restrictedUserHistory(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new RestrictedUserService(ctx).history(tenantId, page);
   }
 
   @Query(() => RestrictedUser, { description: 'One restriction of a tenant' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.exchange.read)
   restrictedUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new RestrictedUserService(ctx).get(tenantId, id);
   }
@@ -39,7 +39,7 @@ export class RestrictedUserResolver {
   @Mutation(() => RestrictedUser, {
     description: 'Lets a restricted mailbox send again (Restricted → Unblocked); 409 when already Unblocked',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.exchange.write)
   unblockRestrictedUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new RestrictedUserService(ctx).unblock(tenantId, id);
   }

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { IntegrationType } from './integration.entity.js';
 import { IntegrationService } from './integration.service.js';
 import { ConnectIntegrationInput, IntegrationView } from './integration.types.js';
@@ -15,13 +15,13 @@ const typeArg = () => Arg('type', () => IntegrationType);
 @Resolver(() => IntegrationView)
 export class IntegrationResolver {
   @Query(() => IntegrationPage, { description: 'Every integration type, connected or not, with its state' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.integrations.read)
   integrations(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new IntegrationService(ctx).list(page);
   }
 
   @Query(() => IntegrationView)
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.integrations.read)
   integration(@typeArg() type: IntegrationType, @Ctx() ctx: RequestContext) {
     return new IntegrationService(ctx).get(type);
   }
@@ -30,7 +30,7 @@ export class IntegrationResolver {
     description:
       'Connects an integration (its configuration is checked first); 409 when it is already connected',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.integrations.admin)
   connectIntegration(
     @typeArg() type: IntegrationType,
     @Arg('input', () => ConnectIntegrationInput) input: ConnectIntegrationInput,
@@ -42,7 +42,7 @@ export class IntegrationResolver {
   @Mutation(() => IntegrationView, {
     description: 'Disconnects an integration, deleting its webhook and delivery log',
   })
-  @RequirePermission(Permission.ADMIN, { destructive: true })
+  @RequirePermission(FEATURES.integrations.admin)
   disconnectIntegration(@typeArg() type: IntegrationType, @Ctx() ctx: RequestContext) {
     return new IntegrationService(ctx).disconnect(type);
   }

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
 import { LicenseAssignmentInput, LicenseAssignmentListArgs, LicenseRemoval } from './license.inputs.js';
 import { LicenseService } from './license.service.js';
@@ -14,7 +14,7 @@ const LicenseAssignmentPage = PageOf(LicenseAssignment, 'LicenseAssignment');
 @Resolver(() => TenantLicense)
 export class LicenseResolver {
   @Query(() => LicensePage, { description: 'License SKUs of a tenant with their seats, by name' })
-  @RequirePermission(Permission.READ_LICENSES)
+  @RequirePermission(FEATURES.licenses.read)
   licenses(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Args() page: PageArgs,
@@ -24,7 +24,7 @@ export class LicenseResolver {
   }
 
   @Query(() => LicenseAssignmentPage, { description: 'Who holds which license in a tenant, newest first' })
-  @RequirePermission(Permission.READ_LICENSES)
+  @RequirePermission(FEATURES.licenses.read)
   licenseAssignments(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Args() { userId, skuId, page, limit }: LicenseAssignmentListArgs,
@@ -37,7 +37,7 @@ export class LicenseResolver {
     description:
       'Assigns a license seat to a user (usage location required). Idempotent: a license already held returns its assignment.',
   })
-  @RequirePermission(Permission.WRITE_LICENSES)
+  @RequirePermission(FEATURES.licenses.write)
   assignLicense(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Arg('input') input: LicenseAssignmentInput,
@@ -50,7 +50,7 @@ export class LicenseResolver {
     description:
       'Removes a license from a user and returns the seat. Idempotent: not held gives removed: false.',
   })
-  @RequirePermission(Permission.WRITE_LICENSES)
+  @RequirePermission(FEATURES.licenses.write)
   removeLicense(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Arg('input') input: LicenseAssignmentInput,

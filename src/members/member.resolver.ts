@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { Member } from './member.entity.js';
 import { CreateMemberInput, UpdateMemberInput } from './member.inputs.js';
 import { MemberService } from './member.service.js';
@@ -14,7 +14,7 @@ const MemberPage = PageOf(Member, 'Member');
 @Resolver(() => Member)
 export class MemberResolver {
   @Query(() => MemberPage, { description: 'People of this organization who may sign in, newest first' })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.members.admin)
   members(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new MemberService(ctx).list(page);
   }
@@ -23,7 +23,7 @@ export class MemberResolver {
     description:
       'Adds a member (409 when the email is taken). Only an owner (OAuth) or the CLI may add an owner',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.members.admin)
   createMember(@Arg('input') input: CreateMemberInput, @Ctx() ctx: RequestContext) {
     return new MemberService(ctx).create(input);
   }
@@ -32,7 +32,7 @@ export class MemberResolver {
     description:
       "Changes a member's role; their tokens keep only what the new role may grant (409 for the last owner)",
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.members.admin)
   updateMember(
     @Arg('id', () => GraphQLUUID) id: string,
     @Arg('input') input: UpdateMemberInput,
@@ -44,7 +44,7 @@ export class MemberResolver {
   @Mutation(() => Member, {
     description: 'Removes a member and every token they granted (409 for the last owner)',
   })
-  @RequirePermission(Permission.ADMIN, { destructive: true })
+  @RequirePermission(FEATURES.members.admin)
   removeMember(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new MemberService(ctx).remove(id);
   }

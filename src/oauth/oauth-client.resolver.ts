@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { OAuthClient } from './oauth-client.entity.js';
 import { CreatedOAuthClient, CreateOAuthClientInput } from './oauth-client.inputs.js';
 import { OAuthClientService } from './oauth-client.service.js';
@@ -14,13 +14,13 @@ const OAuthClientPage = PageOf(OAuthClient, 'OAuthClient');
 @Resolver(() => OAuthClient)
 export class OAuthClientResolver {
   @Query(() => OAuthClientPage, { description: 'OAuth clients of this organization and environment' })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.oauthClients.admin)
   oauthClients(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new OAuthClientService(ctx).list(page);
   }
 
   @Mutation(() => CreatedOAuthClient)
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.oauthClients.admin)
   async createOAuthClient(
     @Arg('input') input: CreateOAuthClientInput,
     @Ctx() ctx: RequestContext,
@@ -30,7 +30,7 @@ export class OAuthClientResolver {
   }
 
   @Mutation(() => OAuthClient, { description: 'Revokes a client and every token it holds' })
-  @RequirePermission(Permission.ADMIN, { destructive: true })
+  @RequirePermission(FEATURES.oauthClients.admin)
   revokeOAuthClient(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new OAuthClientService(ctx).revoke(id);
   }

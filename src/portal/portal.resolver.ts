@@ -1,7 +1,7 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { PortalService } from './portal.service.js';
 import { LicenseIntelligenceSummary, PortalTenantStats } from './portal.types.js';
 
@@ -11,7 +11,7 @@ export class PortalResolver {
   @Query(() => PortalTenantStats, {
     description: "Portal tenant overview: the caller's tenants by health (docs/tenant-health.md)",
   })
-  @RequirePermission(Permission.MSP_READ)
+  @RequirePermission(FEATURES.portal.read)
   portalTenantStats(@Ctx() ctx: RequestContext) {
     return new PortalService(ctx).tenantStats();
   }
@@ -20,7 +20,7 @@ export class PortalResolver {
     description:
       "Aggregated license utilization across the caller's tenants: totals, per SKU, over-allocations, inactive licensed users",
   })
-  @RequirePermission(Permission.MSP_READ)
+  @RequirePermission(FEATURES.portal.read)
   licenseIntelligenceSummary(@Ctx() ctx: RequestContext) {
     return new PortalService(ctx).licenseIntelligenceSummary();
   }

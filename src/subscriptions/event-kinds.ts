@@ -1,4 +1,4 @@
-import { Permission } from '../core/permissions.js';
+import { readRequirementOfEvent, type Permission } from '../core/permissions.js';
 import { EVENT_KINDS, WEBHOOK_ONLY_KINDS, type EventKind } from '../core/events/event-kinds.js';
 
 export const SUBSCRIBABLE_EVENT_KINDS: readonly EventKind[] = EVENT_KINDS.filter(
@@ -13,15 +13,10 @@ export function subscriptionFieldName(kind: string): string {
     .join('');
 }
 
-/** Identity families (DECISIONS: read:users covers users, guests, contacts, deleted users). */
-const USER_FAMILY = ['user.', 'guest.', 'restricted_user.'];
-
 /**
- * The read permission an event's subject needs: the same one a query of that subject needs.
- * Tenant feature areas (security, devices, backup, alerts, ...) fall under read:tenants (DECISIONS).
+ * The read permission an event's subject needs: the same one a query of that subject needs, from the one
+ * permission table (core/permissions.ts FEATURES and EVENT_FEATURE).
  */
 export function readPermissionOfKind(kind: string): Permission {
-  if (USER_FAMILY.some((prefix) => kind.startsWith(prefix))) return Permission.READ_USERS;
-  if (kind.startsWith('license.')) return Permission.READ_LICENSES;
-  return Permission.READ_TENANTS;
+  return readRequirementOfEvent(kind).permission;
 }

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { TenantSync } from './sync-run.entity.js';
 import { computeTenantHealth } from './tenant-health.js';
 import { OnboardTenantInput } from './tenant-onboarding.js';
@@ -15,13 +15,13 @@ const TenantPage = PageOf(Tenant, 'Tenant');
 @Resolver(() => Tenant)
 export class TenantResolver {
   @Query(() => TenantPage, { description: 'Customer tenants, newest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.tenants.read)
   tenants(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).list(page);
   }
 
   @Query(() => Tenant)
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.tenants.read)
   tenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).get(id);
   }
@@ -29,7 +29,7 @@ export class TenantResolver {
   @Mutation(() => Tenant, {
     description: 'Brings a tenant of the upstream cloud into this organization and environment; sync it next',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.tenants.write)
   onboardTenant(@Arg('input') input: OnboardTenantInput, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).onboard(input);
   }
@@ -37,13 +37,13 @@ export class TenantResolver {
   @Mutation(() => TenantSync, {
     description: 'Starts a sync from the upstream cloud; poll tenantSync for progress',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.tenants.write)
   syncTenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).startSync(id);
   }
 
   @Query(() => TenantSync)
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.tenants.read)
   tenantSync(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Arg('id', () => GraphQLUUID) id: string,

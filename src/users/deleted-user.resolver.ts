@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { DeletedUserService } from './deleted-user.service.js';
 import { DeletedUser, DeletedUserPage, PurgedUser } from './deleted-user.types.js';
 import { User } from './user.entity.js';
@@ -18,7 +18,7 @@ export class DeletedUserResolver {
   @Query(() => DeletedUserPage, {
     description: 'Soft-deleted users of a tenant (recycle bin), newest deletion first',
   })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   deletedUsers(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new DeletedUserService(ctx).list(tenantId, page);
   }
@@ -27,7 +27,7 @@ export class DeletedUserResolver {
     description:
       'Restores a soft-deleted user within 30 days of its deletion: profile, object id, UPN (or the new one given) and account status; not groups, licenses or manager',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   restoreUser(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -40,7 +40,7 @@ export class DeletedUserResolver {
   @Mutation(() => PurgedUser, {
     description: 'Permanently deletes a soft-deleted user (irreversible; Admin API key)',
   })
-  @RequirePermission(Permission.WRITE_USERS, { destructive: true })
+  @RequirePermission(FEATURES.identity.admin)
   permanentlyDeleteUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new DeletedUserService(ctx).permanentlyDelete(tenantId, id);
   }

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { GuestService } from './guest.service.js';
 import {
   GuestUser,
@@ -25,7 +25,7 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 @Resolver(() => GuestUser)
 export class GuestResolver {
   @Query(() => GuestUserPage, { description: 'Guest users of a tenant that are not removed, newest first' })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   guestUsers(
     @tenantIdArg() tenantId: string,
     @Args() page: PageArgs,
@@ -45,7 +45,7 @@ export class GuestResolver {
     description:
       'Guests with no sign-in for 90 days or more (never signed in: 90 days since accepting, or since the pending invitation was sent), longest inactive first, each with its reason',
   })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   staleGuests(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new GuestService(ctx).stale(tenantId, page);
   }
@@ -54,7 +54,7 @@ export class GuestResolver {
     description:
       'Invites a guest (Pending); sendInvitation false creates it without mail. 409 when the address is already in the tenant',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   inviteGuest(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => InviteGuestInput) input: InviteGuestInput,
@@ -66,7 +66,7 @@ export class GuestResolver {
   @Mutation(() => GuestUser, {
     description: 'Mails the invitation of a guest again; only while it is Pending (409 otherwise)',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   resendGuestInvitation(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new GuestService(ctx).resend(tenantId, id);
   }
@@ -75,7 +75,7 @@ export class GuestResolver {
     description:
       'Removes a guest: a soft delete (restorable from the deleted users for 30 days; Admin API key). 409 for a member',
   })
-  @RequirePermission(Permission.WRITE_USERS, { destructive: true })
+  @RequirePermission(FEATURES.identity.admin)
   removeGuest(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new GuestService(ctx).remove(tenantId, id);
   }

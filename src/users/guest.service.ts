@@ -264,7 +264,7 @@ export class GuestService {
   /** Mails the invitation again while it is Pending (409 otherwise); emits `guest.invited` with resent: true. */
   async resend(tenantId: string, id: string): Promise<GuestUser> {
     const tenant = await this.tenant(tenantId);
-    const guest = await this.guest(tenantId, id);
+    const guest = await this.guest(tenantId, id, INVITATION_SENT);
     if (guest.invitationStatus !== InvitationStatus.PENDING) throw notPending(guest, guest.invitationStatus);
     const upstream = await this.ctx.provider.resendInvitation(tenant.externalId, guest.externalId);
     if (!upstream) {
@@ -300,7 +300,7 @@ export class GuestService {
    * restored for 30 days; `user.deleted` is emitted. A member is refused with 409.
    */
   async remove(tenantId: string, id: string): Promise<GuestUser> {
-    await this.guest(tenantId, id);
+    await this.guest(tenantId, id, REMOVAL);
     return guestOf(await new UserService(this.ctx).delete(tenantId, id));
   }
 
@@ -333,8 +333,9 @@ export class GuestService {
   }
 
   /** A guest of the tenant that is not removed; 404 when absent (or another organization's), 409 for a member. */
-  private async guest(tenantId: string, id: string): Promise<User> {
-    const user = await new UserService(this.ctx).get(tenantId, id);
+  /** The guest a move acts on: a removed (soft-deleted) guest answers 409 naming the move, not 404. */
+  private async guest(tenantId: string, id: string, to: string): Promise<User> {
+    const user = await new UserService(this.ctx).getForChange(tenantId, id, to);
     if (user.userType !== UserType.GUEST) throw notAGuest(user);
     return user;
   }

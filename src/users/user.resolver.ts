@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { User } from './user.entity.js';
 import { CreateUserInput, UpdateUserInput } from './user.inputs.js';
 import { userLicensesLoader } from './user.loaders.js';
@@ -17,13 +17,13 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 @Resolver(() => User)
 export class UserResolver {
   @Query(() => UserPage, { description: 'Users of a tenant that are not deleted, newest first' })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new UserService(ctx).list(tenantId, page);
   }
 
   @Query(() => User, { description: 'A user of a tenant; a deleted user is not found' })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   user(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new UserService(ctx).get(tenantId, id);
   }
@@ -32,7 +32,7 @@ export class UserResolver {
     description:
       'Creates a cloud user; without a password, a generated one is returned once in generatedPassword',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   createUser(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => CreateUserInput) input: CreateUserInput,
@@ -42,7 +42,7 @@ export class UserResolver {
   }
 
   @Mutation(() => User, { description: 'Changes the given fields of a user' })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   updateUser(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -56,7 +56,7 @@ export class UserResolver {
     description:
       'Soft-deletes a user (SPEC 3.4): sign-in blocked, sessions revoked, groups and licenses removed, manager cleared',
   })
-  @RequirePermission(Permission.WRITE_USERS, { destructive: true })
+  @RequirePermission(FEATURES.identity.admin)
   deleteUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new UserService(ctx).delete(tenantId, id);
   }

@@ -43,6 +43,27 @@ export function invalid(problems: FieldProblem[]): InvalidRequestError {
   );
 }
 
+/** A user's lifecycle states of SPEC 3.4, as named in 409 details (`from`, `to`, `allowed`). */
+export const USER_STATES = {
+  ACTIVE: 'active',
+  SOFT_DELETED: 'soft-deleted',
+  PERMANENTLY_DELETED: 'permanently deleted',
+} as const;
+
+/** 409 for a move on a soft-deleted user: it exists (listed under deleted users) and can be restored. */
+function softDeleted(user: User, to: string): ConflictError {
+  const since = user.deletedAt!.toISOString();
+  return new ConflictError(
+    `User ${user.id} is deleted (since ${since}): restore it first (POST /api/identity/users/${user.id}/restore)`,
+    {
+      from: USER_STATES.SOFT_DELETED,
+      to,
+      allowed: [USER_STATES.ACTIVE, USER_STATES.PERMANENTLY_DELETED],
+      deletedAt: since,
+    },
+  );
+}
+
 function upnTaken(userPrincipalName: string): ConflictError {
   return new ConflictError(`The userPrincipalName ${userPrincipalName} is already taken by another user`, {
     fields: [{ field: 'userPrincipalName', problem: 'is already taken by another user' }],
@@ -99,6 +120,22 @@ export class UserService {
     if (user) return user;
     await this.tenant(tenantId); // says "Tenant ... not found" when that is the reason
     throw new NotFoundError('User', id);
+  }
+
+  /**
+   * The user a change acts on: 404 when there is none, 409 `{from, to, allowed}` when it is soft-deleted
+   * (DECISIONS: it is listed under deleted users and can be restored, so it exists; the move is refused).
+   */
+  async getForChange(tenantId: string, id: string, to: string): Promise<User> {
+    const user = await this.ctx.em.findOne(User, { id, tenantId });
+    if (!user) throw new NotFoundError('User', id);
+    if (user.deletedAt) throw softDeleted(user, to);
+    return user;
+  }
+
+  private async goneDuringUpdate(em: EntityManager, tenantId: string, id: string): Promise<Error> {
+    const deleted = await em.findOne(User, { id, tenantId }, { refresh: true });
+    return deleted?.deletedAt ? softDeleted(deleted, USER_STATES.ACTIVE) : new NotFoundError('User', id);
   }
 
   async create(tenantId: string, input: CreateUserInput): Promise<User> {
@@ -175,7 +212,10 @@ export class UserService {
   }
 
   async update(tenantId: string, id: string, input: UpdateUserInput): Promise<User> {
-    const [tenant, user] = await Promise.all([this.tenant(tenantId), this.get(tenantId, id)]);
+    const [tenant, user] = await Promise.all([
+      this.tenant(tenantId),
+      this.getForChange(tenantId, id, USER_STATES.ACTIVE),
+    ]);
     if (user.source === UserSource.SYNCED) {
       const refused = syncedReadOnlyFields(input);
       if (refused.length > 0) {
@@ -215,7 +255,7 @@ export class UserService {
             { id, tenantId, deletedAt: null },
             { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
           );
-          if (!current) throw new NotFoundError('User', id);
+          if (!current) throw await this.goneDuringUpdate(em, tenantId, id);
           em.assign(current, { ...changes, updatedAt: this.ctx.clock.now() });
           await this.flushClaimingUpn(em, current.userPrincipalName);
           await emitEvent(
@@ -242,7 +282,10 @@ export class UserService {
    * tokens revoked, groups left, licenses back to the pool, manager cleared; profile and externalId kept.
    */
   async delete(tenantId: string, id: string): Promise<User> {
-    const [tenant, user] = await Promise.all([this.tenant(tenantId), this.get(tenantId, id)]);
+    const [tenant, user] = await Promise.all([
+      this.tenant(tenantId),
+      this.getForChange(tenantId, id, USER_STATES.SOFT_DELETED),
+    ]);
     // The cloud delete is idempotent: if our transaction fails, a retry of the DELETE converges.
     await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
     return this.ctx.em.transactional(async (em) => {
@@ -263,7 +306,13 @@ export class UserService {
           updatedAt: now,
         },
       );
-      if (marked === 0) throw new NotFoundError('User', id);
+      if (marked === 0) {
+        // Another request deleted it first: the same answer as a DELETE arriving after that one.
+        const deleted = await em.findOne(User, { id, tenantId }, { refresh: true });
+        throw deleted?.deletedAt
+          ? softDeleted(deleted, USER_STATES.SOFT_DELETED)
+          : new NotFoundError('User', id);
+      }
       const groupsLeft = await em.nativeDelete(GroupMembership, { userId: id });
       const licensesReturned = await this.returnLicenses(em, id);
       // The recycle bin shows whether the user held licenses (SPEC 2.6); a restore does not give them back.

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Server-side request forgery guard (DECISIONS "Events"): a webhook may only reach the public internet.
@@ -41,10 +42,25 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
 }
 
+/**
+ * IPv6 ranges that carry an IPv4 address (or a translator to one) which ipaddr.js does not name: IPv4-compatible
+ * `::a.b.c.d` (`[::7f00:1]` is 127.0.0.1) and the local-use NAT64 prefix of RFC 8215.
+ */
+const EMBEDDING_IPV4 = [ipaddr.parseCIDR('::/96'), ipaddr.parseCIDR('64:ff9b:1::/48')];
+
+/**
+ * Only plain public unicast passes: ipaddr.js's special ranges (6to4 2002::/16, Teredo 2001::/32, NAT64
+ * 64:ff9b::/96, IPv4-mapped, private, loopback, ...) are refused as a class rather than by a hand list, since
+ * each can lead to an IPv4 address inside; the BlockList above stays as a second net.
+ */
 export function isNonPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true; // not an address at all: never connect to it
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6')) return true;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== 'unicast') return true;
+  if (parsed.kind() === 'ipv4') return NON_PUBLIC.check(parsed.toString(), 'ipv4');
+  return EMBEDDING_IPV4.some((range) => parsed.match(range));
 }
 
 /** Resolves a host name to every address it has (A and AAAA). Tests inject their own. */

@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import type { EventPayload } from '../core/events/event-filter.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES, Permission } from '../core/permissions.js';
 import { hasPermission } from '../core/viewer.js';
 import { readPermissionOfKind } from '../subscriptions/event-kinds.js';
 import { EventPayloadType } from '../subscriptions/event-payload.type.js';
@@ -31,19 +31,19 @@ export const REDACTED = '[redacted]';
 @Resolver(() => Webhook)
 export class WebhookResolver {
   @Query(() => WebhookPage, { description: 'Webhooks of this organization and environment, newest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.webhooks.read)
   webhooks(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).list(page);
   }
 
   @Query(() => Webhook)
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.webhooks.read)
   webhook(@idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).get(id);
   }
 
   @Mutation(() => Webhook, { description: 'Creates a webhook; the response carries its secret, this once' })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.webhooks.admin)
   createWebhook(
     @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
     @Ctx() ctx: RequestContext,
@@ -54,7 +54,7 @@ export class WebhookResolver {
   @Mutation(() => Webhook, {
     description: 'Changes the given fields; enabled: true re-enables a disabled webhook',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.webhooks.admin)
   updateWebhook(
     @idArg() id: string,
     @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
@@ -64,7 +64,7 @@ export class WebhookResolver {
   }
 
   @Mutation(() => Webhook, { description: 'Deletes a webhook with its delivery log' })
-  @RequirePermission(Permission.ADMIN, { destructive: true })
+  @RequirePermission(FEATURES.webhooks.admin)
   deleteWebhook(@idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).delete(id);
   }
@@ -73,13 +73,13 @@ export class WebhookResolver {
     description:
       'A new signing secret (returned this once); the old one keeps signing beside it for 24 hours',
   })
-  @RequirePermission(Permission.ADMIN)
+  @RequirePermission(FEATURES.webhooks.admin)
   rotateWebhookSecret(@idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).rotateSecret(id);
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Sends a webhook.test event to this webhook alone' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.webhooks.write)
   sendWebhookTest(@idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).sendTest(id);
   }
@@ -105,19 +105,19 @@ export class WebhookResolver {
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
   @Query(() => WebhookDeliveryPage, { description: 'The delivery log of a webhook, newest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.webhooks.read)
   webhookDeliveries(@webhookIdArg() webhookId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).listDeliveries(webhookId, page);
   }
 
   @Query(() => WebhookDelivery)
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.webhooks.read)
   webhookDelivery(@webhookIdArg() webhookId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).getDelivery(webhookId, id);
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Sends a delivery again now, with the same event id' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.webhooks.write)
   resendWebhookDelivery(@webhookIdArg() webhookId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new WebhookService(ctx).resend(webhookId, id);
   }

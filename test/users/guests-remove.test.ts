@@ -47,8 +47,8 @@ describe('DELETE /api/identity/users/:id (remove guest user)', () => {
       expect.objectContaining({ id: guest.id, userType: 'Guest', daysRemaining: 30 }),
     ]);
 
-    // Removing it again: it is no longer an active user (404).
-    expect((await removeGuest(app, org.keys.admin, tenant.id, guest.id)).status).toBe(404);
+    // Removing it again: a refused move on a removed guest (409), not an unknown one.
+    expect((await removeGuest(app, org.keys.admin, tenant.id, guest.id)).status).toBe(409);
 
     app.clock.advance(10 * DAY);
     const restored = await restore(app, org.keys.write, tenant.id, guest.id);

@@ -99,10 +99,10 @@ describe('DELETE /v1/tenants/:id/users/:userId', () => {
       actionUrl: `http://app.test/tenants/${tenant.id}/users/${user.id}`,
     });
 
-    // Gone from the API: 404 on GET, PATCH and a second DELETE, absent from the list.
+    // Gone from reads (404 on GET, absent from the list); a second DELETE is a refused move (409).
     const get = await app.request('GET', `/v1/tenants/${tenant.id}/users/${user.id}`, { key: org.keys.read });
     expect(get.status).toBe(404);
-    expect((await deleteUser(user.id)).status).toBe(404);
+    expect((await deleteUser(user.id)).status).toBe(409);
     const list = await app.request<Envelope<UserBody[]>>('GET', `/v1/tenants/${tenant.id}/users?limit=100`, {
       key: org.keys.read,
     });
@@ -125,7 +125,7 @@ describe('DELETE /v1/tenants/:id/users/:userId', () => {
     const sku = await createSku(app, tenant, { total: 5 });
     await giveLicense(app, tenant, user, sku);
     const [a, b] = await Promise.all([deleteUser(user.id), deleteUser(user.id)]);
-    expect([a.status, b.status].sort()).toEqual([200, 404]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect(await scalar('select consumed as n from tenant_licenses where id = $1', [sku.id])).toBe(0);
     expect((await eventsAbout(app, user.id)).filter((e) => e.kind === 'user.deleted')).toHaveLength(1);
   });

@@ -164,9 +164,9 @@ describe('PATCH /v1/tenants/:id/users/:userId', () => {
     expect((await patchUser(first.id, { userPrincipalName: 'Owner@fabrikam.example' })).status).toBe(200);
   });
 
-  it('answers 404 for a deleted user and for another organization; 403 for a Read key', async () => {
+  it('answers 409 for a deleted user, 404 for another organization; 403 for a Read key', async () => {
     const deleted = await createUser(app, tenant, { deletedAt: app.clock.now() });
-    expect((await patchUser(deleted.id, { jobTitle: 'Ghost' })).status).toBe(404);
+    expect((await patchUser(deleted.id, { jobTitle: 'Ghost' })).status).toBe(409);
     const user = await createUser(app, tenant);
     const foreign = await patchUser(user.id, { jobTitle: 'Spy' }, other.keys.admin);
     expect(foreign.status).toBe(404);

@@ -36,3 +36,6 @@ export const WEBHOOK_DISABLED_EVENT: EventKind = 'webhook.disabled';
 
 /** `webhook.test` is a ping addressed to one webhook, not news about the organization: subscribers never see it. */
 export const WEBHOOK_ONLY_KINDS: ReadonlySet<string> = new Set<string>([WEBHOOK_TEST_EVENT]);
+
+/** `user.created` → `user`: the subject whose feature area decides who may read the event (core/permissions.ts). */
+export type EventSubject = EventKind extends `${infer Subject}.${string}` ? Subject : never;

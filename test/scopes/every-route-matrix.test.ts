@@ -1,0 +1,161 @@
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { Permission } from '../../src/core/permissions.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+
+/**
+ * What every REST route needs, written by hand from SPEC 5.1/5.2 and DECISIONS "OAuth scopes" (not read
+ * from the code under test). `!` marks a destructive action: an API key needs the Admin level for it, an
+ * access token the family's write scope. A route of the table without a row here fails the test.
+ */
+const EXPECTED: Record<string, `${Permission}` | `${Permission}!`> = {
+  'GET /v1/tenants': 'read:tenants',
+  'GET /v1/tenants/:id': 'read:tenants',
+  'POST /v1/tenants/:id/sync': 'write:tenants',
+  'GET /v1/tenants/:id/syncs/:syncId': 'read:tenants',
+  'GET /v1/tenants/:id/users': 'read:users',
+  'GET /v1/tenants/:id/users/:userId': 'read:users',
+  'POST /v1/tenants/:id/users': 'write:users',
+  'PATCH /v1/tenants/:id/users/:userId': 'write:users',
+  'DELETE /v1/tenants/:id/users/:userId': 'write:users!',
+  'GET /v1/tenants/:id/licenses': 'read:licenses',
+  'GET /v1/tenants/:id/licenses/assignments': 'read:licenses',
+  'POST /v1/tenants/:id/licenses/assign': 'write:licenses',
+  'POST /v1/tenants/:id/licenses/remove': 'write:licenses',
+  'GET /v1/webhooks': 'read:tenants',
+  'POST /v1/webhooks': 'admin',
+  'GET /v1/webhooks/:id': 'read:tenants',
+  'PATCH /v1/webhooks/:id': 'admin',
+  'DELETE /v1/webhooks/:id': 'admin',
+  'POST /v1/webhooks/:id/rotate-secret': 'admin',
+  'POST /v1/webhooks/:id/test': 'write:tenants',
+  'GET /v1/webhooks/:id/deliveries': 'read:tenants',
+  'GET /v1/webhooks/:id/deliveries/:deliveryId': 'read:tenants',
+  'POST /v1/webhooks/:id/deliveries/:deliveryId/resend': 'write:tenants',
+  'GET /api/settings/integrations': 'read:tenants',
+  'POST /api/settings/integrations/:type/connect': 'admin',
+  'DELETE /api/settings/integrations/:type': 'admin',
+  'GET /api/settings/api-keys': 'admin',
+  'POST /api/settings/api-keys': 'admin',
+  'PATCH /api/settings/api-keys/:id': 'admin',
+  'DELETE /api/settings/api-keys/:id': 'admin',
+  'GET /api/settings/oauth-clients': 'admin',
+  'POST /api/settings/oauth-clients': 'admin',
+  'DELETE /api/settings/oauth-clients/:id': 'admin',
+  'GET /api/settings/members': 'admin',
+  'POST /api/settings/members': 'admin',
+  'PATCH /api/settings/members/:id': 'admin',
+  'DELETE /api/settings/members/:id': 'admin',
+  'GET /api/msp-portal/tenants/stats': 'msp:read',
+  'GET /api/msp-portal/license-intelligence/summary': 'msp:read',
+  'GET /api/identity/users': 'read:users',
+  'POST /api/identity/users/invite': 'write:users',
+  'POST /api/identity/users/:id/resend-invite': 'write:users',
+  'GET /api/identity/users/stale-guests': 'read:users',
+  'DELETE /api/identity/users/:id': 'write:users!',
+  'GET /api/identity/users/deleted': 'read:users',
+  'POST /api/identity/users/:id/restore': 'write:users',
+  'DELETE /api/identity/users/:id/permanent': 'write:users!',
+  'GET /api/identity/contacts': 'read:users',
+  'POST /api/identity/contacts': 'write:users',
+  'PUT /api/identity/contacts/:id': 'write:users',
+  'DELETE /api/identity/contacts/:id': 'write:users!',
+  'POST /api/identity/contacts/bulk': 'write:users',
+  'GET /api/exchange/restricted-users': 'read:tenants',
+  'GET /api/exchange/restricted-users/history': 'read:tenants',
+  'GET /api/exchange/restricted-users/:id': 'read:tenants',
+  'POST /api/exchange/restricted-users/:id/unblock': 'write:tenants',
+};
+
+const ROUTES = [
+  ...VERSIONED_ROUTES.map((route) => ({ mount: '/v1', route })),
+  ...FEATURE_ROUTES.map((route) => ({ mount: '/api', route })),
+];
+const READ_SCOPES = ['read:tenants', 'read:users', 'read:licenses', 'msp:read'];
+const KEY_GRANTS: Record<'read' | 'write' | 'admin', string[]> = {
+  read: READ_SCOPES,
+  write: [...READ_SCOPES, 'write:tenants', 'write:users', 'write:licenses'],
+  admin: [...READ_SCOPES, 'write:tenants', 'write:users', 'write:licenses', 'admin'],
+};
+
+function keyMay(level: keyof typeof KEY_GRANTS, needs: string): boolean {
+  if (level === 'admin') return true;
+  return !needs.endsWith('!') && KEY_GRANTS[level].includes(needs);
+}
+
+function scopeMay(scope: string, needs: string): boolean {
+  const permission = needs.replace('!', '');
+  return scope === 'admin' || scope === permission || scope === permission.replace('read:', 'write:');
+}
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+const tokens = new Map<string, string>();
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  const client = await createOAuthClient(app, org.scope);
+  const member = await createMember(app, org.organization.id);
+  for (const scope of Object.values(Permission))
+    tokens.set(scope, await issueAccessToken(app, client, member, [scope]));
+});
+afterAll(() => app.stop());
+
+/**
+ * Calls a route with input that is wrong in every way (ids that cannot exist, an empty body, an unknown
+ * tenant), so a caller without the permission can only learn it from a 403 that comes first.
+ */
+async function callBadly(mount: string, method: string, path: string, credential: string) {
+  const url = mount + path.replace(/:type\b/, 'webhook').replace(/:\w+/g, 'not-a-uuid');
+  const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+  const res = await app.request<Envelope>(method, url, {
+    key: credential,
+    body,
+    headers: { 'x-tenant-id': '00000000-0000-4000-8000-000000000000' },
+  });
+  return res.status === 403 ? `403 ${res.body.error?.code}` : 'not 403';
+}
+
+describe('every REST route: permission checked before input and existence (issue #9 items 5 and 6)', () => {
+  it('has a hand-written expectation for every route of the route table, and no stale row', () => {
+    const names = ROUTES.map(({ mount, route }) => `${route.method} ${mount}${route.path}`);
+    expect(names.filter((name) => !(name in EXPECTED))).toEqual([]);
+    expect(Object.keys(EXPECTED).filter((name) => !names.includes(name))).toEqual([]);
+  });
+
+  it.each(ROUTES.map(({ mount, route }) => [`${route.method} ${mount}${route.path}`, mount, route] as const))(
+    '%s',
+    async (name, mount, route) => {
+      const needs = EXPECTED[name];
+      const outcome: Record<string, string> = {};
+      const expected: Record<string, string> = {};
+      for (const level of ['read', 'write', 'admin'] as const) {
+        outcome[`${level} key`] = await callBadly(mount, route.method, route.path, org.keys[level]);
+        expected[`${level} key`] = keyMay(level, needs) ? 'not 403' : '403 FORBIDDEN';
+      }
+      for (const [scope, token] of tokens) {
+        outcome[`token ${scope}`] = await callBadly(mount, route.method, route.path, token);
+        expected[`token ${scope}`] = scopeMay(scope, needs) ? 'not 403' : '403 FORBIDDEN';
+      }
+      expect(outcome).toEqual(expected);
+    },
+  );
+});
+
+describe('every route’s GraphQL document: FORBIDDEN before its variables are looked at', () => {
+  it.each(ROUTES.map(({ mount, route }) => [`${route.method} ${mount}${route.path}`, route] as const))(
+    '%s',
+    async (name, route) => {
+      const needs = EXPECTED[name];
+      for (const level of ['read', 'write', 'admin'] as const) {
+        const res = await app.graphql(org.keys[level], route.operation, {});
+        const code = res.body.errors?.[0]?.extensions.code;
+        if (keyMay(level, needs)) expect({ level, code }).not.toEqual({ level, code: 'FORBIDDEN' });
+        else expect({ level, status: res.status, code }).toEqual({ level, status: 403, code: 'FORBIDDEN' });
+      }
+    },
+  );
+});
