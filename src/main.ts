@@ -114,6 +114,7 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   logger.info(`${signal}: stopping (at most ${config.shutdownTimeoutMs} ms)`);
   ready = false;
+  database.embedded?.stopSupervising();
   const force = setTimeout(() => {
     logger.error(`Stop exceeded ${config.shutdownTimeoutMs + 2_000} ms; exiting now`);
     process.exit(1);

@@ -1,12 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import {
   answers,
   explainUnreachable,
-  messageLocale,
   postgresBinaries,
   processAlive,
   readPidFile,
@@ -18,6 +16,7 @@ import {
   type PostgresBinaries,
   type ServerUser,
 } from './postgres-process.js';
+import { initialiseCluster, serverSpawnOptions } from './postgres-initdb.js';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -38,6 +37,11 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
   /** This process owns the server: it supervises it and stops it on a clean stop. */
   startedHere: boolean;
+  /**
+   * A stop has begun: an exit from now on is expected (a terminal's Ctrl-C reaches PostgreSQL too, as it
+   * shares the process group) and is not restarted.
+   */
+  stopSupervising(): void;
 }
 
 const USER = 'postgres';
@@ -134,6 +138,7 @@ class EmbeddedCluster {
         url: connectionUrl(this.port, this.options.database),
         startedHere: false,
         stop: async () => {},
+        stopSupervising: () => {},
       };
     }
     this.notice(
@@ -151,6 +156,9 @@ class EmbeddedCluster {
       url: connectionUrl(this.port, this.options.database),
       startedHere: true,
       stop: () => this.stop(),
+      stopSupervising: () => {
+        this.stopping = true;
+      },
     };
   }
 
@@ -182,49 +190,14 @@ class EmbeddedCluster {
 
   private async initialiseIfNeeded(): Promise<void> {
     if (existsSync(path.join(this.clusterDir, 'PG_VERSION'))) return;
-    // A folder without PG_VERSION is an initdb that never finished: nothing in it to keep.
-    rmSync(this.clusterDir, { recursive: true, force: true });
-    mkdirSync(this.clusterDir, { recursive: true, mode: 0o700 });
-    if (this.user) chownSync(this.clusterDir, this.user.uid, this.user.gid);
     this.log(`Creating a PostgreSQL cluster in ${this.clusterDir}`);
-    // The superuser password goes to initdb through a file only the server's user can read, inside
-    // DATA_DIR (not the shared temp folder), removed whatever happens.
-    const passwordFile = path.join(this.options.dataDir, `.initdb-pw-${randomBytes(6).toString('hex')}`);
-    writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
-    try {
-      if (this.user) chownSync(passwordFile, this.user.uid, this.user.gid);
-      const locale = messageLocale();
-      await this.runToEnd(this.binaries.initdb, [
-        `--pgdata=${this.clusterDir}`,
-        '--auth=password',
-        `--username=${USER}`,
-        `--pwfile=${passwordFile}`,
-        `--lc-messages=${locale}`,
-      ]);
-    } finally {
-      rmSync(passwordFile, { force: true });
-    }
-  }
-
-  private spawnOptions() {
-    return {
-      ...(this.user ? { uid: this.user.uid, gid: this.user.gid } : {}),
-      env: { ...process.env, LC_MESSAGES: messageLocale() },
-      stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'],
-    };
-  }
-
-  private runToEnd(command: string, args: string[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(command, args, this.spawnOptions());
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', (error) => reject(new Error(`${path.basename(command)} failed: ${error.message}`)));
-      child.once('close', (code, signal) =>
-        code === 0
-          ? resolve()
-          : reject(new Error(`${path.basename(command)} failed (${code ?? signal}): ${stderr.trim()}`)),
-      );
+    await initialiseCluster({
+      initdb: this.binaries.initdb,
+      clusterDir: this.clusterDir,
+      dataDir: this.options.dataDir,
+      user: this.user,
+      superuser: USER,
+      password: PASSWORD,
     });
   }
 
@@ -236,7 +209,7 @@ class EmbeddedCluster {
     const child = spawn(
       this.binaries.postgres,
       ['-D', this.clusterDir, '-p', String(this.port), ...flags],
-      this.spawnOptions(),
+      serverSpawnOptions(this.user),
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
