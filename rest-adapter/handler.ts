@@ -5,6 +5,8 @@ import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } fro
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { assertRequirements } from '../src/http/operation-requirements.js';
 import { successEnvelope } from './envelope.js';
+import { bodyProblem, queryProblems } from './request-input.js';
+import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
 export interface HandlerDeps {
@@ -52,6 +54,15 @@ function selectedTenant(req: Request): string | undefined {
 /** Builds the operation's variables from the path, query string, headers and body. */
 function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
   const { definition } = route;
+  const shapeProblems = queryProblems(route, req);
+  const body = bodyProblem(route, req);
+  if (body) shapeProblems.push(body);
+  if (shapeProblems.length > 0) {
+    throw new InvalidRequestError(
+      `Invalid request: ${shapeProblems.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
+      shapeProblems,
+    );
+  }
   const variables: Record<string, unknown> = {};
   for (const [param, variable] of Object.entries(definition.params ?? {}))
     variables[variable] = req.params[param];
@@ -116,6 +127,13 @@ function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProb
   return { field, problem: text };
 }
 
+/** Strings PostgreSQL cannot store (NUL, lone surrogates), anywhere in any variable (src/http/input). */
+function textProblems(variables: Record<string, unknown>): CoercionProblem[] {
+  return Object.entries(variables).flatMap(([variable, value]) =>
+    unsafeTextProblems(value).map(({ path, problem }) => ({ variable, path: path.join('.'), problem })),
+  );
+}
+
 /** The one handler behind every REST route: variables in, operation executed in-process, envelope out. */
 export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHandler {
   const status = route.definition.status ?? 200;
@@ -124,7 +142,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       // Permission first: a caller who may not call the route learns nothing about its input or records.
       if (req.viewer) assertRequirements(req.viewer, route.requirements);
       const variables = variablesOf(route, req);
-      const problems = coercionProblems(route, variables);
+      const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
       if (problems.length > 0) {
         // An id that cannot exist (not a UUID) names nothing: 404, whether in the path or X-Tenant-Id.
         const unknownId = problems.find((p) => {

@@ -18,15 +18,20 @@ import {
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
-import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
+import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
-import { formatGraphQLError } from './http/graphql-errors.js';
+import { answerClientError } from './http/input/client-error.js';
+import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
+import { httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
+import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { readinessHandler } from './http/readiness.js';
 import { sendError } from './http/respond.js';
+import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
@@ -50,6 +55,8 @@ export interface AppOptions extends AppDeps {
   isReady: () => boolean;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. Default false. */
   trustProxy?: TrustProxySetting;
+  /** HTTP server timeouts other than the defaults (http/server-timeouts.ts). */
+  httpTimeouts?: HttpTimeouts;
   /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
   oauthLimits?: OAuthLimitOverrides;
 }
@@ -108,7 +115,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(app);
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
+  server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
   // X-Forwarded-For as far as the proxies are trusted (TRUST_PROXY); otherwise the connecting address.
@@ -138,21 +146,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+  app.use(urlLengthLimit);
 
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/health/ready', async (_req, res) => {
-    try {
-      await options.pool.query('select 1');
-      if (!options.isReady()) throw new Error('migrations not applied yet');
-      res.json({ status: 'ready' });
-    } catch (error) {
-      res
-        .status(503)
-        .json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
   const guard = express.Router();
@@ -187,8 +186,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Permission before input: a caller who may not run the operation learns nothing about its variables.
       authorizeOperationPlugin(),
+      unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
+      serviceUnavailableStatusPlugin,
     ],
   });
   await apollo.start();
@@ -238,8 +240,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use(notFound);
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
-    const bodyProblem = jsonBodyProblem(error, options.maxJsonBodyBytes);
-    if (bodyProblem) return sendError(req, res, bodyProblem);
+    const inputProblem = httpInputError(error, options.maxJsonBodyBytes);
+    if (inputProblem) return sendError(req, res, inputProblem);
     if (toAppError(error).code === 'INTERNAL_ERROR')
       logger.error({ err: error, requestId: req.requestId }, 'request failed');
     sendError(req, res, error);
@@ -255,26 +257,4 @@ export async function createApp(options: AppOptions): Promise<App> {
       server.closeAllConnections();
     },
   };
-}
-
-/** body-parser's errors (bad JSON, too large, bad charset) become a 400 envelope a person can read. */
-function jsonBodyProblem(error: unknown, limit: number): InvalidRequestError | null {
-  if (!error || typeof error !== 'object' || !('type' in error)) return null;
-  switch ((error as { type: string }).type) {
-    case 'entity.parse.failed':
-      return new InvalidRequestError('The request body is not valid JSON', [
-        { field: 'body', problem: `is not valid JSON: ${String((error as { message?: unknown }).message)}` },
-      ]);
-    case 'entity.too.large':
-      return new InvalidRequestError(`The request body is larger than ${limit} bytes`, [
-        { field: 'body', problem: `must be at most ${limit} bytes` },
-      ]);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new InvalidRequestError('The request body must be UTF-8 JSON', [
-        { field: 'body', problem: 'must be UTF-8' },
-      ]);
-    default:
-      return null;
-  }
 }

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './database-outage.js';
+
 /**
  * The one family of errors the service throws for anything a client should see.
  * GraphQL puts `code` in `extensions.code`; the REST adapter maps it to the HTTP status below,
@@ -10,7 +12,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   | 'INVALID_REQUEST'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'SERVICE_UNAVAILABLE';
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -20,6 +23,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   INVALID_REQUEST: 400,
   CONFLICT: 409,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export interface FieldProblem {
@@ -49,9 +53,34 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Error bodies stay small whatever the input: the first problems are listed (with how many there were in
+ * all), and long texts are cut. A 10,000-item list of bad values answers in a few KiB, not megabytes.
+ */
+export const MAX_REPORTED_PROBLEMS = 20;
+const MAX_MESSAGE_LENGTH = 1000;
+const MAX_FIELD_LENGTH = 200;
+const MAX_PROBLEM_LENGTH = 500;
+
+/** Cuts `text` to `max` characters (never inside a surrogate pair), marking the cut. */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
 export class InvalidRequestError extends AppError {
   constructor(message: string, fields: FieldProblem[] = [], extra: ErrorDetails = {}) {
-    super('INVALID_REQUEST', message, fields.length > 0 ? { fields, ...extra } : extra);
+    const reported = fields.slice(0, MAX_REPORTED_PROBLEMS).map((problem) => ({
+      field: shortened(problem.field, MAX_FIELD_LENGTH),
+      problem: shortened(problem.problem, MAX_PROBLEM_LENGTH),
+    }));
+    const counted = fields.length > MAX_REPORTED_PROBLEMS ? { problemCount: fields.length } : {};
+    super(
+      'INVALID_REQUEST',
+      shortened(message, MAX_MESSAGE_LENGTH),
+      fields.length > 0 ? { fields: reported, ...counted, ...extra } : extra,
+    );
   }
 
   static field(field: string, problem: string): InvalidRequestError {
@@ -98,6 +127,15 @@ export class InternalError extends AppError {
   }
 }
 
+/** The database cannot be reached (outage, restart): try again shortly (docs/reliability.md). */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
+      retryAfterSeconds,
+    });
+  }
+}
+
 /** Anything that is not an AppError becomes a bland INTERNAL_ERROR: internals never leak. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -105,5 +143,6 @@ export function toAppError(error: unknown): AppError {
     const original = (error as { originalError?: unknown }).originalError;
     if (original) return toAppError(original);
   }
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return new InternalError();
 }

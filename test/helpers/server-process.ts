@@ -40,7 +40,9 @@ export class ServerProcess {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const baseUrl = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; attempt < 200; attempt++) {
+    // A bound in time, not in attempts: on a loaded 2-core machine a start takes several seconds.
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
       try {
         if ((await fetch(`${baseUrl}/health/ready`)).ok) return new ServerProcess(baseUrl, child);
