@@ -188,7 +188,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
-      // Permission first (a caller without it learns nothing about its input), then the input checks.
+      // Permission before input: a caller who may not run the operation learns nothing about its variables.
       authorizeOperationPlugin(),
       unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
