@@ -21,6 +21,7 @@ import { AlertComment, SecurityAlert } from '../alerts/alert.entity.js';
 import { DeviceAction } from '../devices/device-action.entity.js';
 import { Device } from '../devices/device.entity.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from '../endpoint-dlp/dlp.entity.js';
+import { SecretsKeyCheck } from './secrets-key-check.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -57,5 +58,6 @@ export const ALL_ENTITIES = [
   JobWorkerHeartbeat,
   Member,
   AnnouncedSignIn,
+  SecretsKeyCheck,
   ...SCOPED_ENTITIES,
 ];
