@@ -366,7 +366,7 @@ export function generateSecurity(
     for (let i = 0; i < count; i++) devices.push(generateDevice(random, person, reference));
   }
   const alerts: CloudAlertRecord[] = [];
-  const alertCount = Math.min(people.length, between(random, 6, 12) + Math.floor(devices.length / 10));
+  const alertCount = Math.min(people.length, between(random, 6, 12) + Math.floor(devices.length / 25));
   for (let i = 0; i < alertCount && people.length > 0; i++) {
     const template = pick(random, ALERT_TEMPLATES);
     const device = template.about === 'device' && devices.length > 0 ? pick(random, devices) : null;
