@@ -19,6 +19,9 @@ import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
+import { AlertResolver } from './alerts/alert.resolver.js';
+import { DeviceResolver } from './devices/device.resolver.js';
+import { EndpointDlpResolver } from './endpoint-dlp/dlp.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -37,6 +40,9 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   MemberResolver,
   OAuthClientResolver,
   PortalResolver,
+  AlertResolver,
+  DeviceResolver,
+  EndpointDlpResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

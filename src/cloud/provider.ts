@@ -4,6 +4,8 @@
  * the default implementation is the simulated cloud in ./simulated, a Microsoft Graph one plugs in later.
  * Records are provider-shaped (the cloud's ids), never our entities.
  */
+import type { CloudSecurityProvider } from './security.provider.js';
+
 export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
 
 export interface CloudUserRecord {
@@ -193,6 +195,8 @@ export interface CloudRestrictedSenderRecord {
 }
 
 export interface CloudProvider {
+  /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
+  readonly security: CloudSecurityProvider;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

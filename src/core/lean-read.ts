@@ -108,6 +108,15 @@ function toView<T>(shape: LeanShape, row: Record<string, unknown>): T {
   return view as T;
 }
 
+/**
+ * A condition equalities cannot say (one of several values, a range, a search), written in SQL against the
+ * table's columns with `?` placeholders, e.g. `{ sql: '"severity" = any(?)', params: [['High', 'Low']] }`.
+ */
+export interface LeanCondition {
+  sql: string;
+  params: unknown[];
+}
+
 export interface LeanContext {
   em: EntityManager;
   scope: Scope;
@@ -139,9 +148,14 @@ export async function findLeanPage<T extends object>(
   where: LeanWhere<T>,
   args: PageArgs,
   orderBy: LeanOrder<T>,
+  conditions: LeanCondition[] = [],
 ): Promise<Page<T>> {
   const shape = shapeOf(ctx.em, entity);
   const filter = whereClause(shape, ctx.scope, where);
+  for (const condition of conditions) {
+    filter.sql += ` and (${condition.sql})`;
+    filter.params.push(...condition.params);
+  }
   const order = orderClause(shape, orderBy);
   const table = quote(shape.table);
   const connection = ctx.em.getConnection();

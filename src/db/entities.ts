@@ -17,6 +17,10 @@ import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
+import { AlertComment, SecurityAlert } from '../alerts/alert.entity.js';
+import { DeviceAction } from '../devices/device-action.entity.js';
+import { Device } from '../devices/device.entity.js';
+import { EndpointDlpAlert, EndpointDlpPolicy } from '../endpoint-dlp/dlp.entity.js';
 import { SecretsKeyCheck } from './secrets-key-check.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
@@ -39,6 +43,12 @@ export const SCOPED_ENTITIES = [
   OAuthClient,
   OAuthAuthorizationCode,
   OAuthToken,
+  Device,
+  DeviceAction,
+  SecurityAlert,
+  AlertComment,
+  EndpointDlpPolicy,
+  EndpointDlpAlert,
 ];
 
 export const ALL_ENTITIES = [

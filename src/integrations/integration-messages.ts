@@ -9,6 +9,10 @@ const TITLES: Record<string, string> = {
   'device.scan_completed': 'Device scan completed',
   'restricted_user.unblocked': 'Restricted user unblocked',
   'connector.status_changed': 'Compliance connector status changed',
+  'alert.created': 'Security alert raised',
+  'alert.updated': 'Security alert updated',
+  'device.isolated': 'Device isolated',
+  'device.released': 'Device released from isolation',
 };
 
 /** `license.assigned` → "License assigned". */

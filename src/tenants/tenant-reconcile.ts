@@ -8,6 +8,7 @@ import type {
 } from '../cloud/provider.js';
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import { reconcileSecurity, readSecurityUpstream, type SecuritySnapshot } from '../devices/security-sync.js';
 import { announceRiskySignIns } from '../security/risky-signins.js';
 import {
   reconcileGroups,
@@ -32,6 +33,8 @@ export interface UpstreamSnapshot {
    * inside its transaction.
    */
   signIns: CloudSignInRecord[];
+  /** Devices, alerts and endpoint DLP (src/devices/security-sync.ts). */
+  security: SecuritySnapshot;
 }
 
 export async function readUpstream(
@@ -39,14 +42,15 @@ export async function readUpstream(
   tenantExternalId: string,
   since: Date | null,
 ): Promise<UpstreamSnapshot> {
-  const [users, skus, groups, assignments, signIns] = await Promise.all([
+  const [users, skus, groups, assignments, signIns, security] = await Promise.all([
     provider.listUsers(tenantExternalId),
     provider.listSkus(tenantExternalId),
     provider.listGroups(tenantExternalId),
     provider.listLicenseAssignments(tenantExternalId),
     provider.listSignIns(tenantExternalId, since),
+    readSecurityUpstream(provider, tenantExternalId),
   ]);
-  return { users, skus, groups, assignments, signIns };
+  return { users, skus, groups, assignments, signIns, security };
 }
 
 /**
@@ -85,11 +89,13 @@ export async function reconcileTenant(
     await report(75);
     const groups = await reconcileGroups(step, snapshot.groups, users.activeUserIds);
     await report(90);
+    const security = await reconcileSecurity({ ...ctx, em }, tenant, snapshot.security, step.now);
 
     const summary: SyncSummary = {
       ...users.counts,
       ...licenses,
       ...groups,
+      ...security,
       newSignIns: snapshot.signIns.length,
     };
     tenant.lastSyncedAt = step.now;

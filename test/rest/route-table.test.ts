@@ -42,6 +42,21 @@ const SPEC_4_2 = [
   'GET /exchange/restricted-users/:id',
   'POST /exchange/restricted-users/:id/unblock',
   'GET /exchange/restricted-users/history',
+  'GET /security/device-security',
+  'GET /security/device-security/:deviceId',
+  'POST /security/device-security/:deviceId/isolate',
+  'POST /security/device-security/:deviceId/scan',
+  'GET /security/device-security/recommendations',
+  'POST /security/devices/:id/isolate',
+  'POST /security/devices/:id/release',
+  'GET /security/devices/:id/isolation-status',
+  'GET /security/endpoint-dlp/policies',
+  'GET /security/endpoint-dlp/alerts',
+  'GET /security/alerts',
+  'GET /security/alerts/:id',
+  'PATCH /security/alerts/:id',
+  'POST /security/alerts/:id/comments',
+  'GET /security/alerts/statistics',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

@@ -14,6 +14,7 @@ import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
+import { insertSecurityRows } from '../security/security-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -177,6 +178,48 @@ const PROBES: Probe[] = [
     name: 'GraphQL { licenseAssignments }',
     needs: Permission.READ_LICENSES,
     call: (t) => graphql(`{ licenseAssignments(tenantId: "${tenant.id}") { items { id } } }`, t),
+  },
+  {
+    name: 'GET /api/security/alerts',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/security/alerts?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/security/alerts/:id/comments',
+    needs: Permission.WRITE_TENANTS,
+    call: async (t) => {
+      const { alertId } = await insertSecurityRows(app, org.scope, tenant);
+      return rest('POST', `/api/security/alerts/${alertId}/comments?tenantId=${tenant.id}`, t, {
+        text: 'Probe',
+      });
+    },
+  },
+  {
+    name: 'GET /api/security/device-security',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/security/device-security?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/security/devices/:id/isolate',
+    needs: Permission.WRITE_TENANTS,
+    call: async (t) => {
+      const { deviceId } = await insertSecurityRows(app, org.scope, tenant);
+      return rest('POST', `/api/security/devices/${deviceId}/isolate?tenantId=${tenant.id}`, t, {
+        type: 'Full',
+        reason: 'Probe',
+        notes: 'Probe',
+      });
+    },
+  },
+  {
+    name: 'GET /api/security/endpoint-dlp/alerts',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/security/endpoint-dlp/alerts?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'GraphQL { securityAlertStatistics }',
+    needs: Permission.READ_TENANTS,
+    call: (t) => graphql(`{ securityAlertStatistics(tenantId: "${tenant.id}") { total } }`, t),
   },
   {
     name: 'GraphQL { members }',

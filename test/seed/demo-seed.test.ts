@@ -99,7 +99,8 @@ describe('demo seed', () => {
     // Each first sync announces the risky sign-ins the simulated cloud already holds (security.risky_signin).
     const kinds = events.map((e) => e.kind);
     expect(kinds.filter((kind) => kind === 'tenant.synced')).toHaveLength(DEMO_TENANTS.length);
-    expect(new Set(kinds)).toEqual(new Set(['tenant.synced', 'security.risky_signin']));
+    // The first sync also announces each tenant's alerts (docs/security.md).
+    expect(new Set(kinds)).toEqual(new Set(['tenant.synced', 'security.risky_signin', 'alert.created']));
   });
 
   it('has hundreds of users of every kind: guests, service accounts, synced, no usage location, deleted', async () => {

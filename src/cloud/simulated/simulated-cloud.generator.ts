@@ -604,7 +604,7 @@ export function generateSignInBatch(
 }
 
 /** A small seeded PRNG (mulberry32), separate from faker so that no other draw of a tenant moves. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

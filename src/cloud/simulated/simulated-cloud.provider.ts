@@ -33,6 +33,7 @@ import {
   type GeneratedDirectory,
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
+import { securityObjectsOf, SimulatedSecurityCloud } from './security.simulated.js';
 
 /** Rows per INSERT statement when a generated directory is written. */
 const INSERT_CHUNK = 500;
@@ -49,10 +50,14 @@ export class CloudObjectNotFoundError extends Error {
  * It runs outside any organization's scope, like a vendor's cloud would.
  */
 export class SimulatedCloudProvider implements CloudProvider {
+  readonly security: SimulatedSecurityCloud;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.security = new SimulatedSecurityCloud(orm, clock);
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -469,6 +474,9 @@ export class SimulatedCloudProvider implements CloudProvider {
       ...directory.signIns.map((signIn) => row('sign_in', signIn.id, signIn)),
       ...generateRestrictedSenders(directory.users, directory.seed, updatedAt).map((sender) =>
         row('restricted_sender', sender.externalId, sender),
+      ),
+      ...securityObjectsOf(directory.users, directory.seed, updatedAt).map((o) =>
+        row(o.kind, o.externalId, o.data),
       ),
     ];
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {

@@ -9,6 +9,7 @@ import { Migration20261127090000_contacts } from './Migration20261127090000_cont
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
 import { Migration20261202090000_reliability } from './Migration20261202090000_reliability.js';
 import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
+import { Migration20261205090000_security_operations } from './Migration20261205090000_security_operations.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -33,5 +34,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261204180000_list_page_indexes',
     class: Migration20261204180000_list_page_indexes,
+  },
+  {
+    name: 'Migration20261205090000_security_operations',
+    class: Migration20261205090000_security_operations,
   },
 ];

@@ -1,0 +1,43 @@
+import { registerEnumType } from 'type-graphql';
+
+/** SPEC 2.6 "Security alert": severity. */
+export enum AlertSeverity {
+  HIGH = 'High',
+  MEDIUM = 'Medium',
+  LOW = 'Low',
+  INFORMATIONAL = 'Informational',
+}
+registerEnumType(AlertSeverity, { name: 'AlertSeverity', description: 'High, Medium, Low or Informational' });
+
+/** Sort weight of a severity (stored beside it, so "severity" sorts High first with an index). */
+export const SEVERITY_RANK: Record<AlertSeverity, number> = {
+  [AlertSeverity.HIGH]: 4,
+  [AlertSeverity.MEDIUM]: 3,
+  [AlertSeverity.LOW]: 2,
+  [AlertSeverity.INFORMATIONAL]: 1,
+};
+
+/** SPEC 3.1: New, In Progress, Resolved, Dismissed (moves in alert-status.ts). */
+export enum AlertStatus {
+  NEW = 'New',
+  IN_PROGRESS = 'In Progress',
+  RESOLVED = 'Resolved',
+  DISMISSED = 'Dismissed',
+}
+registerEnumType(AlertStatus, {
+  name: 'AlertStatus',
+  description: 'New (not yet reviewed), In Progress, Resolved, Dismissed (false positive or not actionable)',
+});
+
+/** Open alerts count against the investigation targets of SPEC 8.3. */
+export const OPEN_ALERT_STATUSES = [AlertStatus.NEW, AlertStatus.IN_PROGRESS] as const;
+
+export enum AlertSort {
+  NEWEST = 'newest',
+  OLDEST = 'oldest',
+  SEVERITY = 'severity',
+}
+registerEnumType(AlertSort, {
+  name: 'AlertSort',
+  description: 'newest first (default), oldest first, or severity (High first, then newest)',
+});

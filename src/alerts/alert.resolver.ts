@@ -1,0 +1,81 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { alertStatistics } from './alert-statistics.js';
+import { AlertComment, SecurityAlert } from './alert.entity.js';
+import { AlertSort } from './alert.enums.js';
+import { alertCommentsLoader } from './alert.loaders.js';
+import { AlertService } from './alert.service.js';
+import {
+  AlertCommentInput,
+  AlertFilter,
+  AlertStatistics,
+  SecurityAlertPage,
+  UpdateAlertInput,
+} from './alert.types.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+const idArg = () => Arg('id', () => GraphQLUUID);
+
+/** Security alerts of SPEC 2.6, 3.1, 4.2 (REST: /api/security/alerts...). */
+@Resolver(() => SecurityAlert)
+export class AlertResolver {
+  @Query(() => SecurityAlertPage, { description: 'Alerts of a tenant, filtered; newest first unless sorted' })
+  @RequirePermission(Permission.READ_TENANTS)
+  securityAlerts(
+    @tenantIdArg() tenantId: string,
+    @Arg('filter', () => AlertFilter, { nullable: true }) filter: AlertFilter | null,
+    @Arg('sort', () => AlertSort, { nullable: true }) sort: AlertSort | null,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new AlertService(ctx).list(tenantId, filter ?? {}, sort ?? AlertSort.NEWEST, page);
+  }
+
+  @Query(() => SecurityAlert, { description: 'One alert with its comments' })
+  @RequirePermission(Permission.READ_TENANTS)
+  securityAlert(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new AlertService(ctx).get(tenantId, id);
+  }
+
+  @Query(() => AlertStatistics, {
+    description: 'Counts by severity, category and status, and open alerts past the SPEC 8.3 targets',
+  })
+  @RequirePermission(Permission.READ_TENANTS)
+  securityAlertStatistics(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
+    return alertStatistics(ctx, tenantId);
+  }
+
+  @Mutation(() => SecurityAlert, {
+    description:
+      'Moves the status (409 {from, to, allowed} for a move the state machine forbids) and/or assigns',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  updateSecurityAlert(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => UpdateAlertInput) input: UpdateAlertInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new AlertService(ctx).update(tenantId, id, input);
+  }
+
+  @Mutation(() => AlertComment, { description: 'Adds an investigation note (1 to 4000 characters)' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  addSecurityAlertComment(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => AlertCommentInput) input: AlertCommentInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new AlertService(ctx).addComment(tenantId, id, input);
+  }
+
+  @FieldResolver(() => [AlertComment], { description: 'Investigation notes, oldest first' })
+  comments(@Root() alert: SecurityAlert, @Ctx() ctx: RequestContext): Promise<AlertComment[]> {
+    return ctx.loaders.get(alertCommentsLoader).load(alert.id);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The security part of the upstream cloud (SPEC 2.6 "Security alert", "Device", "Endpoint DLP policy"):
+ * alerts, devices and the actions run on them (isolation, release, antivirus scans), endpoint DLP.
+ * Composed into CloudProvider as `provider.security`; records are provider-shaped (the cloud's ids).
+ */
+export type CloudAlertSeverity = 'High' | 'Medium' | 'Low' | 'Informational';
+export type CloudAlertStatus = 'New' | 'In Progress' | 'Resolved' | 'Dismissed';
+
+export interface CloudAlertRecord {
+  externalId: string;
+  title: string;
+  description: string;
+  severity: CloudAlertSeverity;
+  status: CloudAlertStatus;
+  /** e.g. Malware, Phishing, Suspicious sign-in, Data exfiltration. */
+  category: string;
+  /** The service that raised it, e.g. Defender for Endpoint, Office 365, Identity Protection. */
+  source: string;
+  /** What the alert is about, as the cloud names it (a UPN, a device name, a mailbox). */
+  affectedEntity: string;
+  userExternalId: string | null;
+  deviceExternalId: string | null;
+  createdAt: string;
+}
+
+export type CloudOsPlatform = 'Windows' | 'macOS' | 'Linux' | 'iOS' | 'Android';
+export type CloudDeviceRiskLevel = 'High' | 'Medium' | 'Low' | 'No data';
+export type CloudDeviceHealth = 'Active' | 'Inactive' | 'Misconfigured';
+export type CloudOnboardingStatus = 'Onboarded' | 'Pending' | 'Can be Onboarded' | 'Unsupported' | 'Failed';
+export type CloudComplianceState = 'Compliant' | 'Non-Compliant' | 'In Grace Period' | 'Not Evaluated';
+
+export interface CloudDeviceRecord {
+  externalId: string;
+  deviceName: string;
+  osPlatform: CloudOsPlatform;
+  osVersion: string;
+  ownership: 'Corporate' | 'Personal';
+  manufacturer: string;
+  model: string;
+  enrolledAt: string;
+  complianceState: CloudComplianceState;
+  /** In Grace Period only: when the device becomes Non-Compliant unless remediated. */
+  complianceGraceExpiresAt: string | null;
+  /** The device's primary user. */
+  userExternalId: string | null;
+  riskLevel: CloudDeviceRiskLevel;
+  /** Exposure score 0..100 (higher is more exposed). */
+  exposureScore: number;
+  healthState: CloudDeviceHealth;
+  onboardingStatus: CloudOnboardingStatus;
+  lastSeenAt: string;
+  /** Codes of the security recommendations open on this device (src/devices/device-recommendations.ts). */
+  openRecommendations: string[];
+  /** Network isolation as the cloud applies it. */
+  isolated: boolean;
+}
+
+export type CloudDeviceActionKind = 'Isolate' | 'Release' | 'Scan';
+export type CloudDeviceActionStatus = 'InProgress' | 'Succeeded' | 'Failed';
+
+export interface CloudDeviceActionRequest {
+  /** Our action id: the cloud keeps one action per request id, so a retried start does not run twice. */
+  requestId: string;
+  kind: CloudDeviceActionKind;
+  /** Isolate: 'Full' | 'Selective'; Scan: 'Quick' | 'Full'; Release: null. */
+  type: string | null;
+  comment: string;
+}
+
+export interface CloudDeviceActionRecord {
+  externalId: string;
+  requestId: string;
+  deviceExternalId: string;
+  kind: CloudDeviceActionKind;
+  type: string | null;
+  status: CloudDeviceActionStatus;
+  startedAt: string;
+  completedAt: string | null;
+  failureReason: string | null;
+  /** Scans only. */
+  threatsFound: number | null;
+  durationSeconds: number | null;
+}
+
+export type CloudDlpAction = 'Audit only' | 'Block with override' | 'Block';
+export type CloudDlpActivity =
+  | 'Copy to removable media'
+  | 'Copy to network share'
+  | 'Upload to cloud service'
+  | 'Access by unallowed apps'
+  | 'Print'
+  | 'Clipboard copy/paste';
+
+export interface CloudDlpPolicyRecord {
+  externalId: string;
+  name: string;
+  action: CloudDlpAction;
+  deviceGroups: string[];
+  monitoredActivities: CloudDlpActivity[];
+  enabled: boolean;
+  createdAt: string;
+}
+
+export type CloudDlpActionTaken = 'Audited' | 'Blocked' | 'Overridden';
+
+export interface CloudDlpAlertRecord {
+  externalId: string;
+  policyExternalId: string;
+  activity: CloudDlpActivity;
+  deviceExternalId: string | null;
+  userExternalId: string | null;
+  userPrincipalName: string;
+  fileName: string;
+  actionTaken: CloudDlpActionTaken;
+  occurredAt: string;
+}
+
+export interface CloudSecurityProvider {
+  listAlerts(tenantExternalId: string): Promise<CloudAlertRecord[]>;
+  /** Sets an alert's status upstream. Idempotent. Null when the cloud has no such alert. */
+  updateAlertStatus(
+    tenantExternalId: string,
+    alertExternalId: string,
+    status: CloudAlertStatus,
+  ): Promise<CloudAlertRecord | null>;
+  listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]>;
+  /** Starts an action on a device; a second call with the same requestId returns the first action. */
+  startDeviceAction(
+    tenantExternalId: string,
+    deviceExternalId: string,
+    request: CloudDeviceActionRequest,
+  ): Promise<CloudDeviceActionRecord>;
+  /** The action as the cloud has it now; null when unknown. */
+  getDeviceAction(
+    tenantExternalId: string,
+    actionExternalId: string,
+  ): Promise<CloudDeviceActionRecord | null>;
+  listDlpPolicies(tenantExternalId: string): Promise<CloudDlpPolicyRecord[]>;
+  listDlpAlerts(tenantExternalId: string): Promise<CloudDlpAlertRecord[]>;
+}

@@ -1,0 +1,295 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../core/clock.js';
+import type { CloudUserRecord } from '../provider.js';
+import type {
+  CloudAlertRecord,
+  CloudAlertStatus,
+  CloudDeviceActionRecord,
+  CloudDeviceActionRequest,
+  CloudDeviceRecord,
+  CloudDlpAlertRecord,
+  CloudDlpPolicyRecord,
+  CloudSecurityProvider,
+} from '../security.provider.js';
+import { generateSecurity } from './security.generator.js';
+import { SimulatedCloudObject, type SimulatedObjectKind } from './simulated-cloud.entity.js';
+
+/** What the simulated cloud stores a generated security estate as (sim_cloud_objects rows). */
+export function securityObjectsOf(
+  users: CloudUserRecord[],
+  seed: number,
+  referenceDate: Date,
+): Array<{ kind: SimulatedObjectKind; externalId: string; data: object }> {
+  const estate = generateSecurity(users, seed, referenceDate);
+  return [
+    ...estate.devices.map((data) => ({ kind: 'device' as const, externalId: data.externalId, data })),
+    ...estate.alerts.map((data) => ({ kind: 'alert' as const, externalId: data.externalId, data })),
+    ...estate.dlpPolicies.map((data) => ({ kind: 'dlp_policy' as const, externalId: data.externalId, data })),
+    ...estate.dlpAlerts.map((data) => ({ kind: 'dlp_alert' as const, externalId: data.externalId, data })),
+  ];
+}
+
+/** A small stable hash of a string, for deterministic scan results. */
+function hashOf(text: string): number {
+  let hash = 2166136261;
+  for (const char of text) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
+  return hash;
+}
+
+/**
+ * The security side of the simulated cloud (`SimulatedCloudProvider.security`). Device actions run as the
+ * real cloud's do, asynchronously: a start records the action InProgress, and the cloud carries it out by
+ * the time its status is next read. An action on a device that does not check in (health Inactive) or
+ * is not onboarded fails, with the reason the cloud gives.
+ */
+export class SimulatedSecurityCloud implements CloudSecurityProvider {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly clock: Clock,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  private async list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
+    const rows = await this.em().find(
+      SimulatedCloudObject,
+      { tenantExternalId, kind },
+      { orderBy: { externalId: 'asc' }, fields: ['data'] },
+    );
+    return rows.map((row) => row.data as T);
+  }
+
+  private async put(tenantExternalId: string, kind: SimulatedObjectKind, externalId: string, data: object) {
+    await this.em().upsert(
+      SimulatedCloudObject,
+      {
+        id: randomUUID(),
+        tenantExternalId,
+        kind,
+        externalId,
+        data: data as Record<string, unknown>,
+        updatedAt: this.clock.now(),
+      },
+      {
+        onConflictFields: ['tenantExternalId', 'kind', 'externalId'],
+        onConflictAction: 'merge',
+        onConflictMergeFields: ['data', 'updatedAt'],
+      },
+    );
+  }
+
+  listAlerts(tenantExternalId: string): Promise<CloudAlertRecord[]> {
+    return this.list(tenantExternalId, 'alert');
+  }
+
+  async updateAlertStatus(
+    tenantExternalId: string,
+    alertExternalId: string,
+    status: CloudAlertStatus,
+  ): Promise<CloudAlertRecord | null> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'alert', externalId: alertExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!row) return null;
+      row.data = { ...row.data, status };
+      row.updatedAt = this.clock.now();
+      return row.data as unknown as CloudAlertRecord;
+    });
+  }
+
+  listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]> {
+    return this.list(tenantExternalId, 'device');
+  }
+
+  async startDeviceAction(
+    tenantExternalId: string,
+    deviceExternalId: string,
+    request: CloudDeviceActionRequest,
+  ): Promise<CloudDeviceActionRecord> {
+    return this.em().transactional(async (em) => {
+      const existing = await em.findOne(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'device_action',
+        externalId: request.requestId,
+      });
+      if (existing) return existing.data as unknown as CloudDeviceActionRecord;
+      const device = await em.findOne(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'device',
+        externalId: deviceExternalId,
+      });
+      if (!device) throw new Error(`The upstream cloud has no device ${deviceExternalId}`);
+      const action: CloudDeviceActionRecord = {
+        externalId: request.requestId,
+        requestId: request.requestId,
+        deviceExternalId,
+        kind: request.kind,
+        type: request.type,
+        status: 'InProgress',
+        startedAt: this.clock.now().toISOString(),
+        completedAt: null,
+        failureReason: null,
+        threatsFound: null,
+        durationSeconds: null,
+      };
+      em.create(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'device_action',
+        externalId: action.externalId,
+        data: { ...action },
+        updatedAt: this.clock.now(),
+      });
+      return action;
+    });
+  }
+
+  async getDeviceAction(
+    tenantExternalId: string,
+    actionExternalId: string,
+  ): Promise<CloudDeviceActionRecord | null> {
+    return this.em().transactional(async (em) => {
+      const row = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'device_action', externalId: actionExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      if (!row) return null;
+      const action = row.data as unknown as CloudDeviceActionRecord;
+      if (action.status !== 'InProgress') return action;
+      const deviceRow = await em.findOne(
+        SimulatedCloudObject,
+        { tenantExternalId, kind: 'device', externalId: action.deviceExternalId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
+      const device = deviceRow?.data as unknown as CloudDeviceRecord | undefined;
+      const now = this.clock.now();
+      const done = this.carryOut(action, device, now);
+      row.data = { ...done };
+      row.updatedAt = now;
+      if (deviceRow && device && done.status === 'Succeeded' && action.kind !== 'Scan') {
+        deviceRow.data = { ...device, isolated: action.kind === 'Isolate' };
+        deviceRow.updatedAt = now;
+      }
+      return done;
+    });
+  }
+
+  private carryOut(
+    action: CloudDeviceActionRecord,
+    device: CloudDeviceRecord | undefined,
+    now: Date,
+  ): CloudDeviceActionRecord {
+    const completedAt = now.toISOString();
+    const failed = (failureReason: string) => ({
+      ...action,
+      status: 'Failed' as const,
+      completedAt,
+      failureReason,
+    });
+    if (!device) return failed('The device no longer exists in the cloud');
+    if (device.onboardingStatus !== 'Onboarded')
+      return failed(`The device is not onboarded (${device.onboardingStatus})`);
+    if (device.healthState === 'Inactive')
+      return failed(`The device has not checked in since ${device.lastSeenAt}; the action timed out`);
+    if (action.kind !== 'Scan') return { ...action, status: 'Succeeded', completedAt };
+    const hash = hashOf(action.requestId);
+    const full = action.type === 'Full';
+    return {
+      ...action,
+      status: 'Succeeded',
+      completedAt,
+      threatsFound: hash % (full ? 4 : 2),
+      durationSeconds: full ? 1200 + (hash % 4200) : 60 + (hash % 240),
+    };
+  }
+
+  listDlpPolicies(tenantExternalId: string): Promise<CloudDlpPolicyRecord[]> {
+    return this.list(tenantExternalId, 'dlp_policy');
+  }
+
+  listDlpAlerts(tenantExternalId: string): Promise<CloudDlpAlertRecord[]> {
+    return this.list(tenantExternalId, 'dlp_alert');
+  }
+
+  /**
+   * Generates a security estate for a tenant that has none yet, from its users in the cloud (a test and
+   * demo hook: createTenant does it for generated tenants).
+   */
+  async generateFor(tenantExternalId: string, seed: number): Promise<void> {
+    const users = await this.list<CloudUserRecord>(tenantExternalId, 'user');
+    for (const object of securityObjectsOf(users, seed, this.clock.now()))
+      await this.put(tenantExternalId, object.kind, object.externalId, object.data);
+  }
+
+  /** A device appears in the cloud (test and demo hook); fields not given take ordinary values. */
+  async addDevice(
+    tenantExternalId: string,
+    fields: Partial<CloudDeviceRecord> = {},
+  ): Promise<CloudDeviceRecord> {
+    const now = this.clock.now().toISOString();
+    const externalId = fields.externalId ?? randomUUID();
+    const device: CloudDeviceRecord = {
+      externalId,
+      deviceName: `DESKTOP-${externalId.slice(0, 7).toUpperCase()}`,
+      osPlatform: 'Windows',
+      osVersion: '10.0.22631',
+      ownership: 'Corporate',
+      manufacturer: 'Dell Inc.',
+      model: 'Latitude 7440',
+      enrolledAt: now,
+      complianceState: 'Compliant',
+      complianceGraceExpiresAt: null,
+      userExternalId: null,
+      riskLevel: 'Low',
+      exposureScore: 20,
+      healthState: 'Active',
+      onboardingStatus: 'Onboarded',
+      lastSeenAt: now,
+      openRecommendations: [],
+      isolated: false,
+      ...fields,
+    };
+    await this.put(tenantExternalId, 'device', externalId, device);
+    return device;
+  }
+
+  /** The cloud raises an alert (test and demo hook); fields not given take ordinary values. */
+  async raiseAlert(
+    tenantExternalId: string,
+    fields: Partial<CloudAlertRecord> = {},
+  ): Promise<CloudAlertRecord> {
+    const externalId = fields.externalId ?? randomUUID();
+    const alert: CloudAlertRecord = {
+      externalId,
+      title: 'Suspicious PowerShell command line',
+      description: 'A PowerShell command with encoded arguments ran.',
+      severity: 'Medium',
+      status: 'New',
+      category: 'Execution',
+      source: 'Defender for Endpoint',
+      affectedEntity: 'unknown',
+      userExternalId: null,
+      deviceExternalId: null,
+      createdAt: this.clock.now().toISOString(),
+      ...fields,
+    };
+    await this.put(tenantExternalId, 'alert', externalId, alert);
+    return alert;
+  }
+
+  /** A DLP policy and alerts appear in the cloud (test hook). */
+  async addDlp(
+    tenantExternalId: string,
+    policy: CloudDlpPolicyRecord,
+    alerts: CloudDlpAlertRecord[] = [],
+  ): Promise<void> {
+    await this.put(tenantExternalId, 'dlp_policy', policy.externalId, policy);
+    for (const alert of alerts) await this.put(tenantExternalId, 'dlp_alert', alert.externalId, alert);
+  }
+}

@@ -1,0 +1,132 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { ScopedEntity } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+import {
+  ComplianceState,
+  DeviceHealthState,
+  DeviceOwnership,
+  DeviceRiskLevel,
+  IsolationState,
+  IsolationType,
+  OnboardingStatus,
+  OsPlatform,
+} from './device.enums.js';
+
+/**
+ * A device of a tenant (SPEC 2.6 "Device", 3.2, 3.3), reconciled from the upstream cloud by sync. It carries
+ * the security view (risk, exposure, health, onboarding) and what device management needs (platform and
+ * version, ownership, manufacturer, enrolment, compliance with its grace deadline, owner). Isolation is
+ * ours: it moves only when an isolation or release action of ours succeeds (device-action.task.ts).
+ */
+@ObjectType({ description: 'A device of a tenant with its security status (SPEC 2.6 "Device")' })
+@Entity({ tableName: 'devices' })
+@Unique({
+  name: 'devices_external_id_unique',
+  properties: ['organizationId', 'environment', 'tenantId', 'externalId'],
+})
+@Index({
+  name: 'devices_risk_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'riskRank', 'exposureScore', 'id'],
+})
+export class Device extends ScopedEntity {
+  [OptionalProps]?: 'userId' | 'isolationState' | 'isolationType' | 'createdAt' | 'updatedAt';
+
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  /** The device's id in the upstream cloud. */
+  @Property()
+  externalId!: string;
+
+  @Field()
+  @Property()
+  deviceName!: string;
+
+  @Field(() => OsPlatform)
+  @Enum({ items: () => OsPlatform })
+  osPlatform!: OsPlatform;
+
+  @Field()
+  @Property()
+  osVersion!: string;
+
+  @Field(() => DeviceOwnership)
+  @Enum({ items: () => DeviceOwnership })
+  ownership!: DeviceOwnership;
+
+  @Field()
+  @Property()
+  manufacturer!: string;
+
+  @Field()
+  @Property()
+  model!: string;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  enrolledAt!: Date;
+
+  @Field(() => ComplianceState)
+  @Enum({ items: () => ComplianceState })
+  complianceState!: ComplianceState;
+
+  @Field(() => GraphQLDateTime, {
+    nullable: true,
+    description: 'In Grace Period: when the device becomes Non-Compliant unless remediated',
+  })
+  @Property({ type: 'timestamptz', nullable: true })
+  complianceGraceExpiresAt: Date | null = null;
+
+  @Field(() => ID, { nullable: true, description: "The device's primary user (owner)" })
+  @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
+  userId: string | null = null;
+
+  @Field(() => DeviceRiskLevel)
+  @Enum({ items: () => DeviceRiskLevel })
+  riskLevel!: DeviceRiskLevel;
+
+  /** 3 High .. 0 No data: the list's order. */
+  @Property({ type: 'smallint' })
+  riskRank!: number;
+
+  @Field(() => Int, { description: 'Exposure score, 0 (none) to 100 (most exposed)' })
+  @Property({ type: 'smallint' })
+  exposureScore!: number;
+
+  @Field(() => DeviceHealthState)
+  @Enum({ items: () => DeviceHealthState })
+  healthState!: DeviceHealthState;
+
+  @Field(() => OnboardingStatus)
+  @Enum({ items: () => OnboardingStatus })
+  onboardingStatus!: OnboardingStatus;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  lastSeenAt!: Date;
+
+  /** Codes of the security recommendations open on the device (device-recommendations.ts). */
+  @Property({ type: 'text[]' })
+  openRecommendations!: string[];
+
+  @Field(() => IsolationState)
+  @Enum({ items: () => IsolationState })
+  isolationState: IsolationState = IsolationState.NOT_ISOLATED;
+
+  @Field(() => IsolationType, { nullable: true, description: 'While isolated: Full or Selective' })
+  @Enum({ items: () => IsolationType, nullable: true })
+  isolationType: IsolationType | null = null;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+}

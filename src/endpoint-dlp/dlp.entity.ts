@@ -1,0 +1,108 @@
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { ScopedEntity } from '../core/scope.js';
+import { Device } from '../devices/device.entity.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { User } from '../users/user.entity.js';
+import { DlpActionTaken, DlpActivity, DlpPolicyAction } from './dlp.enums.js';
+
+/** An endpoint DLP policy of a tenant (SPEC 2.6), read-only here: copied from the cloud by sync. */
+@ObjectType({ description: 'An endpoint DLP policy (read-only; managed in the cloud)' })
+@Entity({ tableName: 'endpoint_dlp_policies' })
+@Unique({
+  name: 'endpoint_dlp_policies_external_id_unique',
+  properties: ['organizationId', 'environment', 'tenantId', 'externalId'],
+})
+export class EndpointDlpPolicy extends ScopedEntity {
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  @Property()
+  externalId!: string;
+
+  @Field()
+  @Property()
+  name!: string;
+
+  @Field(() => DlpPolicyAction)
+  @Enum({ items: () => DlpPolicyAction })
+  action!: DlpPolicyAction;
+
+  @Field(() => [String], { description: 'The device groups the policy applies to' })
+  @Property({ type: 'text[]' })
+  deviceGroups!: string[];
+
+  @Field(() => [DlpActivity])
+  @Property({ type: 'text[]' })
+  monitoredActivities!: DlpActivity[];
+
+  @Field()
+  @Property()
+  enabled!: boolean;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+}
+
+/** One activity an endpoint DLP policy matched on a device (SPEC 4.2 endpoint DLP alerts), read-only. */
+@ObjectType({ description: 'An activity an endpoint DLP policy matched' })
+@Entity({ tableName: 'endpoint_dlp_alerts' })
+@Unique({
+  name: 'endpoint_dlp_alerts_external_id_unique',
+  properties: ['organizationId', 'environment', 'tenantId', 'externalId'],
+})
+@Index({
+  name: 'endpoint_dlp_alerts_occurred_at_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'occurredAt', 'id'],
+})
+export class EndpointDlpAlert extends ScopedEntity {
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  @Property()
+  externalId!: string;
+
+  @Field(() => ID)
+  @ManyToOne(() => EndpointDlpPolicy, { mapToPk: true, fieldName: 'policy_id', deleteRule: 'cascade' })
+  policyId!: string;
+
+  @Field()
+  @Property()
+  policyName!: string;
+
+  @Field(() => DlpActivity)
+  @Enum({ items: () => DlpActivity })
+  activity!: DlpActivity;
+
+  @Field(() => ID, { nullable: true })
+  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, deleteRule: 'set null' })
+  deviceId: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ nullable: true })
+  deviceName: string | null = null;
+
+  @Field(() => ID, { nullable: true })
+  @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
+  userId: string | null = null;
+
+  @Field()
+  @Property()
+  userPrincipalName!: string;
+
+  @Field()
+  @Property({ type: 'text' })
+  fileName!: string;
+
+  @Field(() => DlpActionTaken)
+  @Enum({ items: () => DlpActionTaken })
+  actionTaken!: DlpActionTaken;
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  occurredAt!: Date;
+}
