@@ -3,6 +3,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { BackupResolver } from './backup/backup.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
@@ -36,6 +37,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   MemberResolver,
   OAuthClientResolver,
   PortalResolver,
+  BackupResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route.js';
+import { BACKUP_ROUTES } from './backup.routes.js';
 import { EXCHANGE_ROUTES } from './exchange.routes.js';
 import { IDENTITY_ROUTES } from './identity.routes.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
@@ -24,4 +25,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...PORTAL_ROUTES,
   ...IDENTITY_ROUTES,
   ...EXCHANGE_ROUTES,
+  ...BACKUP_ROUTES,
 ];

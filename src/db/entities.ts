@@ -1,3 +1,6 @@
+import { BackupSnapshot } from '../backup/backup-snapshot.entity.js';
+import { RestoreJobItem } from '../backup/restore-job-item.entity.js';
+import { RestoreJob } from '../backup/restore-job.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
@@ -38,6 +41,9 @@ export const SCOPED_ENTITIES = [
   OAuthClient,
   OAuthAuthorizationCode,
   OAuthToken,
+  BackupSnapshot,
+  RestoreJob,
+  RestoreJobItem,
 ];
 
 export const ALL_ENTITIES = [

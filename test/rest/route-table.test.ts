@@ -42,6 +42,10 @@ const SPEC_4_2 = [
   'GET /exchange/restricted-users/:id',
   'POST /exchange/restricted-users/:id/unblock',
   'GET /exchange/restricted-users/history',
+  'POST /backup/restore',
+  'GET /backup/restore/:jobId',
+  'GET /backup/snapshots',
+  'GET /backup/restore/history',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

@@ -41,7 +41,13 @@ export type SimulatedObjectKind =
   /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */
   | 'invitation_mail'
   /** A mail sender the cloud restricted (SPEC 2.6 "Restricted user"). */
-  | 'restricted_sender';
+  | 'restricted_sender'
+  /** Backup and compliance connector sources (simulated-backup.ts, simulated-connector-source.ts). */
+  | 'backup_protection'
+  | 'backup_restore'
+  | 'backup_placed_item'
+  | 'backup_fault'
+  | 'connector_source_fault';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

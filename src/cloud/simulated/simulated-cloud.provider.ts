@@ -19,6 +19,8 @@ import {
   type CloudUserRecord,
   type CloudUserRestore,
 } from '../provider.js';
+import { SimulatedBackupService } from './simulated-backup.js';
+import { SimulatedConnectorSources } from './simulated-connector-source.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -49,10 +51,29 @@ export class CloudObjectNotFoundError extends Error {
  * It runs outside any organization's scope, like a vendor's cloud would.
  */
 export class SimulatedCloudProvider implements CloudProvider {
+  /** The backup service and the compliance connector sources (their own files). */
+  readonly backup: SimulatedBackupService;
+  readonly connectorSources: SimulatedConnectorSources;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.backup = new SimulatedBackupService(orm, clock);
+    this.connectorSources = new SimulatedConnectorSources(orm, clock);
+  }
+
+  listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
+    this.backup.listBackupSnapshots(...args);
+  getBackupSnapshot: CloudProvider['getBackupSnapshot'] = (...args) => this.backup.getBackupSnapshot(...args);
+  listBackupItems: CloudProvider['listBackupItems'] = (...args) => this.backup.listBackupItems(...args);
+  findBackupItems: CloudProvider['findBackupItems'] = (...args) => this.backup.findBackupItems(...args);
+  restoreBackupItems: CloudProvider['restoreBackupItems'] = (...args) =>
+    this.backup.restoreBackupItems(...args);
+  testConnectorConnection: CloudProvider['testConnectorConnection'] = (...args) =>
+    this.connectorSources.testConnectorConnection(...args);
+  importConnectorData: CloudProvider['importConnectorData'] = (...args) =>
+    this.connectorSources.importConnectorData(...args);
 
   private em(): EntityManager {
     return this.orm.em.fork();
