@@ -22,7 +22,12 @@ export class ServerProcess {
     private readonly child: ChildProcess,
   ) {}
 
-  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  static async start(
+    databaseUrl: string,
+    env: Record<string, string> = {},
+    /** How long to wait for /health/ready (a loaded machine starts slowly). */
+    readyTimeoutMs = 10_000,
+  ): Promise<ServerProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
       env: {
@@ -40,7 +45,8 @@ export class ServerProcess {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const baseUrl = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; attempt < 200; attempt++) {
+    const readyBy = Date.now() + readyTimeoutMs;
+    while (Date.now() < readyBy) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
       try {
         if ((await fetch(`${baseUrl}/health/ready`)).ok) return new ServerProcess(baseUrl, child);
