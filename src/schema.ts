@@ -4,6 +4,7 @@ import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { BackupResolver } from './backup/backup.resolver.js';
+import { ConnectorResolver } from './compliance/connector.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
@@ -38,6 +39,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   OAuthClientResolver,
   PortalResolver,
   BackupResolver,
+  ConnectorResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -8,6 +8,7 @@ import { Migration20261126090000_guests } from './Migration20261126090000_guests
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
 import { Migration20261208090000_backup } from './Migration20261208090000_backup.js';
+import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -29,4 +30,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128090000_restricted_users,
   },
   { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
+  { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
 ];
