@@ -22,6 +22,7 @@ import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
+import { SecretsKeyCheck } from './secrets-key-check.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -57,5 +58,6 @@ export const ALL_ENTITIES = [
   JobWorkerHeartbeat,
   Member,
   AnnouncedSignIn,
+  SecretsKeyCheck,
   ...SCOPED_ENTITIES,
 ];

@@ -43,7 +43,7 @@ it('resumes a restore interrupted by a crash without restoring any item twice', 
   const total = res.body.data.itemCount;
   expect(total).toBeGreaterThan(20);
 
-  const first = await ServerProcess.start(setup.databaseUrl, SERVER_ENV, 60_000);
+  const first = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
   servers.push(first);
   let processed = 0;
   const deadline = Date.now() + 30_000;
@@ -58,7 +58,7 @@ it('resumes a restore interrupted by a crash without restoring any item twice', 
   expect(atKill.processedCount).toBeGreaterThan(0);
   expect(atKill.processedCount).toBeLessThan(total);
 
-  const second = await ServerProcess.start(setup.databaseUrl, SERVER_ENV, 60_000);
+  const second = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
   servers.push(second);
   const job = await untilFinished(setup, org.keys.read, tenant.id, jobId, [], 90_000);
   expect(job).toMatchObject({ status: 'Completed', processedCount: total, restoredCount: total });

@@ -7,6 +7,8 @@ import { Migration20261125090000_deleted_users } from './Migration20261125090000
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
+import { Migration20261202090000_reliability } from './Migration20261202090000_reliability.js';
+import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
 import { Migration20261208090000_backup } from './Migration20261208090000_backup.js';
 import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
 
@@ -28,6 +30,11 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128090000_restricted_users',
     class: Migration20261128090000_restricted_users,
+  },
+  { name: 'Migration20261202090000_reliability', class: Migration20261202090000_reliability },
+  {
+    name: 'Migration20261204180000_list_page_indexes',
+    class: Migration20261204180000_list_page_indexes,
   },
   { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
   { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
