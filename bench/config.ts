@@ -13,6 +13,10 @@ export interface BenchConfig {
   /** Seconds of unmeasured load per target before it is measured. */
   warmupSeconds: number;
   connections: number;
+  /** Connections of the second, heavier pass. */
+  highConnections: number;
+  /** Interleaved rounds of the main pass (every target once per round). */
+  rounds: number;
   tenants: number;
   users: number;
   /** Users of the tenant the requests read. */
@@ -39,6 +43,8 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     durationSeconds: positiveInt(env, 'BENCH_DURATION', 10),
     warmupSeconds: positiveInt(env, 'BENCH_WARMUP', 2),
     connections: positiveInt(env, 'BENCH_CONNECTIONS', 10),
+    highConnections: positiveInt(env, 'BENCH_HIGH_CONNECTIONS', 32),
+    rounds: positiveInt(env, 'BENCH_ROUNDS', 2),
     tenants: positiveInt(env, 'BENCH_TENANTS', 100),
     users: positiveInt(env, 'BENCH_USERS', 100_000),
     hotTenantUsers: positiveInt(env, 'BENCH_HOT_TENANT_USERS', 2_000),

@@ -1,39 +1,11 @@
 /**
- * The floor the product is measured against: plain Express 5 and a `pg` Pool serving the same users page
- * with the same SQL shape (page, total, license SKU ids of the page's users) and the same JSON, with no
- * authentication, rate limiting, ORM or GraphQL. Run by the bench as a child process; never imported by src/.
+ * The Express floor: plain Express 5 serving bench/raw-users.ts's page. Beside the bare node:http floor
+ * (bench/raw-http-server.ts) it shows what Express itself costs. Run by the bench as a child process.
  *
- * Env: DATABASE_URL, PORT, BENCH_ORGANIZATION_ID, BENCH_ENVIRONMENT, BENCH_USER_FIELDS (comma-separated).
+ * Env: PORT and those of bench/raw-users.ts.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import pg from 'pg';
-import { columnOf, LICENSES_FIELD } from './user-fields.js';
-
-function requiredEnv(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-}
-
-const organizationId = requiredEnv('BENCH_ORGANIZATION_ID');
-const environment = requiredEnv('BENCH_ENVIRONMENT');
-const fields = requiredEnv('BENCH_USER_FIELDS').split(',');
-const columnFields = fields.filter((field) => field !== LICENSES_FIELD);
-const pool = new pg.Pool({ connectionString: requiredEnv('DATABASE_URL'), max: 10 });
-pool.on('error', (error) => console.error(`raw server pool: ${error.message}`));
-
-// The same filter and order as the product's list: the scope, the tenant, not deleted, newest first.
-const WHERE = 'organization_id = $1 and environment = $2 and tenant_id = $3 and deleted_at is null';
-const PAGE_SQL = `select ${columnFields.map((field) => `"${columnOf(field)}" as "${field}"`).join(', ')}
-  from users where ${WHERE} order by created_at desc, id desc limit $4 offset $5`;
-const COUNT_SQL = `select count(*)::int as total from users where ${WHERE}`;
-const LICENSES_SQL = `select user_id, sku_id from license_assignments
-  where organization_id = $1 and environment = $2 and user_id = any($3::uuid[])`;
-
-function intParam(value: unknown, fallback: number): number {
-  const parsed = typeof value === 'string' ? Number(value) : NaN;
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
+import { intParam, pool, requiredEnv, usersPage } from './raw-users.js';
 
 const app = express();
 app.disable('x-powered-by');
@@ -44,33 +16,13 @@ app.get('/health/ready', (_req, res) => {
 
 app.get('/v1/tenants/:tenantId/users', async (req: Request, res: Response, next: NextFunction) => {
   try {
-    const page = intParam(req.query.page, 1);
-    const limit = Math.min(intParam(req.query.limit, 25), 100);
-    const scope = [organizationId, environment, req.params.tenantId];
-    const [rows, count] = await Promise.all([
-      pool.query<Record<string, unknown>>(PAGE_SQL, [...scope, limit, (page - 1) * limit]),
-      pool.query<{ total: number }>(COUNT_SQL, scope),
-    ]);
-    const licenses = new Map<string, string[]>();
-    if (fields.includes(LICENSES_FIELD) && rows.rows.length > 0) {
-      const assignments = await pool.query<{ user_id: string; sku_id: string }>(LICENSES_SQL, [
-        organizationId,
-        environment,
-        rows.rows.map((row) => row.id),
-      ]);
-      for (const { user_id: userId, sku_id: skuId } of assignments.rows) {
-        const held = licenses.get(userId);
-        if (held) held.push(skuId);
-        else licenses.set(userId, [skuId]);
-      }
-    }
-    const data = rows.rows.map((row) => {
-      const item: Record<string, unknown> = {};
-      for (const field of fields)
-        item[field] = field === LICENSES_FIELD ? (licenses.get(String(row.id)) ?? []) : row[field];
-      return item;
-    });
-    res.json({ success: true, data, meta: { page, limit, total: count.rows[0].total } });
+    res.json(
+      await usersPage(
+        String(req.params.tenantId),
+        intParam(req.query.page, 1),
+        intParam(req.query.limit, 25),
+      ),
+    );
   } catch (error) {
     next(error);
   }

@@ -1,27 +1,59 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { TARGET_KEYS, type TargetKey } from './interleave.js';
 import type { LoadResult } from './load.js';
 import type { ProfileSummary } from './profile.js';
 import type { ScaledData } from './scale-data.js';
 import type { StatementCounts } from './sql-count.js';
 import type { DeliveryResults } from './webhook-delivery.js';
 
-/** REST must reach at least half the throughput of the raw Express + pg baseline. */
-export const REST_TO_RAW_GOAL = 0.5;
+/** Issue #11's goals, against the bare node:http + pg floor measured in the same interleaved run. */
+export const GOALS = {
+  restToFloor: 0.6,
+  graphqlToFloor: 0.55,
+  restP99Ms: 25,
+  productPeakRssMiB: 250,
+};
+
+export type LoadTable = Record<TargetKey, LoadResult>;
+
+export interface Goal {
+  name: string;
+  value: string;
+  goal: string;
+  met: boolean;
+}
 
 export interface BenchResults {
   startedAt: string;
   finishedAt: string;
-  settings: { connections: number; durationSeconds: number; warmupSeconds: number; pageSize: number };
+  settings: {
+    connections: number;
+    highConnections: number;
+    rounds: number;
+    durationSeconds: number;
+    warmupSeconds: number;
+    pageSize: number;
+  };
   machine: { node: string; cpus: number; platform: string };
   database: string;
   data: ScaledData['counts'] & { seconds: number };
-  load: { raw: LoadResult; rest: LoadResult; graphql: LoadResult };
-  ratios: { restToRaw: number; restToGraphql: number };
-  goals: { restToRawAtLeast: number; restToRawMet: boolean; statementsEqual: boolean };
+  /** At `connections` (10 by default), `rounds` interleaved rounds. */
+  load: LoadTable;
+  /** At `highConnections` (32 by default), one interleaved round. */
+  loadHigh: LoadTable;
+  /** req/s of each target divided by the floor's, in the same pass. */
+  ratios: Record<TargetKey, number>;
+  ratiosHigh: Record<TargetKey, number>;
+  goals: Goal[];
   sqlStatements: StatementCounts;
-  peakRssMiB: { productServer: number | null; rawServer: number | null; benchProcess: number | null };
-  /** Differences between the three answers found before measuring (empty when they match). */
+  peakRssMiB: {
+    productServer: number | null;
+    floorServer: number | null;
+    expressServer: number | null;
+    benchProcess: number | null;
+  };
+  /** Differences between the answers found before measuring (empty when they match). */
   verification: string[];
   profile?: ProfileSummary;
   webhooks?: DeliveryResults;
@@ -31,63 +63,118 @@ export function toMiB(kib: number | null): number | null {
   return kib === null ? null : Math.round(kib / 102.4) / 10;
 }
 
-function ratio(numerator: number, denominator: number): number {
-  return denominator > 0 ? Math.round((numerator / denominator) * 100) / 100 : 0;
+export function ratiosTo(load: LoadTable): Record<TargetKey, number> {
+  const floor = load.floor.requestsPerSecond;
+  return Object.fromEntries(
+    TARGET_KEYS.map((key) => [
+      key,
+      floor > 0 ? Math.round((load[key].requestsPerSecond / floor) * 100) / 100 : 0,
+    ]),
+  ) as Record<TargetKey, number>;
 }
 
-export function ratios(load: BenchResults['load']): BenchResults['ratios'] {
-  return {
-    restToRaw: ratio(load.rest.requestsPerSecond, load.raw.requestsPerSecond),
-    restToGraphql: ratio(load.rest.requestsPerSecond, load.graphql.requestsPerSecond),
-  };
+export function goalsOf(
+  load: LoadTable,
+  ratios: Record<TargetKey, number>,
+  productPeakRssMiB: number | null,
+  sql: StatementCounts,
+): Goal[] {
+  return [
+    {
+      name: 'REST / floor',
+      value: `${ratios.rest.toFixed(2)}×`,
+      goal: `≥ ${GOALS.restToFloor}×`,
+      met: ratios.rest >= GOALS.restToFloor,
+    },
+    {
+      name: 'GraphQL / floor',
+      value: `${ratios.graphql.toFixed(2)}×`,
+      goal: `≥ ${GOALS.graphqlToFloor}×`,
+      met: ratios.graphql >= GOALS.graphqlToFloor,
+    },
+    {
+      name: 'REST p99',
+      value: `${load.rest.latencyP99Ms} ms`,
+      goal: `≤ ${GOALS.restP99Ms} ms`,
+      met: load.rest.latencyP99Ms <= GOALS.restP99Ms,
+    },
+    {
+      name: 'product peak RSS',
+      value: `${productPeakRssMiB ?? '?'} MiB`,
+      goal: `≤ ${GOALS.productPeakRssMiB} MiB`,
+      met: productPeakRssMiB !== null && productPeakRssMiB <= GOALS.productPeakRssMiB,
+    },
+    {
+      name: 'SQL per users list',
+      value: Object.entries(sql.byLimit)
+        .map(([limit, count]) => `limit=${limit} → ${count}`)
+        .join(', '),
+      goal: 'equal',
+      met: sql.equal,
+    },
+  ];
 }
 
 function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((cell, index) => String(cell).padStart(widths[index])).join('  ');
 }
 
-export function formatReport(results: BenchResults): string {
-  const widths = [22, 9, 8, 8, 13, 9, 9];
-  const lines = [
-    '',
-    `Load: ${results.settings.connections} connections, ${results.settings.durationSeconds} s each after ${results.settings.warmupSeconds} s warm-up, page of ${results.settings.pageSize} users`,
-    row(['target', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'requests', 'failures'], widths),
-  ];
-  const labels: Array<[keyof BenchResults['load'], string]> = [
-    ['raw', 'raw Express + pg'],
-    ['rest', 'REST /v1 users'],
-    ['graphql', 'GraphQL users'],
-  ];
-  for (const [key, label] of labels) {
-    const result = results.load[key];
-    lines.push(
+const LABELS: Record<TargetKey, string> = {
+  floor: 'floor node:http + pg',
+  express: 'raw Express + pg',
+  rest: 'REST /v1 users',
+  graphql: 'GraphQL users',
+};
+
+function loadTable(title: string, load: LoadTable, ratios: Record<TargetKey, number>): string[] {
+  const widths = [22, 9, 9, 8, 8, 11, 9, 9];
+  return [
+    title,
+    row(['target', 'req/s', '× floor', 'p50 ms', 'p99 ms', 'CPU ms/req', 'requests', 'failures'], widths),
+    ...TARGET_KEYS.map((key) =>
       row(
         [
-          label,
-          Math.round(result.requestsPerSecond),
-          result.latencyP50Ms,
-          result.latencyP99Ms,
-          result.serverCpuMsPerRequest ?? '?',
-          result.requests,
-          result.failures,
+          LABELS[key],
+          Math.round(load[key].requestsPerSecond),
+          ratios[key].toFixed(2),
+          load[key].latencyP50Ms,
+          load[key].latencyP99Ms,
+          load[key].serverCpuMsPerRequest ?? '?',
+          load[key].requests,
+          load[key].failures,
         ],
         widths,
       ),
-    );
-  }
-  const { restToRaw, restToGraphql } = results.ratios;
-  const sql = results.sqlStatements.byLimit;
+    ),
+  ];
+}
+
+export function formatReport(results: BenchResults): string {
+  const { settings } = results;
   const rss = results.peakRssMiB;
-  lines.push(
+  const lines = [
     '',
-    `REST / raw      ${restToRaw.toFixed(2)}×   goal ≥ ${REST_TO_RAW_GOAL}×: ${results.goals.restToRawMet ? 'met' : 'NOT met'}`,
-    `REST / GraphQL  ${restToGraphql.toFixed(2)}×`,
-    `SQL statements per REST users list: ${Object.entries(sql)
-      .map(([limit, count]) => `limit=${limit} → ${count}`)
-      .join(', ')}   goal equal: ${results.goals.statementsEqual ? 'met' : 'NOT met'}`,
-    `Peak RSS: product server ${rss.productServer ?? '?'} MiB, raw server ${rss.rawServer ?? '?'} MiB, bench process ${rss.benchProcess ?? '?'} MiB`,
+    ...loadTable(
+      `Load: ${settings.connections} connections, ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s ` +
+        `(after ${settings.warmupSeconds} s warm-up each), page of ${settings.pageSize} users`,
+      results.load,
+      results.ratios,
+    ),
+    '',
+    ...loadTable(
+      `Load: ${settings.highConnections} connections, one interleaved round`,
+      results.loadHigh,
+      results.ratiosHigh,
+    ),
+    '',
+    "Goals (ratios within the same interleaved run; absolute figures move with the machine's other load):",
+    ...results.goals.map(
+      (goal) =>
+        `  ${goal.name.padEnd(20)} ${goal.value.padStart(24)}   goal ${goal.goal}: ${goal.met ? 'met' : 'NOT met'}`,
+    ),
+    `Peak RSS: product ${rss.productServer ?? '?'} MiB, floor ${rss.floorServer ?? '?'} MiB, Express ${rss.expressServer ?? '?'} MiB, bench process ${rss.benchProcess ?? '?'} MiB`,
     `Data: ${results.data.tenants} tenants, ${results.data.users} users (hot tenant ${results.data.hotTenantActiveUsers} active), ${results.data.licenseAssignments} license assignments, loaded in ${results.data.seconds.toFixed(1)} s`,
-  );
+  ];
   if (results.verification.length > 0)
     lines.push(
       '',
@@ -99,12 +186,8 @@ export function formatReport(results: BenchResults): string {
     lines.push(
       '',
       `CPU profile of the product server during a REST pass (${profile.file}), self time of ${profile.totalMs} ms busy:`,
-    );
-    lines.push(
       ...profile.byModule.map((entry) => `  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`),
-    );
-    lines.push('  top functions:');
-    lines.push(
+      '  top functions:',
       ...profile.byFunction.map((entry) => `  ${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`),
     );
   }

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: scales a fresh database up, starts the product server and a raw Express + pg baseline
- * as child processes, drives the same users page through REST, GraphQL and the baseline with autocannon,
+ * `npm run bench`: scales a fresh database up, starts the product server and two raw floors (bare node:http + pg,
+ * Express + pg) as child processes, drives the same users page through all of them interleaved with autocannon,
  * counts the SQL statements of the REST list in-process, and reports throughput, latency, ratios and
  * peak memory (console table + .data/bench/results.json). See docs/benchmarks.md.
  */
@@ -12,9 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
 import { loadBenchConfig, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
-import { measure, type LoadResult, type LoadSettings, type LoadTarget } from './load.js';
+import { measureInterleaved, type MeasuredTarget, type TargetKey } from './interleave.js';
+import { measure, type LoadSettings, type LoadTarget } from './load.js';
 import { summariseNewestProfile, type ProfileSummary } from './profile.js';
-import { formatReport, ratios, REST_TO_RAW_GOAL, toMiB, writeResults, type BenchResults } from './report.js';
+import { formatReport, goalsOf, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -23,7 +24,10 @@ import { deliverySettingsFromEnv, formatDeliveryReport, measureWebhookDelivery }
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const PRODUCT_SCRIPT = path.join(DIST, 'src', 'main.js');
-const RAW_SCRIPT = path.join(DIST, 'bench', 'raw-server.js');
+const RAW_SCRIPTS = {
+  floor: path.join(DIST, 'bench', 'raw-http-server.js'),
+  express: path.join(DIST, 'bench', 'raw-server.js'),
+};
 const STATEMENT_LIMITS = [10, 100];
 
 const startedAt = Date.now();
@@ -68,11 +72,16 @@ async function startProduct(
   return child;
 }
 
-async function startRaw(database: BenchDatabase, data: ScaledData, fields: string[]): Promise<ChildServer> {
+async function startRaw(
+  kind: keyof typeof RAW_SCRIPTS,
+  database: BenchDatabase,
+  data: ScaledData,
+  fields: string[],
+): Promise<ChildServer> {
   const port = await freePort();
   const child = await startChild({
-    name: 'raw server',
-    script: RAW_SCRIPT,
+    name: `${kind} server`,
+    script: RAW_SCRIPTS[kind],
     port,
     env: {
       DATABASE_URL: database.url,
@@ -87,17 +96,20 @@ async function startRaw(database: BenchDatabase, data: ScaledData, fields: strin
   return child;
 }
 
-interface Targets {
-  raw: LoadTarget;
-  rest: LoadTarget;
-  graphql: LoadTarget;
-}
+type Targets = Record<TargetKey, LoadTarget>;
 
-function targetsFor(config: BenchConfig, data: ScaledData, product: ChildServer, raw: ChildServer): Targets {
+function targetsFor(
+  config: BenchConfig,
+  data: ScaledData,
+  product: ChildServer,
+  floor: ChildServer,
+  express: ChildServer,
+): Targets {
   const auth = { authorization: `Bearer ${data.apiKey}` };
   const path = restUsersPath(data.hotTenantId, config.pageSize);
   return {
-    raw: { name: 'raw', url: raw.baseUrl + path, method: 'GET' },
+    floor: { name: 'floor', url: floor.baseUrl + path, method: 'GET' },
+    express: { name: 'express', url: express.baseUrl + path, method: 'GET' },
     rest: { name: 'rest', url: product.baseUrl + path, method: 'GET', headers: auth },
     graphql: {
       name: 'graphql',
@@ -111,7 +123,8 @@ function targetsFor(config: BenchConfig, data: ScaledData, product: ChildServer,
 
 /** One request to each target; a non-200 stops the bench, differing data is reported beside the numbers. */
 async function verify(targets: Targets): Promise<string[]> {
-  const raw = await restSnapshot('raw', targets.raw.url, {});
+  const raw = await restSnapshot('floor', targets.floor.url, {});
+  const express = await restSnapshot('Express', targets.express.url, {});
   const rest = await restSnapshot('REST', targets.rest.url, targets.rest.headers ?? {});
   const graphql = await graphqlSnapshot(
     targets.graphql.url,
@@ -120,7 +133,8 @@ async function verify(targets: Targets): Promise<string[]> {
   );
   if (rest.items.length === 0) throw new Error('REST returned no users for the hot tenant');
   return [
-    ...differences('REST', rest, 'raw', raw, true),
+    ...differences('REST', rest, 'floor', raw, true),
+    ...differences('Express', express, 'floor', raw, true),
     ...differences('REST', rest, 'GraphQL', graphql, false),
   ];
 }
@@ -167,26 +181,38 @@ async function main(): Promise<void> {
   log(`Data ready in ${data.seconds.toFixed(1)} s`);
 
   const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
-  log('Starting the product server and the raw baseline');
-  const [product, raw] = await Promise.all([startProduct(database), startRaw(database, data, fields)]);
-  const targets = targetsFor(config, data, product, raw);
+  log('Starting the product server and the two raw floors');
+  const [product, floor, express] = await Promise.all([
+    startProduct(database),
+    startRaw('floor', database, data, fields),
+    startRaw('express', database, data, fields),
+  ]);
+  const targets = targetsFor(config, data, product, floor, express);
   const verification = await verify(targets);
   for (const problem of verification) log(`WARNING: ${problem}`);
 
-  const loadOn = async (key: keyof Targets, server: ChildServer): Promise<LoadResult> => {
-    log(`Load on ${key}: ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s`);
-    const result = await measure(targets[key], settings, () => server.cpuMs());
-    log(`  ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.latencyP99Ms} ms`);
-    return result;
+  const servers: Record<TargetKey, ChildServer> = { floor, express, rest: product, graphql: product };
+  const measured = Object.fromEntries(
+    (Object.keys(targets) as TargetKey[]).map((key) => [
+      key,
+      { target: targets[key], cpuMs: () => servers[key].cpuMs() },
+    ]),
+  ) as Record<TargetKey, MeasuredTarget>;
+  log(`Load: ${config.rounds} interleaved rounds at ${settings.connections} connections`);
+  const load = await measureInterleaved(measured, settings, config.rounds, log);
+  log(`Load: one interleaved round at ${config.highConnections} connections`);
+  const loadHigh = await measureInterleaved(
+    measured,
+    { ...settings, connections: config.highConnections },
+    1,
+    log,
+  );
+  const peakRss = {
+    productServer: toMiB(product.peakRssKiB()),
+    floorServer: toMiB(floor.peakRssKiB()),
+    expressServer: toMiB(express.peakRssKiB()),
   };
-  // One after the other: concurrent runs would compete for the same cores.
-  const load = {
-    raw: await loadOn('raw', raw),
-    rest: await loadOn('rest', product),
-    graphql: await loadOn('graphql', product),
-  };
-  const peakRss = { productServer: toMiB(product.peakRssKiB()), rawServer: toMiB(raw.peakRssKiB()) };
-  await Promise.all([product.stop(), raw.stop()]);
+  await Promise.all([product.stop(), floor.stop(), express.stop()]);
 
   log('Counting SQL statements per REST request (in process)');
   const sqlStatements = await countStatements({
@@ -214,11 +240,16 @@ async function main(): Promise<void> {
     log,
   });
 
-  const ratioValues = ratios(load);
+  const ratioValues = ratiosTo(load);
   const results: BenchResults = {
     startedAt: new Date(startedAt).toISOString(),
     finishedAt: new Date().toISOString(),
-    settings: { ...settings, pageSize: config.pageSize },
+    settings: {
+      ...settings,
+      highConnections: config.highConnections,
+      rounds: config.rounds,
+      pageSize: config.pageSize,
+    },
     machine: {
       node: process.version,
       cpus: os.availableParallelism(),
@@ -227,12 +258,10 @@ async function main(): Promise<void> {
     database: database.source,
     data: { ...data.counts, seconds: Math.round(data.seconds * 10) / 10 },
     load,
+    loadHigh,
     ratios: ratioValues,
-    goals: {
-      restToRawAtLeast: REST_TO_RAW_GOAL,
-      restToRawMet: ratioValues.restToRaw >= REST_TO_RAW_GOAL,
-      statementsEqual: sqlStatements.equal,
-    },
+    ratiosHigh: ratiosTo(loadHigh),
+    goals: goalsOf(load, ratioValues, peakRss.productServer, sqlStatements),
     sqlStatements,
     peakRssMiB: { ...peakRss, benchProcess: toMiB(peakRssOf('self')) },
     verification,

@@ -4,6 +4,8 @@ import type { RequestContext } from '../src/context.js';
 import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { successEnvelope } from './envelope.js';
+import { bodyProblem, queryProblems } from './request-input.js';
+import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
 export interface HandlerDeps {
@@ -51,6 +53,15 @@ function selectedTenant(req: Request): string | undefined {
 /** Builds the operation's variables from the path, query string, headers and body. */
 function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
   const { definition } = route;
+  const shapeProblems = queryProblems(route, req);
+  const body = bodyProblem(route, req);
+  if (body) shapeProblems.push(body);
+  if (shapeProblems.length > 0) {
+    throw new InvalidRequestError(
+      `Invalid request: ${shapeProblems.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
+      shapeProblems,
+    );
+  }
   const variables: Record<string, unknown> = {};
   for (const [param, variable] of Object.entries(definition.params ?? {}))
     variables[variable] = req.params[param];
@@ -115,13 +126,20 @@ function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProb
   return { field, problem: text };
 }
 
+/** Strings PostgreSQL cannot store (NUL, lone surrogates), anywhere in any variable (src/http/input). */
+function textProblems(variables: Record<string, unknown>): CoercionProblem[] {
+  return Object.entries(variables).flatMap(([variable, value]) =>
+    unsafeTextProblems(value).map(({ path, problem }) => ({ variable, path: path.join('.'), problem })),
+  );
+}
+
 /** The one handler behind every REST route: variables in, operation executed in-process, envelope out. */
 export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHandler {
   const status = route.definition.status ?? 200;
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const variables = variablesOf(route, req);
-      const problems = coercionProblems(route, variables);
+      const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
       if (problems.length > 0) {
         // An id that cannot exist (not a UUID) names nothing: 404, whether in the path or X-Tenant-Id.
         const unknownId = problems.find((p) => {

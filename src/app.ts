@@ -15,12 +15,16 @@ import {
   API_KEY_REVOKED_CHANNEL,
   type ApiKeyCacheHolder,
 } from './api-keys/api-key.service.js';
+import { jitGateway } from './core/jit-gateway.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
-import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
+import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
+import { answerClientError } from './http/input/client-error.js';
+import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
+import { httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
@@ -113,6 +117,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   };
   const app = express();
   const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
+  server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
   // X-Forwarded-For as far as the proxies are trusted (TRUST_PROXY); otherwise the connecting address.
@@ -144,9 +149,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
-  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
+  // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
+  // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
-  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer);
+  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer, urlLengthLimit);
   const jsonBody = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
@@ -167,7 +173,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use('/api', guard, jsonBody, features.router, notFound);
 
   const apollo = new ApolloServer<RequestContext>({
-    schema: options.schema,
+    // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.
+    gateway: jitGateway(options.schema),
     introspection: true,
     // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
     persistedQueries: false,
@@ -179,6 +186,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
       serviceUnavailableStatusPlugin,
     ],
@@ -230,8 +238,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use(notFound);
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
-    const bodyProblem = jsonBodyProblem(error, options.maxJsonBodyBytes);
-    if (bodyProblem) return sendError(req, res, bodyProblem);
+    const inputProblem = httpInputError(error, options.maxJsonBodyBytes);
+    if (inputProblem) return sendError(req, res, inputProblem);
     if (toAppError(error).code === 'INTERNAL_ERROR')
       logger.error({ err: error, requestId: req.requestId }, 'request failed');
     sendError(req, res, error);
@@ -247,26 +255,4 @@ export async function createApp(options: AppOptions): Promise<App> {
       server.closeAllConnections();
     },
   };
-}
-
-/** body-parser's errors (bad JSON, too large, bad charset) become a 400 envelope a person can read. */
-function jsonBodyProblem(error: unknown, limit: number): InvalidRequestError | null {
-  if (!error || typeof error !== 'object' || !('type' in error)) return null;
-  switch ((error as { type: string }).type) {
-    case 'entity.parse.failed':
-      return new InvalidRequestError('The request body is not valid JSON', [
-        { field: 'body', problem: `is not valid JSON: ${String((error as { message?: unknown }).message)}` },
-      ]);
-    case 'entity.too.large':
-      return new InvalidRequestError(`The request body is larger than ${limit} bytes`, [
-        { field: 'body', problem: `must be at most ${limit} bytes` },
-      ]);
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new InvalidRequestError('The request body must be UTF-8 JSON', [
-        { field: 'body', problem: 'must be UTF-8' },
-      ]);
-    default:
-      return null;
-  }
 }

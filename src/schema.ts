@@ -9,6 +9,7 @@ import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
+import { withStrictIds } from './core/ids.js';
 import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
 import { MemberResolver } from './members/member.resolver.js';
@@ -67,12 +68,13 @@ async function validateArgument(value: unknown): Promise<void> {
   }
 }
 
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildAppSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers: RESOLVERS,
     validateFn: validateArgument,
     // type-graphql needs a pub/sub once any subscription exists; event subscriptions read their own
     // per-server EventHub instead (src/subscriptions), this one serves topic-based subscriptions.
     pubSub: createPubSub(),
   });
+  return withStrictIds(schema);
 }

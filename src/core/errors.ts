@@ -53,9 +53,34 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Error bodies stay small whatever the input: the first problems are listed (with how many there were in
+ * all), and long texts are cut. A 10,000-item list of bad values answers in a few KiB, not megabytes.
+ */
+export const MAX_REPORTED_PROBLEMS = 20;
+const MAX_MESSAGE_LENGTH = 1000;
+const MAX_FIELD_LENGTH = 200;
+const MAX_PROBLEM_LENGTH = 500;
+
+/** Cuts `text` to `max` characters (never inside a surrogate pair), marking the cut. */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}… (${text.length - end} more characters)`;
+}
+
 export class InvalidRequestError extends AppError {
   constructor(message: string, fields: FieldProblem[] = [], extra: ErrorDetails = {}) {
-    super('INVALID_REQUEST', message, fields.length > 0 ? { fields, ...extra } : extra);
+    const reported = fields.slice(0, MAX_REPORTED_PROBLEMS).map((problem) => ({
+      field: shortened(problem.field, MAX_FIELD_LENGTH),
+      problem: shortened(problem.problem, MAX_PROBLEM_LENGTH),
+    }));
+    const counted = fields.length > MAX_REPORTED_PROBLEMS ? { problemCount: fields.length } : {};
+    super(
+      'INVALID_REQUEST',
+      shortened(message, MAX_MESSAGE_LENGTH),
+      fields.length > 0 ? { fields: reported, ...counted, ...extra } : extra,
+    );
   }
 
   static field(field: string, problem: string): InvalidRequestError {

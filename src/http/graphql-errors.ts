@@ -1,7 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, toAppError, type ErrorCode } from '../core/errors.js';
+import { AppError, shortened, toAppError, type ErrorCode } from '../core/errors.js';
 
 /** Apollo's own codes for a document or variables that do not fit the schema: all the client's mistake. */
 const CLIENT_MISTAKES = new Set([
@@ -43,7 +43,9 @@ export function formatGraphQLError(
     // Details a validation rule attached (e.g. which query limit) are kept; Apollo's `http` is not echoed.
     const given = formatted.extensions?.details;
     const details = typeof given === 'object' && given !== null ? given : {};
-    return { ...formatted, extensions: { code, details: { ...details, reason: apolloCode } } };
+    // graphql-js quotes the offending value in full; a megabyte string must not come back in the answer.
+    const message = shortened(formatted.message, 1000);
+    return { ...formatted, message, extensions: { code, details: { ...details, reason: apolloCode } } };
   }
   logInternal(original);
   const internal = toAppError(original);

@@ -140,7 +140,10 @@ export class MemberService {
   }
 
   private async findForChange(em: EntityManager, id: string): Promise<Member> {
-    // Locked until the transaction ends, read fresh: concurrent role changes apply one after the other.
+    // Member changes of one organization take its row's lock first, then the member's (read fresh): they
+    // apply one after the other, in one lock order (a member's lock before the owners' would deadlock two
+    // owners demoted at once).
+    await em.execute('select id from organizations where id = ? for update', [this.ctx.scope.organizationId]);
     const member = await em.findOne(
       Member,
       { id, organizationId: this.ctx.scope.organizationId },

@@ -130,16 +130,22 @@ function isLocalTarget(url: URL): boolean {
   return host === 'localhost' || (isIP(host) !== 0 && isNonPublicAddress(host));
 }
 
-async function urlProblems(raw: string, options: CheckOptions): Promise<FieldProblem[]> {
+/** The URL's shape and the integration's host rule: no network. Returns the problem or the parsed URL. */
+function urlShape(raw: string, options: CheckOptions): { url: URL } | { problem: string } {
   const parsed = parseWebhookUrl(raw);
-  if ('problem' in parsed) return [{ field: 'url', problem: parsed.problem }];
+  if ('problem' in parsed) return parsed;
   const ruleProblem = options.urlRule?.(parsed.url);
   // Where private targets are allowed (development, tests), a local receiver may stand in for Slack or Teams.
   if (ruleProblem && !(options.settings.allowPrivateTargets && isLocalTarget(parsed.url)))
-    return [{ field: 'url', problem: ruleProblem }];
+    return { problem: ruleProblem };
+  return parsed;
+}
+
+/** Where the URL leads (DNS): every address must be public. */
+async function targetProblems(url: URL, options: CheckOptions): Promise<FieldProblem[]> {
   if (options.settings.allowPrivateTargets) return [];
   try {
-    await assertPublicTarget(parsed.url, options.settings.resolveHost);
+    await assertPublicTarget(url, options.settings.resolveHost);
     return [];
   } catch (error) {
     if (error instanceof UnsafeTargetError) return [{ field: 'url', problem: error.message }];
@@ -150,7 +156,8 @@ async function urlProblems(raw: string, options: CheckOptions): Promise<FieldPro
 const notNull = (field: string): FieldProblem => ({ field, problem: 'cannot be null' });
 
 /**
- * Checks every given field and reports all problems at once (400 INVALID_REQUEST naming each field):
+ * Checks every given field and reports all problems at once (400 INVALID_REQUEST naming each field); the
+ * URL's target is resolved last, and only when nothing else is wrong:
  * URL shape and target (DNS resolved, every address public), event patterns that match a known kind,
  * tenant ids of this organization, header names and values.
  */
@@ -161,10 +168,15 @@ export async function checkWebhookFields(
 ): Promise<CheckedWebhookFields> {
   const checked: CheckedWebhookFields = {};
   const problems: FieldProblem[] = [];
+  let target: URL | null = null;
   if (fields.url === null) problems.push(notNull('url'));
   else if (fields.url !== undefined) {
     checked.url = fields.url.trim();
-    problems.push(...(await urlProblems(checked.url, options)));
+    const shape = urlShape(checked.url, options);
+    if ('problem' in shape) problems.push({ field: 'url', problem: shape.problem });
+    // An address literal is checked at once (no lookup); a host name waits until the rest is valid.
+    else if (isIP(hostOf(shape.url))) problems.push(...(await targetProblems(shape.url, options)));
+    else target = shape.url;
   }
   if (fields.events === null) problems.push(notNull('events'));
   else if (fields.events !== undefined) {
@@ -182,6 +194,8 @@ export async function checkWebhookFields(
   }
   if (fields.enabled === null) problems.push(notNull('enabled'));
   else if (fields.enabled !== undefined) checked.enabled = fields.enabled;
+  // The DNS lookup (up to resolveTimeoutMs) is the slow part: only input that is otherwise valid waits for it.
+  if (problems.length === 0 && target) problems.push(...(await targetProblems(target, options)));
   if (problems.length > 0)
     throw new InvalidRequestError(
       `Invalid webhook: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,

@@ -1,0 +1,71 @@
+/**
+ * Fault suite (docs/reliability.md): SIGTERM while clients keep writing. Every write the server
+ * acknowledged (201) is in the database afterwards, and the process exits 0 within the shutdown bound.
+ */
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { FaultServer } from './fault-kit.js';
+
+const WRITERS = 8;
+const SHUTDOWN_TIMEOUT_MS = 5_000;
+let databaseUrl: string;
+let setup: TestApp;
+let org: OrganizationWithKeys;
+let server: FaultServer | undefined;
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  setup = await TestApp.start({ databaseUrl });
+  org = await createOrganizationWithKeys(setup);
+});
+afterAll(async () => {
+  server?.reap();
+  await setup.stop();
+});
+
+describe('[fault] SIGTERM under load', () => {
+  it('loses no acknowledged write and exits within the bound', async () => {
+    server = await FaultServer.start({
+      DATABASE_URL: databaseUrl,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
+    const running = server;
+    const acknowledged: string[] = [];
+    let refused = 0;
+    let stopped = false;
+    const writer = async (writerIndex: number) => {
+      for (let n = 0; !stopped; n++) {
+        try {
+          const response = await fetch(`${running.baseUrl}/v1/webhooks`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${org.keys.admin}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ url: `http://127.0.0.1:9/w${writerIndex}-${n}`, events: ['*'] }),
+          });
+          if (response.status === 201)
+            acknowledged.push(((await response.json()) as { data: { id: string } }).data.id);
+          else refused++;
+        } catch {
+          refused++; // connection refused or reset once the server stops listening
+          if (running.child.exitCode !== null) stopped = true;
+        }
+      }
+    };
+    const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
+    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    const signalledAt = Date.now();
+    process.kill(running.pid, 'SIGTERM');
+    const code = await running.exited();
+    const stopMs = Date.now() - signalledAt;
+    stopped = true;
+    await Promise.all(writers);
+
+    expect(code).toBe(0);
+    expect(stopMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + 2_000);
+    const { rows } = await setup.pool.query<{ id: string }>('select id from webhooks where id = any($1)', [
+      acknowledged,
+    ]);
+    expect(rows).toHaveLength(acknowledged.length);
+    expect(refused).toBeGreaterThan(0); // the load really did run into the stop
+  }, 120_000);
+});
