@@ -3,6 +3,8 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { BackupResolver } from './backup/backup.resolver.js';
+import { ConnectorResolver } from './compliance/connector.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
@@ -43,6 +45,8 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   AlertResolver,
   DeviceResolver,
   EndpointDlpResolver,
+  BackupResolver,
+  ConnectorResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

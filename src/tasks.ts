@@ -1,5 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, TaskList } from 'graphile-worker';
+import { BACKUP_CATALOG_CRON, BACKUP_CATALOG_TASK, backupCatalogTask } from './backup/backup-catalog.js';
+import {
+  CONNECTOR_IMPORT_TASK,
+  CONNECTOR_SCHEDULER_CRON,
+  CONNECTOR_SCHEDULER_TASK,
+  connectorImportTask,
+  connectorSchedulerTask,
+} from './compliance/connector-import.js';
+import { restoreJobTask } from './backup/restore-runner.js';
+import { RESTORE_TASK } from './backup/restore.service.js';
 import type { AppDeps } from './core/service-context.js';
 import { HOUSEKEEPING_CRON, HOUSEKEEPING_TASK, housekeepingTask } from './housekeeping/housekeeping.task.js';
 import { tenantSyncTask } from './tenants/tenant-sync.task.js';
@@ -22,8 +32,17 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
     [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
     [DEVICE_ACTION_TASK]: deviceActionTask(orm, deps),
+    [RESTORE_TASK]: restoreJobTask(orm, deps),
+    [BACKUP_CATALOG_TASK]: backupCatalogTask(orm, deps),
+    [CONNECTOR_SCHEDULER_TASK]: connectorSchedulerTask(orm, deps),
+    [CONNECTOR_IMPORT_TASK]: connectorImportTask(orm, deps),
   };
 }
 
 /** Scheduled work; graphile-worker runs each item once per tick across every process. */
-export const cronItems: CronItem[] = [HOUSEKEEPING_CRON, DELETED_USER_PURGE_CRON];
+export const cronItems: CronItem[] = [
+  HOUSEKEEPING_CRON,
+  DELETED_USER_PURGE_CRON,
+  BACKUP_CATALOG_CRON,
+  CONNECTOR_SCHEDULER_CRON,
+];

@@ -1,4 +1,6 @@
 import type { RouteDefinition } from '../route.js';
+import { BACKUP_ROUTES } from './backup.routes.js';
+import { COMPLIANCE_ROUTES } from './compliance.routes.js';
 import { EXCHANGE_ROUTES } from './exchange.routes.js';
 import { IDENTITY_ROUTES } from './identity.routes.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
@@ -26,4 +28,6 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...IDENTITY_ROUTES,
   ...EXCHANGE_ROUTES,
   ...SECURITY_ROUTES,
+  ...BACKUP_ROUTES,
+  ...COMPLIANCE_ROUTES,
 ];

@@ -1,3 +1,6 @@
+import type { CloudBackupProvider } from './backup.provider.js';
+import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
+
 /**
  * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
  * Everything the service reads from or writes to a customer tenant goes through this interface;
@@ -194,7 +197,7 @@ export interface CloudRestrictedSenderRecord {
   unblockedAt: string | null;
 }
 
-export interface CloudProvider {
+export interface CloudProvider extends CloudBackupProvider, CloudConnectorSourceProvider {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;

@@ -1,3 +1,8 @@
+import { BackupSnapshot } from '../backup/backup-snapshot.entity.js';
+import { RestoreJobItem } from '../backup/restore-job-item.entity.js';
+import { RestoreJob } from '../backup/restore-job.entity.js';
+import { ConnectorRun } from '../compliance/connector-run.entity.js';
+import { ComplianceConnector } from '../compliance/connector.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
@@ -49,6 +54,11 @@ export const SCOPED_ENTITIES = [
   AlertComment,
   EndpointDlpPolicy,
   EndpointDlpAlert,
+  BackupSnapshot,
+  RestoreJob,
+  RestoreJobItem,
+  ComplianceConnector,
+  ConnectorRun,
 ];
 
 export const ALL_ENTITIES = [

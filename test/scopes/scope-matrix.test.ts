@@ -14,6 +14,7 @@ import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
+import { refreshCatalog } from '../backup/backup-kit.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
 let app: TestApp;
@@ -220,6 +221,49 @@ const PROBES: Probe[] = [
     name: 'GraphQL { securityAlertStatistics }',
     needs: Permission.READ_TENANTS,
     call: (t) => graphql(`{ securityAlertStatistics(tenantId: "${tenant.id}") { total } }`, t),
+  },
+  {
+    name: 'GET /api/backup/snapshots',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/backup/snapshots?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'GET /api/backup/restore/history',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/backup/restore/history?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/backup/restore',
+    needs: Permission.WRITE_TENANTS,
+    call: async (t) => {
+      await refreshCatalog(app, tenant);
+      const { rows } = await app.pool.query<{ id: string }>(
+        `select id from backup_snapshots where tenant_id = $1 and workload = 'Team chat' limit 1`,
+        [tenant.id],
+      );
+      return rest('POST', `/api/backup/restore?tenantId=${tenant.id}`, t, {
+        workload: 'Team chat',
+        restoreType: 'Point-in-time',
+        snapshotId: rows[0].id,
+        target: { type: 'Export' },
+      });
+    },
+  },
+  {
+    name: 'GET /api/compliance/connectors',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/compliance/connectors?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/compliance/connectors',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', `/api/compliance/connectors?tenantId=${tenant.id}`, t, {
+        name: 'Probe',
+        category: 'HR',
+        sourceType: 'BambooHR',
+        credentials: { subdomain: 'acme', apiKey: 'probe-key' },
+      }),
   },
   {
     name: 'GraphQL { members }',

@@ -47,7 +47,13 @@ export type SimulatedObjectKind =
   | 'device'
   | 'device_action'
   | 'dlp_policy'
-  | 'dlp_alert';
+  | 'dlp_alert'
+  /** Backup and compliance connector sources (simulated-backup.ts, simulated-connector-source.ts). */
+  | 'backup_protection'
+  | 'backup_restore'
+  | 'backup_placed_item'
+  | 'backup_fault'
+  | 'connector_source_fault';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

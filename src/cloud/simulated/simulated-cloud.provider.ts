@@ -19,6 +19,8 @@ import {
   type CloudUserRecord,
   type CloudUserRestore,
 } from '../provider.js';
+import { SimulatedBackupService } from './simulated-backup.js';
+import { SimulatedConnectorSources } from './simulated-connector-source.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -51,13 +53,30 @@ export class CloudObjectNotFoundError extends Error {
  */
 export class SimulatedCloudProvider implements CloudProvider {
   readonly security: SimulatedSecurityCloud;
+  /** The backup service and the compliance connector sources (their own files). */
+  readonly backup: SimulatedBackupService;
+  readonly connectorSources: SimulatedConnectorSources;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
   ) {
     this.security = new SimulatedSecurityCloud(orm, clock);
+    this.backup = new SimulatedBackupService(orm, clock);
+    this.connectorSources = new SimulatedConnectorSources(orm, clock);
   }
+
+  listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
+    this.backup.listBackupSnapshots(...args);
+  getBackupSnapshot: CloudProvider['getBackupSnapshot'] = (...args) => this.backup.getBackupSnapshot(...args);
+  listBackupItems: CloudProvider['listBackupItems'] = (...args) => this.backup.listBackupItems(...args);
+  findBackupItems: CloudProvider['findBackupItems'] = (...args) => this.backup.findBackupItems(...args);
+  restoreBackupItems: CloudProvider['restoreBackupItems'] = (...args) =>
+    this.backup.restoreBackupItems(...args);
+  testConnectorConnection: CloudProvider['testConnectorConnection'] = (...args) =>
+    this.connectorSources.testConnectorConnection(...args);
+  importConnectorData: CloudProvider['importConnectorData'] = (...args) =>
+    this.connectorSources.importConnectorData(...args);
 
   private em(): EntityManager {
     return this.orm.em.fork();

@@ -10,6 +10,8 @@ import { Migration20261128090000_restricted_users } from './Migration20261128090
 import { Migration20261202090000_reliability } from './Migration20261202090000_reliability.js';
 import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
 import { Migration20261205090000_security_operations } from './Migration20261205090000_security_operations.js';
+import { Migration20261208090000_backup } from './Migration20261208090000_backup.js';
+import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -39,4 +41,6 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261205090000_security_operations',
     class: Migration20261205090000_security_operations,
   },
+  { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
+  { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
 ];
