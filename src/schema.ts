@@ -18,6 +18,7 @@ import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
+import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -36,6 +37,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   MemberResolver,
   OAuthClientResolver,
   PortalResolver,
+  RecommendationResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

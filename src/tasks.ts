@@ -11,6 +11,13 @@ import {
 } from './users/deleted-user-purge.task.js';
 import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
+import { RECOMMENDATION_APPLY_TASK } from './recommendations/recommendation-apply.service.js';
+import { recommendationApplyTask } from './recommendations/recommendation-apply.task.js';
+import {
+  RECOMMENDATION_SNOOZE_CRON,
+  RECOMMENDATION_SNOOZE_TASK,
+  recommendationSnoozeTask,
+} from './recommendations/recommendation-snooze.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -19,8 +26,10 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask(orm, deps),
     [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
     [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
+    [RECOMMENDATION_APPLY_TASK]: recommendationApplyTask(orm, deps),
+    [RECOMMENDATION_SNOOZE_TASK]: recommendationSnoozeTask(orm, deps),
   };
 }
 
 /** Scheduled work; graphile-worker runs each item once per tick across every process. */
-export const cronItems: CronItem[] = [HOUSEKEEPING_CRON, DELETED_USER_PURGE_CRON];
+export const cronItems: CronItem[] = [HOUSEKEEPING_CRON, DELETED_USER_PURGE_CRON, RECOMMENDATION_SNOOZE_CRON];

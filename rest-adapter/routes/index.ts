@@ -4,6 +4,7 @@ import { IDENTITY_ROUTES } from './identity.routes.js';
 import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
 import { PORTAL_ROUTES } from './portal.routes.js';
+import { SECURITY_POSTURE_ROUTES } from './security-posture.routes.js';
 import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
@@ -24,4 +25,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...PORTAL_ROUTES,
   ...IDENTITY_ROUTES,
   ...EXCHANGE_ROUTES,
+  ...SECURITY_POSTURE_ROUTES,
 ];

@@ -4,6 +4,8 @@
  * the default implementation is the simulated cloud in ./simulated, a Microsoft Graph one plugs in later.
  * Records are provider-shaped (the cloud's ids), never our entities.
  */
+import type { SecurityPostureProvider } from './security-posture.provider.js';
+
 export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
 
 export interface CloudUserRecord {
@@ -192,7 +194,7 @@ export interface CloudRestrictedSenderRecord {
   unblockedAt: string | null;
 }
 
-export interface CloudProvider {
+export interface CloudProvider extends SecurityPostureProvider {
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

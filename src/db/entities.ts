@@ -17,6 +17,14 @@ import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
+import {
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
+} from '../recommendations/recommendation-apply.entity.js';
+import {
+  RecommendationStatusChange,
+  TenantRecommendation,
+} from '../recommendations/tenant-recommendation.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -38,6 +46,10 @@ export const SCOPED_ENTITIES = [
   OAuthClient,
   OAuthAuthorizationCode,
   OAuthToken,
+  TenantRecommendation,
+  RecommendationStatusChange,
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
 ];
 
 export const ALL_ENTITIES = [

@@ -8,6 +8,8 @@ import type {
 } from '../cloud/provider.js';
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import type { CloudSecurityControlRecord } from '../cloud/security-posture.provider.js';
+import { reconcileRecommendations } from '../recommendations/recommendation-reconcile.js';
 import { announceRiskySignIns } from '../security/risky-signins.js';
 import {
   reconcileGroups,
@@ -32,6 +34,8 @@ export interface UpstreamSnapshot {
    * inside its transaction.
    */
   signIns: CloudSignInRecord[];
+  /** Security controls, for the recommendations (src/recommendations/recommendation-reconcile.ts). */
+  securityControls: CloudSecurityControlRecord[];
 }
 
 export async function readUpstream(
@@ -39,14 +43,15 @@ export async function readUpstream(
   tenantExternalId: string,
   since: Date | null,
 ): Promise<UpstreamSnapshot> {
-  const [users, skus, groups, assignments, signIns] = await Promise.all([
+  const [users, skus, groups, assignments, signIns, securityControls] = await Promise.all([
     provider.listUsers(tenantExternalId),
     provider.listSkus(tenantExternalId),
     provider.listGroups(tenantExternalId),
     provider.listLicenseAssignments(tenantExternalId),
     provider.listSignIns(tenantExternalId, since),
+    provider.listSecurityControls(tenantExternalId),
   ]);
-  return { users, skus, groups, assignments, signIns };
+  return { users, skus, groups, assignments, signIns, securityControls };
 }
 
 /**
@@ -91,6 +96,13 @@ export async function reconcileTenant(
       ...licenses,
       ...groups,
       newSignIns: snapshot.signIns.length,
+      recommendationsChanged: await reconcileRecommendations(
+        em,
+        ctx.scope,
+        tenantId,
+        snapshot.securityControls,
+        step.now,
+      ),
     };
     tenant.lastSyncedAt = step.now;
     await em.flush();

@@ -42,6 +42,8 @@ const SPEC_4_2 = [
   'GET /exchange/restricted-users/:id',
   'POST /exchange/restricted-users/:id/unblock',
   'GET /exchange/restricted-users/history',
+  'GET /security/recommendations',
+  'POST /security/recommendations/:id/apply',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

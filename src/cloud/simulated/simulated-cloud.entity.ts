@@ -41,7 +41,10 @@ export type SimulatedObjectKind =
   /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */
   | 'invitation_mail'
   /** A mail sender the cloud restricted (SPEC 2.6 "Restricted user"). */
-  | 'restricted_sender';
+  | 'restricted_sender'
+  /** A security control's state and a tenant's information-barrier policy set (simulated-posture.ts). */
+  | 'security_control'
+  | 'barrier_policy_set';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })
