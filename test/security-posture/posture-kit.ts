@@ -97,3 +97,15 @@ export async function postureFootprint(app: TestApp): Promise<Record<string, str
            (select md5(string_agg(data::text, ',' order by id)) from sim_cloud_objects) as cloud`);
   return rows[0];
 }
+
+/** A synced tenant where only `controlId` is known to be unmet (the others as generated). */
+export async function tenantMissing(app: TestApp, scope: Scope, controlId: string): Promise<Tenant> {
+  const tenant = await createTenant(app, scope);
+  await simulatedCloud(app).posture.setControl(tenant.externalId, controlId, {
+    compliant: false,
+    applySupported: true,
+    applyFailure: null,
+  });
+  await syncPosture(app, tenant);
+  return tenant;
+}
