@@ -1,3 +1,4 @@
+import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
@@ -19,6 +20,7 @@ import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
+import { SecureScoreResolver } from './secure-score/secure-score.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -38,6 +40,8 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   OAuthClientResolver,
   PortalResolver,
   RecommendationResolver,
+  SecureScoreResolver,
+  InfoBarrierResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

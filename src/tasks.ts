@@ -1,3 +1,15 @@
+import { BARRIER_APPLY_TASK } from './info-barriers/barrier-application.service.js';
+import {
+  BARRIER_PROGRESS_CRON,
+  BARRIER_PROGRESS_TASK,
+  barrierApplyTask,
+  barrierProgressTask,
+} from './info-barriers/barrier-application.task.js';
+import {
+  SECURE_SCORE_SNAPSHOT_CRON,
+  SECURE_SCORE_SNAPSHOT_TASK,
+  secureScoreSnapshotTask,
+} from './secure-score/secure-score.task.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, TaskList } from 'graphile-worker';
 import type { AppDeps } from './core/service-context.js';
@@ -28,8 +40,17 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
     [RECOMMENDATION_APPLY_TASK]: recommendationApplyTask(orm, deps),
     [RECOMMENDATION_SNOOZE_TASK]: recommendationSnoozeTask(orm, deps),
+    [SECURE_SCORE_SNAPSHOT_TASK]: secureScoreSnapshotTask(orm, deps),
+    [BARRIER_APPLY_TASK]: barrierApplyTask(orm, deps),
+    [BARRIER_PROGRESS_TASK]: barrierProgressTask(orm, deps),
   };
 }
 
 /** Scheduled work; graphile-worker runs each item once per tick across every process. */
-export const cronItems: CronItem[] = [HOUSEKEEPING_CRON, DELETED_USER_PURGE_CRON, RECOMMENDATION_SNOOZE_CRON];
+export const cronItems: CronItem[] = [
+  HOUSEKEEPING_CRON,
+  DELETED_USER_PURGE_CRON,
+  RECOMMENDATION_SNOOZE_CRON,
+  SECURE_SCORE_SNAPSHOT_CRON,
+  BARRIER_PROGRESS_CRON,
+];

@@ -74,3 +74,81 @@ export const REOPEN_RECOMMENDATION = /* GraphQL */ `
     reopenSecurityRecommendation(id: $id, tenantIds: $tenantIds) { ${RECOMMENDATION_FIELDS} }
   }
 `;
+
+export const LIST_SECURE_SCORES = /* GraphQL */ `
+  query ListSecureScores($tenantIds: [UUID!], $historyDays: Int, $page: Int, $limit: Int) {
+    secureScores(tenantIds: $tenantIds, historyDays: $historyDays, page: $page, limit: $limit) {
+      items {
+        tenantId
+        tenantName
+        score
+        maxScore
+        percentage
+        byCategory {
+          category
+          score
+          maxScore
+        }
+        history {
+          day
+          score
+          maxScore
+          percentage
+        }
+      }
+      pageInfo {
+        page
+        limit
+        total
+      }
+    }
+  }
+`;
+
+const SEGMENT_FIELDS = /* GraphQL */ `id tenantId name attribute value memberCount createdAt createdBy`;
+const POLICY_FIELDS = /* GraphQL */ `id tenantId name type sourceSegmentId targetSegmentIds createdAt createdBy`;
+const APPLICATION_FIELDS = /* GraphQL */ `
+  id tenantId status startedAt pushedAt appliedAt failureReason segmentCount policyCount requestedBy
+`;
+
+export const LIST_SEGMENTS = /* GraphQL */ `
+  query ListBarrierSegments($tenantId: UUID!, $page: Int, $limit: Int) {
+    barrierSegments(tenantId: $tenantId, page: $page, limit: $limit) {
+      items { ${SEGMENT_FIELDS} }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const CREATE_SEGMENT = /* GraphQL */ `
+  mutation CreateBarrierSegment($tenantId: UUID!, $input: CreateSegmentInput!) {
+    createBarrierSegment(tenantId: $tenantId, input: $input) { ${SEGMENT_FIELDS} }
+  }
+`;
+
+export const LIST_POLICIES = /* GraphQL */ `
+  query ListBarrierPolicies($tenantId: UUID!, $page: Int, $limit: Int) {
+    barrierPolicies(tenantId: $tenantId, page: $page, limit: $limit) {
+      items { ${POLICY_FIELDS} }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const CREATE_POLICY = /* GraphQL */ `
+  mutation CreateBarrierPolicy($tenantId: UUID!, $input: CreateBarrierPolicyInput!) {
+    createBarrierPolicy(tenantId: $tenantId, input: $input) { ${POLICY_FIELDS} }
+  }
+`;
+
+export const APPLY_BARRIERS = /* GraphQL */ `
+  mutation ApplyInformationBarriers($tenantId: UUID!) {
+    applyInformationBarriers(tenantId: $tenantId) { ${APPLICATION_FIELDS} }
+  }
+`;
+
+export const GET_BARRIER_APPLICATION = /* GraphQL */ `
+  query GetInformationBarrierApplication($tenantId: UUID!) {
+    informationBarrierApplication(tenantId: $tenantId) { ${APPLICATION_FIELDS} }
+  }
+`;

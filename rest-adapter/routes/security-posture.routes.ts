@@ -1,9 +1,16 @@
 import {
+  APPLY_BARRIERS,
   APPLY_RECOMMENDATION,
+  CREATE_POLICY,
+  CREATE_SEGMENT,
+  GET_BARRIER_APPLICATION,
+  LIST_POLICIES,
+  LIST_SEGMENTS,
   DISMISS_RECOMMENDATION,
   GET_APPLY_OPERATION,
   GET_RECOMMENDATION,
   LIST_RECOMMENDATIONS,
+  LIST_SECURE_SCORES,
   REOPEN_RECOMMENDATION,
   SNOOZE_RECOMMENDATION,
 } from '../operations/security-posture.operations.js';
@@ -80,5 +87,65 @@ export const SECURITY_POSTURE_ROUTES: RouteDefinition[] = [
     params: { id: 'id' },
     body: 'spread',
     summary: '{tenantIds}: Dismissed or Snoozed → Open (extension)',
+  },
+  {
+    method: 'GET',
+    path: '/security-vendor/secure-score',
+    operation: LIST_SECURE_SCORES,
+    query: { ...PAGE_QUERY, tenantIds: { type: 'stringList' }, historyDays: { type: 'int' } },
+    summary:
+      'secure score per tenant (needs msp:read): score, maxScore, percentage, byCategory, daily history',
+  },
+  // Information barriers (SPEC 2.6, 4.4) of the tenant named by X-Tenant-Id (or ?tenantId=).
+  {
+    method: 'GET',
+    path: '/security/info-barriers/segments',
+    operation: LIST_SEGMENTS,
+    tenant: 'tenantId',
+    query: PAGE_QUERY,
+    summary: 'segments, newest first',
+  },
+  {
+    method: 'POST',
+    path: '/security/info-barriers/segments',
+    operation: CREATE_SEGMENT,
+    tenant: 'tenantId',
+    body: 'input',
+    status: 201,
+    summary:
+      '{name, attribute, value}: 409 naming the users (first 50, and the count) when it overlaps a segment',
+  },
+  {
+    method: 'GET',
+    path: '/security/info-barriers/policies',
+    operation: LIST_POLICIES,
+    tenant: 'tenantId',
+    query: PAGE_QUERY,
+    summary: 'barrier policies, newest first',
+  },
+  {
+    method: 'POST',
+    path: '/security/info-barriers/policies',
+    operation: CREATE_POLICY,
+    tenant: 'tenantId',
+    body: 'input',
+    status: 201,
+    summary: '{name, type: Block | Allow, sourceSegmentId, targetSegmentIds}',
+  },
+  {
+    method: 'POST',
+    path: '/security/info-barriers/apply',
+    operation: APPLY_BARRIERS,
+    tenant: 'tenantId',
+    status: 202,
+    summary:
+      'validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed)',
+  },
+  {
+    method: 'GET',
+    path: '/security/info-barriers/apply',
+    operation: GET_BARRIER_APPLICATION,
+    tenant: 'tenantId',
+    summary: 'the latest application and its state (extension); data is null before the first apply',
   },
 ];

@@ -36,6 +36,11 @@ export interface CloudUserRecord {
   deletedAt: string | null;
   /** The mail address (guests: the address they were invited at). Absent or null: none known. */
   mail?: string | null;
+  /**
+   * Custom directory attributes extensionAttribute1 … extensionAttribute15 (absent ones unset); used by
+   * information-barrier segments (SPEC 2.6 "Segment").
+   */
+  extensionAttributes?: Partial<Record<`extensionAttribute${number}`, string>> | null;
   /** Guests only: where they came from and their invitation (SPEC 2.6 "Guest user", 3.3). */
   guest?: CloudGuestRecord | null;
 }

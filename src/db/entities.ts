@@ -1,3 +1,5 @@
+import { BarrierApplication, BarrierPolicy, BarrierSegment } from '../info-barriers/info-barrier.entity.js';
+import { SecureScoreSnapshot } from '../secure-score/secure-score-snapshot.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
@@ -50,6 +52,10 @@ export const SCOPED_ENTITIES = [
   RecommendationStatusChange,
   RecommendationApplyOperation,
   RecommendationApplyResult,
+  SecureScoreSnapshot,
+  BarrierSegment,
+  BarrierPolicy,
+  BarrierApplication,
 ];
 
 export const ALL_ENTITIES = [

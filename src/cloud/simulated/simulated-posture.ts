@@ -89,18 +89,20 @@ export class SimulatedPosture implements SecurityPostureProvider {
   }
 
   async applyInformationBarriers(tenantExternalId: string, policySet: CloudBarrierPolicySet): Promise<void> {
-    const em = this.em();
-    await em.upsert(
-      SimulatedCloudObject,
-      {
+    const now = this.clock.now();
+    await this.em()
+      .createQueryBuilder(SimulatedCloudObject)
+      .insert({
+        id: randomUUID(),
         tenantExternalId,
         kind: 'barrier_policy_set',
         externalId: 'current',
-        data: { ...policySet, pushedAt: this.clock.now().toISOString() },
-        updatedAt: this.clock.now(),
-      },
-      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'] },
-    );
+        data: { ...policySet, pushedAt: now.toISOString() },
+        updatedAt: now,
+      })
+      .onConflict(['tenantExternalId', 'kind', 'externalId'])
+      .merge(['data', 'updatedAt'])
+      .execute('run');
   }
 
   /** Sets a control's state by hand (tests and the demo): compliance, support, or a refusal reason. */

@@ -1,3 +1,4 @@
+import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122221924_initial } from './Migration20261122221924_initial.js';
 import { Migration20261123000442_webhooks } from './Migration20261123000442_webhooks.js';
@@ -31,5 +32,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261206090000_recommendations',
     class: Migration20261206090000_recommendations,
+  },
+  {
+    name: 'Migration20261206100000_secure_score_info_barriers',
+    class: Migration20261206100000_secure_score_info_barriers,
   },
 ];
