@@ -18,15 +18,18 @@ import {
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
-import { InvalidRequestError, NotFoundError, toAppError } from './core/errors.js';
+import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { formatGraphQLError } from './http/graphql-errors.js';
+import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
+import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { sendError } from './http/respond.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
+import Negotiator from 'negotiator';
 import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
@@ -58,10 +61,31 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** GET /graphql from a browser shows Apollo Sandbox; it needs no credentials. */
-function isLandingPageRequest(req: Request): boolean {
+/**
+ * The media types Apollo Server negotiates an `Accept` header against (ApolloServer.prefersHTML). A GET
+ * whose best match is text/html gets the landing page from Apollo and is never executed, whatever its
+ * query string holds; anything else may execute and must pass the guard.
+ */
+const APOLLO_NEGOTIATED_TYPES = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'multipart/mixed; deferSpec=20220824',
+  'multipart/mixed; incrementalSpec=v0.2',
+  'multipart/mixed',
+  'text/html',
+];
+
+/**
+ * GET /graphql that Apollo answers with its IDE page (no credentials needed: the page executes nothing).
+ * Decided from the same negotiation Apollo uses, never from Express's query parser, which stops at 1,000
+ * parameters while Apollo reads the raw URL.
+ */
+export function isLandingPageRequest(req: Request): boolean {
+  const accept = req.get('accept');
   return (
-    req.method === 'GET' && req.query.query === undefined && (req.get('accept') ?? '').includes('text/html')
+    req.method === 'GET' &&
+    !!accept &&
+    new Negotiator({ headers: { accept } }).mediaType(APOLLO_NEGOTIATED_TYPES) === 'text/html'
   );
 }
 
@@ -148,11 +172,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: true,
+    // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
+    persistedQueries: false,
+    // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
+    parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
+    validationRules: [...QUERY_LIMIT_RULES],
     formatError: (formatted, error) =>
       formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      queryCostPlugin(rateLimiter),
     ],
   });
   await apollo.start();
@@ -178,7 +208,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
     expressMiddleware(apollo, {
-      context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)),
+      // Only the landing page passes without a viewer, and Apollo renders it before building a context:
+      // reaching here without one means a request slipped past the guard, so it executes nothing.
+      context: async ({ req }) => {
+        if (!req.viewer) throw new UnauthorizedError();
+        return contextFor(req);
+      },
     }),
   );
 

@@ -17,6 +17,8 @@ export function sendError(req: Request, res: Response, thrown: unknown): void {
   const error = toAppError(thrown);
   if (error.code === 'RATE_LIMITED')
     res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
+  // RFC 6750 section 3: a 401 names the scheme the client should use.
+  if (error.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="api"');
   if (req.path.startsWith('/graphql') || req.baseUrl.startsWith('/graphql')) {
     res.status(error.httpStatus).json({
       errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }],

@@ -1,4 +1,3 @@
-import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122221924_initial } from './Migration20261122221924_initial.js';
 import { Migration20261123000442_webhooks } from './Migration20261123000442_webhooks.js';
@@ -8,7 +7,9 @@ import { Migration20261125090000_deleted_users } from './Migration20261125090000
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
+import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
 import { Migration20261206090000_recommendations } from './Migration20261206090000_recommendations.js';
+import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -28,6 +29,10 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128090000_restricted_users',
     class: Migration20261128090000_restricted_users,
+  },
+  {
+    name: 'Migration20261204180000_list_page_indexes',
+    class: Migration20261204180000_list_page_indexes,
   },
   {
     name: 'Migration20261206090000_recommendations',
