@@ -1,5 +1,6 @@
 /** The GraphQL operations behind the security-posture routes of SPEC 4.2 (recommendations, secure score, barriers). */
-const RECOMMENDATION_FIELDS = /* GraphQL */ `
+/** The list keeps to the summary (a page of 100 stays well within the query cost limit); the detail adds each tenant. */
+const RECOMMENDATION_SUMMARY_FIELDS = /* GraphQL */ `
   id
   title
   severity
@@ -9,6 +10,10 @@ const RECOMMENDATION_FIELDS = /* GraphQL */ `
   riskAssessment
   status
   affectedTenants { count tenantIds }
+`;
+
+const RECOMMENDATION_FIELDS = /* GraphQL */ `
+  ${RECOMMENDATION_SUMMARY_FIELDS}
   tenants { tenantId status applySupported snoozedUntil dismissReason statusChangedAt statusChangedBy }
 `;
 
@@ -31,7 +36,7 @@ export const LIST_RECOMMENDATIONS = /* GraphQL */ `
       $page: Int, $limit: Int) {
     securityRecommendations(tenantIds: $tenantIds, severity: $severity, category: $category, status: $status,
         page: $page, limit: $limit) {
-      items { ${RECOMMENDATION_FIELDS} }
+      items { ${RECOMMENDATION_SUMMARY_FIELDS} }
       pageInfo { page limit total }
     }
   }
@@ -85,9 +90,30 @@ export const LIST_SECURE_SCORES = /* GraphQL */ `
         maxScore
         percentage
         byCategory {
-          category
-          score
-          maxScore
+          identityAndAccess {
+            score
+            maxScore
+          }
+          dataProtection {
+            score
+            maxScore
+          }
+          emailSecurity {
+            score
+            maxScore
+          }
+          deviceSecurity {
+            score
+            maxScore
+          }
+          threatProtection {
+            score
+            maxScore
+          }
+          auditAndCompliance {
+            score
+            maxScore
+          }
         }
         history {
           day

@@ -13,10 +13,21 @@ export interface ScorePart {
   maxScore: number;
 }
 
+/** The wire key of each category in `byCategory` (an object, so clients read a category by name). */
+export const CATEGORY_KEYS = {
+  [RecommendationCategory.IDENTITY_AND_ACCESS]: 'identityAndAccess',
+  [RecommendationCategory.DATA_PROTECTION]: 'dataProtection',
+  [RecommendationCategory.EMAIL_SECURITY]: 'emailSecurity',
+  [RecommendationCategory.DEVICE_SECURITY]: 'deviceSecurity',
+  [RecommendationCategory.THREAT_PROTECTION]: 'threatProtection',
+  [RecommendationCategory.AUDIT_AND_COMPLIANCE]: 'auditAndCompliance',
+} as const;
+export type CategoryKey = (typeof CATEGORY_KEYS)[RecommendationCategory];
+
 export interface SecureScoreBreakdown extends ScorePart {
   /** score / maxScore in percent, one decimal; null when nothing counts (no state synced yet). */
   percentage: number | null;
-  byCategory: Array<ScorePart & { category: RecommendationCategory }>;
+  byCategory: Record<CategoryKey, ScorePart>;
 }
 
 const POINTS = new Map(RECOMMENDATION_CATALOG.map((d) => [d.id, d]));
@@ -46,8 +57,11 @@ export function computeSecureScore(states: readonly ScoredState[]): SecureScoreB
       part.maxScore += definition.scoreImpact;
     }
   }
-  const parts = [...byCategory.entries()].map(([category, part]) => ({ category, ...part }));
+  const parts = [...byCategory.values()];
   const score = parts.reduce((sum, part) => sum + part.score, 0);
   const maxScore = parts.reduce((sum, part) => sum + part.maxScore, 0);
-  return { score, maxScore, percentage: percentageOf({ score, maxScore }), byCategory: parts };
+  const keyed = Object.fromEntries(
+    [...byCategory.entries()].map(([category, part]) => [CATEGORY_KEYS[category], part]),
+  ) as Record<CategoryKey, ScorePart>;
+  return { score, maxScore, percentage: percentageOf({ score, maxScore }), byCategory: keyed };
 }

@@ -2,18 +2,24 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Max, Min } from 'class-validator';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { RecommendationCategory } from '../recommendations/recommendation.enums.js';
 
-@ObjectType({ description: 'Points of one category' })
-export class SecureScoreCategory {
-  @Field(() => RecommendationCategory)
-  category!: RecommendationCategory;
-
+@ObjectType({ description: 'Points earned and possible' })
+export class ScorePoints {
   @Field(() => Int)
   score!: number;
 
   @Field(() => Int)
   maxScore!: number;
+}
+
+@ObjectType({ description: 'Points per recommendation category (SPEC 2.6)' })
+export class SecureScoreByCategory {
+  @Field(() => ScorePoints) identityAndAccess!: ScorePoints;
+  @Field(() => ScorePoints) dataProtection!: ScorePoints;
+  @Field(() => ScorePoints) emailSecurity!: ScorePoints;
+  @Field(() => ScorePoints) deviceSecurity!: ScorePoints;
+  @Field(() => ScorePoints) threatProtection!: ScorePoints;
+  @Field(() => ScorePoints) auditAndCompliance!: ScorePoints;
 }
 
 @ObjectType({ description: "A day's recorded score (the daily job), for a trend" })
@@ -51,8 +57,8 @@ export class TenantSecureScore {
   })
   percentage!: number | null;
 
-  @Field(() => [SecureScoreCategory])
-  byCategory!: SecureScoreCategory[];
+  @Field(() => SecureScoreByCategory)
+  byCategory!: SecureScoreByCategory;
 
   @Field(() => [SecureScoreDay], { description: 'Oldest first, over the last historyDays days' })
   history!: SecureScoreDay[];
