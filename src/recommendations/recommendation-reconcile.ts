@@ -18,7 +18,7 @@ export async function reconcileRecommendations(
 ): Promise<number> {
   const known = controls.filter((control) => recommendationDefinition(control.controlId));
   if (known.length === 0) return 0;
-  const result = await em.getConnection().execute<{ affectedRows: number }>(
+  const result = await em.execute<{ affectedRows: number }>(
     `insert into tenant_recommendations (id, organization_id, environment, tenant_id, recommendation_id, compliant,
        apply_supported, status, updated_at)
      select gen_random_uuid(), ?, ?, ?, c.control_id, c.compliant, c.apply_supported, 'Open', ?

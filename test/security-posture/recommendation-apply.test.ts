@@ -145,7 +145,7 @@ describe('POST /api/security/recommendations/:id/apply', () => {
       [operationId],
     );
     expect(again).toEqual([{ n: 49 }]);
-  });
+  }, 120_000); // 50 tenants set up one by one: slow on a loaded machine
 
   it('notifyAdmins announces every tenant outcome, failures included, in recommendation.applied', async () => {
     const good = await tenantMissing(app, org.scope, 'mailbox-auditing');

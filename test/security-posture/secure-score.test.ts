@@ -138,4 +138,33 @@ describe('GET /api/security-vendor/secure-score', () => {
     const large = await app.sql.during(() => scores('?limit=3'));
     expect(large).toBe(small);
   });
+
+  it('feeds tenant health: below 40 % is warning, below 20 % critical (docs/tenant-health.md)', async () => {
+    const healthOf = async (t: Tenant) =>
+      (await app.request<Envelope<{ health: string }>>('GET', `/v1/tenants/${t.id}`, { key: org.keys.read }))
+        .body.data.health;
+    const good = await postureTenant(app, org.scope, ['mailbox-auditing']);
+    // Unmet: 10 + 9 + 8 + 5 + 7 + 6 = 45 of 71 points, so 26 of 71 (36.6 %).
+    const weak = await postureTenant(app, org.scope, [
+      'mfa-admin-roles',
+      'mfa-all-users',
+      'block-legacy-authentication',
+      'dlp-policies',
+      'require-compliant-devices',
+      'safe-links',
+    ]);
+    const bad = await postureTenant(app, org.scope);
+    expect(await healthOf(good)).toBe('healthy');
+    expect((await scoreOf(weak)).percentage).toBeLessThan(40);
+    expect(await healthOf(weak)).toBe('warning');
+    expect(await healthOf(bad)).toBe('critical');
+    const stats = await app.request<Envelope<Record<string, number>>>(
+      'GET',
+      '/api/msp-portal/tenants/stats',
+      {
+        key: org.keys.read,
+      },
+    );
+    expect(stats.body.data.critical_count).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -39,9 +39,35 @@ function draw(tenantExternalId: string, controlId: string): number {
   );
 }
 
+/** Controls a generated tenant meets at least: a typical customer has done the basics (health stays fair). */
+const MIN_MET_CONTROLS = 7;
+
 /**
- * The simulated cloud's security posture: a tenant's controls are generated on first read (about 45 %
- * compliant, deterministic per tenant) and stored as `security_control` objects; applying one flips it.
+ * A tenant's generated controls: those drawing under 0.6 are met, and at least MIN_MET_CONTROLS of them (the
+ * lowest draws), so a generated tenant's secure score stays above the health warning threshold.
+ */
+function generatedControls(tenantExternalId: string): CloudSecurityControlRecord[] {
+  const drawn = SIMULATED_SECURITY_CONTROLS.map((control) => ({
+    ...control,
+    draw: draw(tenantExternalId, control.controlId),
+  }));
+  const met = Math.max(MIN_MET_CONTROLS, drawn.filter((control) => control.draw < 0.6).length);
+  const metIds = new Set(
+    [...drawn]
+      .sort((a, b) => a.draw - b.draw)
+      .slice(0, met)
+      .map((control) => control.controlId),
+  );
+  return drawn.map(({ controlId, applySupported }) => ({
+    controlId,
+    applySupported,
+    compliant: metIds.has(controlId),
+  }));
+}
+
+/**
+ * The simulated cloud's security posture: a tenant's controls are generated on first read (at least 7 of
+ * 12 met, deterministic per tenant) and stored as `security_control` objects; applying one flips it.
  * Information-barrier policy sets are stored as one `barrier_policy_set` object per tenant.
  */
 export class SimulatedPosture implements SecurityPostureProvider {
@@ -137,12 +163,12 @@ export class SimulatedPosture implements SecurityPostureProvider {
       await em
         .createQueryBuilder(SimulatedCloudObject)
         .insert(
-          SIMULATED_SECURITY_CONTROLS.map(({ controlId, applySupported }) => ({
+          generatedControls(tenantExternalId).map((control) => ({
             id: randomUUID(),
             tenantExternalId,
             kind: 'security_control' as const,
-            externalId: controlId,
-            data: { controlId, applySupported, compliant: draw(tenantExternalId, controlId) < 0.45 },
+            externalId: control.controlId,
+            data: { ...control },
             updatedAt: now,
           })),
         )
