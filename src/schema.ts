@@ -1,3 +1,4 @@
+import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
@@ -24,6 +25,8 @@ import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.res
 import { AlertResolver } from './alerts/alert.resolver.js';
 import { DeviceResolver } from './devices/device.resolver.js';
 import { EndpointDlpResolver } from './endpoint-dlp/dlp.resolver.js';
+import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
+import { SecureScoreResolver } from './secure-score/secure-score.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -47,6 +50,9 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   EndpointDlpResolver,
   BackupResolver,
   ConnectorResolver,
+  RecommendationResolver,
+  SecureScoreResolver,
+  InfoBarrierResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -1,3 +1,15 @@
+import { BARRIER_APPLY_TASK } from './info-barriers/barrier-application.service.js';
+import {
+  BARRIER_PROGRESS_CRON,
+  BARRIER_PROGRESS_TASK,
+  barrierApplyTask,
+  barrierProgressTask,
+} from './info-barriers/barrier-application.task.js';
+import {
+  SECURE_SCORE_SNAPSHOT_CRON,
+  SECURE_SCORE_SNAPSHOT_TASK,
+  secureScoreSnapshotTask,
+} from './secure-score/secure-score.task.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, TaskList } from 'graphile-worker';
 import { BACKUP_CATALOG_CRON, BACKUP_CATALOG_TASK, backupCatalogTask } from './backup/backup-catalog.js';
@@ -23,6 +35,13 @@ import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
 import { DEVICE_ACTION_TASK } from './devices/device-action.service.js';
 import { deviceActionTask } from './devices/device-action.task.js';
+import { RECOMMENDATION_APPLY_TASK } from './recommendations/recommendation-apply.service.js';
+import { recommendationApplyTask } from './recommendations/recommendation-apply.task.js';
+import {
+  RECOMMENDATION_SNOOZE_CRON,
+  RECOMMENDATION_SNOOZE_TASK,
+  recommendationSnoozeTask,
+} from './recommendations/recommendation-snooze.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -36,6 +55,11 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [BACKUP_CATALOG_TASK]: backupCatalogTask(orm, deps),
     [CONNECTOR_SCHEDULER_TASK]: connectorSchedulerTask(orm, deps),
     [CONNECTOR_IMPORT_TASK]: connectorImportTask(orm, deps),
+    [RECOMMENDATION_APPLY_TASK]: recommendationApplyTask(orm, deps),
+    [RECOMMENDATION_SNOOZE_TASK]: recommendationSnoozeTask(orm, deps),
+    [SECURE_SCORE_SNAPSHOT_TASK]: secureScoreSnapshotTask(orm, deps),
+    [BARRIER_APPLY_TASK]: barrierApplyTask(orm, deps),
+    [BARRIER_PROGRESS_TASK]: barrierProgressTask(orm, deps),
   };
 }
 
@@ -45,4 +69,7 @@ export const cronItems: CronItem[] = [
   DELETED_USER_PURGE_CRON,
   BACKUP_CATALOG_CRON,
   CONNECTOR_SCHEDULER_CRON,
+  RECOMMENDATION_SNOOZE_CRON,
+  SECURE_SCORE_SNAPSHOT_CRON,
+  BARRIER_PROGRESS_CRON,
 ];

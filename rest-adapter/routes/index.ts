@@ -7,6 +7,7 @@ import { INTEGRATION_ROUTES } from './integrations.routes.js';
 import { LICENSE_ROUTES } from './licenses.routes.js';
 import { PORTAL_ROUTES } from './portal.routes.js';
 import { SECURITY_ROUTES } from './security.routes.js';
+import { SECURITY_POSTURE_ROUTES } from './security-posture.routes.js';
 import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
@@ -30,4 +31,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...SECURITY_ROUTES,
   ...BACKUP_ROUTES,
   ...COMPLIANCE_ROUTES,
+  ...SECURITY_POSTURE_ROUTES,
 ];

@@ -8,6 +8,7 @@ import type { CloudConnectorSourceProvider } from './connector-source.provider.j
  * Records are provider-shaped (the cloud's ids), never our entities.
  */
 import type { CloudSecurityProvider } from './security.provider.js';
+import type { SecurityPostureProvider } from './security-posture.provider.js';
 
 export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
 
@@ -39,6 +40,11 @@ export interface CloudUserRecord {
   deletedAt: string | null;
   /** The mail address (guests: the address they were invited at). Absent or null: none known. */
   mail?: string | null;
+  /**
+   * Custom directory attributes extensionAttribute1 … extensionAttribute15 (absent ones unset); used by
+   * information-barrier segments (SPEC 2.6 "Segment").
+   */
+  extensionAttributes?: Partial<Record<`extensionAttribute${number}`, string>> | null;
   /** Guests only: where they came from and their invitation (SPEC 2.6 "Guest user", 3.3). */
   guest?: CloudGuestRecord | null;
 }
@@ -197,7 +203,8 @@ export interface CloudRestrictedSenderRecord {
   unblockedAt: string | null;
 }
 
-export interface CloudProvider extends CloudBackupProvider, CloudConnectorSourceProvider {
+export interface CloudProvider
+  extends CloudBackupProvider, CloudConnectorSourceProvider, SecurityPostureProvider {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;

@@ -3,6 +3,8 @@ import { RestoreJobItem } from '../backup/restore-job-item.entity.js';
 import { RestoreJob } from '../backup/restore-job.entity.js';
 import { ConnectorRun } from '../compliance/connector-run.entity.js';
 import { ComplianceConnector } from '../compliance/connector.entity.js';
+import { BarrierApplication, BarrierPolicy, BarrierSegment } from '../info-barriers/info-barrier.entity.js';
+import { SecureScoreSnapshot } from '../secure-score/secure-score-snapshot.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
@@ -27,6 +29,14 @@ import { DeviceAction } from '../devices/device-action.entity.js';
 import { Device } from '../devices/device.entity.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from '../endpoint-dlp/dlp.entity.js';
 import { SecretsKeyCheck } from './secrets-key-check.entity.js';
+import {
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
+} from '../recommendations/recommendation-apply.entity.js';
+import {
+  RecommendationStatusChange,
+  TenantRecommendation,
+} from '../recommendations/tenant-recommendation.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -59,6 +69,14 @@ export const SCOPED_ENTITIES = [
   RestoreJobItem,
   ComplianceConnector,
   ConnectorRun,
+  TenantRecommendation,
+  RecommendationStatusChange,
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
+  SecureScoreSnapshot,
+  BarrierSegment,
+  BarrierPolicy,
+  BarrierApplication,
 ];
 
 export const ALL_ENTITIES = [

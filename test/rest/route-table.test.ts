@@ -66,6 +66,14 @@ const SPEC_4_2 = [
   'GET /compliance/connectors/:id/status',
   'PUT /compliance/connectors/:id',
   'GET /compliance/connectors/:id/history',
+  'GET /security/recommendations',
+  'POST /security/recommendations/:id/apply',
+  'GET /security-vendor/secure-score',
+  'GET /security/info-barriers/segments',
+  'POST /security/info-barriers/segments',
+  'GET /security/info-barriers/policies',
+  'POST /security/info-barriers/policies',
+  'POST /security/info-barriers/apply',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

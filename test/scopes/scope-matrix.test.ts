@@ -270,6 +270,40 @@ const PROBES: Probe[] = [
     needs: Permission.ADMIN,
     call: (t) => graphql('{ members { items { id } } }', t),
   },
+  {
+    name: 'GET /api/security/recommendations',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', '/api/security/recommendations', t),
+  },
+  {
+    name: 'POST /api/security/recommendations/:id/apply (dry run)',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', '/api/security/recommendations/mfa-admin-roles/apply', t, {
+        tenantIds: [tenant.id],
+        dryRun: true,
+      }),
+  },
+  {
+    name: 'GET /api/security-vendor/secure-score',
+    needs: Permission.MSP_READ,
+    call: (t) => rest('GET', '/api/security-vendor/secure-score', t),
+  },
+  {
+    name: 'GET /api/security/info-barriers/policies',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/security/info-barriers/policies?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/security/info-barriers/segments',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', `/api/security/info-barriers/segments?tenantId=${tenant.id}`, t, {
+        name: `Segment ${Math.random()}`,
+        attribute: 'office',
+        value: `Office ${Math.random()}`,
+      }),
+  },
 ];
 
 const SCOPES = Object.values(Permission);

@@ -53,7 +53,10 @@ export type SimulatedObjectKind =
   | 'backup_restore'
   | 'backup_placed_item'
   | 'backup_fault'
-  | 'connector_source_fault';
+  | 'connector_source_fault'
+  /** A security control's state and a tenant's information-barrier policy set (simulated-posture.ts). */
+  | 'security_control'
+  | 'barrier_policy_set';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

@@ -36,6 +36,8 @@ import {
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
 import { securityObjectsOf, SimulatedSecurityCloud } from './security.simulated.js';
+import { SimulatedPosture } from './simulated-posture.js';
+import type { CloudBarrierPolicySet } from '../security-posture.provider.js';
 
 /** Rows per INSERT statement when a generated directory is written. */
 const INSERT_CHUNK = 500;
@@ -81,6 +83,16 @@ export class SimulatedCloudProvider implements CloudProvider {
   private em(): EntityManager {
     return this.orm.em.fork();
   }
+
+  /** Security controls and information barriers (simulated-posture.ts). */
+  readonly posture = new SimulatedPosture(() => this.em(), { now: () => this.clock.now() });
+  listSecurityControls = (tenant: string) => this.posture.listSecurityControls(tenant);
+  previewSecurityControl = (tenant: string, control: string) =>
+    this.posture.previewSecurityControl(tenant, control);
+  applySecurityControl = (tenant: string, control: string) =>
+    this.posture.applySecurityControl(tenant, control);
+  applyInformationBarriers = (tenant: string, policySet: CloudBarrierPolicySet) =>
+    this.posture.applyInformationBarriers(tenant, policySet);
 
   private async list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
     const rows = await this.em().find(

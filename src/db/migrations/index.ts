@@ -12,6 +12,8 @@ import { Migration20261204180000_list_page_indexes } from './Migration2026120418
 import { Migration20261205090000_security_operations } from './Migration20261205090000_security_operations.js';
 import { Migration20261208090000_backup } from './Migration20261208090000_backup.js';
 import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
+import { Migration20261206090000_recommendations } from './Migration20261206090000_recommendations.js';
+import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -40,6 +42,14 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261205090000_security_operations',
     class: Migration20261205090000_security_operations,
+  },
+  {
+    name: 'Migration20261206090000_recommendations',
+    class: Migration20261206090000_recommendations,
+  },
+  {
+    name: 'Migration20261206100000_secure_score_info_barriers',
+    class: Migration20261206100000_secure_score_info_barriers,
   },
   { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
   { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
