@@ -17,6 +17,7 @@ import { TenantResolver } from './tenants/tenant.resolver.js';
 import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
+import { UserManagementResolver } from './user-management/user-management.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
@@ -36,6 +37,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   MemberResolver,
   OAuthClientResolver,
   PortalResolver,
+  UserManagementResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -7,6 +7,7 @@ import { PORTAL_ROUTES } from './portal.routes.js';
 import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
+import { USER_MANAGEMENT_ROUTES } from './user-management.routes.js';
 import { WEBHOOK_ROUTES } from './webhooks.routes.js';
 
 /** Routes of the versioned API (SPEC 4.1), served under /v1. */
@@ -24,4 +25,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...PORTAL_ROUTES,
   ...IDENTITY_ROUTES,
   ...EXCHANGE_ROUTES,
+  ...USER_MANAGEMENT_ROUTES,
 ];

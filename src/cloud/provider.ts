@@ -1,3 +1,5 @@
+import type { UserManagementCloud } from './user-management.provider.js';
+
 /**
  * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
  * Everything the service reads from or writes to a customer tenant goes through this interface;
@@ -193,6 +195,8 @@ export interface CloudRestrictedSenderRecord {
 }
 
 export interface CloudProvider {
+  /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */
+  readonly userManagement: UserManagementCloud;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

@@ -41,7 +41,13 @@ export type SimulatedObjectKind =
   /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */
   | 'invitation_mail'
   /** A mail sender the cloud restricted (SPEC 2.6 "Restricted user"). */
-  | 'restricted_sender';
+  | 'restricted_sender'
+  /** User management (src/cloud/simulated/simulated-user-management.ts). */
+  | 'mailbox'
+  | 'drive'
+  | 'drive_item'
+  | 'drive_grant'
+  | 'fault';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

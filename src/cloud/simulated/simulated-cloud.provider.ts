@@ -19,6 +19,7 @@ import {
   type CloudUserRecord,
   type CloudUserRestore,
 } from '../provider.js';
+import { SimulatedUserManagementCloud } from './simulated-user-management.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -49,10 +50,14 @@ export class CloudObjectNotFoundError extends Error {
  * It runs outside any organization's scope, like a vendor's cloud would.
  */
 export class SimulatedCloudProvider implements CloudProvider {
+  readonly userManagement: SimulatedUserManagementCloud;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.userManagement = new SimulatedUserManagementCloud(orm, clock);
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -193,6 +198,7 @@ export class SimulatedCloudProvider implements CloudProvider {
         kind: 'assignment',
         externalId: { $like: `${userExternalId}:%` },
       });
+      await this.userManagement.forgetUser(em, tenantExternalId, userExternalId);
       return true;
     });
   }

@@ -7,6 +7,7 @@ import { Migration20261125090000_deleted_users } from './Migration20261125090000
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
+import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -27,4 +28,5 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261128090000_restricted_users',
     class: Migration20261128090000_restricted_users,
   },
+  { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
 ];

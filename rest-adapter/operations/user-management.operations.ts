@@ -1,0 +1,82 @@
+import { USER_FIELDS } from './users.operations.js';
+
+/** The GraphQL operations behind /api/user-management-identity (issue #14; docs/user-management.md). */
+const MANAGED_USER_FIELDS = /* GraphQL */ `
+  ${USER_FIELDS}
+  licenseDetails { skuId skuPartNumber name assignedAt }
+  groups { id displayName }
+`;
+
+export const SEARCH_USERS = /* GraphQL */ `
+  query SearchUsers(
+    $tenantId: UUID!
+    $search: String
+    $searchMode: UserSearchMode
+    $accountStatus: AccountStatus
+    $mfaStatus: MfaStatus
+    $userType: UserType
+    $source: UserSource
+    $department: String
+    $hasLicense: Boolean
+    $skuId: UUID
+    $isServiceAccount: Boolean
+    $lastSignInBefore: DateTime
+    $lastSignInAfter: DateTime
+    $sortBy: UserSortField
+    $sortOrder: SortOrder
+    $page: Int
+    $limit: Int
+  ) {
+    searchUsers(
+      tenantId: $tenantId
+      search: $search
+      searchMode: $searchMode
+      accountStatus: $accountStatus
+      mfaStatus: $mfaStatus
+      userType: $userType
+      source: $source
+      department: $department
+      hasLicense: $hasLicense
+      skuId: $skuId
+      isServiceAccount: $isServiceAccount
+      lastSignInBefore: $lastSignInBefore
+      lastSignInAfter: $lastSignInAfter
+      sortBy: $sortBy
+      sortOrder: $sortOrder
+      page: $page
+      limit: $limit
+    ) {
+      items { ${USER_FIELDS} }
+      pageInfo { page limit total }
+    }
+  }
+`;
+
+export const GET_MANAGED_USER = /* GraphQL */ `
+  query GetManagedUser($tenantId: UUID!, $id: UUID!) {
+    user(tenantId: $tenantId, id: $id) { ${MANAGED_USER_FIELDS} }
+  }
+`;
+
+export const CREATE_MANAGED_USER = /* GraphQL */ `
+  mutation CreateManagedUser($tenantId: UUID!, $input: CreateUserInput!) {
+    createUser(tenantId: $tenantId, input: $input) { ${USER_FIELDS} generatedPassword }
+  }
+`;
+
+export const REPLACE_USER = /* GraphQL */ `
+  mutation ReplaceUser($tenantId: UUID!, $id: UUID!, $input: ReplaceUserInput!) {
+    replaceUser(tenantId: $tenantId, id: $id, input: $input) { ${MANAGED_USER_FIELDS} }
+  }
+`;
+
+export const RESET_USER_PASSWORD = /* GraphQL */ `
+  mutation ResetUserPassword($tenantId: UUID!, $id: UUID!, $input: ResetPasswordInput) {
+    resetUserPassword(tenantId: $tenantId, id: $id, input: $input) {
+      user { ${USER_FIELDS} }
+      temporaryPassword
+      forceChangeAtNextSignIn
+      sessionsRevokedAt
+    }
+  }
+`;

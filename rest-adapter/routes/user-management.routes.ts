@@ -1,0 +1,80 @@
+import {
+  CREATE_MANAGED_USER,
+  GET_MANAGED_USER,
+  REPLACE_USER,
+  RESET_USER_PASSWORD,
+  SEARCH_USERS,
+} from '../operations/user-management.operations.js';
+import { PAGE_QUERY, type RouteDefinition } from '../route.js';
+
+const BASE = '/user-management-identity/users';
+
+/**
+ * The user-management workspace (SPEC 4.2; issue #14; docs/user-management.md) in the tenant named by
+ * X-Tenant-Id. Reading needs `read:users`, everything else `write:users`. The /users/bulk routes come
+ * before /users/:userId.
+ */
+export const USER_MANAGEMENT_ROUTES: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: BASE,
+    operation: SEARCH_USERS,
+    tenant: 'tenantId',
+    query: {
+      ...PAGE_QUERY,
+      search: { type: 'string' },
+      searchMode: { type: 'string' },
+      accountStatus: { type: 'string' },
+      mfaStatus: { type: 'string' },
+      userType: { type: 'string' },
+      source: { type: 'string' },
+      department: { type: 'string' },
+      hasLicense: { type: 'boolean' },
+      skuId: { type: 'string' },
+      isServiceAccount: { type: 'boolean' },
+      lastSignInBefore: { type: 'string' },
+      lastSignInAfter: { type: 'string' },
+      sortBy: { type: 'string' },
+      sortOrder: { type: 'string' },
+    },
+    summary:
+      'list users with filters (accountStatus, mfaStatus, userType, source, department, hasLicense, skuId, isServiceAccount, lastSignInBefore/After), ?search= over display name, UPN and mail (searchMode=contains|prefix), sortBy=displayName|createdAt|lastSignInAt, sortOrder=asc|desc',
+  },
+  {
+    method: 'POST',
+    path: BASE,
+    operation: CREATE_MANAGED_USER,
+    tenant: 'tenantId',
+    body: 'input',
+    status: 201,
+    summary: 'create a user: the same body, rules and answers as POST /v1/tenants/:id/users',
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/:userId`,
+    operation: GET_MANAGED_USER,
+    tenant: 'tenantId',
+    params: { userId: 'id' },
+    summary: 'user details with licenseDetails (SKU names) and groups',
+  },
+  {
+    method: 'PUT',
+    path: `${BASE}/:userId`,
+    operation: REPLACE_USER,
+    tenant: 'tenantId',
+    params: { userId: 'id' },
+    body: 'input',
+    summary:
+      'replace the editable profile (firstName, lastName, userPrincipalName required; optional fields left out are cleared; synced users: read-only fields may only be sent unchanged)',
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/:userId/reset-password`,
+    operation: RESET_USER_PASSWORD,
+    tenant: 'tenantId',
+    params: { userId: 'id' },
+    body: 'input',
+    summary:
+      'reset the password {password?, forceChangeAtNextSignIn? (default true)}: generated when left out and returned once; sessions revoked; 409 for deleted or synced users',
+  },
+];
