@@ -18,6 +18,7 @@ import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { UserManagementResolver } from './user-management/user-management.resolver.js';
+import { UserImportResolver } from './user-management/user-import.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
@@ -38,6 +39,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   OAuthClientResolver,
   PortalResolver,
   UserManagementResolver,
+  UserImportResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

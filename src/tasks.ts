@@ -11,6 +11,8 @@ import {
 } from './users/deleted-user-purge.task.js';
 import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
+import { USER_IMPORT_TASK } from './user-management/user-import.service.js';
+import { userImportTask } from './user-management/user-import.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -19,6 +21,7 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask(orm, deps),
     [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
     [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
+    [USER_IMPORT_TASK]: userImportTask(orm, deps),
   };
 }
 

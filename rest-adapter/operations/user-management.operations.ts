@@ -80,3 +80,39 @@ export const RESET_USER_PASSWORD = /* GraphQL */ `
     }
   }
 `;
+
+const USER_IMPORT_FIELDS = /* GraphQL */ `
+  id
+  tenantId
+  status
+  totalRows
+  processedRows
+  createdRows
+  failedRows
+  failureReason
+  createdBy
+  createdAt
+  startedAt
+  finishedAt
+`;
+
+export const IMPORT_USERS = /* GraphQL */ `
+  mutation ImportUsers($tenantId: UUID!, $csv: String!) {
+    importUsers(tenantId: $tenantId, csv: $csv) {
+      operation { ${USER_IMPORT_FIELDS} }
+      generatedPasswords { line userPrincipalName password }
+    }
+  }
+`;
+
+export const GET_USER_IMPORT = /* GraphQL */ `
+  query GetUserImport($tenantId: UUID!, $id: UUID!, $page: Int, $limit: Int) {
+    userImport(tenantId: $tenantId, id: $id) {
+      ${USER_IMPORT_FIELDS}
+      rows(page: $page, limit: $limit) {
+        items { line userPrincipalName status userId error }
+        pageInfo { page limit total }
+      }
+    }
+  }
+`;

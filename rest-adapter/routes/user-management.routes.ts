@@ -1,6 +1,8 @@
 import {
   CREATE_MANAGED_USER,
   GET_MANAGED_USER,
+  GET_USER_IMPORT,
+  IMPORT_USERS,
   REPLACE_USER,
   RESET_USER_PASSWORD,
   SEARCH_USERS,
@@ -48,6 +50,27 @@ export const USER_MANAGEMENT_ROUTES: RouteDefinition[] = [
     body: 'input',
     status: 201,
     summary: 'create a user: the same body, rules and answers as POST /v1/tenants/:id/users',
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/bulk`,
+    operation: IMPORT_USERS,
+    tenant: 'tenantId',
+    body: 'spread',
+    csvBody: 'csv',
+    status: 202,
+    summary:
+      'bulk user creation from CSV (Content-Type: text/csv up to 10 MiB, or JSON {csv}): every row is checked first (400 listing line, column and problem, nothing written); 202 with the queued operation and the generated passwords, shown once',
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/bulk/:operationId`,
+    operation: GET_USER_IMPORT,
+    tenant: 'tenantId',
+    params: { operationId: 'id' },
+    query: PAGE_QUERY,
+    summary:
+      'a bulk creation: status (Queued, Running, Completed, CompletedWithErrors, Failed), counters and a page of rows with their outcome',
   },
   {
     method: 'GET',

@@ -17,6 +17,8 @@ import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
+import { UserImport, UserImportRow } from '../user-management/user-import.entity.js';
+import { UserOffboarding } from '../user-management/offboarding.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -38,6 +40,9 @@ export const SCOPED_ENTITIES = [
   OAuthClient,
   OAuthAuthorizationCode,
   OAuthToken,
+  UserImport,
+  UserImportRow,
+  UserOffboarding,
 ];
 
 export const ALL_ENTITIES = [

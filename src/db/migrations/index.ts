@@ -8,6 +8,7 @@ import { Migration20261126090000_guests } from './Migration20261126090000_guests
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
 import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
+import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -29,4 +30,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261128090000_restricted_users,
   },
   { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
+  { name: 'Migration20261207090100_user_jobs', class: Migration20261207090100_user_jobs },
 ];
