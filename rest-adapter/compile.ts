@@ -8,6 +8,9 @@ import {
   parse,
   typeFromAST,
   validate,
+  visit,
+  Kind,
+  type FieldNode,
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -32,12 +35,31 @@ export interface CompiledRoute {
 }
 
 /**
+ * Every `pageInfo { … total }` of a route also asks for `totalEstimated`, so REST's `meta` can say when a huge
+ * list's total is an estimate (rest-adapter/envelope.ts) without each area's document having to remember it.
+ */
+function withEstimatedTotals(document: DocumentNode): DocumentNode {
+  return visit(document, {
+    Field(node: FieldNode): FieldNode | undefined {
+      if (node.name.value !== 'pageInfo' || !node.selectionSet) return undefined;
+      const selected = node.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : ''));
+      if (!selected.includes('total') || selected.includes('totalEstimated')) return undefined;
+      const estimated: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: 'totalEstimated' } };
+      return {
+        ...node,
+        selectionSet: { ...node.selectionSet, selections: [...node.selectionSet.selections, estimated] },
+      };
+    },
+  });
+}
+
+/**
  * Parses and validates a route's document against the schema at start-up, so a route that does
  * not fit the schema stops the server (and the route-table test) rather than failing a client.
  */
 export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema): CompiledRoute {
   const where = `${definition.method} ${definition.path}`;
-  const document = parse(definition.operation);
+  const document = withEstimatedTotals(parse(definition.operation));
   const errors = validate(schema, document);
   if (errors.length > 0) throw new Error(`REST route ${where}: ${errors.map((e) => e.message).join('; ')}`);
   const operation = getOperationAST(document);

@@ -6,6 +6,13 @@ export interface SuccessEnvelope {
   meta?: PageInfo;
 }
 
+/** `totalEstimated: true` only when the total is an estimate: exact totals keep SPEC 2.1's three fields. */
+function pageMeta(pageInfo: PageInfo): PageInfo {
+  if (pageInfo.totalEstimated === undefined) return pageInfo;
+  const { totalEstimated, ...meta } = pageInfo;
+  return totalEstimated ? { ...meta, totalEstimated } : meta;
+}
+
 function isPage(value: unknown): value is { items: unknown[]; pageInfo: PageInfo } {
   return (
     typeof value === 'object' &&
@@ -17,6 +24,6 @@ function isPage(value: unknown): value is { items: unknown[]; pageInfo: PageInfo
 
 /** The success envelope of SPEC 2.1: a page becomes `data: items` with `meta: {page, limit, total}`. */
 export function successEnvelope(result: unknown): SuccessEnvelope {
-  if (isPage(result)) return { success: true, data: result.items, meta: result.pageInfo };
+  if (isPage(result)) return { success: true, data: result.items, meta: pageMeta(result.pageInfo) };
   return { success: true, data: result };
 }

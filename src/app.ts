@@ -18,15 +18,20 @@ import {
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
-import { InvalidRequestError, NotFoundError, toAppError } from './core/errors.js';
+import { InvalidRequestError, NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
-import { formatGraphQLError } from './http/graphql-errors.js';
+import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
+import { queryCostPlugin } from './http/query-cost.plugin.js';
+import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { readinessHandler } from './http/readiness.js';
 import { sendError } from './http/respond.js';
+import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
+import Negotiator from 'negotiator';
 import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
@@ -46,6 +51,8 @@ export interface AppOptions extends AppDeps {
   isReady: () => boolean;
   /** Express's `trust proxy` (TRUST_PROXY): whose X-Forwarded-For gives the client address. Default false. */
   trustProxy?: TrustProxySetting;
+  /** HTTP server timeouts other than the defaults (http/server-timeouts.ts). */
+  httpTimeouts?: HttpTimeouts;
   /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
   oauthLimits?: OAuthLimitOverrides;
 }
@@ -58,10 +65,31 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** GET /graphql from a browser shows Apollo Sandbox; it needs no credentials. */
-function isLandingPageRequest(req: Request): boolean {
+/**
+ * The media types Apollo Server negotiates an `Accept` header against (ApolloServer.prefersHTML). A GET
+ * whose best match is text/html gets the landing page from Apollo and is never executed, whatever its
+ * query string holds; anything else may execute and must pass the guard.
+ */
+const APOLLO_NEGOTIATED_TYPES = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'multipart/mixed; deferSpec=20220824',
+  'multipart/mixed; incrementalSpec=v0.2',
+  'multipart/mixed',
+  'text/html',
+];
+
+/**
+ * GET /graphql that Apollo answers with its IDE page (no credentials needed: the page executes nothing).
+ * Decided from the same negotiation Apollo uses, never from Express's query parser, which stops at 1,000
+ * parameters while Apollo reads the raw URL.
+ */
+export function isLandingPageRequest(req: Request): boolean {
+  const accept = req.get('accept');
   return (
-    req.method === 'GET' && req.query.query === undefined && (req.get('accept') ?? '').includes('text/html')
+    req.method === 'GET' &&
+    !!accept &&
+    new Negotiator({ headers: { accept } }).mediaType(APOLLO_NEGOTIATED_TYPES) === 'text/html'
   );
 }
 
@@ -83,7 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(app);
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
   // X-Forwarded-For as far as the proxies are trusted (TRUST_PROXY); otherwise the connecting address.
@@ -113,17 +141,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/health/ready', async (_req, res) => {
-    try {
-      await options.pool.query('select 1');
-      if (!options.isReady()) throw new Error('migrations not applied yet');
-      res.json({ status: 'ready' });
-    } catch (error) {
-      res
-        .status(503)
-        .json({ status: 'unavailable', reason: error instanceof Error ? error.message : String(error) });
-    }
-  });
+  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, then parse the body.
   const guard = express.Router();
@@ -148,11 +166,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   const apollo = new ApolloServer<RequestContext>({
     schema: options.schema,
     introspection: true,
+    // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
+    persistedQueries: false,
+    // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
+    parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
+    validationRules: [...QUERY_LIMIT_RULES],
     formatError: (formatted, error) =>
       formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      queryCostPlugin(rateLimiter),
+      serviceUnavailableStatusPlugin,
     ],
   });
   await apollo.start();
@@ -178,7 +203,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
     expressMiddleware(apollo, {
-      context: async ({ req }) => (req.viewer ? contextFor(req) : ({} as RequestContext)),
+      // Only the landing page passes without a viewer, and Apollo renders it before building a context:
+      // reaching here without one means a request slipped past the guard, so it executes nothing.
+      context: async ({ req }) => {
+        if (!req.viewer) throw new UnauthorizedError();
+        return contextFor(req);
+      },
     }),
   );
 

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { parseSecretsKey } from './core/secret-box.js';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 
 /** The server's configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -36,6 +37,10 @@ export interface AppConfig {
    * database a key file in `dataDir` is used (secrets-key.ts); with DATABASE_URL secrets stay plaintext.
    */
   secretsKey?: Buffer;
+  /** HTTP_REQUEST_TIMEOUT_MS, HTTP_HEADERS_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS (http/server-timeouts.ts). */
+  httpTimeouts: HttpTimeouts;
+  /** SHUTDOWN_TIMEOUT_MS: the longest a clean stop takes before the process exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -100,5 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     webhookAllowPrivateTargets: boolFromEnv(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     secretsKey: env.SECRETS_KEY ? parseSecretsKey(env.SECRETS_KEY) : undefined,
+    httpTimeouts: {
+      requestTimeoutMs: intFromEnv(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs),
+      headersTimeoutMs: intFromEnv(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs),
+      keepAliveTimeoutMs: intFromEnv(
+        env,
+        'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+        DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+      ),
+    },
+    shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };
 }

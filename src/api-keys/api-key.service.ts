@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
@@ -82,7 +82,8 @@ export class ApiKeyService {
   async update(id: string, input: ApiKeyChanges): Promise<ApiKey> {
     const allowedIps = input.allowedIps == null ? undefined : await this.checkedAllowList(input.allowedIps);
     const apiKey = await this.ctx.em.transactional(async (em) => {
-      const found = await em.findOne(ApiKey, { id });
+      // Locked: a revocation at the same moment cannot slip between the check and the write.
+      const found = await em.findOne(ApiKey, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!found) throw new NotFoundError('API key', id);
       if (found.revokedAt) throw new ConflictError('A revoked API key cannot be changed', { id });
       if (input.name != null) found.name = input.name.trim();

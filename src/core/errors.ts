@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './database-outage.js';
+
 /**
  * The one family of errors the service throws for anything a client should see.
  * GraphQL puts `code` in `extensions.code`; the REST adapter maps it to the HTTP status below,
@@ -10,7 +12,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL_ERROR'
   | 'INVALID_REQUEST'
-  | 'CONFLICT';
+  | 'CONFLICT'
+  | 'SERVICE_UNAVAILABLE';
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -20,6 +23,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   INVALID_REQUEST: 400,
   CONFLICT: 409,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export interface FieldProblem {
@@ -98,6 +102,15 @@ export class InternalError extends AppError {
   }
 }
 
+/** The database cannot be reached (outage, restart): try again shortly (docs/reliability.md). */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfterSeconds = 5) {
+    super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
+      retryAfterSeconds,
+    });
+  }
+}
+
 /** Anything that is not an AppError becomes a bland INTERNAL_ERROR: internals never leak. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -105,5 +118,6 @@ export function toAppError(error: unknown): AppError {
     const original = (error as { originalError?: unknown }).originalError;
     if (original) return toAppError(original);
   }
+  if (isDatabaseUnavailable(error)) return new ServiceUnavailableError();
   return new InternalError();
 }

@@ -53,11 +53,17 @@ export interface JobRunnerOptions {
   cronItems?: CronItem[];
   concurrency: number;
   pollIntervalMs?: number;
+  /** How long a silent worker is taken for alive (default STALE_AFTER_MS; tests use less). */
+  staleAfterMs?: number;
   log: (level: string, message: string) => void;
 }
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
-  const liveness = new JobWorkerLiveness(options.pgPool, (message) => options.log('warning', message));
+  const liveness = new JobWorkerLiveness(
+    options.pgPool,
+    (message) => options.log('warning', message),
+    options.staleAfterMs,
+  );
   const events: WorkerEvents = new EventEmitter();
   events.on('worker:create', ({ worker }) => liveness.addWorker(worker.workerId));
   // With a local queue, jobs are locked by the pool's id rather than a worker's.

@@ -6,7 +6,7 @@ import type { Scope } from './scope.js';
 /**
  * Read-only pages without the ORM's per-row work (entity construction, identity map, change tracking),
  * which costs several times the query itself on hot lists (see docs/benchmarks.md). One statement returns
- * the page and the total (a window count); the scope condition is added here, so callers cannot forget it.
+ * the page and the total; the scope condition is added here, so callers cannot forget it.
  *
  * Rows come back as "views": instances of the entity class (its getters such as `available` on a license
  * work) that MikroORM does not manage: never persist or flush them.
@@ -113,7 +113,26 @@ export interface LeanContext {
   scope: Scope;
 }
 
-/** One page of a scoped entity and the total, in one statement (two only for a page past the end). */
+/**
+ * Above this many matching rows a list's total is the planner's estimate (PageInfo.totalEstimated = true);
+ * up to it the total is exact. Counting is index-only and capped, so even a huge tenant costs at most this many
+ * index entries per page (docs/performance.md).
+ */
+export const EXACT_TOTAL_LIMIT = 100_000;
+
+function orderClause<T>(shape: LeanShape, orderBy: LeanOrder<T>): string {
+  return (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)
+    .map(([name, direction]) => `${columnFor(shape, name)} ${direction === 'desc' ? 'desc' : 'asc'}`)
+    .join(', ');
+}
+
+/**
+ * One page of a scoped entity and the total, in one round trip. The page is its own subquery (`order by … limit`),
+ * so PostgreSQL reads it through the ordered index and stops after offset + limit rows; the total is a separate
+ * capped count (index-only where an index covers the filter). A window `count(*) over ()` beside the page
+ * made PostgreSQL read, aggregate and sort the whole tenant for every page (issue #11); the plan tests in
+ * test/rest/list-plans.test.ts keep it from coming back.
+ */
 export async function findLeanPage<T extends object>(
   ctx: LeanContext,
   entity: EntityClass<T>,
@@ -123,27 +142,42 @@ export async function findLeanPage<T extends object>(
 ): Promise<Page<T>> {
   const shape = shapeOf(ctx.em, entity);
   const filter = whereClause(shape, ctx.scope, where);
-  const order = (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)
-    .map(([property, direction]) => `${columnFor(shape, property)} ${direction === 'desc' ? 'desc' : 'asc'}`)
-    .join(', ');
+  const order = orderClause(shape, orderBy);
+  const table = quote(shape.table);
   const connection = ctx.em.getConnection();
-  const rows = await connection.execute<Array<Record<string, unknown> & { lean_total: string }>>(
-    `select *, count(*) over () as lean_total from ${quote(shape.table)} where ${filter.sql}` +
-      `${order ? ` order by ${order}` : ''} limit ? offset ?`,
-    [...filter.params, args.limit, pageOffset(args)],
+  const rows = await connection.execute<
+    Array<Record<string, unknown> & { lean_total: string; lean_row: boolean }>
+  >(
+    `select lean_count.lean_total, lean_page.* from ` +
+      `(select count(*) as lean_total from (select 1 from ${table} where ${filter.sql} limit ?) capped) lean_count ` +
+      `left join lateral (select true as lean_row, ${table}.* from ${table} where ${filter.sql}` +
+      `${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
+    [...filter.params, EXACT_TOTAL_LIMIT + 1, ...filter.params, args.limit, pageOffset(args)],
   );
   let total = rows.length > 0 ? Number(rows[0].lean_total) : 0;
-  if (rows.length === 0 && pageOffset(args) > 0) {
-    const [count] = await connection.execute<Array<{ total: string }>>(
-      `select count(*) as total from ${quote(shape.table)} where ${filter.sql}`,
+  const totalEstimated = total > EXACT_TOTAL_LIMIT;
+  if (totalEstimated) total = await estimatedTotal(ctx, table, filter, total);
+  return {
+    items: rows.filter((row) => row.lean_row).map((row) => toView<T>(shape, row)),
+    pageInfo: { page: args.page, limit: args.limit, total, totalEstimated },
+  };
+}
+
+/** The planner's row estimate for the filter (never below what the capped count already saw). */
+async function estimatedTotal(
+  ctx: LeanContext,
+  table: string,
+  filter: { sql: string; params: unknown[] },
+  atLeast: number,
+): Promise<number> {
+  const [explained] = await ctx.em
+    .getConnection()
+    .execute<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(
+      `explain (format json) select 1 from ${table} where ${filter.sql}`,
       filter.params,
     );
-    total = Number(count.total);
-  }
-  return {
-    items: rows.map((row) => toView<T>(shape, row)),
-    pageInfo: { page: args.page, limit: args.limit, total },
-  };
+  const planRows = explained?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0;
+  return Math.max(atLeast, Math.round(planRows));
 }
 
 /** Every row of a scoped entity whose `property` is one of `values` (a loader's batch), as views. */
@@ -157,9 +191,7 @@ export async function findLeanIn<T extends object>(
   if (values.length === 0) return [];
   const shape = shapeOf(ctx.em, entity);
   const filter = whereClause(shape, ctx.scope, {});
-  const order = (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)
-    .map(([name, direction]) => `${columnFor(shape, name)} ${direction === 'desc' ? 'desc' : 'asc'}`)
-    .join(', ');
+  const order = orderClause(shape, orderBy);
   const rows = await ctx.em
     .getConnection()
     .execute<Array<Record<string, unknown>>>(

@@ -27,6 +27,13 @@ export class PageInfo {
 
   @Field(() => Int, { description: 'Number of items in the whole list' })
   total!: number;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "true when `total` is the planner's estimate (lists of more than 100,000 items); false or null: exact",
+  })
+  totalEstimated?: boolean;
 }
 
 export interface Page<T> {

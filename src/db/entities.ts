@@ -17,6 +17,7 @@ import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.entity.js';
 import { Webhook } from '../webhooks/webhook.entity.js';
+import { SecretsKeyCheck } from './secrets-key-check.entity.js';
 import { UserImport, UserImportRow } from '../user-management/user-import.entity.js';
 import { UserOffboarding } from '../user-management/offboarding.entity.js';
 
@@ -52,5 +53,6 @@ export const ALL_ENTITIES = [
   JobWorkerHeartbeat,
   Member,
   AnnouncedSignIn,
+  SecretsKeyCheck,
   ...SCOPED_ENTITIES,
 ];

@@ -40,7 +40,8 @@ export function ormConfig({ databaseUrl, poolMax = 10, onQuery }: OrmOptions): O
       allOrNothing: true,
       snapshot: false,
     },
-    debug: onQuery ? ['query'] : false,
+    // With their values, so plan tests can run a logged statement again under EXPLAIN (test/helpers/list-plan.ts).
+    debug: onQuery ? ['query', 'query-params'] : false,
     logger: onQuery ? (message: string) => onQuery(message) : () => undefined,
   });
 }

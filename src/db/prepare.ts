@@ -14,11 +14,15 @@ export interface PreparedDatabase {
   pool: pg.Pool;
   /** Set when this process started the embedded PostgreSQL (and so must stop it). */
   embedded: EmbeddedDatabase | null;
+  /** The ORM's and the plain pool's connections (not the embedded server). */
+  closePools(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface PrepareOptions {
   log: (message: string) => void;
+  /** Events of the embedded PostgreSQL an operator should see (restarts, adoption); default: `log`. */
+  notice?: (message: string) => void;
   onQuery?: (sql: string) => void;
   poolMax?: number;
 }
@@ -37,6 +41,7 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
       port: config.embeddedPostgresPort,
       database: EMBEDDED_DATABASE_NAME,
       log: options.log,
+      notice: options.notice,
     });
     url = embedded.url;
   }
@@ -60,6 +65,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     orm,
     pool,
     embedded: embedded?.startedHere ? embedded : null,
+    closePools: async () => {
+      await Promise.allSettled([orm.close(), pool.end()]);
+    },
     close: async () => {
       await Promise.allSettled([orm.close(), pool.end()]);
       if (embedded?.startedHere) await embedded.stop();

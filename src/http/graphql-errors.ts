@@ -1,5 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, toAppError, type ErrorCode } from '../core/errors.js';
 
 /** Apollo's own codes for a document or variables that do not fit the schema: all the client's mistake. */
@@ -22,7 +23,12 @@ export function formatGraphQLError(
   error: unknown,
   logInternal: (error: unknown) => void,
 ): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const unwrapped = unwrapResolverError(error);
+  // An AppError thrown by a plugin (e.g. the query-cost charge) arrives wrapped in a GraphQLError without a path.
+  const original =
+    unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
+      ? unwrapped.originalError
+      : unwrapped;
   if (original instanceof AppError) {
     return {
       message: original.message,
@@ -34,9 +40,33 @@ export function formatGraphQLError(
   const apolloCode = formatted.extensions?.code;
   if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {
     const code: ErrorCode = 'INVALID_REQUEST';
-    return { ...formatted, extensions: { code, details: { reason: apolloCode } } };
+    // Details a validation rule attached (e.g. which query limit) are kept; Apollo's `http` is not echoed.
+    const given = formatted.extensions?.details;
+    const details = typeof given === 'object' && given !== null ? given : {};
+    return { ...formatted, extensions: { code, details: { ...details, reason: apolloCode } } };
   }
   logInternal(original);
   const internal = toAppError(original);
   return { message: internal.message, path: formatted.path, extensions: internal.extensions };
 }
+
+/**
+ * A GraphQL response that failed because the database is unreachable is a 503 with Retry-After, like
+ * REST, so clients and load balancers back off instead of treating it as a server bug.
+ */
+export const serviceUnavailableStatusPlugin: ApolloServerPlugin<BaseContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const unavailable = response.body.singleResult.errors?.find(
+          (error) => error.extensions?.code === 'SERVICE_UNAVAILABLE',
+        );
+        if (!unavailable) return;
+        const details = unavailable.extensions?.details as { retryAfterSeconds?: number } | undefined;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(details?.retryAfterSeconds ?? 5));
+      },
+    };
+  },
+};

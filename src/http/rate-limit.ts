@@ -48,14 +48,15 @@ export class RateLimiter {
   /**
    * Counts one request against the caller's window: the organization and environment of `viewer`, or
    * `ip` at the Starter limit when the caller has no valid credentials. Used by HTTP and by graphql-ws.
+   * `points` above one: a GraphQL query charged its cost (src/http/query-cost.plugin.ts).
    */
-  async consume(viewer: Viewer | undefined, ip: string): Promise<RateLimitOutcome> {
+  async consume(viewer: Viewer | undefined, ip: string, points = 1): Promise<RateLimitOutcome> {
     const key = viewer ? `${viewer.organizationId}:${viewer.environment}` : `ip:${ip}`;
     const limit = viewer ? viewer.rateLimitPerMinute : RATE_LIMIT_BY_PLAN[Plan.STARTER];
     let outcome: RateLimiterRes;
     let allowed = true;
     try {
-      outcome = await this.limiterFor(limit).consume(key, 1);
+      outcome = await this.limiterFor(limit).consume(key, points);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       outcome = rejection;
@@ -78,11 +79,19 @@ export class RateLimiter {
       } catch (error) {
         return next(error);
       }
-      res.setHeader('X-RateLimit-Limit', String(outcome.limit));
-      res.setHeader('X-RateLimit-Remaining', String(outcome.remaining));
-      res.setHeader('X-RateLimit-Reset', String(outcome.resetSeconds));
+      setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
       if (!outcome.allowed) return next(new RateLimitedError(outcome.retryAfterSeconds));
       next();
     };
   }
+}
+
+/** The X-RateLimit-* headers of SPEC 8.3 (Express responses and Apollo's header map alike). */
+export function setRateLimitHeaders(
+  outcome: RateLimitOutcome,
+  set: (name: string, value: string) => void,
+): void {
+  set('X-RateLimit-Limit', String(outcome.limit));
+  set('X-RateLimit-Remaining', String(outcome.remaining));
+  set('X-RateLimit-Reset', String(outcome.resetSeconds));
 }

@@ -15,8 +15,10 @@ export function errorEnvelope(error: AppError) {
  */
 export function sendError(req: Request, res: Response, thrown: unknown): void {
   const error = toAppError(thrown);
-  if (error.code === 'RATE_LIMITED')
+  if (error.code === 'RATE_LIMITED' || error.code === 'SERVICE_UNAVAILABLE')
     res.setHeader('Retry-After', String(error.details.retryAfterSeconds ?? 60));
+  // RFC 6750 section 3: a 401 names the scheme the client should use.
+  if (error.code === 'UNAUTHORIZED') res.setHeader('WWW-Authenticate', 'Bearer realm="api"');
   if (req.path.startsWith('/graphql') || req.baseUrl.startsWith('/graphql')) {
     res.status(error.httpStatus).json({
       errors: [{ message: error.message, extensions: { code: error.code, details: error.details } }],

@@ -1,5 +1,5 @@
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
@@ -14,6 +14,7 @@ import { User } from '../users/user.entity.js';
 @ObjectType('License', { description: 'A license SKU available to a tenant, with its seats' })
 @Entity({ tableName: 'tenant_licenses' })
 @Unique({ properties: ['tenantId', 'skuId'] })
+@Index({ properties: ['organizationId', 'environment', 'tenantId', 'name', 'id'] })
 export class TenantLicense extends ScopedEntity {
   [OptionalProps]?: 'consumed';
 
@@ -59,6 +60,7 @@ export class TenantLicense extends ScopedEntity {
 @ObjectType('LicenseAssignment', { description: 'A user holding a license' })
 @Entity({ tableName: 'license_assignments' })
 @Unique({ properties: ['userId', 'skuId'] })
+@Index({ properties: ['organizationId', 'environment', 'tenantId', 'assignedAt', 'id'] })
 export class LicenseAssignment extends ScopedEntity {
   [OptionalProps]?: 'assignedAt';
 

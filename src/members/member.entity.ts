@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Enum, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 
@@ -24,6 +24,7 @@ registerEnumType(MemberRole, {
 @ObjectType({ description: 'A person of the organization who signs in (OAuth authorization code flow)' })
 @Entity({ tableName: 'members' })
 @Unique({ properties: ['organizationId', 'email'] })
+@Index({ properties: ['organizationId', 'createdAt', 'id'] })
 export class Member {
   [OptionalProps]?: 'createdAt' | 'lastSignInAt';
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../core/clock.js';
 import {
   ConflictError,
@@ -140,7 +140,12 @@ export class MemberService {
   }
 
   private async findForChange(em: EntityManager, id: string): Promise<Member> {
-    const member = await em.findOne(Member, { id, organizationId: this.ctx.scope.organizationId });
+    // Locked until the transaction ends, read fresh: concurrent role changes apply one after the other.
+    const member = await em.findOne(
+      Member,
+      { id, organizationId: this.ctx.scope.organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     if (!member) throw new NotFoundError('Member', id);
     return member;
   }

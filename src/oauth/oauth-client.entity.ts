@@ -1,5 +1,5 @@
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Property } from '@mikro-orm/decorators/legacy';
+import { Entity, Index, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import { Environment, ScopedEntity, type Scope } from '../core/scope.js';
@@ -11,6 +11,7 @@ import { Environment, ScopedEntity, type Scope } from '../core/scope.js';
  */
 @ObjectType({ description: 'An application registered for the OAuth authorization code flow' })
 @Entity({ tableName: 'oauth_clients' })
+@Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
 export class OAuthClient extends ScopedEntity {
   [OptionalProps]?: 'createdAt' | 'revokedAt';
 

@@ -1,6 +1,7 @@
 import {
   GraphQLError,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type GraphQLFormattedError,
@@ -8,6 +9,7 @@ import {
 } from 'graphql';
 import { AppError, type ErrorCode } from '../core/errors.js';
 import { formatGraphQLError } from '../http/graphql-errors.js';
+import { QUERY_LIMIT_RULES, QUERY_LIMITS } from '../http/query-limits.js';
 
 /** An AppError as graphql-ws sends it in an `error` message: the same code and details as HTTP. */
 export function graphQLErrorOf(error: AppError): GraphQLError {
@@ -34,12 +36,12 @@ export function checkDocument(
 ): { document: DocumentNode } | { errors: GraphQLError[] } {
   let document: DocumentNode;
   try {
-    document = parse(query);
+    document = parse(query, { maxTokens: QUERY_LIMITS.maxTokens });
   } catch (error) {
     if (error instanceof GraphQLError) return { errors: [clientMistake(error, 'GRAPHQL_PARSE_FAILED')] };
     throw error;
   }
-  const problems = validate(schema, document);
+  const problems = validate(schema, document, [...specifiedRules, ...QUERY_LIMIT_RULES]);
   if (problems.length > 0)
     return { errors: problems.map((problem) => clientMistake(problem, 'GRAPHQL_VALIDATION_FAILED')) };
   return { document };

@@ -13,6 +13,7 @@ import type { PgListener } from '../core/pg-listener.js';
 import type { AppDeps } from '../core/service-context.js';
 import type { Authenticator } from '../http/authenticate.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { isDatabaseUnavailable } from '../core/database-outage.js';
 import { CLOSE_FORBIDDEN, ConnectionGuard, type ConnectionParams } from './connection-guard.js';
 import { EventBridge } from './event-bridge.js';
 import { EventHub } from './event-hub.js';
@@ -22,6 +23,8 @@ import { checkDocument, formatOperationError, graphQLErrorOf } from './operation
 export const GRAPHQL_WS_PATH = '/graphql';
 /** graphql-ws's code for a server-side failure. */
 const CLOSE_INTERNAL_ERROR = 4500;
+/** RFC 6455 "Try Again Later": the database is unreachable; the client should reconnect with backoff. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** A connection is one client; it has no reason to run more operations than this at once. */
 export const MAX_OPERATIONS_PER_CONNECTION = 100;
 
@@ -84,6 +87,10 @@ export async function attachSubscriptionServer(
           if (admission.close) guard.close(socket, admission.close.code, admission.close.reason);
           return false; // graphql-ws closes with 4403 Forbidden (unless closed above)
         } catch (error) {
+          if (isDatabaseUnavailable(error)) {
+            guard.close(socket, CLOSE_TRY_AGAIN_LATER, 'Service unavailable: try again later');
+            return false;
+          }
           logInternal(error);
           guard.close(socket, CLOSE_INTERNAL_ERROR, 'Internal server error');
           return false;

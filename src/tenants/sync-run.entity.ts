@@ -1,28 +1,29 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { JobStatus } from '../core/job-status.js';
 import { ScopedEntity, type Scope } from '../core/scope.js';
+import type { TrackedJobRow } from '../core/tracked-job.js';
 import { Tenant } from './tenant.entity.js';
 
-export enum JobStatus {
-  QUEUED = 'Queued',
-  RUNNING = 'Running',
-  COMPLETED = 'Completed',
-  FAILED = 'Failed',
-  CANCELLED = 'Cancelled',
-}
-registerEnumType(JobStatus, {
-  name: 'JobStatus',
-  description: 'Queued → Running → Completed | Failed | Cancelled',
-});
+export { JobStatus };
 
 /** One on-demand or scheduled sync of a tenant from the upstream cloud, run by the job queue. */
 @ObjectType({ description: 'A tenant sync job and its progress' })
 @Entity({ tableName: 'tenant_syncs' })
 @Index({ properties: ['tenantId', 'createdAt'] })
-export class TenantSync extends ScopedEntity {
-  [OptionalProps]?: 'status' | 'progress' | 'createdAt' | 'startedAt' | 'finishedAt' | 'error' | 'summary';
+export class TenantSync extends ScopedEntity implements TrackedJobRow {
+  [OptionalProps]?:
+    | 'status'
+    | 'progress'
+    | 'createdAt'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'error'
+    | 'summary'
+    | 'runAttempts'
+    | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
@@ -55,6 +56,14 @@ export class TenantSync extends ScopedEntity {
   @Field(() => GraphQLDateTime, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
+
+  /** Runs started (core/tracked-job.ts): more than one means a worker died and the sync resumed. */
+  @Property({ type: 'integer', default: 0 })
+  runAttempts: number = 0;
+
+  /** Where a resumed run continues (core/tracked-job.ts); a sync re-reconciles, which is idempotent. */
+  @Property({ type: 'jsonb', nullable: true })
+  checkpoint: Record<string, unknown> | null = null;
 
   constructor(scope: Scope, tenantId: string, createdAt: Date) {
     super();

@@ -1,4 +1,5 @@
 import { enqueueJob } from '../core/jobs.js';
+import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
@@ -41,7 +42,15 @@ export class TenantService {
       await em.persist(sync).flush();
       const payload: TenantSyncJobPayload = { syncId: sync.id, ...this.ctx.scope };
       // One sync per tenant at a time: the job queue runs a tenant's jobs in order.
-      await enqueueJob(em, TENANT_SYNC_TASK, { ...payload }, { queueName: `tenant-sync:${tenantId}` });
+      await enqueueJob(
+        em,
+        TENANT_SYNC_TASK,
+        { ...payload },
+        {
+          queueName: `tenant-sync:${tenantId}`,
+          maxAttempts: TRACKED_JOB_QUEUE_ATTEMPTS,
+        },
+      );
       return sync;
     });
   }

@@ -1,3 +1,4 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { WEBHOOK_TEST_EVENT } from '../core/events/event-kinds.js';
 import { writeEventRow } from '../core/events/record-event.js';
@@ -84,18 +85,33 @@ export class WebhookService {
   }
 
   async update(id: string, input: UpdateWebhookInput): Promise<Webhook> {
-    const webhook = await this.get(id);
+    await this.get(id);
     const checked = await checkWebhookFields(this.ctx, input, { settings: this.settings });
     this.sealHeaders(checked);
-    this.ctx.em.assign(webhook, checked);
-    if (checked.enabled === true && webhook.disabledAt) {
-      // Re-enabled by a person: a fresh start for the 5-day rule.
-      webhook.disabledAt = null;
-      webhook.disabledReason = null;
-      webhook.failingSince = null;
-    }
-    webhook.updatedAt = this.ctx.clock.now();
-    await this.ctx.em.flush();
+    // Read–modify–write under the row's lock: two PATCHes at once both end up in effect.
+    return this.ctx.em.transactional(async (em) => {
+      const webhook = await this.lockedForChange(em, id);
+      em.assign(webhook, checked);
+      if (checked.enabled === true && webhook.disabledAt) {
+        // Re-enabled by a person: a fresh start for the 5-day rule.
+        webhook.disabledAt = null;
+        webhook.disabledReason = null;
+        webhook.failingSince = null;
+      }
+      webhook.updatedAt = this.ctx.clock.now();
+      await em.flush();
+      return webhook;
+    });
+  }
+
+  /** The webhook, locked (FOR UPDATE) until the transaction ends, read fresh from the database. */
+  private async lockedForChange(em: EntityManager, id: string): Promise<Webhook> {
+    const webhook = await em.findOne(
+      Webhook,
+      { id, format: WebhookFormat.STANDARD },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
+    if (!webhook) throw new NotFoundError('Webhook', id);
     return webhook;
   }
 
@@ -112,14 +128,20 @@ export class WebhookService {
    * oldest secret.
    */
   async rotateSecret(id: string): Promise<Webhook> {
-    const webhook = await this.get(id);
+    await this.get(id);
     const secret = generateSigningSecret();
-    const now = this.ctx.clock.now();
-    webhook.previousSigningSecret = webhook.signingSecret;
-    webhook.previousSecretExpiresAt = new Date(now.getTime() + this.settings.rotationOverlapMs);
-    webhook.signingSecret = this.settings.secretBox.seal(secret);
-    webhook.updatedAt = now;
-    await this.ctx.em.flush();
+    // Under the row's lock: two rotations at once chain (the second keeps the first's secret as the
+    // previous one) instead of both replacing the same old secret, which lost one of them.
+    const webhook = await this.ctx.em.transactional(async (em) => {
+      const locked = await this.lockedForChange(em, id);
+      const now = this.ctx.clock.now();
+      locked.previousSigningSecret = locked.signingSecret;
+      locked.previousSecretExpiresAt = new Date(now.getTime() + this.settings.rotationOverlapMs);
+      locked.signingSecret = this.settings.secretBox.seal(secret);
+      locked.updatedAt = now;
+      await em.flush();
+      return locked;
+    });
     revealedSecrets.set(webhook, secret);
     return webhook;
   }

@@ -15,6 +15,7 @@ import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
+import type { HttpTimeouts } from '../../src/http/server-timeouts.js';
 import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
@@ -53,6 +54,10 @@ export interface TestAppOptions {
   /** Reuse an existing database instead of a fresh one (e.g. a second server on the same data). */
   databaseUrl?: string;
   maxJsonBodyBytes?: number;
+  /** With `jobs`: after how long another process's silent job worker counts as dead (default 20 s). */
+  jobStaleAfterMs?: number;
+  /** HTTP server timeouts (http/server-timeouts.ts) other than the defaults. */
+  httpTimeouts?: HttpTimeouts;
   /** Webhook delivery settings (e.g. allow loopback receivers, a short retry schedule). */
   webhooks?: Partial<WebhookSettings>;
 }
@@ -115,6 +120,7 @@ export class TestApp {
       maxJsonBodyBytes: options.maxJsonBodyBytes ?? 1024 * 1024,
       listener,
       isReady: () => true,
+      httpTimeouts: options.httpTimeouts,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;
@@ -124,6 +130,7 @@ export class TestApp {
           taskList: taskList(orm, deps),
           concurrency: 2,
           pollIntervalMs: 50,
+          staleAfterMs: options.jobStaleAfterMs,
           log: () => undefined,
         })
       : null;

@@ -145,8 +145,9 @@ describe('every GraphQL subscription checks the read permission of what it shows
       const { text, variables } = documentFor('subscription', field);
       return connection.subscribe(field.name, text, variables);
     });
-    // Refusals come at once; a subscription that is allowed stays open without a message.
-    const messages = await Promise.all(subscriptions.map((subscription) => subscription.nextMessage(1_000)));
+    // Refusals come at once (well under a second on an idle machine, a few seconds on a loaded one); a
+    // subscription that is allowed stays open without a message, so it waits out the whole bound.
+    const messages = await Promise.all(subscriptions.map((subscription) => subscription.nextMessage(3_000)));
     return fields.map((field, index) => ({ field: field.name, message: messages[index] }));
   }
 

@@ -7,6 +7,8 @@ import { Migration20261125090000_deleted_users } from './Migration20261125090000
 import { Migration20261126090000_guests } from './Migration20261126090000_guests.js';
 import { Migration20261127090000_contacts } from './Migration20261127090000_contacts.js';
 import { Migration20261128090000_restricted_users } from './Migration20261128090000_restricted_users.js';
+import { Migration20261202090000_reliability } from './Migration20261202090000_reliability.js';
+import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
 import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
 import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
 
@@ -28,6 +30,11 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261128090000_restricted_users',
     class: Migration20261128090000_restricted_users,
+  },
+  { name: 'Migration20261202090000_reliability', class: Migration20261202090000_reliability },
+  {
+    name: 'Migration20261204180000_list_page_indexes',
+    class: Migration20261204180000_list_page_indexes,
   },
   { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
   { name: 'Migration20261207090100_user_jobs', class: Migration20261207090100_user_jobs },

@@ -1,0 +1,99 @@
+/**
+ * Fault suite (docs/reliability.md): a job-backed operation whose worker process is killed mid-job
+ * resumes on another worker and finishes; one interrupted too often is marked Failed with a reason
+ * (core/tracked-job.ts). Never `Running` forever.
+ */
+import pg from 'pg';
+import { JobStatus } from '../../src/core/job-status.js';
+import { TRACKED_JOB_MAX_RUNS } from '../../src/core/tracked-job.js';
+import { TenantSync } from '../../src/tenants/sync-run.entity.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { ServerProcess } from '../helpers/server-process.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { until } from './fault-kit.js';
+
+let databaseUrl: string;
+let setup: TestApp;
+let org: OrganizationWithKeys;
+const stopping: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+  setup = await TestApp.start({ databaseUrl });
+  org = await createOrganizationWithKeys(setup);
+});
+afterAll(async () => {
+  for (const stop of stopping.reverse()) await stop();
+  await setup.stop();
+});
+
+async function syncRow(id: string): Promise<TenantSync> {
+  return (await setup.orm.em.fork().findOne(TenantSync, { id }, { filters: false }))!;
+}
+
+async function startSync(app: { baseUrl: string }, tenantId: string): Promise<string> {
+  const response = await fetch(`${app.baseUrl}/v1/tenants/${tenantId}/sync`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.keys.write}` },
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as Envelope<{ id: string }>).data.id;
+}
+
+describe('[fault] interrupted jobs', () => {
+  it('a sync whose worker is killed mid-job resumes on another worker and completes', async () => {
+    const tenant = await createTenant(setup, org.scope);
+    // Hold the simulated cloud's table: the sync starts (Running) and then waits on its first read.
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('lock table sim_cloud_objects in access exclusive mode');
+    const doomed = await ServerProcess.start(databaseUrl, { RUN_WORKER: 'true' });
+    let syncId: string;
+    try {
+      syncId = await startSync(doomed, tenant.id);
+      await until(async () => (await syncRow(syncId)).status === JobStatus.RUNNING, 30_000, 'sync Running');
+      await doomed.kill(); // SIGKILL mid-job: its job stays locked, its row says Running
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    expect((await syncRow(syncId)).status).toBe(JobStatus.RUNNING);
+
+    // A surviving worker releases the dead worker's job and the sync resumes there.
+    const survivor = await TestApp.start({ databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
+    stopping.push(() => survivor.stop());
+    await until(
+      async () => (await syncRow(syncId)).status === JobStatus.COMPLETED,
+      60_000,
+      'the resumed sync to complete',
+    );
+    const done = await syncRow(syncId);
+    expect(done).toMatchObject({ progress: 100, error: null, runAttempts: 2 });
+    expect(done.summary).not.toBeNull();
+  }, 120_000);
+
+  it('a sync interrupted on every run is marked Failed with a reason, not left Running', async () => {
+    const tenant = await createTenant(setup, org.scope);
+    const syncId = await startSync(setup, tenant.id); // no worker in `setup`: it stays queued
+    // As the row looks after TRACKED_JOB_MAX_RUNS runs that each died mid-job.
+    await setup.orm.em
+      .fork()
+      .nativeUpdate(
+        TenantSync,
+        { id: syncId },
+        { status: JobStatus.RUNNING, runAttempts: TRACKED_JOB_MAX_RUNS },
+        { filters: false },
+      );
+    const worker = await TestApp.start({ databaseUrl, jobs: true });
+    stopping.push(() => worker.stop());
+    await until(
+      async () => (await syncRow(syncId)).status === JobStatus.FAILED,
+      30_000,
+      'the sync to be marked Failed',
+    );
+    expect((await syncRow(syncId)).error).toMatch(/worker running it died/);
+  }, 60_000);
+});

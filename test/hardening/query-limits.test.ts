@@ -1,0 +1,172 @@
+import {
+  getIntrospectionQuery,
+  getOperationAST,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  parse,
+  typeFromAST,
+  visit,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { QUERY_LIMITS, queryCost, ratePointsOf } from '../../src/http/query-limits.js';
+import { buildAppSchema } from '../../src/schema.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { TestApp } from '../helpers/test-app.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let tenant: Tenant;
+let schema: GraphQLSchema;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  tenant = await createTenant(app, org.scope);
+  schema = await buildAppSchema();
+});
+afterAll(() => app.stop());
+
+type GraphQLBody = {
+  data?: unknown;
+  errors?: Array<{ message: string; extensions: { code: string; details?: Record<string, unknown> } }>;
+};
+
+async function post(query: string, variables: Record<string, unknown> = {}) {
+  return app.request<GraphQLBody>('POST', '/graphql', { key: org.keys.read, body: { query, variables } });
+}
+
+function expectLimit(res: { status: number; body: GraphQLBody }, limit: string): void {
+  expect(res.status).toBe(400);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.errors?.[0].extensions).toMatchObject({
+    code: 'INVALID_REQUEST',
+    details: { reason: 'GRAPHQL_VALIDATION_FAILED', limit, maximum: expect.any(Number) },
+  });
+  expect(res.body.errors?.[0].message).toContain(`${limit} limit`);
+}
+
+describe('query limits (issue #9 item 2)', () => {
+  it('answers a 5,000-deep nested query with a clean 400 naming the token limit', async () => {
+    const query = '{' + 'tenants { items { '.repeat(2500) + 'id' + ' } }'.repeat(2500) + '}';
+    const res = await post(query);
+    expect(res.status).toBe(400);
+    expect(res.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
+    expect(res.body.errors?.[0].message).toContain(`${QUERY_LIMITS.maxTokens} tokens`);
+  });
+
+  it('lets the standard introspection query (the IDE’s) through', async () => {
+    const res = await post(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    expect(res.body.errors).toBeUndefined();
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a document nested deeper than the depth limit', async () => {
+    const depth = QUERY_LIMITS.maxDepth + 1;
+    const query =
+      '{ ' +
+      '__schema { types { fields { type { '.repeat(1) +
+      'ofType { '.repeat(depth) +
+      'name' +
+      ' }'.repeat(depth + 4) +
+      ' }';
+    expectLimit(await post(query), 'depth');
+  });
+
+  it('refuses more aliases than the limit', async () => {
+    const fields = Array.from(
+      { length: QUERY_LIMITS.maxAliases + 1 },
+      (_, i) => `a${i}: tenants { total: pageInfo { total } }`,
+    );
+    expectLimit(await post(`{ ${fields.join(' ')} }`), 'aliases');
+  });
+
+  it('refuses more directives than the limit', async () => {
+    const fragments = Array.from(
+      { length: QUERY_LIMITS.maxDirectives + 1 },
+      () => '... @include(if: true) { __typename }',
+    );
+    expectLimit(await post(`{ ${fragments.join(' ')} }`), 'directives');
+  });
+
+  it('refuses a query whose field cost with list multipliers is over the limit, executing nothing', async () => {
+    const fields =
+      'id displayName firstName lastName jobTitle department companyName officeLocation createdAt businessPhone mobilePhone employeeId usageLocation';
+    const page = `users(tenantId: $t, limit: 100) { items { ${fields} } }`;
+    const aliases = Array.from({ length: 25 }, (_, i) => `u${i}: ${page}`).join(' ');
+    const before = app.sql.count;
+    const res = await post(`query($t: UUID!) { ${aliases} }`, { t: tenant.id });
+    expectLimit(res, 'cost');
+    expect(res.body.errors?.[0].extensions.details?.actual).toBeGreaterThan(QUERY_LIMITS.maxCost);
+    expect(app.sql.count - before).toBeLessThan(5);
+  });
+
+  it('charges a query its cost in rate-limit points', async () => {
+    const charged = await createOrganizationWithKeys(app);
+    const call = (query: string, variables: Record<string, unknown> = {}) =>
+      app.request<GraphQLBody>('POST', '/graphql', { key: charged.keys.read, body: { query, variables } });
+    const first = await call('{ tenants { pageInfo { total } } }');
+    const remainingAfterCheap = Number(first.headers.get('x-ratelimit-remaining'));
+    const page = 'tenants(limit: 100) { items { id name domains status createdAt } }';
+    const query = `{ ${Array.from({ length: 5 }, (_, i) => `t${i}: ${page}`).join(' ')} }`;
+    const points = ratePointsOf(queryCost(schema, parse(query), {}));
+    expect(points).toBeGreaterThan(1);
+    const dear = await call(query);
+    expect(dear.body.errors).toBeUndefined();
+    expect(Number(dear.headers.get('x-ratelimit-remaining'))).toBe(remainingAfterCheap - points);
+  });
+
+  it('keeps every REST route’s document well within the limits (cost at limit=100 under a quarter)', () => {
+    for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES]) {
+      const where = `${route.method} ${route.path}`;
+      const document = parse(route.operation, { maxTokens: QUERY_LIMITS.maxTokens / 2 });
+      const operation = getOperationAST(document)!;
+      let aliases = 0;
+      let directives = 0;
+      visit(document, {
+        Field: (node) => void (node.alias && aliases++),
+        Directive: () => void directives++,
+      });
+      const withinAliases = aliases <= QUERY_LIMITS.maxAliases / 4;
+      const withinDirectives = directives <= QUERY_LIMITS.maxDirectives / 4;
+      expect({ where, withinAliases, withinDirectives }).toEqual({
+        where,
+        withinAliases: true,
+        withinDirectives: true,
+      });
+      const variables: Record<string, unknown> = {};
+      for (const definition of operation.variableDefinitions ?? []) {
+        const name = definition.variable.name.value;
+        const type = typeFromAST(schema, definition.type) as GraphQLInputType;
+        if (name === 'limit') variables[name] = 100;
+        else if (isNonNullType(type)) variables[name] = sampleValue(type);
+      }
+      const cost = queryCost(schema, document, variables);
+      expect({ where, cost: cost > 0 && cost <= QUERY_LIMITS.maxCost / 4 }).toEqual({ where, cost: true });
+    }
+  });
+});
+
+/** Some value of an input type (only required fields), so the route's document can be costed. */
+function sampleValue(type: GraphQLInputType): unknown {
+  if (isNonNullType(type)) return sampleValue(type.ofType);
+  if (isListType(type)) return [sampleValue(type.ofType)];
+  if (isEnumType(type)) return type.getValues()[0].name;
+  if (isInputObjectType(type)) {
+    const fields = Object.values(type.getFields()).filter((field) => isNonNullType(field.type));
+    return Object.fromEntries(fields.map((field) => [field.name, sampleValue(field.type)]));
+  }
+  const scalars: Record<string, unknown> = {
+    UUID: '00000000-0000-4000-8000-000000000000',
+    Int: 1,
+    Float: 1,
+    Boolean: true,
+    DateTime: '2026-01-01T00:00:00Z',
+  };
+  return scalars[type.name] ?? 'x';
+}

@@ -1,0 +1,191 @@
+import type { TestApp } from './test-app.js';
+
+/**
+ * Plan tests for lists (issue #11): a list must read its page through an ordered index and stop after
+ * offset + limit rows, whatever the size of the tenant. A window aggregate (`count(*) over ()`) or a sort over
+ * every matching row reads the whole tenant for each page, which no functional test notices; these helpers
+ * run the statements a request really sent again under `EXPLAIN (ANALYZE, FORMAT JSON)` and check the plans.
+ *
+ * Usage (see test/rest/list-plans.test.ts):
+ *   await multiplyRows(app, 'users', someUserId, 3000);          // a tenant of a few thousand rows
+ *   await expectListReadsItsPage(app, () => app.request('GET', `/v1/tenants/${t}/users?limit=25`, { key }),
+ *     { limit: 25 });
+ */
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  'Sort Method'?: string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Parent Relationship'?: string;
+  'Subplan Name'?: string;
+  Strategy?: string;
+  Plans?: PlanNode[];
+}
+
+export interface PageBudget {
+  limit: number;
+  /** Rows skipped before the page (page - 1) × limit; 0 by default. */
+  offset?: number;
+}
+
+const SCAN_NODE = /Scan$/;
+
+/** Rows a node looked at: those it returned on every loop plus those its filter threw away. */
+function rowsRead(node: PlanNode): number {
+  const loops = node['Actual Loops'] || 1;
+  return (
+    (node['Actual Rows'] +
+      (node['Rows Removed by Filter'] ?? 0) +
+      (node['Rows Removed by Index Recheck'] ?? 0)) *
+    loops
+  );
+}
+
+/**
+ * A plain (not grouped, not windowed) aggregate is the list's total: it may read every matching row, but not
+ * the rows of other lists (a sequential scan that filters most rows away) and it never sorts.
+ */
+function countProblems(node: PlanNode, table: string, problems: string[]): void {
+  for (const child of node.Plans ?? []) {
+    // A sequential scan is the best way to count a table that holds little else than the list; one that
+    // throws away more rows than it counts is reading other lists' rows for want of an index.
+    const removed = (child['Rows Removed by Filter'] ?? 0) * (child['Actual Loops'] || 1);
+    if (child['Node Type'] === 'Seq Scan' && removed > rowsRead(child) - removed)
+      problems.push(
+        `the total of ${table} scans ${child['Relation Name']}, reading ${removed} rows of others`,
+      );
+    if (child['Node Type'] === 'Sort')
+      problems.push(`the total of ${table} sorts ${child['Actual Rows']} rows`);
+    countProblems(child, table, problems);
+  }
+}
+
+/** Every problem of one plan against the page budget (an empty list: the plan reads O(limit) rows). */
+export function planProblems(root: PlanNode, budget: PageBudget, statement = ''): string[] {
+  const allowed = 2 * (budget.limit + (budget.offset ?? 0)) + 10;
+  const problems: string[] = [];
+  const walk = (node: PlanNode): void => {
+    const type = node['Node Type'];
+    if (type === 'Aggregate' && node.Strategy === 'Plain') {
+      countProblems(node, statement.slice(0, 60), problems);
+      return;
+    }
+    if (type === 'WindowAgg') problems.push(`a window aggregate over ${node['Actual Rows']} rows`);
+    if (type === 'Sort' && (node.Plans ?? []).some((child) => child['Actual Rows'] > allowed))
+      problems.push(`a sort of ${node.Plans?.[0]?.['Actual Rows']} rows (${node['Sort Method']}) for a page`);
+    if (type === 'Aggregate' || type === 'HashAggregate' || type === 'GroupAggregate') {
+      // A grouped aggregate beside a page (e.g. per-item counts) must only see the page's rows.
+      if ((node.Plans ?? []).some((child) => rowsRead(child) > allowed))
+        problems.push(`an aggregate over ${node.Plans?.[0]?.['Actual Rows']} rows for a page`);
+    }
+    if (SCAN_NODE.test(type) && rowsRead(node) > allowed)
+      problems.push(
+        `${type} on ${node['Relation Name'] ?? '?'}${node['Index Name'] ? ` (${node['Index Name']})` : ''} ` +
+          `reads ${rowsRead(node)} rows for a page of ${budget.limit} (allowed ${allowed})`,
+      );
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(root);
+  return problems;
+}
+
+/** MikroORM logs "[query] <sql with its values> [took N ms, M results]" (maybe with colour codes). */
+function statementOf(message: string): string {
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain
+    .replace(/^\s*\[query\]\s*/, '')
+    .replace(/\s*\[took [^\]]*\]\s*$/, '')
+    .trim();
+}
+
+const READ_STATEMENT = /^(select|with)\b/i;
+
+/** Runs `statement` again under EXPLAIN ANALYZE (inside a rolled-back transaction) and returns its plan. */
+export async function explainAnalyze(app: TestApp, statement: string): Promise<PlanNode> {
+  const client = await app.pool.connect();
+  try {
+    await client.query('begin read only');
+    const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+      `explain (analyze, format json) ${statement}`,
+    );
+    return result.rows[0]['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('rollback');
+    client.release();
+  }
+}
+
+/**
+ * Sends the request (after one unmeasured warm-up, which caches the API key), collects the reads it made and
+ * fails, naming statement and node, when one of them reads more than O(limit) rows for its page.
+ */
+export async function expectListReadsItsPage(
+  app: TestApp,
+  request: () => Promise<{ status: number }>,
+  budget: PageBudget,
+): Promise<void> {
+  expect((await request()).status).toBe(200);
+  app.sql.reset();
+  expect((await request()).status).toBe(200);
+  const reads = app.sql.log.map(statementOf).filter((statement) => READ_STATEMENT.test(statement));
+  expect(reads.length).toBeGreaterThan(0);
+  const problems: string[] = [];
+  for (const statement of reads) {
+    for (const problem of planProblems(await explainAnalyze(app, statement), budget, statement))
+      problems.push(`${problem}\n    in: ${statement.slice(0, 300)}`);
+  }
+  expect(problems).toEqual([]);
+}
+
+/**
+ * Copies one row `copies` times (new ids, older created_at; text/uuid columns of unique indexes made unique,
+ * references kept: a row unique per parent, e.g. one delivery per event, needs its own SQL),
+ * then ANALYZEs the table so the planner sees the new size: a few thousand rows in a second, for any table.
+ */
+export async function multiplyRows(
+  app: TestApp,
+  table: string,
+  templateId: string,
+  copies: number,
+  keep: string[] = ['organization_id', 'environment', 'tenant_id'],
+): Promise<void> {
+  const columns = await app.pool.query<{ name: string; type: string }>(
+    `select column_name as name, data_type as type from information_schema.columns
+      where table_schema = 'public' and table_name = $1 and is_generated = 'NEVER' order by ordinal_position`,
+    [table],
+  );
+  const uniqueIndexes = await app.pool.query<{ definition: string }>(
+    `select pg_get_indexdef(indexrelid) as definition from pg_index
+      where indrelid = $1::regclass and indisunique and not indisprimary`,
+    [`public.${table}`],
+  );
+  const foreignKeys = await app.pool.query<{ name: string }>(
+    `select a.attname as name from pg_constraint c
+       join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+      where c.conrelid = $1::regclass and c.contype = 'f'`,
+    [`public.${table}`],
+  );
+  const references = new Set(foreignKeys.rows.map(({ name }) => name));
+  const inUniqueIndex = (name: string) =>
+    uniqueIndexes.rows.some(({ definition }) => new RegExp(`\\b${name}\\b`).test(definition));
+  const expressions = columns.rows.map(({ name, type }) => {
+    const column = `"${name}"`;
+    if (name === 'id') return 'gen_random_uuid()';
+    if (name === 'created_at') return `${column} - copy * interval '1 second'`;
+    if (keep.includes(name) || references.has(name) || !inUniqueIndex(name)) return column;
+    if (type === 'uuid') return 'gen_random_uuid()';
+    if (type === 'text' || type === 'character varying') return `copy || '-' || ${column}`;
+    return column;
+  });
+  await app.pool.query(
+    `insert into "${table}" (${columns.rows.map(({ name }) => `"${name}"`).join(', ')})
+     select ${expressions.join(', ')} from "${table}", generate_series(1, $2::int) as copy where id = $1`,
+    [templateId, copies],
+  );
+  await app.pool.query(`analyze "${table}"`);
+}
