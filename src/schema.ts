@@ -19,6 +19,7 @@ import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
 import { UserManagementResolver } from './user-management/user-management.resolver.js';
 import { UserImportResolver } from './user-management/user-import.resolver.js';
+import { OffboardingResolver } from './user-management/offboarding.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
@@ -40,6 +41,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   PortalResolver,
   UserManagementResolver,
   UserImportResolver,
+  OffboardingResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

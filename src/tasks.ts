@@ -13,6 +13,8 @@ import { WEBHOOK_DELIVERY_TASK } from './webhooks/webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhooks/webhook-delivery.task.js';
 import { USER_IMPORT_TASK } from './user-management/user-import.service.js';
 import { userImportTask } from './user-management/user-import.task.js';
+import { USER_OFFBOARDING_TASK } from './user-management/offboarding.service.js';
+import { userOffboardingTask } from './user-management/offboarding.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -22,6 +24,7 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [HOUSEKEEPING_TASK]: housekeepingTask(orm, deps),
     [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask(orm, deps),
     [USER_IMPORT_TASK]: userImportTask(orm, deps),
+    [USER_OFFBOARDING_TASK]: userOffboardingTask(orm, deps),
   };
 }
 

@@ -116,3 +116,35 @@ export const GET_USER_IMPORT = /* GraphQL */ `
     }
   }
 `;
+
+const OFFBOARDING_FIELDS = /* GraphQL */ `
+  id
+  tenantId
+  userId
+  status
+  options
+  steps { name status startedAt finishedAt error result attempts }
+  failureReason
+  createdBy
+  createdAt
+  startedAt
+  finishedAt
+`;
+
+export const OFFBOARD_USER = /* GraphQL */ `
+  mutation OffboardUser($tenantId: UUID!, $userId: UUID!, $input: OffboardUserInput) {
+    offboardUser(tenantId: $tenantId, userId: $userId, input: $input) { ${OFFBOARDING_FIELDS} }
+  }
+`;
+
+export const GET_USER_OFFBOARDING = /* GraphQL */ `
+  query GetUserOffboarding($tenantId: UUID!, $userId: UUID!, $id: UUID!) {
+    userOffboarding(tenantId: $tenantId, userId: $userId, id: $id) { ${OFFBOARDING_FIELDS} }
+  }
+`;
+
+export const RETRY_USER_OFFBOARDING = /* GraphQL */ `
+  mutation RetryUserOffboarding($tenantId: UUID!, $userId: UUID!, $id: UUID!) {
+    retryUserOffboarding(tenantId: $tenantId, userId: $userId, id: $id) { ${OFFBOARDING_FIELDS} }
+  }
+`;

@@ -2,7 +2,10 @@ import {
   CREATE_MANAGED_USER,
   GET_MANAGED_USER,
   GET_USER_IMPORT,
+  GET_USER_OFFBOARDING,
   IMPORT_USERS,
+  OFFBOARD_USER,
+  RETRY_USER_OFFBOARDING,
   REPLACE_USER,
   RESET_USER_PASSWORD,
   SEARCH_USERS,
@@ -99,5 +102,34 @@ export const USER_MANAGEMENT_ROUTES: RouteDefinition[] = [
     body: 'input',
     summary:
       'reset the password {password?, forceChangeAtNextSignIn? (default true)}: generated when left out and returned once; sessions revoked; 409 for deleted or synced users',
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/:userId/offboard`,
+    operation: OFFBOARD_USER,
+    tenant: 'tenantId',
+    params: { userId: 'userId' },
+    body: 'input',
+    status: 202,
+    summary:
+      'start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs',
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/:userId/offboard/:offboardingId`,
+    operation: GET_USER_OFFBOARDING,
+    tenant: 'tenantId',
+    params: { userId: 'userId', offboardingId: 'id' },
+    summary: 'an offboarding with each step’s status, times, attempts, result and error',
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/:userId/offboard/:offboardingId/retry`,
+    operation: RETRY_USER_OFFBOARDING,
+    tenant: 'tenantId',
+    params: { userId: 'userId', offboardingId: 'id' },
+    status: 202,
+    summary:
+      'run a Failed offboarding again from its failed step (finished steps are not repeated); 409 unless Failed',
   },
 ];
