@@ -20,6 +20,7 @@ import { UserResolver } from './users/user.resolver.js';
 import { UserManagementResolver } from './user-management/user-management.resolver.js';
 import { UserImportResolver } from './user-management/user-import.resolver.js';
 import { OffboardingResolver } from './user-management/offboarding.resolver.js';
+import { OneDriveResolver } from './user-management/onedrive.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
@@ -42,6 +43,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   UserManagementResolver,
   UserImportResolver,
   OffboardingResolver,
+  OneDriveResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -148,3 +148,33 @@ export const RETRY_USER_OFFBOARDING = /* GraphQL */ `
     retryUserOffboarding(tenantId: $tenantId, userId: $userId, id: $id) { ${OFFBOARDING_FIELDS} }
   }
 `;
+
+export const DELETED_USER_FILES = /* GraphQL */ `
+  query DeletedUserFiles($tenantId: UUID!, $id: UUID!, $page: Int, $limit: Int) {
+    deletedUserFiles(tenantId: $tenantId, id: $id, page: $page, limit: $limit) {
+      items {
+        id
+        name
+        path
+        sizeBytes
+        modifiedAt
+      }
+      pageInfo {
+        page
+        limit
+        total
+      }
+    }
+  }
+`;
+
+export const GRANT_DELETED_USER_FILE_ACCESS = /* GraphQL */ `
+  mutation GrantDeletedUserFileAccess($tenantId: UUID!, $id: UUID!, $userId: UUID!) {
+    grantDeletedUserFileAccess(tenantId: $tenantId, id: $id, userId: $userId) {
+      userId
+      grantedTo
+      grantedAt
+      availableUntil
+    }
+  }
+`;

@@ -1,5 +1,7 @@
 import {
   CREATE_MANAGED_USER,
+  DELETED_USER_FILES,
+  GRANT_DELETED_USER_FILE_ACCESS,
   GET_MANAGED_USER,
   GET_USER_IMPORT,
   GET_USER_OFFBOARDING,
@@ -131,5 +133,25 @@ export const USER_MANAGEMENT_ROUTES: RouteDefinition[] = [
     status: 202,
     summary:
       'run a Failed offboarding again from its failed step (finished steps are not repeated); 409 unless Failed',
+  },
+  {
+    method: 'GET',
+    path: '/identity/users/:id/onedrive',
+    operation: DELETED_USER_FILES,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    query: PAGE_QUERY,
+    summary:
+      "a deleted user's preserved personal files (name, path, sizeBytes, modifiedAt), by path; within 30 days of the deletion; 404 after, 409 for an active user",
+  },
+  {
+    method: 'POST',
+    path: '/identity/users/:id/onedrive/access',
+    operation: GRANT_DELETED_USER_FILE_ACCESS,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    body: 'spread',
+    summary:
+      "extension: give an active user {userId} access to a deleted user's personal files until they are purged",
   },
 ];
