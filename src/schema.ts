@@ -21,6 +21,10 @@ import { TenantResolver } from './tenants/tenant.resolver.js';
 import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
+import { UserManagementResolver } from './user-management/user-management.resolver.js';
+import { UserImportResolver } from './user-management/user-import.resolver.js';
+import { OffboardingResolver } from './user-management/offboarding.resolver.js';
+import { OneDriveResolver } from './user-management/onedrive.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { AlertResolver } from './alerts/alert.resolver.js';
 import { DeviceResolver } from './devices/device.resolver.js';
@@ -53,6 +57,10 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   RecommendationResolver,
   SecureScoreResolver,
   InfoBarrierResolver,
+  UserManagementResolver,
+  UserImportResolver,
+  OffboardingResolver,
+  OneDriveResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -42,6 +42,10 @@ import {
   RECOMMENDATION_SNOOZE_TASK,
   recommendationSnoozeTask,
 } from './recommendations/recommendation-snooze.task.js';
+import { USER_IMPORT_TASK } from './user-management/user-import.service.js';
+import { userImportTask } from './user-management/user-import.task.js';
+import { USER_OFFBOARDING_TASK } from './user-management/offboarding.service.js';
+import { userOffboardingTask } from './user-management/offboarding.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -60,6 +64,8 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [SECURE_SCORE_SNAPSHOT_TASK]: secureScoreSnapshotTask(orm, deps),
     [BARRIER_APPLY_TASK]: barrierApplyTask(orm, deps),
     [BARRIER_PROGRESS_TASK]: barrierProgressTask(orm, deps),
+    [USER_IMPORT_TASK]: userImportTask(orm, deps),
+    [USER_OFFBOARDING_TASK]: userOffboardingTask(orm, deps),
   };
 }
 

@@ -11,6 +11,7 @@ import { SECURITY_POSTURE_ROUTES } from './security-posture.routes.js';
 import { SETTINGS_ROUTES } from './settings.routes.js';
 import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
+import { USER_MANAGEMENT_ROUTES } from './user-management.routes.js';
 import { WEBHOOK_ROUTES } from './webhooks.routes.js';
 
 /** Routes of the versioned API (SPEC 4.1), served under /v1. */
@@ -32,4 +33,5 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...BACKUP_ROUTES,
   ...COMPLIANCE_ROUTES,
   ...SECURITY_POSTURE_ROUTES,
+  ...USER_MANAGEMENT_ROUTES,
 ];

@@ -1,5 +1,6 @@
 import type { CloudBackupProvider } from './backup.provider.js';
 import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
+import type { UserManagementCloud } from './user-management.provider.js';
 
 /**
  * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
@@ -207,6 +208,8 @@ export interface CloudProvider
   extends CloudBackupProvider, CloudConnectorSourceProvider, SecurityPostureProvider {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
+  /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */
+  readonly userManagement: UserManagementCloud;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

@@ -37,6 +37,8 @@ import {
   RecommendationStatusChange,
   TenantRecommendation,
 } from '../recommendations/tenant-recommendation.entity.js';
+import { UserImport, UserImportRow } from '../user-management/user-import.entity.js';
+import { UserOffboarding } from '../user-management/offboarding.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -77,6 +79,9 @@ export const SCOPED_ENTITIES = [
   BarrierSegment,
   BarrierPolicy,
   BarrierApplication,
+  UserImport,
+  UserImportRow,
+  UserOffboarding,
 ];
 
 export const ALL_ENTITIES = [

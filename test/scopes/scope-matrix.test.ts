@@ -266,6 +266,23 @@ const PROBES: Probe[] = [
       }),
   },
   {
+    name: 'GET /api/user-management-identity/users',
+    needs: Permission.READ_USERS,
+    call: (t) => rest('GET', `/api/user-management-identity/users?tenantId=${tenant.id}&search=a`, t),
+  },
+  {
+    name: 'POST /api/user-management-identity/users/:userId/reset-password',
+    needs: Permission.WRITE_USERS,
+    call: async (t) => {
+      const user = await createUser(app, tenant);
+      return rest(
+        'POST',
+        `/api/user-management-identity/users/${user.id}/reset-password?tenantId=${tenant.id}`,
+        t,
+      );
+    },
+  },
+  {
     name: 'GraphQL { members }',
     needs: Permission.ADMIN,
     call: (t) => graphql('{ members { items { id } } }', t),

@@ -56,7 +56,13 @@ export type SimulatedObjectKind =
   | 'connector_source_fault'
   /** A security control's state and a tenant's information-barrier policy set (simulated-posture.ts). */
   | 'security_control'
-  | 'barrier_policy_set';
+  | 'barrier_policy_set'
+  /** User management (src/cloud/simulated/simulated-user-management.ts). */
+  | 'mailbox'
+  | 'drive'
+  | 'drive_item'
+  | 'drive_grant'
+  | 'fault';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

@@ -21,6 +21,7 @@ import {
 } from '../provider.js';
 import { SimulatedBackupService } from './simulated-backup.js';
 import { SimulatedConnectorSources } from './simulated-connector-source.js';
+import { SimulatedUserManagementCloud } from './simulated-user-management.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -58,6 +59,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   /** The backup service and the compliance connector sources (their own files). */
   readonly backup: SimulatedBackupService;
   readonly connectorSources: SimulatedConnectorSources;
+  readonly userManagement: SimulatedUserManagementCloud;
 
   constructor(
     private readonly orm: MikroORM,
@@ -66,6 +68,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.security = new SimulatedSecurityCloud(orm, clock);
     this.backup = new SimulatedBackupService(orm, clock);
     this.connectorSources = new SimulatedConnectorSources(orm, clock);
+    this.userManagement = new SimulatedUserManagementCloud(orm, clock);
   }
 
   listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
@@ -229,6 +232,7 @@ export class SimulatedCloudProvider implements CloudProvider {
         kind: 'assignment',
         externalId: { $like: `${userExternalId}:%` },
       });
+      await this.userManagement.forgetUser(em, tenantExternalId, userExternalId);
       return true;
     });
   }

@@ -14,6 +14,8 @@ import { Migration20261208090000_backup } from './Migration20261208090000_backup
 import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
 import { Migration20261206090000_recommendations } from './Migration20261206090000_recommendations.js';
 import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
+import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
+import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -53,4 +55,6 @@ export const MIGRATIONS: MigrationObject[] = [
   },
   { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
   { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
+  { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
+  { name: 'Migration20261207090100_user_jobs', class: Migration20261207090100_user_jobs },
 ];
