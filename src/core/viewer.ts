@@ -39,7 +39,9 @@ export function assertPermission(
   requirement: PermissionRequirement = {},
 ): void {
   if (hasPermission(viewer, required, requirement)) return;
-  const needsAdminKey = requirement.destructive && viewer.credentialKind === 'api_key';
+  // For an API key, `admin` is exactly the Admin level: say so in the key's own terms.
+  const needsAdminKey =
+    viewer.credentialKind === 'api_key' && (requirement.destructive || required === Permission.ADMIN);
   throw new ForbiddenError(
     needsAdminKey
       ? 'This action needs an API key with the Admin permission level'

@@ -248,7 +248,7 @@ describe('Microsoft Teams', () => {
     const card = message.attachments[0];
     expect(card.contentType).toBe('application/vnd.microsoft.card.adaptive');
     expect(card.content.type).toBe('AdaptiveCard');
-    expect(card.content.body[0]).toMatchObject({ type: 'TextBlock', text: 'Alert created' });
+    expect(card.content.body[0]).toMatchObject({ type: 'TextBlock', text: 'Security alert raised' });
     expect(card.content.body[1]).toEqual({
       type: 'FactSet',
       facts: [

@@ -190,6 +190,9 @@ describe('GET /api/security/device-security', () => {
 describe('isolation', () => {
   it('both isolate paths are one operation: Pending → Succeeded, device.isolated, then 409 on either path; release', async () => {
     const { tenant, ids } = await deviceTenant();
+    // The timeline is ordered by time: the isolation comes a minute after the device's alert, never at the
+    // same instant (a tie would be broken by random ids).
+    app.clock.advance(60_000);
     const started = await api<ActionBody>(app, 'POST', `/device-security/${ids[0]}/isolate`, {
       key: org.keys.write,
       tenantId: tenant.id,
