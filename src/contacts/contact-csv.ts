@@ -27,6 +27,32 @@ export interface CsvContactRow {
   /** The line of the file the row starts on; the header is line 1. */
   line: number;
   fields: ContactFields;
+  /** Cells refused whatever their column's rules: those a spreadsheet would run as a formula. */
+  problems: FieldProblem[];
+}
+
+/**
+ * CSV injection (issue #9 item 8): a cell starting with one of these is a formula (or becomes one) when an
+ * exported contact list is opened in a spreadsheet. We refuse such cells rather than neutralise them (a
+ * leading `'` would be stored and synced upstream as part of the name).
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** An international phone number (`+44 20 7946 0958`) starts with `+` but cannot be a formula. */
+const PHONE_NUMBER = /^\+[0-9][0-9 ().-]*$/;
+
+function formulaProblems(columns: readonly Column[], record: readonly string[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  columns.forEach((column, index) => {
+    const cell = record[index] ?? '';
+    if (!FORMULA_START.test(cell)) return;
+    if (column === 'BusinessPhone' && PHONE_NUMBER.test(cell)) return;
+    problems.push({
+      field: column,
+      problem:
+        'must not start with =, +, -, @, a tab or a carriage return (a spreadsheet would run it as a formula)',
+    });
+  });
+  return problems;
 }
 
 /** A contact field named as the CSV names it (EmailAddress for email). */
@@ -42,7 +68,8 @@ function lineBreaks(text: string): { breaks: number; crlf: number } {
  * Reads a contacts CSV (RFC 4180: quoted fields, "" escapes, CRLF or LF, an optional UTF-8 BOM; blank lines
  * are skipped). The header row is required; its names are matched case-insensitively against the SPEC
  * columns. A malformed file, an unknown, repeated or missing required column, no data row or more than
- * MAX_CSV_ROWS rows: 400 naming `csv` or the column. Row values are checked later (checkContact).
+ * MAX_CSV_ROWS rows: 400 naming `csv` or the column. Formula-like cells are returned as each row's
+ * problems; the other row checks come later (checkContact).
  */
 export function readContactsCsv(csv: string): CsvContactRow[] {
   if (Buffer.byteLength(csv, 'utf8') > MAX_CSV_BYTES) {
@@ -92,6 +119,6 @@ export function readContactsCsv(csv: string): CsvContactRow[] {
     columns.forEach((column, index) => {
       fields[CSV_COLUMNS[column]] = record[index] ?? '';
     });
-    return { line, fields };
+    return { line, fields, problems: formulaProblems(columns, record) };
   });
 }
