@@ -90,11 +90,14 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
     }
     if (definition.body === 'spread') {
       for (const [key, value] of Object.entries(body)) {
-        if (!route.variables.has(key) || route.sources.get(key)?.from !== undefined) {
+        const source = route.sources.get(key)?.from;
+        // A variable the route also maps from the query string may come in the body too (filters on a GET).
+        if (!route.variables.has(key) || (source !== undefined && source !== 'query')) {
           throw new InvalidRequestError(`Unknown field "${key}"`, [
             { field: key, problem: 'is not a known field' },
           ]);
         }
+        if (source === 'query' && variables[key] !== undefined) continue; // the query string wins
         variables[key] = value;
       }
     } else {

@@ -25,7 +25,9 @@ export interface RouteDefinition {
   query?: Record<string, QueryParamMapping>;
   /**
    * Where the JSON body goes: a variable name (the whole body becomes that input object),
-   * or 'spread' (each top-level body field is a variable of its own).
+   * or 'spread' (each top-level body field is a variable of its own). Any method may take a body, GET
+   * included (SPEC 4.3 sends the recommendation filters as a GET body). With 'spread', a field that the
+   * route also maps from the query string may come either way; when both give it, the query string wins.
    */
   body?: string | 'spread';
   /**

@@ -40,6 +40,7 @@ import Negotiator from 'negotiator';
 import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
+import { restoreDownloadRouter } from './backup/restore-download.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
 import { restRouter } from '../rest-adapter/router.js';
 
@@ -170,6 +171,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const features = restRouter(FEATURE_ROUTES, { schema: options.schema, contextFor, logError });
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
+  // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
+  app.use(restoreDownloadRouter(orm, deps));
   app.use('/v1/api', guard, jsonBody, features.router, notFound);
   app.use('/v1', guard, jsonBody, versioned.router, notFound);
   app.use('/api', guard, jsonBody, features.router, notFound);

@@ -1,8 +1,11 @@
+import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { BackupResolver } from './backup/backup.resolver.js';
+import { ConnectorResolver } from './compliance/connector.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
@@ -18,10 +21,16 @@ import { TenantResolver } from './tenants/tenant.resolver.js';
 import { DeletedUserResolver } from './users/deleted-user.resolver.js';
 import { GuestResolver } from './users/guest.resolver.js';
 import { UserResolver } from './users/user.resolver.js';
+import { UserManagementResolver } from './user-management/user-management.resolver.js';
+import { UserImportResolver } from './user-management/user-import.resolver.js';
+import { OffboardingResolver } from './user-management/offboarding.resolver.js';
+import { OneDriveResolver } from './user-management/onedrive.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { AlertResolver } from './alerts/alert.resolver.js';
 import { DeviceResolver } from './devices/device.resolver.js';
 import { EndpointDlpResolver } from './endpoint-dlp/dlp.resolver.js';
+import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
+import { SecureScoreResolver } from './secure-score/secure-score.resolver.js';
 
 /** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
 export const RESOLVERS: NonEmptyArray<ClassType> = [
@@ -43,6 +52,15 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   AlertResolver,
   DeviceResolver,
   EndpointDlpResolver,
+  BackupResolver,
+  ConnectorResolver,
+  RecommendationResolver,
+  SecureScoreResolver,
+  InfoBarrierResolver,
+  UserManagementResolver,
+  UserImportResolver,
+  OffboardingResolver,
+  OneDriveResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

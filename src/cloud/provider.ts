@@ -1,3 +1,7 @@
+import type { CloudBackupProvider } from './backup.provider.js';
+import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
+import type { UserManagementCloud } from './user-management.provider.js';
+
 /**
  * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
  * Everything the service reads from or writes to a customer tenant goes through this interface;
@@ -5,6 +9,7 @@
  * Records are provider-shaped (the cloud's ids), never our entities.
  */
 import type { CloudSecurityProvider } from './security.provider.js';
+import type { SecurityPostureProvider } from './security-posture.provider.js';
 
 export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
 
@@ -36,6 +41,11 @@ export interface CloudUserRecord {
   deletedAt: string | null;
   /** The mail address (guests: the address they were invited at). Absent or null: none known. */
   mail?: string | null;
+  /**
+   * Custom directory attributes extensionAttribute1 … extensionAttribute15 (absent ones unset); used by
+   * information-barrier segments (SPEC 2.6 "Segment").
+   */
+  extensionAttributes?: Partial<Record<`extensionAttribute${number}`, string>> | null;
   /** Guests only: where they came from and their invitation (SPEC 2.6 "Guest user", 3.3). */
   guest?: CloudGuestRecord | null;
 }
@@ -194,9 +204,12 @@ export interface CloudRestrictedSenderRecord {
   unblockedAt: string | null;
 }
 
-export interface CloudProvider {
+export interface CloudProvider
+  extends CloudBackupProvider, CloudConnectorSourceProvider, SecurityPostureProvider {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
+  /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */
+  readonly userManagement: UserManagementCloud;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

@@ -12,7 +12,12 @@ import type { Scope } from './scope.js';
  * work) that MikroORM does not manage: never persist or flush them.
  */
 type ColumnValue = string | number | boolean | null;
-export type LeanWhere<T> = Partial<Record<keyof T & string, ColumnValue>>;
+/** A closed range on a column (either end optional), e.g. a date filter. */
+export interface LeanRange {
+  gte?: string | number | Date;
+  lte?: string | number | Date;
+}
+export type LeanWhere<T> = Partial<Record<keyof T & string, ColumnValue | LeanRange>>;
 export type LeanOrder<T> = Partial<Record<keyof T & string, 'asc' | 'desc'>>;
 
 interface LeanShape {
@@ -83,10 +88,21 @@ function whereClause<T>(
 ): { sql: string; params: unknown[] } {
   const conditions = ['"organization_id" = ?', '"environment" = ?'];
   const params: unknown[] = [scope.organizationId, scope.environment];
-  for (const [property, value] of Object.entries(where) as Array<[string, ColumnValue | undefined]>) {
+  for (const [property, value] of Object.entries(where) as Array<
+    [string, ColumnValue | LeanRange | undefined]
+  >) {
     if (value === undefined) continue;
     if (value === null) conditions.push(`${columnFor(shape, property)} is null`);
-    else {
+    else if (typeof value === 'object') {
+      for (const [operator, bound] of [
+        ['>=', value.gte],
+        ['<=', value.lte],
+      ] as const) {
+        if (bound === undefined) continue;
+        conditions.push(`${columnFor(shape, property)} ${operator} ?`);
+        params.push(bound instanceof Date ? bound.toISOString() : bound);
+      }
+    } else {
       conditions.push(`${columnFor(shape, property)} = ?`);
       params.push(value);
     }

@@ -1,3 +1,10 @@
+import { BackupSnapshot } from '../backup/backup-snapshot.entity.js';
+import { RestoreJobItem } from '../backup/restore-job-item.entity.js';
+import { RestoreJob } from '../backup/restore-job.entity.js';
+import { ConnectorRun } from '../compliance/connector-run.entity.js';
+import { ComplianceConnector } from '../compliance/connector.entity.js';
+import { BarrierApplication, BarrierPolicy, BarrierSegment } from '../info-barriers/info-barrier.entity.js';
+import { SecureScoreSnapshot } from '../secure-score/secure-score-snapshot.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
 import { Contact } from '../contacts/contact.entity.js';
@@ -22,6 +29,16 @@ import { DeviceAction } from '../devices/device-action.entity.js';
 import { Device } from '../devices/device.entity.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from '../endpoint-dlp/dlp.entity.js';
 import { SecretsKeyCheck } from './secrets-key-check.entity.js';
+import {
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
+} from '../recommendations/recommendation-apply.entity.js';
+import {
+  RecommendationStatusChange,
+  TenantRecommendation,
+} from '../recommendations/tenant-recommendation.entity.js';
+import { UserImport, UserImportRow } from '../user-management/user-import.entity.js';
+import { UserOffboarding } from '../user-management/offboarding.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -49,6 +66,22 @@ export const SCOPED_ENTITIES = [
   AlertComment,
   EndpointDlpPolicy,
   EndpointDlpAlert,
+  BackupSnapshot,
+  RestoreJob,
+  RestoreJobItem,
+  ComplianceConnector,
+  ConnectorRun,
+  TenantRecommendation,
+  RecommendationStatusChange,
+  RecommendationApplyOperation,
+  RecommendationApplyResult,
+  SecureScoreSnapshot,
+  BarrierSegment,
+  BarrierPolicy,
+  BarrierApplication,
+  UserImport,
+  UserImportRow,
+  UserOffboarding,
 ];
 
 export const ALL_ENTITIES = [

@@ -1,3 +1,5 @@
+import { computeSecureScore, type ScoredState } from '../secure-score/secure-score.js';
+import { TENANT_STATES_SQL } from '../secure-score/secure-score.service.js';
 import { DAY_MS } from '../core/clock.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { computeTenantHealth } from '../tenants/tenant-health.js';
@@ -26,6 +28,7 @@ export function utilizationPercent(assigned: number, total: number): number {
 
 interface SyncAgeRow {
   last_synced_ms: Numeric;
+  states: ScoredState[];
   tenants: Numeric;
 }
 
@@ -65,11 +68,15 @@ export class PortalService {
    * signals (grouped, so tenants with equal signals come as one row) and the rule is applied to each row.
    */
   async tenantStats(): Promise<PortalTenantStats> {
+    // Tenants with equal signals come as one row: the sync time and, once known, the recommendation states
+    // the secure score is computed from (src/secure-score/secure-score.ts).
     const rows = await this.execute<SyncAgeRow>(
-      `select (extract(epoch from last_synced_at) * 1000)::float8 as last_synced_ms, count(*) as tenants
-         from tenants
-        where organization_id = ? and environment = ?
-        group by last_synced_at`,
+      `select last_synced_ms, states, count(*) as tenants
+         from (select (extract(epoch from t.last_synced_at) * 1000)::float8 as last_synced_ms,
+                      (${TENANT_STATES_SQL})::jsonb as states
+                 from tenants t
+                where t.organization_id = ? and t.environment = ?) as signals
+        group by last_synced_ms, states`,
       [this.ctx.scope.organizationId, this.ctx.scope.environment],
     );
     const now = this.ctx.clock.now();
@@ -82,7 +89,8 @@ export class PortalService {
     for (const row of rows) {
       const lastSyncedAt = row.last_synced_ms === null ? null : new Date(Number(row.last_synced_ms));
       const tenants = toInt(row.tenants);
-      counts[computeTenantHealth({ lastSyncedAt }, now)] += tenants;
+      const secureScorePercent = computeSecureScore(row.states).percentage;
+      counts[computeTenantHealth({ lastSyncedAt, secureScorePercent }, now)] += tenants;
       totalTenants += tenants;
     }
     return {

@@ -9,6 +9,8 @@ import type {
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { reconcileSecurity, readSecurityUpstream, type SecuritySnapshot } from '../devices/security-sync.js';
+import type { CloudSecurityControlRecord } from '../cloud/security-posture.provider.js';
+import { reconcileRecommendations } from '../recommendations/recommendation-reconcile.js';
 import { announceRiskySignIns } from '../security/risky-signins.js';
 import {
   reconcileGroups,
@@ -35,6 +37,8 @@ export interface UpstreamSnapshot {
   signIns: CloudSignInRecord[];
   /** Devices, alerts and endpoint DLP (src/devices/security-sync.ts). */
   security: SecuritySnapshot;
+  /** Security controls, for the recommendations (src/recommendations/recommendation-reconcile.ts). */
+  securityControls: CloudSecurityControlRecord[];
 }
 
 export async function readUpstream(
@@ -42,15 +46,16 @@ export async function readUpstream(
   tenantExternalId: string,
   since: Date | null,
 ): Promise<UpstreamSnapshot> {
-  const [users, skus, groups, assignments, signIns, security] = await Promise.all([
+  const [users, skus, groups, assignments, signIns, security, securityControls] = await Promise.all([
     provider.listUsers(tenantExternalId),
     provider.listSkus(tenantExternalId),
     provider.listGroups(tenantExternalId),
     provider.listLicenseAssignments(tenantExternalId),
     provider.listSignIns(tenantExternalId, since),
     readSecurityUpstream(provider, tenantExternalId),
+    provider.listSecurityControls(tenantExternalId),
   ]);
-  return { users, skus, groups, assignments, signIns, security };
+  return { users, skus, groups, assignments, signIns, security, securityControls };
 }
 
 /**
@@ -97,6 +102,13 @@ export async function reconcileTenant(
       ...groups,
       ...security,
       newSignIns: snapshot.signIns.length,
+      recommendationsChanged: await reconcileRecommendations(
+        em,
+        ctx.scope,
+        tenantId,
+        snapshot.securityControls,
+        step.now,
+      ),
     };
     tenant.lastSyncedAt = step.now;
     await em.flush();

@@ -1,3 +1,4 @@
+import { secureScorePercentLoader } from '../secure-score/secure-score.loaders.js';
 import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
@@ -53,7 +54,8 @@ export class TenantResolver {
   }
 
   @FieldResolver(() => TenantHealth)
-  health(@Root() tenant: Tenant, @Ctx() ctx: RequestContext): TenantHealth {
-    return computeTenantHealth({ lastSyncedAt: tenant.lastSyncedAt }, ctx.clock.now());
+  async health(@Root() tenant: Tenant, @Ctx() ctx: RequestContext): Promise<TenantHealth> {
+    const secureScorePercent = await ctx.loaders.get(secureScorePercentLoader).load(tenant.id);
+    return computeTenantHealth({ lastSyncedAt: tenant.lastSyncedAt, secureScorePercent }, ctx.clock.now());
   }
 }

@@ -57,6 +57,28 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_active_email_index" on "users" ("organization_id", "environment", "tenant_id", lower("email")) where "deleted_at" is null',
 })
+// User-management search (src/user-management/user-search.ts): trigram indexes serve LIKE on lower(...)
+// for contains and prefix patterns; the display-name index serves the default A-to-Z order.
+@Index({
+  name: 'users_search_display_name_trgm',
+  expression:
+    'create index "users_search_display_name_trgm" on "users" using gin (lower("display_name") gin_trgm_ops) where "deleted_at" is null',
+})
+@Index({
+  name: 'users_search_upn_trgm',
+  expression:
+    'create index "users_search_upn_trgm" on "users" using gin (lower("user_principal_name") gin_trgm_ops) where "deleted_at" is null',
+})
+@Index({
+  name: 'users_search_email_trgm',
+  expression:
+    'create index "users_search_email_trgm" on "users" using gin (lower("email") gin_trgm_ops) where "deleted_at" is null',
+})
+@Index({
+  name: 'users_display_name_order',
+  expression:
+    'create index "users_display_name_order" on "users" ("organization_id", "environment", "tenant_id", lower("display_name"), "id") where "deleted_at" is null',
+})
 export class User extends ScopedEntity {
   [OptionalProps]?:
     | 'createdAt'

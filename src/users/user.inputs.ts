@@ -53,7 +53,7 @@ function IsCountryCode() {
   });
 }
 
-function IsUserPrincipalName() {
+export function IsUserPrincipalName() {
   return ValidateBy({
     name: 'isUserPrincipalName',
     validator: {
@@ -67,15 +67,15 @@ function IsUserPrincipalName() {
   });
 }
 
-const notBlank = () => Matches(NOT_BLANK, { message: 'must not be blank' });
-const maxLength = (field: keyof typeof USER_FIELD_MAX_LENGTH) =>
+export const notBlank = () => Matches(NOT_BLANK, { message: 'must not be blank' });
+export const maxLength = (field: keyof typeof USER_FIELD_MAX_LENGTH) =>
   MaxLength(USER_FIELD_MAX_LENGTH[field], {
     message: `must be at most ${USER_FIELD_MAX_LENGTH[field]} characters long`,
   });
 
 /** Optional profile details shared by create and update; null (or blank) clears them. */
 @InputType()
-abstract class ProfileDetailsInput {
+export abstract class ProfileDetailsInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @maxLength('jobTitle')

@@ -57,6 +57,23 @@ const SPEC_4_2 = [
   'PATCH /security/alerts/:id',
   'POST /security/alerts/:id/comments',
   'GET /security/alerts/statistics',
+  'POST /backup/restore',
+  'GET /backup/restore/:jobId',
+  'GET /backup/snapshots',
+  'GET /backup/restore/history',
+  'GET /compliance/connectors',
+  'POST /compliance/connectors',
+  'GET /compliance/connectors/:id/status',
+  'PUT /compliance/connectors/:id',
+  'GET /compliance/connectors/:id/history',
+  'GET /security/recommendations',
+  'POST /security/recommendations/:id/apply',
+  'GET /security-vendor/secure-score',
+  'GET /security/info-barriers/segments',
+  'POST /security/info-barriers/segments',
+  'GET /security/info-barriers/policies',
+  'POST /security/info-barriers/policies',
+  'POST /security/info-barriers/apply',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

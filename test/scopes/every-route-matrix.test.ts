@@ -1,5 +1,6 @@
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
 import { Permission } from '../../src/core/permissions.js';
+import { Plan } from '../../src/organizations/organization.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
@@ -68,6 +69,58 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/exchange/restricted-users/history': 'read:tenants',
   'GET /api/exchange/restricted-users/:id': 'read:tenants',
   'POST /api/exchange/restricted-users/:id/unblock': 'write:tenants',
+  'GET /api/security/alerts': 'read:tenants',
+  'GET /api/security/alerts/statistics': 'read:tenants',
+  'GET /api/security/alerts/:id': 'read:tenants',
+  'GET /api/security/device-security': 'read:tenants',
+  'GET /api/security/device-security/recommendations': 'read:tenants',
+  'GET /api/security/device-security/:deviceId': 'read:tenants',
+  'GET /api/security/devices/:id/isolation-status': 'read:tenants',
+  'GET /api/security/endpoint-dlp/policies': 'read:tenants',
+  'GET /api/security/endpoint-dlp/alerts': 'read:tenants',
+  'GET /api/backup/snapshots': 'read:tenants',
+  'GET /api/backup/snapshots/:id/items': 'read:tenants',
+  'GET /api/backup/restore/history': 'read:tenants',
+  'GET /api/backup/restore/:jobId': 'read:tenants',
+  'GET /api/compliance/connectors': 'read:tenants',
+  'GET /api/compliance/connectors/:id/status': 'read:tenants',
+  'GET /api/compliance/connectors/:id/history': 'read:tenants',
+  'GET /api/security/recommendations': 'read:tenants',
+  'GET /api/security/recommendations/apply-operations/:operationId': 'read:tenants',
+  'GET /api/security/recommendations/:id': 'read:tenants',
+  'GET /api/security/info-barriers/segments': 'read:tenants',
+  'GET /api/security/info-barriers/policies': 'read:tenants',
+  'GET /api/security/info-barriers/apply': 'read:tenants',
+  'PATCH /api/security/alerts/:id': 'write:tenants',
+  'POST /api/security/alerts/:id/comments': 'write:tenants',
+  'POST /api/security/device-security/:deviceId/isolate': 'write:tenants',
+  'POST /api/security/device-security/:deviceId/scan': 'write:tenants',
+  'POST /api/security/devices/:id/isolate': 'write:tenants',
+  'POST /api/security/devices/:id/release': 'write:tenants',
+  'POST /api/backup/restore': 'write:tenants',
+  'POST /api/backup/restore/:jobId/cancel': 'write:tenants',
+  'POST /api/compliance/connectors': 'write:tenants',
+  'PUT /api/compliance/connectors/:id': 'write:tenants',
+  'POST /api/security/recommendations/:id/apply': 'write:tenants',
+  'POST /api/security/recommendations/:id/dismiss': 'write:tenants',
+  'POST /api/security/recommendations/:id/snooze': 'write:tenants',
+  'POST /api/security/recommendations/:id/reopen': 'write:tenants',
+  'POST /api/security/info-barriers/segments': 'write:tenants',
+  'POST /api/security/info-barriers/policies': 'write:tenants',
+  'POST /api/security/info-barriers/apply': 'write:tenants',
+  'GET /api/security-vendor/secure-score': 'msp:read',
+  'GET /api/user-management-identity/users': 'read:users',
+  'GET /api/user-management-identity/users/bulk/:operationId': 'read:users',
+  'GET /api/user-management-identity/users/:userId': 'read:users',
+  'GET /api/user-management-identity/users/:userId/offboard/:offboardingId': 'read:users',
+  'GET /api/identity/users/:id/onedrive': 'read:users',
+  'POST /api/user-management-identity/users': 'write:users',
+  'POST /api/user-management-identity/users/bulk': 'write:users',
+  'PUT /api/user-management-identity/users/:userId': 'write:users',
+  'POST /api/user-management-identity/users/:userId/reset-password': 'write:users',
+  'POST /api/user-management-identity/users/:userId/offboard': 'write:users',
+  'POST /api/user-management-identity/users/:userId/offboard/:offboardingId/retry': 'write:users',
+  'POST /api/identity/users/:id/onedrive/access': 'write:users',
 };
 
 const ROUTES = [
@@ -100,7 +153,8 @@ const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  // Custom plan, unlimited: ~100 routes × 12 credentials × 2 passes is past the Scale plan's 1,000 a minute.
+  org = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM, customRateLimitPerMinute: null });
   const client = await createOAuthClient(app, org.scope);
   const member = await createMember(app, org.organization.id);
   for (const scope of Object.values(Permission))

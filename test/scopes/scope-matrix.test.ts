@@ -14,6 +14,7 @@ import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
+import { refreshCatalog } from '../backup/backup-kit.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
 let app: TestApp;
@@ -222,9 +223,103 @@ const PROBES: Probe[] = [
     call: (t) => graphql(`{ securityAlertStatistics(tenantId: "${tenant.id}") { total } }`, t),
   },
   {
+    name: 'GET /api/backup/snapshots',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/backup/snapshots?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'GET /api/backup/restore/history',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/backup/restore/history?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/backup/restore',
+    needs: Permission.WRITE_TENANTS,
+    call: async (t) => {
+      await refreshCatalog(app, tenant);
+      const { rows } = await app.pool.query<{ id: string }>(
+        `select id from backup_snapshots where tenant_id = $1 and workload = 'Team chat' limit 1`,
+        [tenant.id],
+      );
+      return rest('POST', `/api/backup/restore?tenantId=${tenant.id}`, t, {
+        workload: 'Team chat',
+        restoreType: 'Point-in-time',
+        snapshotId: rows[0].id,
+        target: { type: 'Export' },
+      });
+    },
+  },
+  {
+    name: 'GET /api/compliance/connectors',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/compliance/connectors?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/compliance/connectors',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', `/api/compliance/connectors?tenantId=${tenant.id}`, t, {
+        name: 'Probe',
+        category: 'HR',
+        sourceType: 'BambooHR',
+        credentials: { subdomain: 'acme', apiKey: 'probe-key' },
+      }),
+  },
+  {
+    name: 'GET /api/user-management-identity/users',
+    needs: Permission.READ_USERS,
+    call: (t) => rest('GET', `/api/user-management-identity/users?tenantId=${tenant.id}&search=a`, t),
+  },
+  {
+    name: 'POST /api/user-management-identity/users/:userId/reset-password',
+    needs: Permission.WRITE_USERS,
+    call: async (t) => {
+      const user = await createUser(app, tenant);
+      return rest(
+        'POST',
+        `/api/user-management-identity/users/${user.id}/reset-password?tenantId=${tenant.id}`,
+        t,
+      );
+    },
+  },
+  {
     name: 'GraphQL { members }',
     needs: Permission.ADMIN,
     call: (t) => graphql('{ members { items { id } } }', t),
+  },
+  {
+    name: 'GET /api/security/recommendations',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', '/api/security/recommendations', t),
+  },
+  {
+    name: 'POST /api/security/recommendations/:id/apply (dry run)',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', '/api/security/recommendations/mfa-admin-roles/apply', t, {
+        tenantIds: [tenant.id],
+        dryRun: true,
+      }),
+  },
+  {
+    name: 'GET /api/security-vendor/secure-score',
+    needs: Permission.MSP_READ,
+    call: (t) => rest('GET', '/api/security-vendor/secure-score', t),
+  },
+  {
+    name: 'GET /api/security/info-barriers/policies',
+    needs: Permission.READ_TENANTS,
+    call: (t) => rest('GET', `/api/security/info-barriers/policies?tenantId=${tenant.id}`, t),
+  },
+  {
+    name: 'POST /api/security/info-barriers/segments',
+    needs: Permission.WRITE_TENANTS,
+    call: (t) =>
+      rest('POST', `/api/security/info-barriers/segments?tenantId=${tenant.id}`, t, {
+        name: `Segment ${Math.random()}`,
+        attribute: 'office',
+        value: `Office ${Math.random()}`,
+      }),
   },
 ];
 

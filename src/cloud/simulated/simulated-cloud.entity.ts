@@ -47,7 +47,22 @@ export type SimulatedObjectKind =
   | 'device'
   | 'device_action'
   | 'dlp_policy'
-  | 'dlp_alert';
+  | 'dlp_alert'
+  /** Backup and compliance connector sources (simulated-backup.ts, simulated-connector-source.ts). */
+  | 'backup_protection'
+  | 'backup_restore'
+  | 'backup_placed_item'
+  | 'backup_fault'
+  | 'connector_source_fault'
+  /** A security control's state and a tenant's information-barrier policy set (simulated-posture.ts). */
+  | 'security_control'
+  | 'barrier_policy_set'
+  /** User management (src/cloud/simulated/simulated-user-management.ts). */
+  | 'mailbox'
+  | 'drive'
+  | 'drive_item'
+  | 'drive_grant'
+  | 'fault';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

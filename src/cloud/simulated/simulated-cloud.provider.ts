@@ -19,6 +19,9 @@ import {
   type CloudUserRecord,
   type CloudUserRestore,
 } from '../provider.js';
+import { SimulatedBackupService } from './simulated-backup.js';
+import { SimulatedConnectorSources } from './simulated-connector-source.js';
+import { SimulatedUserManagementCloud } from './simulated-user-management.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -34,6 +37,8 @@ import {
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
 import { securityObjectsOf, SimulatedSecurityCloud } from './security.simulated.js';
+import { SimulatedPosture } from './simulated-posture.js';
+import type { CloudBarrierPolicySet } from '../security-posture.provider.js';
 
 /** Rows per INSERT statement when a generated directory is written. */
 const INSERT_CHUNK = 500;
@@ -51,17 +56,46 @@ export class CloudObjectNotFoundError extends Error {
  */
 export class SimulatedCloudProvider implements CloudProvider {
   readonly security: SimulatedSecurityCloud;
+  /** The backup service and the compliance connector sources (their own files). */
+  readonly backup: SimulatedBackupService;
+  readonly connectorSources: SimulatedConnectorSources;
+  readonly userManagement: SimulatedUserManagementCloud;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
   ) {
     this.security = new SimulatedSecurityCloud(orm, clock);
+    this.backup = new SimulatedBackupService(orm, clock);
+    this.connectorSources = new SimulatedConnectorSources(orm, clock);
+    this.userManagement = new SimulatedUserManagementCloud(orm, clock);
   }
+
+  listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
+    this.backup.listBackupSnapshots(...args);
+  getBackupSnapshot: CloudProvider['getBackupSnapshot'] = (...args) => this.backup.getBackupSnapshot(...args);
+  listBackupItems: CloudProvider['listBackupItems'] = (...args) => this.backup.listBackupItems(...args);
+  findBackupItems: CloudProvider['findBackupItems'] = (...args) => this.backup.findBackupItems(...args);
+  restoreBackupItems: CloudProvider['restoreBackupItems'] = (...args) =>
+    this.backup.restoreBackupItems(...args);
+  testConnectorConnection: CloudProvider['testConnectorConnection'] = (...args) =>
+    this.connectorSources.testConnectorConnection(...args);
+  importConnectorData: CloudProvider['importConnectorData'] = (...args) =>
+    this.connectorSources.importConnectorData(...args);
 
   private em(): EntityManager {
     return this.orm.em.fork();
   }
+
+  /** Security controls and information barriers (simulated-posture.ts). */
+  readonly posture = new SimulatedPosture(() => this.em(), { now: () => this.clock.now() });
+  listSecurityControls = (tenant: string) => this.posture.listSecurityControls(tenant);
+  previewSecurityControl = (tenant: string, control: string) =>
+    this.posture.previewSecurityControl(tenant, control);
+  applySecurityControl = (tenant: string, control: string) =>
+    this.posture.applySecurityControl(tenant, control);
+  applyInformationBarriers = (tenant: string, policySet: CloudBarrierPolicySet) =>
+    this.posture.applyInformationBarriers(tenant, policySet);
 
   private async list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
     const rows = await this.em().find(
@@ -198,6 +232,7 @@ export class SimulatedCloudProvider implements CloudProvider {
         kind: 'assignment',
         externalId: { $like: `${userExternalId}:%` },
       });
+      await this.userManagement.forgetUser(em, tenantExternalId, userExternalId);
       return true;
     });
   }

@@ -10,6 +10,12 @@ import { Migration20261128090000_restricted_users } from './Migration20261128090
 import { Migration20261202090000_reliability } from './Migration20261202090000_reliability.js';
 import { Migration20261204180000_list_page_indexes } from './Migration20261204180000_list_page_indexes.js';
 import { Migration20261205090000_security_operations } from './Migration20261205090000_security_operations.js';
+import { Migration20261208090000_backup } from './Migration20261208090000_backup.js';
+import { Migration20261208100000_compliance } from './Migration20261208100000_compliance.js';
+import { Migration20261206090000_recommendations } from './Migration20261206090000_recommendations.js';
+import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
+import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
+import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -39,4 +45,16 @@ export const MIGRATIONS: MigrationObject[] = [
     name: 'Migration20261205090000_security_operations',
     class: Migration20261205090000_security_operations,
   },
+  {
+    name: 'Migration20261206090000_recommendations',
+    class: Migration20261206090000_recommendations,
+  },
+  {
+    name: 'Migration20261206100000_secure_score_info_barriers',
+    class: Migration20261206100000_secure_score_info_barriers,
+  },
+  { name: 'Migration20261208090000_backup', class: Migration20261208090000_backup },
+  { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
+  { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
+  { name: 'Migration20261207090100_user_jobs', class: Migration20261207090100_user_jobs },
 ];

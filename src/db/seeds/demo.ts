@@ -1,3 +1,4 @@
+import { seedDataProtectionDemo } from '../../backup/data-protection-demo.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SimulatedTenantSpec } from '../../cloud/simulated/simulated-cloud.generator.js';
@@ -132,10 +133,13 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
       await tx.persist(organization).flush();
       await seedDemoMember(tx, organization.id, deps.clock);
       const ctx: ServiceContext = { ...deps, provider: cloud, em: tx, scope, actor: 'system:demo-seed' };
+      const tenants = [];
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
         await reconcileTenant(ctx, tenant.id, async () => undefined);
+        tenants.push(tenant);
       }
+      await seedDataProtectionDemo(ctx, tenants);
     });
   } catch (error) {
     const seededElsewhere =

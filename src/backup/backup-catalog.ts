@@ -1,0 +1,96 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CronItem, Task } from 'graphile-worker';
+import { createJobContext } from '../context.js';
+import type { AppDeps, ServiceContext } from '../core/service-context.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { BACKUP_RETENTION_MS } from './backup.settings.js';
+
+export const BACKUP_CATALOG_TASK = 'backup.catalog';
+
+/**
+ * Hourly on one process of the fleet: the cloud takes a snapshot of every protected resource every 4 hours,
+ * so an hourly copy shows each within the hour, and drops those that left the retention window.
+ */
+export const BACKUP_CATALOG_CRON: CronItem = {
+  task: BACKUP_CATALOG_TASK,
+  match: '7 * * * *',
+  identifier: BACKUP_CATALOG_TASK,
+  options: { backfillPeriod: 0, maxAttempts: 3 },
+};
+
+/**
+ * Copies one tenant's snapshots from the cloud into backup_snapshots in one statement (new ones inserted,
+ * each linked to our user with the same upstream id), then removes those the cloud no longer has.
+ */
+const UPSERT_SQL = `
+  insert into backup_snapshots (id, organization_id, environment, tenant_id, external_id, workload, resource_id,
+    resource_name, user_id, taken_at, expires_at, item_count, created_at)
+  select gen_random_uuid(), ?, ?, ?, s.external_id, s.workload, s.resource_id, s.resource_name, u.id,
+    s.taken_at, s.taken_at + (? || ' milliseconds')::interval, s.item_count, ?
+  from jsonb_to_recordset(?::jsonb) as s(external_id text, workload text, resource_id text, resource_name text,
+    user_external_id text, taken_at timestamptz, item_count int)
+  left join users u on u.organization_id = ? and u.environment = ? and u.tenant_id = ?
+    and u.external_id = s.user_external_id
+  on conflict (organization_id, environment, tenant_id, external_id) do update set user_id = excluded.user_id
+  where backup_snapshots.user_id is distinct from excluded.user_id`;
+
+export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant): Promise<number> {
+  const records = await ctx.provider.listBackupSnapshots(tenant.externalId);
+  const { scope } = ctx;
+  const rows = records.map((record) => ({
+    external_id: record.externalId,
+    workload: record.workload,
+    resource_id: record.resourceExternalId,
+    resource_name: record.resourceName,
+    user_external_id: record.userExternalId,
+    taken_at: record.takenAt,
+    item_count: record.itemCount,
+  }));
+  await ctx.em.transactional(async (em) => {
+    if (rows.length > 0)
+      await em.execute(
+        UPSERT_SQL,
+        [
+          scope.organizationId,
+          scope.environment,
+          tenant.id,
+          String(BACKUP_RETENTION_MS),
+          ctx.clock.now(),
+          JSON.stringify(rows),
+          scope.organizationId,
+          scope.environment,
+          tenant.id,
+        ],
+        'run',
+      );
+    await em.execute(
+      `delete from backup_snapshots where organization_id = ? and environment = ? and tenant_id = ?
+         and external_id not in (select jsonb_array_elements_text(?::jsonb))`,
+      [
+        scope.organizationId,
+        scope.environment,
+        tenant.id,
+        JSON.stringify(records.map((record) => record.externalId)),
+      ],
+      'run',
+    );
+  });
+  return records.length;
+}
+
+/** Every tenant of every organization, one after the other (each in its own scope). */
+export async function refreshAllSnapshotCatalogs(orm: MikroORM, deps: AppDeps): Promise<number> {
+  const tenants = await orm.em.fork().find(Tenant, {}, { filters: false, orderBy: { id: 'asc' } });
+  let snapshots = 0;
+  for (const tenant of tenants) {
+    const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
+    snapshots += await refreshTenantSnapshots(createJobContext(orm, deps, scope, 'system:backup'), tenant);
+  }
+  return snapshots;
+}
+
+export function backupCatalogTask(orm: MikroORM, deps: AppDeps): Task {
+  return async () => {
+    await refreshAllSnapshotCatalogs(orm, deps);
+  };
+}

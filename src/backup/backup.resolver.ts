@@ -1,0 +1,102 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { BackupService } from './backup.service.js';
+import {
+  BackupItemPage,
+  BackupSnapshotArgs,
+  BackupSnapshotPage,
+  RestoreDownload,
+  RestoreJobItemPage,
+  RestoreJobPage,
+  RestoreProgress,
+  StartRestoreInput,
+} from './backup.types.js';
+import { downloadUrlOf } from './restore-download.js';
+import { RestoreJob } from './restore-job.entity.js';
+import { RestoreService } from './restore.service.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+const idArg = () => Arg('id', () => GraphQLUUID);
+
+/** Backup snapshots and restores of SPEC 4.2 (REST: /api/backup/...), docs/backup.md. */
+@Resolver(() => RestoreJob)
+export class BackupResolver {
+  @Query(() => BackupSnapshotPage, {
+    description:
+      'Snapshots of a tenant within the retention window, newest first (filters: workload, user, resource, dates)',
+  })
+  @RequirePermission(Permission.READ_TENANTS)
+  backupSnapshots(
+    @tenantIdArg() tenantId: string,
+    @Args() args: BackupSnapshotArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new BackupService(ctx).listSnapshots(tenantId, args);
+  }
+
+  @Query(() => BackupItemPage, {
+    description: 'Browse a snapshot: its top-level containers, or the items of one container (parentId)',
+  })
+  @RequirePermission(Permission.READ_TENANTS)
+  backupSnapshotItems(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('parentId', () => String, { nullable: true }) parentId: string | null,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new BackupService(ctx).browse(tenantId, id, parentId ?? null, page);
+  }
+
+  @Mutation(() => RestoreJob, { description: 'Starts a restore (Queued); it runs in the background' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  startRestore(
+    @tenantIdArg() tenantId: string,
+    @Arg('input', () => StartRestoreInput) input: StartRestoreInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RestoreService(ctx).start(tenantId, input);
+  }
+
+  @Query(() => RestoreJob, { description: 'A restore with its status, progress and item results' })
+  @RequirePermission(Permission.READ_TENANTS)
+  restoreJob(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new RestoreService(ctx).get(tenantId, id);
+  }
+
+  @Query(() => RestoreJobPage, { description: 'Finished restores of a tenant, the latest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  restoreHistory(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new RestoreService(ctx).history(tenantId, page);
+  }
+
+  @Mutation(() => RestoreJob, { description: 'Cancels a Queued or Running restore; 409 once it finished' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  cancelRestore(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new RestoreService(ctx).cancel(tenantId, id);
+  }
+
+  @FieldResolver(() => RestoreProgress)
+  progress(@Root() job: RestoreJob): RestoreProgress {
+    const percent = job.itemCount === 0 ? 100 : Math.floor((job.processedCount * 100) / job.itemCount);
+    return { itemsProcessed: job.processedCount, itemsTotal: job.itemCount, percent };
+  }
+
+  @FieldResolver(() => RestoreJobItemPage, { description: 'Item results in processing order (paged)' })
+  items(@Root() job: RestoreJob, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new RestoreService(ctx).items(job, page);
+  }
+
+  @FieldResolver(() => RestoreDownload, {
+    nullable: true,
+    description: 'Export: the signed download link of the archive, once finished (it expires)',
+  })
+  download(@Root() job: RestoreJob, @Ctx() ctx: RequestContext): RestoreDownload | null {
+    const url = downloadUrlOf(ctx, job);
+    return url && job.downloadExpiresAt ? { url, expiresAt: job.downloadExpiresAt } : null;
+  }
+}

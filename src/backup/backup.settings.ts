@@ -1,0 +1,15 @@
+/**
+ * Backup rules in one place (docs/backup.md). The retention window is the backup service's (the simulated
+ * one keeps 30 days, src/cloud/simulated/simulated-backup.tree.ts); a snapshot older than that cannot be
+ * restored from even while our catalog still shows it.
+ */
+export { BACKUP_RETENTION_MS, SNAPSHOT_INTERVAL_MS } from '../cloud/simulated/simulated-backup.tree.js';
+
+/** Items sent to the cloud per call; progress is written after each batch. */
+export const RESTORE_BATCH_SIZE = 20;
+/** At most this many ids in one restore request (a container restore expands further). */
+export const MAX_RESTORE_ITEM_IDS = 1000;
+/** The export download link works this long after the restore finished. */
+export const EXPORT_LINK_TTL_MS = 24 * 3_600_000;
+/** Attempts of a restore job before it is marked Failed (graphile-worker retries with back-off). */
+export const RESTORE_MAX_ATTEMPTS = 5;

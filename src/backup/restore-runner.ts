@@ -1,0 +1,194 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
+import type { Task } from 'graphile-worker';
+import type { CloudRestoreItemResult } from '../cloud/backup.provider.js';
+import { createJobContext } from '../context.js';
+import type { Environment } from '../core/scope.js';
+import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { RestoreItemStatus, RestoreJobStatus, RestoreTargetType } from './backup.enums.js';
+import { EXPORT_LINK_TTL_MS, RESTORE_BATCH_SIZE } from './backup.settings.js';
+import { newDownloadSecret } from './restore-download.js';
+import { RestoreJobItem } from './restore-job-item.entity.js';
+import { RestoreJob } from './restore-job.entity.js';
+import type { RestoreJobPayload } from './restore.service.js';
+
+/** The job's counts from its items, in one statement: they only grow, since items only leave Pending. */
+const RECOUNT_SQL = `
+  update restore_jobs j set
+    restored_count = c.restored, skipped_count = c.skipped, failed_count = c.failed,
+    processed_count = c.restored + c.skipped + c.failed
+  from (select count(*) filter (where status = 'Restored') as restored,
+               count(*) filter (where status = 'Skipped') as skipped,
+               count(*) filter (where status = 'Failed') as failed
+        from restore_job_items where job_id = ?) c
+  where j.id = ?`;
+
+const OUTCOME_STATUS: Record<CloudRestoreItemResult['outcome'], RestoreItemStatus> = {
+  Restored: RestoreItemStatus.RESTORED,
+  Skipped: RestoreItemStatus.SKIPPED,
+  Failed: RestoreItemStatus.FAILED,
+};
+
+function isTransient(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
+}
+
+/**
+ * Works through a restore's Pending items in batches through the cloud provider. After each batch the
+ * item results and the job's counts are committed together, so a worker that dies mid-run leaves a job
+ * that the next attempt resumes at the first Pending item; the batch that was at the cloud when it died is
+ * sent again under the same restore key, and the cloud answers it from its record instead of restoring
+ * twice. A cloud that stays unavailable through the last attempt marks the job Failed with the reason.
+ */
+export class RestoreRunner {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly jobId: string,
+  ) {}
+
+  async run(lastAttempt: boolean): Promise<void> {
+    const { em } = this.ctx;
+    await em.nativeUpdate(
+      RestoreJob,
+      { id: this.jobId, status: RestoreJobStatus.QUEUED },
+      { status: RestoreJobStatus.RUNNING, startedAt: this.ctx.clock.now() },
+    );
+    for (;;) {
+      const job = await em.findOne(RestoreJob, { id: this.jobId }, { refresh: true });
+      if (!job || job.finished) return;
+      const tenant = await em.findOneOrFail(Tenant, { id: job.tenantId });
+      const batch = await em.find(
+        RestoreJobItem,
+        { jobId: job.id, status: RestoreItemStatus.PENDING },
+        { orderBy: { ordinal: 'asc' }, limit: RESTORE_BATCH_SIZE, refresh: true },
+      );
+      if (batch.length === 0) return this.finish(tenant);
+      let results: CloudRestoreItemResult[];
+      try {
+        results = await this.ctx.provider.restoreBackupItems({
+          restoreKey: job.id,
+          tenantExternalId: tenant.externalId,
+          snapshotExternalId: job.snapshotExternalId,
+          target: {
+            kind: job.targetType,
+            tenantExternalId: await this.targetTenantExternalId(job, tenant),
+            location: job.targetLocation,
+          },
+          conflictPolicy: job.conflictPolicy,
+          itemIds: batch.map((item) => item.itemId),
+        });
+      } catch (error) {
+        if (isTransient(error) && !lastAttempt) throw error; // graphile-worker retries with back-off
+        return this.fail(tenant, error instanceof Error ? error.message : String(error));
+      }
+      await this.record(job.id, results);
+    }
+  }
+
+  private async targetTenantExternalId(job: RestoreJob, tenant: Tenant): Promise<string> {
+    if (!job.targetTenantId) return tenant.externalId;
+    return (await this.ctx.em.findOneOrFail(Tenant, { id: job.targetTenantId })).externalId;
+  }
+
+  /** A batch's results and the job's counts, together. A cancel that landed meanwhile does not hide them. */
+  private async record(jobId: string, results: CloudRestoreItemResult[]): Promise<void> {
+    const now = this.ctx.clock.now();
+    await this.ctx.em.transactional(async (em) => {
+      for (const result of results) {
+        await em.nativeUpdate(
+          RestoreJobItem,
+          {
+            jobId,
+            itemId: result.itemId,
+            status: { $in: [RestoreItemStatus.PENDING, RestoreItemStatus.CANCELLED] },
+          },
+          {
+            status: OUTCOME_STATUS[result.outcome],
+            detail: result.detail,
+            restoredTo: result.restoredTo,
+            exported: result.exported,
+            processedAt: now,
+          },
+        );
+      }
+      await em.execute(RECOUNT_SQL, [jobId, jobId], 'run');
+    });
+  }
+
+  private async finish(tenant: Tenant): Promise<void> {
+    await this.conclude(tenant, (job) => {
+      if (job.itemCount > 0 && job.failedCount === job.itemCount) {
+        job.status = RestoreJobStatus.FAILED;
+        job.failureReason = 'Every item failed to restore (see the item results)';
+      } else {
+        job.status =
+          job.failedCount > 0 ? RestoreJobStatus.COMPLETED_WITH_ERRORS : RestoreJobStatus.COMPLETED;
+        if (job.targetType === RestoreTargetType.EXPORT && job.restoredCount > 0) {
+          job.downloadSecret = newDownloadSecret(this.ctx);
+          job.downloadExpiresAt = new Date(this.ctx.clock.now().getTime() + EXPORT_LINK_TTL_MS);
+        }
+      }
+    });
+  }
+
+  private async fail(tenant: Tenant, reason: string): Promise<void> {
+    await this.conclude(tenant, (job) => {
+      job.status = RestoreJobStatus.FAILED;
+      job.failureReason = `The backup service could not restore: ${reason}`;
+    });
+    await this.ctx.em.nativeUpdate(
+      RestoreJobItem,
+      { jobId: this.jobId, status: RestoreItemStatus.PENDING },
+      { status: RestoreItemStatus.CANCELLED, detail: 'Not attempted: the restore failed' },
+    );
+  }
+
+  /** The final status and its event in one transaction, unless a cancel got there first. */
+  private async conclude(tenant: Tenant, decide: (job: RestoreJob) => void): Promise<void> {
+    await this.ctx.em.transactional(async (em) => {
+      const job = await em.findOneOrFail(
+        RestoreJob,
+        { id: this.jobId },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
+      if (job.finished) return;
+      decide(job);
+      job.finished = true;
+      job.completedAt = this.ctx.clock.now();
+      await em.flush();
+      const failed = job.status === RestoreJobStatus.FAILED;
+      await emitEvent(
+        { ...this.ctx, em },
+        {
+          kind: failed ? 'restore.failed' : 'restore.completed',
+          severity: failed ? 'high' : job.status === RestoreJobStatus.COMPLETED ? 'informational' : 'medium',
+          tenant: tenant.eventRef,
+          details: {
+            restoreJobId: job.id,
+            status: job.status,
+            workload: job.workload,
+            restoreType: job.restoreType,
+            target: job.targetType,
+            itemCount: job.itemCount,
+            restoredCount: job.restoredCount,
+            skippedCount: job.skippedCount,
+            failedCount: job.failedCount,
+            failureReason: job.failureReason,
+            initiatedBy: job.initiatedBy,
+          },
+          actionPath: `/tenants/${tenant.id}/backup/restores/${job.id}`,
+        },
+      );
+    });
+  }
+}
+
+export function restoreJobTask(orm: MikroORM, deps: AppDeps): Task {
+  return async (rawPayload, helpers) => {
+    const payload = rawPayload as RestoreJobPayload;
+    const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
+    const ctx = createJobContext(orm, deps, scope, 'system:backup-restore');
+    await new RestoreRunner(ctx, payload.jobId).run(helpers.job.attempts >= helpers.job.max_attempts);
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The upstream cloud's backup service (SPEC 4.4 "Restore"): point-in-time snapshots of each protected
+ * mailbox, personal drive, site and team, their item trees, and restores from them. Composed into
+ * CloudProvider (provider.ts); the simulated implementation is in simulated/simulated-backup.ts.
+ */
+export type CloudBackupWorkload = 'Mailbox' | 'Personal file storage' | 'Site collaboration' | 'Team chat';
+
+export interface CloudBackupSnapshotRecord {
+  /** Stable id of the snapshot in the cloud's backup service. */
+  externalId: string;
+  workload: CloudBackupWorkload;
+  /** The protected mailbox, drive, site or team. */
+  resourceExternalId: string;
+  resourceName: string;
+  /** Mailbox and personal drive: the user who owns it; null for sites and teams. */
+  userExternalId: string | null;
+  takenAt: string;
+  /** Leaf items (messages, files) the snapshot holds. */
+  itemCount: number;
+}
+
+/** Containers are mailbox folders, drive folders, site libraries and team channels. */
+export type CloudBackupItemKind = 'Container' | 'Item';
+
+export interface CloudBackupItemRecord {
+  /** Unique within the snapshot's resource and stable across its snapshots. */
+  itemId: string;
+  parentId: string | null;
+  name: string;
+  kind: CloudBackupItemKind;
+  /** Folder, Message, Library, File, Channel, Chat message. */
+  itemType: string;
+  path: string;
+  sizeBytes: number;
+  /** Containers: how many items they hold; items: 0. */
+  childCount: number;
+  modifiedAt: string;
+}
+
+export interface CloudBackupItemPage {
+  items: CloudBackupItemRecord[];
+  total: number;
+}
+
+export type CloudRestoreTargetKind = 'Original location' | 'Different location' | 'Export';
+export type CloudConflictPolicy = 'Skip' | 'Overwrite' | 'Keep both';
+
+export interface CloudRestoreRequest {
+  /**
+   * Idempotency key of the whole restore (our job id): an item already restored under this key is not
+   * restored again, its first result is returned instead. This is what lets a job resume after a crash.
+   */
+  restoreKey: string;
+  tenantExternalId: string;
+  snapshotExternalId: string;
+  target: {
+    kind: CloudRestoreTargetKind;
+    /** The tenant receiving the items (a different one for a cross-tenant restore). */
+    tenantExternalId: string;
+    /** Different location: the mailbox/drive owner's UPN, /sites/<name> or /teams/<name>, plus a folder. */
+    location: string | null;
+  };
+  conflictPolicy: CloudConflictPolicy;
+  itemIds: string[];
+}
+
+export interface CloudRestoreItemResult {
+  itemId: string;
+  outcome: 'Restored' | 'Skipped' | 'Failed';
+  /** Why it was skipped or failed, or how a conflict was resolved. */
+  detail: string | null;
+  /** Where the item now is (null for export and failures). */
+  restoredTo: string | null;
+  /** Export only: the item as it goes into the archive. */
+  exported: Record<string, unknown> | null;
+}
+
+/** The backup service is unreachable or throttling: the call can be retried later. */
+export class CloudBackupUnavailableError extends Error {
+  readonly transient = true;
+}
+
+/** The backup service refuses the restore for good (e.g. the snapshot is gone): retrying will not help. */
+export class CloudBackupRefusedError extends Error {
+  readonly transient = false;
+}
+
+export interface CloudBackupProvider {
+  /** The snapshots within the retention window (the backup service takes one every few hours). */
+  listBackupSnapshots(tenantExternalId: string): Promise<CloudBackupSnapshotRecord[]>;
+  /** Null when the snapshot does not exist (any more). */
+  getBackupSnapshot(
+    tenantExternalId: string,
+    snapshotExternalId: string,
+  ): Promise<CloudBackupSnapshotRecord | null>;
+  /** Children of a container (the top-level containers when parentItemId is null); null: no snapshot. */
+  listBackupItems(
+    tenantExternalId: string,
+    snapshotExternalId: string,
+    parentItemId: string | null,
+    offset: number,
+    limit: number,
+  ): Promise<CloudBackupItemPage | null>;
+  /** The records of these ids in the snapshot (every record when null); ids the snapshot lacks in `missing`. */
+  findBackupItems(
+    tenantExternalId: string,
+    snapshotExternalId: string,
+    itemIds: string[] | null,
+  ): Promise<{ items: CloudBackupItemRecord[]; missing: string[] }>;
+  /** Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item. */
+  restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]>;
+}

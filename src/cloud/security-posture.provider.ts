@@ -1,0 +1,59 @@
+/**
+ * The security-posture part of the upstream cloud (composed into CloudProvider): the state of each
+ * security control of a tenant (what recommendations are made of), applying a control ("Fix Now"),
+ * and pushing a tenant's information-barrier policy set.
+ */
+
+/** One security control of a tenant as the cloud reports it. */
+export interface CloudSecurityControlRecord {
+  /** The control's id, shared by every tenant (the recommendation catalog's id). */
+  controlId: string;
+  /** The tenant already meets the control. */
+  compliant: boolean;
+  /** The cloud can switch the control on by itself (else the admin follows the implementation guide). */
+  applySupported: boolean;
+}
+
+/** What applying a control did (or, for a preview, would do) in one tenant. */
+export type CloudControlApplyOutcome = 'applied' | 'already compliant' | 'not supported';
+
+/** The cloud refused or failed to apply a control; the message says why (shown per tenant). */
+export class CloudApplyError extends Error {}
+
+export interface CloudBarrierSegment {
+  id: string;
+  name: string;
+  attribute: string;
+  value: string;
+  memberExternalIds: string[];
+}
+
+export interface CloudBarrierPolicy {
+  id: string;
+  type: 'Block' | 'Allow';
+  sourceSegmentId: string;
+  targetSegmentIds: string[];
+}
+
+/** A tenant's whole information-barrier configuration, replacing the previous one when pushed. */
+export interface CloudBarrierPolicySet {
+  segments: CloudBarrierSegment[];
+  policies: CloudBarrierPolicy[];
+}
+
+export interface SecurityPostureProvider {
+  /** Every security control of the tenant with its current state. */
+  listSecurityControls(tenantExternalId: string): Promise<CloudSecurityControlRecord[]>;
+  /** What applying the control would do, changing nothing. */
+  previewSecurityControl(tenantExternalId: string, controlId: string): Promise<CloudControlApplyOutcome>;
+  /**
+   * Switches the control on. Idempotent: a control already met answers 'already compliant'.
+   * Throws CloudApplyError when the cloud refuses (the reason is kept per tenant).
+   */
+  applySecurityControl(tenantExternalId: string, controlId: string): Promise<CloudControlApplyOutcome>;
+  /**
+   * Replaces the tenant's information-barrier segments and policies; the cloud then takes up to 24 hours
+   * to enforce them across its services (SPEC 4.4, 8.3). Idempotent.
+   */
+  applyInformationBarriers(tenantExternalId: string, policySet: CloudBarrierPolicySet): Promise<void>;
+}

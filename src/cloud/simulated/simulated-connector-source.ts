@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Clock } from '../../core/clock.js';
+import {
+  ConnectorSourceError,
+  type CloudConnectorImportRequest,
+  type CloudConnectorImportResult,
+  type CloudConnectorSource,
+  type CloudConnectorSourceProvider,
+} from '../connector-source.provider.js';
+import { SimulatedCloudObject } from './simulated-cloud.entity.js';
+import { stableHash } from './simulated-backup.tree.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The simulated connector sources. A credential value beginning with `invalid` or `revoked` is refused, as
+ * a real source refuses a wrong token; a fault stored for the tenant and source type (`connector_source_fault`)
+ * makes the source refuse everything with its reason until it is cleared. Imports bring a deterministic number
+ * of items per day of the window, and report the items of unmatched identities when those are skipped.
+ */
+export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly clock: Clock,
+  ) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  async testConnectorConnection(
+    tenantExternalId: string,
+    source: CloudConnectorSource,
+  ): Promise<string | null> {
+    const fault = await this.fault(tenantExternalId, source.sourceType);
+    if (fault) return fault;
+    const refused = Object.entries(source.credentials).find(([, value]) => /^(invalid|revoked)/i.test(value));
+    if (refused)
+      return `${source.sourceType} refused the credentials (401 Unauthorized: check "${refused[0]}")`;
+    return null;
+  }
+
+  async importConnectorData(
+    tenantExternalId: string,
+    request: CloudConnectorImportRequest,
+  ): Promise<CloudConnectorImportResult> {
+    const refusal = await this.testConnectorConnection(tenantExternalId, request);
+    if (refusal) throw new ConnectorSourceError(refusal);
+    const until = new Date(request.until).getTime();
+    const since = request.since ? new Date(request.since).getTime() : until - DAY_MS;
+    let items = 0;
+    let unmatched = 0;
+    for (let day = Math.floor(since / DAY_MS); day < Math.ceil(until / DAY_MS); day++) {
+      const hash = stableHash(`${request.connectorKey}:${day}`);
+      items += 20 + (hash % 180);
+      unmatched += hash % 4;
+    }
+    if (request.userMapping.unmatched === 'Import to fallback mailbox' || unmatched === 0)
+      return { itemsImported: items, errors: [] };
+    return {
+      itemsImported: items - unmatched,
+      errors: [`${unmatched} item(s) from source identities no mapping matched were skipped`],
+    };
+  }
+
+  /** Test and demo hook: the source of this type refuses with `reason` (null clears it). */
+  async injectFault(tenantExternalId: string, sourceType: string, reason: string | null): Promise<void> {
+    const em = this.em();
+    if (reason === null) {
+      await em.nativeDelete(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'connector_source_fault',
+        externalId: sourceType,
+      });
+      return;
+    }
+    await em.upsert(
+      SimulatedCloudObject,
+      {
+        id: randomUUID(),
+        tenantExternalId,
+        kind: 'connector_source_fault',
+        externalId: sourceType,
+        data: { reason },
+        updatedAt: this.clock.now(),
+      },
+      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
+    );
+  }
+
+  private async fault(tenantExternalId: string, sourceType: string): Promise<string | null> {
+    const row = await this.em().findOne(SimulatedCloudObject, {
+      tenantExternalId,
+      kind: 'connector_source_fault',
+      externalId: sourceType,
+    });
+    return row ? String(row.data.reason) : null;
+  }
+}

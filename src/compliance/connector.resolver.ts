@@ -1,0 +1,80 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { ComplianceConnector } from './connector.entity.js';
+import { ConnectorService } from './connector.service.js';
+import {
+  ComplianceConnectorPage,
+  ConnectorRunPage,
+  ConnectorStatusReport,
+  CreateConnectorInput,
+  UpdateConnectorInput,
+} from './connector.types.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+const idArg = () => Arg('id', () => GraphQLUUID);
+
+/** Compliance data connectors of SPEC 4.2 (REST: /api/compliance/connectors...), docs/compliance.md. */
+@Resolver(() => ComplianceConnector)
+export class ConnectorResolver {
+  @Query(() => ComplianceConnectorPage, { description: 'Connectors of a tenant, newest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  complianceConnectors(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new ConnectorService(ctx).list(tenantId, page);
+  }
+
+  @Query(() => ComplianceConnector, { description: 'One connector' })
+  @RequirePermission(Permission.READ_TENANTS)
+  complianceConnector(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
+    return new ConnectorService(ctx).get(tenantId, id);
+  }
+
+  @Mutation(() => ComplianceConnector, {
+    description: 'Creates a connector after a successful test connection; the first import runs at once',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  createComplianceConnector(
+    @tenantIdArg() tenantId: string,
+    @Arg('input', () => CreateConnectorInput) input: CreateConnectorInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new ConnectorService(ctx).create(tenantId, input);
+  }
+
+  @Mutation(() => ComplianceConnector, {
+    description: 'Pause, resume or reconfigure; a reconfiguration or resume must pass a test connection',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  updateComplianceConnector(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => UpdateConnectorInput) input: UpdateConnectorInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new ConnectorService(ctx).update(tenantId, id, input);
+  }
+
+  @Query(() => ConnectorStatusReport, { description: 'Health, last import, next run' })
+  @RequirePermission(Permission.READ_TENANTS)
+  complianceConnectorStatus(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new ConnectorService(ctx).status(tenantId, id);
+  }
+
+  @Query(() => ConnectorRunPage, { description: 'Import runs with their statistics, the latest first' })
+  @RequirePermission(Permission.READ_TENANTS)
+  complianceConnectorHistory(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new ConnectorService(ctx).history(tenantId, id, page);
+  }
+}

@@ -1,0 +1,112 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CronItem, Task } from 'graphile-worker';
+import { createJobContext } from '../context.js';
+import type { Environment } from '../core/scope.js';
+import type { AppDeps, ServiceContext } from '../core/service-context.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { BARRIER_APPLICATION_MS, type BarrierApplyJobPayload } from './barrier-application.service.js';
+import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
+import { BarrierApplicationStatus } from './info-barrier.enums.js';
+import { readSegmentDirectory, segmentMembers } from './segment-membership.js';
+
+export const BARRIER_PROGRESS_TASK = 'info-barrier-progress';
+export const BARRIER_ACTOR = 'system:info-barrier-apply';
+
+/** Every 5 minutes on one process: an application shows Applied at most 5 minutes after its 24 hours. */
+export const BARRIER_PROGRESS_CRON: CronItem = {
+  task: BARRIER_PROGRESS_TASK,
+  match: '*/5 * * * *',
+  identifier: BARRIER_PROGRESS_TASK,
+  options: { backfillPeriod: 0, maxAttempts: 3 },
+};
+
+/**
+ * Pending → Applying: pushes the tenant's segments (with their members now) and policies to the cloud,
+ * which replaces its configuration (idempotent, so a retried job pushes the same set again harmlessly).
+ */
+export async function pushBarrierApplication(ctx: ServiceContext, applicationId: string): Promise<void> {
+  const application = await ctx.em.findOne(BarrierApplication, { id: applicationId });
+  if (!application || application.status !== BarrierApplicationStatus.PENDING) return;
+  const tenant = await ctx.em.findOneOrFail(Tenant, { id: application.tenantId });
+  const [segments, policies] = await Promise.all([
+    ctx.em.find(BarrierSegment, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
+    ctx.em.find(BarrierPolicy, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
+  ]);
+  const directory = await readSegmentDirectory(ctx.provider, tenant.externalId);
+  await ctx.provider.applyInformationBarriers(tenant.externalId, {
+    segments: segments.map((segment) => ({
+      id: segment.id,
+      name: segment.name,
+      attribute: segment.attribute,
+      value: segment.value,
+      memberExternalIds: segmentMembers(directory, segment).map((user) => user.externalId),
+    })),
+    policies: policies.map(({ id, type, sourceSegmentId, targetSegmentIds }) => ({
+      id,
+      type,
+      sourceSegmentId,
+      targetSegmentIds,
+    })),
+  });
+  await ctx.em.nativeUpdate(
+    BarrierApplication,
+    { id: applicationId, status: BarrierApplicationStatus.PENDING },
+    { status: BarrierApplicationStatus.APPLYING, pushedAt: ctx.clock.now() },
+  );
+}
+
+/** The push gave up (last attempt failed): Failed with the reason, so the tenant can apply again. */
+export async function failBarrierApplication(
+  ctx: ServiceContext,
+  applicationId: string,
+  reason: string,
+): Promise<void> {
+  await ctx.em.nativeUpdate(
+    BarrierApplication,
+    {
+      id: applicationId,
+      status: { $in: [BarrierApplicationStatus.PENDING, BarrierApplicationStatus.APPLYING] },
+    },
+    { status: BarrierApplicationStatus.FAILED, failureReason: reason },
+  );
+}
+
+/**
+ * Applying → Applied for every application that started 24 hours ago or more (by the clock), across
+ * organizations, in one statement: the cloud's enforcement window of SPEC 8.3 has passed.
+ */
+export async function completeBarrierApplications(orm: MikroORM, deps: AppDeps): Promise<number> {
+  const now = deps.clock.now();
+  const result = await orm.em.getConnection().execute<{ affectedRows: number }>(
+    `update info_barrier_applications set status = 'Applied', applied_at = ?
+      where status = 'Applying' and started_at <= ?`,
+    [now, new Date(now.getTime() - BARRIER_APPLICATION_MS)],
+    'run',
+  );
+  return result.affectedRows;
+}
+
+export function barrierApplyTask(orm: MikroORM, deps: AppDeps): Task {
+  return async (rawPayload, helpers) => {
+    const payload = rawPayload as BarrierApplyJobPayload;
+    const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
+    try {
+      await pushBarrierApplication(createJobContext(orm, deps, scope, BARRIER_ACTOR), payload.applicationId);
+    } catch (error) {
+      if (helpers.job.attempts < helpers.job.max_attempts) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      await failBarrierApplication(
+        createJobContext(orm, deps, scope, BARRIER_ACTOR),
+        payload.applicationId,
+        reason,
+      );
+    }
+  };
+}
+
+export function barrierProgressTask(orm: MikroORM, deps: AppDeps): Task {
+  return async (_payload, helpers) => {
+    const applied = await completeBarrierApplications(orm, deps);
+    if (applied > 0) helpers.logger.info(`information barriers: ${applied} applications now Applied`);
+  };
+}

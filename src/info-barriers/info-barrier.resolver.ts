@@ -1,0 +1,71 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { BarrierApplicationService } from './barrier-application.service.js';
+import { BarrierPolicyService } from './barrier-policy.service.js';
+import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
+import {
+  BarrierPolicyPage,
+  BarrierSegmentPage,
+  CreateBarrierPolicyInput,
+  CreateSegmentInput,
+} from './info-barrier.types.js';
+import { SegmentService } from './segment.service.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+
+/** Information barriers of a tenant (SPEC 2.6, 4.2, 4.4; REST: /api/security/info-barriers/...). */
+@Resolver()
+export class InfoBarrierResolver {
+  @Query(() => BarrierSegmentPage, { description: "The tenant's segments, newest first" })
+  @RequirePermission(Permission.READ_TENANTS)
+  barrierSegments(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new SegmentService(ctx).list(tenantId, page);
+  }
+
+  @Mutation(() => BarrierSegment, {
+    description: 'Creates a segment; 409 naming the users when it would overlap another',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  createBarrierSegment(
+    @tenantIdArg() tenantId: string,
+    @Arg('input', () => CreateSegmentInput) input: CreateSegmentInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new SegmentService(ctx).create(tenantId, input);
+  }
+
+  @Query(() => BarrierPolicyPage, { description: "The tenant's barrier policies, newest first" })
+  @RequirePermission(Permission.READ_TENANTS)
+  barrierPolicies(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new BarrierPolicyService(ctx).list(tenantId, page);
+  }
+
+  @Mutation(() => BarrierPolicy, { description: 'Creates a Block or Allow policy' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  createBarrierPolicy(
+    @tenantIdArg() tenantId: string,
+    @Arg('input', () => CreateBarrierPolicyInput) input: CreateBarrierPolicyInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new BarrierPolicyService(ctx).create(tenantId, input);
+  }
+
+  @Mutation(() => BarrierApplication, {
+    description:
+      'Validates the policy set and starts applying it (Applied after 24 hours); 409 while one runs',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  applyInformationBarriers(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
+    return new BarrierApplicationService(ctx).apply(tenantId);
+  }
+
+  @Query(() => BarrierApplication, { nullable: true, description: "The tenant's latest application, if any" })
+  @RequirePermission(Permission.READ_TENANTS)
+  informationBarrierApplication(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
+    return new BarrierApplicationService(ctx).latest(tenantId);
+  }
+}

@@ -1,0 +1,86 @@
+import { LockMode } from '@mikro-orm/postgresql';
+import { ConflictError } from '../core/errors.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { TenantService } from '../tenants/tenant.service.js';
+import { User } from '../users/user.entity.js';
+import { BarrierSegment } from './info-barrier.entity.js';
+import { requiredText } from './info-barrier-validation.js';
+import type { CreateSegmentInput } from './info-barrier.types.js';
+import { OVERLAP_LIST_LIMIT, readSegmentDirectory, segmentMembers } from './segment-membership.js';
+
+/**
+ * Information-barrier segments of a tenant (SPEC 2.6 "Segment", 4.2): a user belongs to one segment only,
+ * so a segment whose members would overlap an existing segment's is refused with 409 naming the users.
+ */
+export class SegmentService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async list(tenantId: string, page: PageArgs): Promise<Page<BarrierSegment>> {
+    await new TenantService(this.ctx).get(tenantId);
+    return findLeanPage(this.ctx, BarrierSegment, { tenantId }, page, { createdAt: 'desc', id: 'desc' });
+  }
+
+  async create(tenantId: string, input: CreateSegmentInput): Promise<BarrierSegment> {
+    const tenant = await new TenantService(this.ctx).get(tenantId);
+    const name = requiredText('name', input.name, 100);
+    const value = requiredText('value', input.value, 255);
+    const directory = await readSegmentDirectory(this.ctx.provider, tenant.externalId);
+    const members = segmentMembers(directory, { attribute: input.attribute, value });
+    return this.ctx.em.transactional(async (em) => {
+      // One segment creation per tenant at a time, so two overlapping segments cannot both pass the check.
+      await em.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const existing = await em.find(
+        BarrierSegment,
+        { tenantId },
+        { orderBy: { createdAt: 'asc' }, refresh: true },
+      );
+      const clash = existing.find((segment) => segment.name.toLowerCase() === name.toLowerCase());
+      if (clash)
+        throw new ConflictError(`A segment named "${clash.name}" already exists`, { segmentId: clash.id });
+      const memberIds = new Set(members.map((user) => user.externalId));
+      const overlapping = existing.flatMap((segment) =>
+        segmentMembers(directory, segment)
+          .filter((user) => memberIds.has(user.externalId))
+          .map((user) => ({ user, segment })),
+      );
+      if (overlapping.length > 0) {
+        const named = overlapping.slice(0, OVERLAP_LIST_LIMIT);
+        const ours = await em.find(
+          User,
+          { tenantId, externalId: { $in: named.map(({ user }) => user.externalId) } },
+          { fields: ['id', 'externalId'] },
+        );
+        const userIdOf = new Map(ours.map((user) => [user.externalId, user.id]));
+        throw new ConflictError(
+          `${overlapping.length} user(s) would be in this segment and in another; a user belongs to one segment only`,
+          {
+            overlapCount: overlapping.length,
+            overlappingUsers: named.map(({ user, segment }) => ({
+              userId: userIdOf.get(user.externalId) ?? null,
+              userPrincipalName: user.userPrincipalName,
+              displayName: user.displayName,
+              segmentId: segment.id,
+              segmentName: segment.name,
+            })),
+          },
+        );
+      }
+      const segment = em.create(BarrierSegment, {
+        organizationId: this.ctx.scope.organizationId,
+        environment: this.ctx.scope.environment,
+        tenantId,
+        name,
+        attribute: input.attribute,
+        value,
+        memberCount: members.length,
+        createdAt: this.ctx.clock.now(),
+        createdBy: this.ctx.actor,
+      });
+      await em.flush();
+      return segment;
+    });
+  }
+}

@@ -1,0 +1,73 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { ScopedEntity } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { ApplyOperationStatus, ApplyOutcome } from './recommendation.enums.js';
+
+/** One "apply a recommendation to these tenants" request, carried out by the recommendation-apply job. */
+@Entity({ tableName: 'recommendation_apply_operations' })
+@Index({ properties: ['organizationId', 'environment', 'idempotencyKey', 'createdAt'] })
+export class RecommendationApplyOperation extends ScopedEntity {
+  [OptionalProps]?: 'status' | 'progress' | 'startedAt' | 'finishedAt' | 'failureReason';
+
+  @Property()
+  recommendationId!: string;
+
+  @Enum({ items: () => ApplyOperationStatus })
+  status: ApplyOperationStatus = ApplyOperationStatus.QUEUED;
+
+  /** 0..100: the share of tenants done. */
+  @Property({ type: 'integer' })
+  progress: number = 0;
+
+  @Property()
+  notifyAdmins!: boolean;
+
+  @Property({ type: 'text', nullable: true })
+  idempotencyKey!: string | null;
+
+  /** Hash of the request body, to tell a replay (same key, same body) from a misuse (same key, other body). */
+  @Property({ type: 'text', nullable: true })
+  requestHash!: string | null;
+
+  @Property({ type: 'text' })
+  requestedBy!: string;
+
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  startedAt: Date | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt: Date | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  failureReason: string | null = null;
+}
+
+/** One tenant of an apply operation: pending until the job has done it (so a retried job skips it). */
+@Entity({ tableName: 'recommendation_apply_results' })
+@Unique({ properties: ['operationId', 'tenantId'] })
+export class RecommendationApplyResult extends ScopedEntity {
+  [OptionalProps]?: 'outcome' | 'reason' | 'finishedAt';
+
+  @ManyToOne(() => RecommendationApplyOperation, {
+    mapToPk: true,
+    fieldName: 'operation_id',
+    deleteRule: 'cascade',
+  })
+  operationId!: string;
+
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  @Enum({ items: () => ApplyOutcome })
+  outcome: ApplyOutcome = ApplyOutcome.PENDING;
+
+  @Property({ type: 'text', nullable: true })
+  reason: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt: Date | null = null;
+}

@@ -1,0 +1,266 @@
+import { createHash } from 'node:crypto';
+import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
+import { enqueueJob } from '../core/jobs.js';
+import { DAY_MS } from '../core/clock.js';
+import type { ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
+import { ApplyOperationStatus, ApplyOutcome, RecommendationStatus } from './recommendation.enums.js';
+import { RecommendationService } from './recommendation.service.js';
+import type {
+  RecommendationApplyOperationView,
+  RecommendationApplyTenantResult,
+} from './recommendation.types.js';
+import { TenantRecommendation } from './tenant-recommendation.entity.js';
+import { requireTenants } from './tenant-selection.js';
+
+export const RECOMMENDATION_APPLY_TASK = 'recommendation-apply';
+export const APPLY_MAX_ATTEMPTS = 5;
+/** An Idempotency-Key answers with its first operation for this long (then it may be used again). */
+export const IDEMPOTENCY_WINDOW_MS = DAY_MS;
+
+export interface ApplyRequest {
+  tenantIds?: string[] | null;
+  dryRun: boolean;
+  notifyAdmins: boolean;
+  idempotencyKey?: string | null;
+}
+
+export interface ApplyJobPayload {
+  operationId: string;
+  organizationId: string;
+  environment: string;
+}
+
+/** Provider answers to our outcomes; a preview's "applied" is what a real apply would do. */
+const PREVIEW_OUTCOME = {
+  applied: ApplyOutcome.WOULD_APPLY,
+  'already compliant': ApplyOutcome.ALREADY_COMPLIANT,
+  'not supported': ApplyOutcome.NOT_SUPPORTED,
+} as const;
+
+/** Builds the readable view of an operation from its rows (or a dry run's computed results). */
+export function operationView(
+  fields: Omit<RecommendationApplyOperationView, 'counts' | 'results'>,
+  results: RecommendationApplyTenantResult[],
+): RecommendationApplyOperationView {
+  const count = (outcome: ApplyOutcome) => results.filter((result) => result.outcome === outcome).length;
+  return {
+    ...fields,
+    results,
+    counts: {
+      total: results.length,
+      pending: count(ApplyOutcome.PENDING),
+      wouldApply: count(ApplyOutcome.WOULD_APPLY),
+      applied: count(ApplyOutcome.APPLIED),
+      alreadyCompliant: count(ApplyOutcome.ALREADY_COMPLIANT),
+      notSupported: count(ApplyOutcome.NOT_SUPPORTED),
+      failed: count(ApplyOutcome.FAILED),
+    },
+  };
+}
+
+/**
+ * "Fix Now" across tenants (SPEC 3.3, 4.2, 4.3): a dry run asks the cloud what would change and writes
+ * nothing; a real apply records an operation with a pending result per tenant, marks those tenants
+ * In Progress and queues the recommendation-apply job, all in one transaction (recommendation-apply.task.ts
+ * does the work). An Idempotency-Key replays the first operation for 24 hours.
+ */
+export class RecommendationApplyService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async apply(recommendationId: string, request: ApplyRequest): Promise<RecommendationApplyOperationView> {
+    const definition = new RecommendationService(this.ctx).definition(recommendationId);
+    if (request.tenantIds && request.tenantIds.length === 0) {
+      throw InvalidRequestError.field(
+        'tenantIds',
+        'must name at least one tenant (or be left out for every affected tenant)',
+      );
+    }
+    if (
+      request.idempotencyKey !== undefined &&
+      request.idempotencyKey !== null &&
+      !/^[\x21-\x7e]{1,255}$/.test(request.idempotencyKey)
+    ) {
+      throw InvalidRequestError.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+    }
+    const tenants = request.tenantIds
+      ? await requireTenants(this.ctx, request.tenantIds)
+      : await this.openTenants(definition.id);
+    if (tenants.length === 0)
+      throw new ConflictError(`Recommendation ${definition.id} has no Open tenant to apply to`, {});
+    tenants.sort((a, b) => a.id.localeCompare(b.id));
+    if (request.dryRun) return this.preview(definition.id, tenants, request.notifyAdmins);
+    return this.start(definition.id, tenants, request);
+  }
+
+  async get(operationId: string): Promise<RecommendationApplyOperationView> {
+    const operation = await this.ctx.em.findOne(
+      RecommendationApplyOperation,
+      { id: operationId },
+      { refresh: true },
+    );
+    if (!operation) throw new NotFoundError('Recommendation apply operation', operationId);
+    return this.view(operation);
+  }
+
+  private async view(operation: RecommendationApplyOperation): Promise<RecommendationApplyOperationView> {
+    const results = await this.ctx.em.find(
+      RecommendationApplyResult,
+      { operationId: operation.id },
+      { orderBy: { tenantId: 'asc' }, refresh: true },
+    );
+    return operationView(
+      {
+        id: operation.id,
+        recommendationId: operation.recommendationId,
+        dryRun: false,
+        notifyAdmins: operation.notifyAdmins,
+        status: operation.status,
+        progress: operation.progress,
+        failureReason: operation.failureReason,
+        createdAt: operation.createdAt,
+        finishedAt: operation.finishedAt,
+      },
+      results.map(({ tenantId, outcome, reason, finishedAt }) => ({ tenantId, outcome, reason, finishedAt })),
+    );
+  }
+
+  /** Tenants where the recommendation is Open (not met, not dismissed or snoozed): "apply everywhere it is open". */
+  private async openTenants(recommendationId: string): Promise<Tenant[]> {
+    const rows = await this.ctx.em.find(
+      TenantRecommendation,
+      { recommendationId, compliant: false, status: RecommendationStatus.OPEN },
+      { fields: ['tenantId'] },
+    );
+    return requireTenants(
+      this.ctx,
+      rows.map((row) => row.tenantId),
+    );
+  }
+
+  /** Read-only: the cloud's preview per tenant, a few tenants at a time; nothing is stored or emitted. */
+  private async preview(
+    recommendationId: string,
+    tenants: Tenant[],
+    notifyAdmins: boolean,
+  ): Promise<RecommendationApplyOperationView> {
+    const results: RecommendationApplyTenantResult[] = [];
+    for (let start = 0; start < tenants.length; start += 10) {
+      const batch = tenants.slice(start, start + 10);
+      results.push(
+        ...(await Promise.all(
+          batch.map(async (tenant) => {
+            try {
+              const outcome = await this.ctx.provider.previewSecurityControl(
+                tenant.externalId,
+                recommendationId,
+              );
+              return {
+                tenantId: tenant.id,
+                outcome: PREVIEW_OUTCOME[outcome],
+                reason: null,
+                finishedAt: null,
+              };
+            } catch (error) {
+              const reason = error instanceof Error ? error.message : String(error);
+              return { tenantId: tenant.id, outcome: ApplyOutcome.FAILED, reason, finishedAt: null };
+            }
+          }),
+        )),
+      );
+    }
+    const now = this.ctx.clock.now();
+    return operationView(
+      {
+        id: null,
+        recommendationId,
+        dryRun: true,
+        notifyAdmins,
+        status: ApplyOperationStatus.SUCCEEDED,
+        progress: 100,
+        failureReason: null,
+        createdAt: now,
+        finishedAt: now,
+      },
+      results,
+    );
+  }
+
+  private async start(
+    recommendationId: string,
+    tenants: Tenant[],
+    request: ApplyRequest,
+  ): Promise<RecommendationApplyOperationView> {
+    const { scope } = this.ctx;
+    const now = this.ctx.clock.now();
+    const key = request.idempotencyKey ?? null;
+    const requestHash = createHash('sha256')
+      .update(
+        JSON.stringify({
+          recommendationId,
+          tenantIds: request.tenantIds ? tenants.map((t) => t.id) : null,
+          notifyAdmins: request.notifyAdmins,
+        }),
+      )
+      .digest('hex');
+    const operation = await this.ctx.em.transactional(async (em) => {
+      if (key !== null) {
+        // Two requests with the same key at once: the second waits here and then finds the first.
+        await em.execute('select pg_advisory_xact_lock(hashtext(?))', [
+          `apply:${scope.organizationId}:${scope.environment}:${key}`,
+        ]);
+        const earlier = await em.findOne(
+          RecommendationApplyOperation,
+          { idempotencyKey: key, createdAt: { $gt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+          { orderBy: { createdAt: 'desc' } },
+        );
+        if (earlier) {
+          if (earlier.requestHash === requestHash) return earlier;
+          throw new ConflictError('This Idempotency-Key was used within 24 hours for a different request', {
+            idempotencyKey: key,
+            operationId: earlier.id,
+          });
+        }
+      }
+      const created = em.create(RecommendationApplyOperation, {
+        organizationId: scope.organizationId,
+        environment: scope.environment,
+        recommendationId,
+        notifyAdmins: request.notifyAdmins,
+        idempotencyKey: key,
+        requestHash,
+        requestedBy: this.ctx.actor,
+        createdAt: now,
+      });
+      for (const tenant of tenants) {
+        em.create(RecommendationApplyResult, {
+          organizationId: scope.organizationId,
+          environment: scope.environment,
+          operationId: created.id,
+          tenantId: tenant.id,
+        });
+      }
+      await em.flush();
+      await em.nativeUpdate(
+        TenantRecommendation,
+        { recommendationId, tenantId: { $in: tenants.map((t) => t.id) }, compliant: false },
+        {
+          status: RecommendationStatus.IN_PROGRESS,
+          snoozedUntil: null,
+          statusChangedBy: this.ctx.actor,
+          statusChangedAt: now,
+          updatedAt: now,
+        },
+      );
+      const payload: ApplyJobPayload = {
+        operationId: created.id,
+        organizationId: scope.organizationId,
+        environment: scope.environment,
+      };
+      await enqueueJob(em, RECOMMENDATION_APPLY_TASK, { ...payload }, { maxAttempts: APPLY_MAX_ATTEMPTS });
+      return created;
+    });
+    return this.view(operation);
+  }
+}

@@ -1,0 +1,200 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Task } from 'graphile-worker';
+import { CloudApplyError } from '../cloud/security-posture.provider.js';
+import { createJobContext } from '../context.js';
+import type { Environment } from '../core/scope.js';
+import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
+import type { ApplyJobPayload } from './recommendation-apply.service.js';
+import { recommendationDefinition } from './recommendation.catalog.js';
+import { ApplyOperationStatus, ApplyOutcome, RecommendationStatus } from './recommendation.enums.js';
+import { TenantRecommendation } from './tenant-recommendation.entity.js';
+
+export const APPLY_ACTOR = 'system:recommendation-apply';
+
+const CLOUD_OUTCOME = {
+  applied: ApplyOutcome.APPLIED,
+  'already compliant': ApplyOutcome.ALREADY_COMPLIANT,
+  'not supported': ApplyOutcome.NOT_SUPPORTED,
+} as const;
+
+const FINISHED = new Set([
+  ApplyOperationStatus.SUCCEEDED,
+  ApplyOperationStatus.PARTIALLY_FAILED,
+  ApplyOperationStatus.FAILED,
+]);
+
+/** The truthful end state: any failure keeps it from Succeeded; all failed (of those attempted) is Failed. */
+function finalStatus(outcomes: ApplyOutcome[]): ApplyOperationStatus {
+  const failed = outcomes.filter((outcome) => outcome === ApplyOutcome.FAILED).length;
+  if (failed === 0) return ApplyOperationStatus.SUCCEEDED;
+  return failed === outcomes.length ? ApplyOperationStatus.FAILED : ApplyOperationStatus.PARTIALLY_FAILED;
+}
+
+/**
+ * Carries out one apply operation, tenant by tenant through the cloud provider. Each tenant's outcome,
+ * its recommendation state, the operation's progress and (when a tenant changed, or notifyAdmins asks for
+ * every outcome) its `recommendation.applied` event commit together, so a retried job skips the tenants
+ * already done and nothing is applied or announced twice.
+ */
+export async function runApplyOperation(ctx: ServiceContext, operationId: string): Promise<void> {
+  const operation = await ctx.em.findOne(RecommendationApplyOperation, { id: operationId });
+  if (!operation || FINISHED.has(operation.status)) return;
+  if (operation.status === ApplyOperationStatus.QUEUED) {
+    operation.status = ApplyOperationStatus.RUNNING;
+    operation.startedAt = ctx.clock.now();
+    await ctx.em.flush();
+  }
+  const results = await ctx.em.find(
+    RecommendationApplyResult,
+    { operationId },
+    { orderBy: { tenantId: 'asc' } },
+  );
+  const tenants = new Map(
+    (await ctx.em.find(Tenant, { id: { $in: results.map((r) => r.tenantId) } })).map((tenant) => [
+      tenant.id,
+      tenant,
+    ]),
+  );
+  const definition = recommendationDefinition(operation.recommendationId);
+  let done = results.filter((result) => result.outcome !== ApplyOutcome.PENDING).length;
+  for (const result of results) {
+    if (result.outcome !== ApplyOutcome.PENDING) continue;
+    const tenant = tenants.get(result.tenantId);
+    let outcome: ApplyOutcome;
+    let reason: string | null = null;
+    if (!tenant) {
+      outcome = ApplyOutcome.FAILED;
+      reason = 'The tenant was removed';
+    } else {
+      try {
+        outcome =
+          CLOUD_OUTCOME[
+            await ctx.provider.applySecurityControl(tenant.externalId, operation.recommendationId)
+          ];
+      } catch (error) {
+        // The cloud refused or could not be reached for this tenant: its failure, not the operation's.
+        outcome = ApplyOutcome.FAILED;
+        reason = error instanceof CloudApplyError || error instanceof Error ? error.message : String(error);
+      }
+    }
+    done++;
+    const now = ctx.clock.now();
+    await ctx.em.transactional(async (em) => {
+      const updated = await em.nativeUpdate(
+        RecommendationApplyResult,
+        { id: result.id, outcome: ApplyOutcome.PENDING },
+        { outcome, reason, finishedAt: now },
+      );
+      if (updated === 0) return; // another run of this job got here first
+      const met = outcome === ApplyOutcome.APPLIED || outcome === ApplyOutcome.ALREADY_COMPLIANT;
+      await em.nativeUpdate(
+        TenantRecommendation,
+        { tenantId: result.tenantId, recommendationId: operation.recommendationId },
+        {
+          ...(met ? { compliant: true } : {}),
+          status: RecommendationStatus.OPEN,
+          statusChangedBy: APPLY_ACTOR,
+          statusChangedAt: now,
+          updatedAt: now,
+        },
+      );
+      await em.nativeUpdate(
+        RecommendationApplyOperation,
+        { id: operationId },
+        { progress: Math.floor((100 * done) / results.length) },
+      );
+      if (tenant && (outcome === ApplyOutcome.APPLIED || operation.notifyAdmins)) {
+        await emitEvent(
+          { ...ctx, em },
+          {
+            kind: 'recommendation.applied',
+            severity: outcome === ApplyOutcome.FAILED ? 'medium' : 'informational',
+            tenant: tenant.eventRef,
+            details: {
+              operationId,
+              recommendationId: operation.recommendationId,
+              title: definition?.title ?? operation.recommendationId,
+              outcome,
+              reason,
+              notifyAdmins: operation.notifyAdmins,
+            },
+            actionPath: `/security/recommendations/${operation.recommendationId}/apply-operations/${operationId}`,
+          },
+        );
+      }
+    });
+  }
+  const outcomes = (
+    await ctx.em.find(RecommendationApplyResult, { operationId }, { fields: ['outcome'], refresh: true })
+  ).map((result) => result.outcome);
+  await ctx.em.nativeUpdate(
+    RecommendationApplyOperation,
+    { id: operationId },
+    { status: finalStatus(outcomes), progress: 100, finishedAt: ctx.clock.now() },
+  );
+}
+
+/**
+ * The job's last attempt failed (our side: database, crash loop): the operation is marked Failed with the
+ * reason, its tenants not yet done are failed with it and leave In Progress, so nothing pretends to run.
+ */
+export async function giveUpApplyOperation(
+  ctx: ServiceContext,
+  operationId: string,
+  reason: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.em.transactional(async (em) => {
+    const operation = await em.findOne(RecommendationApplyOperation, { id: operationId });
+    if (!operation || FINISHED.has(operation.status)) return;
+    const pending = await em.find(RecommendationApplyResult, { operationId, outcome: ApplyOutcome.PENDING });
+    await em.nativeUpdate(
+      RecommendationApplyResult,
+      { operationId, outcome: ApplyOutcome.PENDING },
+      { outcome: ApplyOutcome.FAILED, reason: `The apply job gave up: ${reason}`, finishedAt: now },
+    );
+    await em.nativeUpdate(
+      TenantRecommendation,
+      {
+        recommendationId: operation.recommendationId,
+        tenantId: { $in: pending.map((result) => result.tenantId) },
+        status: RecommendationStatus.IN_PROGRESS,
+      },
+      {
+        status: RecommendationStatus.OPEN,
+        statusChangedBy: APPLY_ACTOR,
+        statusChangedAt: now,
+        updatedAt: now,
+      },
+    );
+    await em.nativeUpdate(
+      RecommendationApplyOperation,
+      { id: operationId },
+      { status: ApplyOperationStatus.FAILED, failureReason: reason, finishedAt: now },
+    );
+  });
+}
+
+export function recommendationApplyTask(orm: MikroORM, deps: AppDeps): Task {
+  return async (rawPayload, helpers) => {
+    const payload = rawPayload as ApplyJobPayload;
+    const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
+    const ctx = createJobContext(orm, deps, scope, APPLY_ACTOR);
+    try {
+      await runApplyOperation(ctx, payload.operationId);
+    } catch (error) {
+      if (helpers.job.attempts >= helpers.job.max_attempts) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await giveUpApplyOperation(
+          createJobContext(orm, deps, scope, APPLY_ACTOR),
+          payload.operationId,
+          reason,
+        );
+        return;
+      }
+      throw error;
+    }
+  };
+}

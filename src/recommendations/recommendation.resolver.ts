@@ -1,0 +1,100 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { Permission } from '../core/permissions.js';
+import { RecommendationApplyService } from './recommendation-apply.service.js';
+import { RecommendationStatus } from './recommendation.enums.js';
+import { RecommendationService } from './recommendation.service.js';
+import {
+  RecommendationApplyOperationView,
+  RecommendationListArgs,
+  SecurityRecommendation,
+  SecurityRecommendationPage,
+} from './recommendation.types.js';
+
+const idArg = () => Arg('id', () => String, { description: 'The recommendation id, e.g. mfa-admin-roles' });
+const tenantIdsArg = () => Arg('tenantIds', () => [GraphQLUUID]);
+
+/** Security recommendations across tenants (SPEC 2.6, 3.3, 4.2, 4.3; REST: /api/security/recommendations...). */
+@Resolver(() => SecurityRecommendation)
+export class RecommendationResolver {
+  @Query(() => SecurityRecommendationPage, {
+    description:
+      'Recommendations affecting at least one tenant (within the filters), by severity then points',
+  })
+  @RequirePermission(Permission.READ_TENANTS)
+  securityRecommendations(@Args() args: RecommendationListArgs, @Ctx() ctx: RequestContext) {
+    return new RecommendationService(ctx).list(args);
+  }
+
+  @Query(() => SecurityRecommendation, { description: 'One recommendation with its affected tenants' })
+  @RequirePermission(Permission.READ_TENANTS)
+  securityRecommendation(
+    @idArg() id: string,
+    @Arg('tenantIds', () => [GraphQLUUID], { nullable: true }) tenantIds: string[] | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RecommendationService(ctx).get(id, tenantIds ?? undefined);
+  }
+
+  @Query(() => RecommendationApplyOperationView, {
+    description: 'An apply operation: progress and per-tenant results',
+  })
+  @RequirePermission(Permission.READ_TENANTS)
+  recommendationApplyOperation(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
+    return new RecommendationApplyService(ctx).get(id);
+  }
+
+  @Mutation(() => RecommendationApplyOperationView, {
+    description:
+      'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; dryRun previews and writes nothing',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  applySecurityRecommendation(
+    @idArg() id: string,
+    @Arg('tenantIds', () => [GraphQLUUID], { nullable: true }) tenantIds: string[] | undefined,
+    @Arg('dryRun', { defaultValue: false }) dryRun: boolean,
+    @Arg('notifyAdmins', { defaultValue: false }) notifyAdmins: boolean,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey: string | undefined,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RecommendationApplyService(ctx).apply(id, { tenantIds, dryRun, notifyAdmins, idempotencyKey });
+  }
+
+  @Mutation(() => SecurityRecommendation, {
+    description: 'Open → Dismissed in each tenant, with a reason kept for audit',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  dismissSecurityRecommendation(
+    @idArg() id: string,
+    @tenantIdsArg() tenantIds: string[],
+    @Arg('reason') reason: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RecommendationService(ctx).move(id, tenantIds, { to: RecommendationStatus.DISMISSED, reason });
+  }
+
+  @Mutation(() => SecurityRecommendation, {
+    description: 'Open → Snoozed for 7, 30 or 90 days; Open again when it ends',
+  })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  snoozeSecurityRecommendation(
+    @idArg() id: string,
+    @tenantIdsArg() tenantIds: string[],
+    @Arg('days', () => Int) days: number,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RecommendationService(ctx).move(id, tenantIds, { to: RecommendationStatus.SNOOZED, days });
+  }
+
+  @Mutation(() => SecurityRecommendation, { description: 'Dismissed or Snoozed → Open' })
+  @RequirePermission(Permission.WRITE_TENANTS)
+  reopenSecurityRecommendation(
+    @idArg() id: string,
+    @tenantIdsArg() tenantIds: string[],
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new RecommendationService(ctx).move(id, tenantIds, { to: RecommendationStatus.OPEN });
+  }
+}

@@ -1,0 +1,43 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { MAX_USER_CSV_ROWS } from './user-csv.js';
+import { UserImport } from './user-import.entity.js';
+import { UserImportService } from './user-import.service.js';
+import { UserImportRowPage, UserImportSubmission } from './user-import.types.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+
+/** Bulk user creation from CSV (REST: POST /api/user-management-identity/users/bulk). */
+@Resolver(() => UserImport)
+export class UserImportResolver {
+  @Mutation(() => UserImportSubmission, {
+    description: `Checks a user CSV (header UserPrincipalName, FirstName, LastName[, DisplayName, Password, ...]; at most ${MAX_USER_CSV_ROWS} rows) and queues the creation; any bad row refuses the whole file`,
+  })
+  @RequirePermission(Permission.WRITE_USERS)
+  importUsers(
+    @tenantIdArg() tenantId: string,
+    @Arg('csv', () => String) csv: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserImportService(ctx).submit(tenantId, csv);
+  }
+
+  @Query(() => UserImport, { description: 'A user import with its progress' })
+  @RequirePermission(Permission.READ_USERS)
+  userImport(
+    @tenantIdArg() tenantId: string,
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserImportService(ctx).get(tenantId, id);
+  }
+
+  @FieldResolver(() => UserImportRowPage, { description: 'The rows and their outcome, in file order' })
+  rows(@Root() operation: UserImport, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    return new UserImportService(ctx).rows(operation.id, page);
+  }
+}

@@ -1,0 +1,77 @@
+import { GraphQLUUID } from 'graphql-scalars';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../context.js';
+import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
+import { Permission } from '../core/permissions.js';
+import { User } from '../users/user.entity.js';
+import { userGroupsLoader, userLicenseDetailsLoader } from './user-management.loaders.js';
+import { UserManagementService } from './user-management.service.js';
+import {
+  ManagedUserPage,
+  PasswordReset,
+  ReplaceUserInput,
+  ResetPasswordInput,
+  UserGroupMembership,
+  UserLicenseDetail,
+} from './user-management.types.js';
+import { UserSearchArgs } from './user-search.js';
+
+const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
+const idArg = () => Arg('id', () => GraphQLUUID);
+
+/**
+ * The user-management workspace (REST: /api/user-management-identity/users). Create and details use the
+ * users API's own fields (createUser, user); these add the search, PUT and the password reset, and the
+ * license and group details of a user.
+ */
+@Resolver(() => User)
+export class UserManagementResolver {
+  @Query(() => ManagedUserPage, {
+    description: 'Users of a tenant (not deleted) by filters and search; display name A to Z unless sorted',
+  })
+  @RequirePermission(Permission.READ_USERS)
+  searchUsers(
+    @tenantIdArg() tenantId: string,
+    @Args() filters: UserSearchArgs,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserManagementService(ctx).search(tenantId, filters, page);
+  }
+
+  @Mutation(() => User, { description: 'Replaces the editable profile of a user (PUT semantics)' })
+  @RequirePermission(Permission.WRITE_USERS)
+  replaceUser(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => ReplaceUserInput) input: ReplaceUserInput,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserManagementService(ctx).replace(tenantId, id, input);
+  }
+
+  @Mutation(() => PasswordReset, {
+    description:
+      'Sets a new password (generated when not given, returned once) and revokes sessions; 409 for deleted or synced users',
+  })
+  @RequirePermission(Permission.WRITE_USERS)
+  resetUserPassword(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Arg('input', () => ResetPasswordInput, { nullable: true }) input: ResetPasswordInput | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserManagementService(ctx).resetPassword(tenantId, id, input ?? {});
+  }
+
+  @FieldResolver(() => [UserLicenseDetail], { description: 'The licenses the user holds, with SKU names' })
+  licenseDetails(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserLicenseDetail[]> {
+    return ctx.loaders.get(userLicenseDetailsLoader).load(user.id);
+  }
+
+  @FieldResolver(() => [UserGroupMembership], { description: 'Groups the user is a member of, by name' })
+  groups(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserGroupMembership[]> {
+    return ctx.loaders.get(userGroupsLoader).load(user.id);
+  }
+}

@@ -1,0 +1,173 @@
+import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { createJobContext } from '../../src/context.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import type { User } from '../../src/users/user.entity.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { createUser } from '../factories/users.js';
+import type { Envelope } from '../helpers/envelope.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+export interface SnapshotBody {
+  id: string;
+  tenantId: string;
+  workload: string;
+  resourceId: string;
+  resourceName: string;
+  userId: string | null;
+  takenAt: string;
+  expiresAt: string;
+  itemCount: number;
+}
+
+export interface BackupItemBody {
+  itemId: string;
+  parentId: string | null;
+  name: string;
+  kind: 'Container' | 'Item';
+  itemType: string;
+  path: string;
+  childCount: number;
+}
+
+export interface ItemResultBody {
+  ordinal: number;
+  itemId: string;
+  status: string;
+  detail: string | null;
+  restoredTo: string | null;
+}
+
+export interface RestoreJobBody {
+  id: string;
+  tenantId: string;
+  workload: string;
+  restoreType: string;
+  status: string;
+  itemCount: number;
+  processedCount: number;
+  restoredCount: number;
+  skippedCount: number;
+  failedCount: number;
+  progress: { itemsProcessed: number; itemsTotal: number; percent: number };
+  initiatedBy: string;
+  completedAt: string | null;
+  failureReason: string | null;
+  download: { url: string; expiresAt: string } | null;
+  items?: { items: ItemResultBody[]; pageInfo: { total: number } };
+}
+
+export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
+  return app.deps.provider as SimulatedCloudProvider;
+}
+
+/** A tenant with two users (mailbox and drive protected), its sites and teams, and its snapshot catalog. */
+export async function backupTenant(
+  app: TestApp,
+  org: OrganizationWithKeys,
+): Promise<{ tenant: Tenant; users: User[] }> {
+  const tenant = await createTenant(app, org.scope);
+  const users = [await createUser(app, tenant), await createUser(app, tenant)];
+  await refreshCatalog(app, tenant);
+  return { tenant, users };
+}
+
+/** What the hourly catalog job does, for one tenant. */
+export function refreshCatalog(app: TestApp, tenant: Tenant): Promise<number> {
+  const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
+  return refreshTenantSnapshots(createJobContext(app.orm, app.deps, scope, 'test'), tenant);
+}
+
+export function backupCall<T>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { key: string; tenantId?: string; body?: unknown },
+): Promise<ApiResponse<Envelope<T>>> {
+  return app.request<Envelope<T>>(method, `/api/backup${path}`, {
+    key: options.key,
+    body: options.body,
+    headers: options.tenantId ? { 'X-Tenant-Id': options.tenantId } : {},
+  });
+}
+
+export async function listSnapshots(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  query = '',
+): Promise<SnapshotBody[]> {
+  const res = await backupCall<SnapshotBody[]>(app, 'GET', `/snapshots${query}`, { key, tenantId });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+/** The newest snapshot of a workload (and resource, when given). */
+export async function latestSnapshot(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  workload: string,
+  resourceId?: string,
+): Promise<SnapshotBody> {
+  const query = `?workload=${encodeURIComponent(workload)}${resourceId ? `&resourceId=${resourceId}` : ''}&limit=1`;
+  const [snapshot] = await listSnapshots(app, key, tenantId, query);
+  return snapshot;
+}
+
+export async function browse(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  snapshotId: string,
+  parentId?: string,
+): Promise<BackupItemBody[]> {
+  const query = parentId ? `?parentId=${encodeURIComponent(parentId)}&limit=100` : '?limit=100';
+  const res = await backupCall<BackupItemBody[]>(app, 'GET', `/snapshots/${snapshotId}/items${query}`, {
+    key,
+    tenantId,
+  });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+export function startRestore(app: TestApp, key: string, tenantId: string, body: unknown) {
+  return backupCall<RestoreJobBody>(app, 'POST', '/restore', { key, tenantId, body });
+}
+
+export async function getRestore(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  jobId: string,
+  query = '',
+): Promise<RestoreJobBody> {
+  const res = await backupCall<RestoreJobBody>(app, 'GET', `/restore/${jobId}${query}`, { key, tenantId });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+const FINAL = ['Completed', 'CompletedWithErrors', 'Failed', 'Cancelled'];
+
+/** Polls the job until it reaches a final status (bounded), recording every progress seen on the way. */
+export async function untilFinished(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  jobId: string,
+  seen: number[] = [],
+  timeoutMs = 30_000,
+): Promise<RestoreJobBody> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getRestore(app, key, tenantId, jobId);
+    seen.push(job.processedCount);
+    if (FINAL.includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`restore ${jobId} still ${job.status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

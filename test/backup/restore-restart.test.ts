@@ -1,0 +1,75 @@
+import { createOrganizationWithKeys } from '../factories/organizations.js';
+import { ServerProcess } from '../helpers/server-process.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import {
+  backupTenant,
+  getRestore,
+  latestSnapshot,
+  simulatedCloud,
+  startRestore,
+  untilFinished,
+} from './backup-kit.js';
+
+/**
+ * A real crash: the server running the restore is killed with SIGKILL mid-run, a second one takes over the
+ * job (released by the job workers' liveness check) and finishes it. No item may be restored twice.
+ */
+let setup: TestApp;
+let servers: ServerProcess[] = [];
+const SERVER_ENV = { RUN_WORKER: 'true', WORKER_CONCURRENCY: '2' };
+
+beforeAll(async () => {
+  setup = await TestApp.start({ databaseUrl: await createTestDatabase() });
+});
+afterAll(async () => {
+  for (const server of servers) await server.kill();
+  await setup.stop();
+});
+
+it('resumes a restore interrupted by a crash without restoring any item twice', async () => {
+  const org = await createOrganizationWithKeys(setup);
+  const { tenant } = await backupTenant(setup, org);
+  const snapshot = await latestSnapshot(setup, org.keys.read, tenant.id, 'Personal file storage');
+  // A slow backup service: each batch of 20 takes 400 ms, so the kill finds the restore mid-way.
+  await simulatedCloud(setup).backup.injectFault(tenant.externalId, { delayMs: 400 });
+  const res = await startRestore(setup, org.keys.write, tenant.id, {
+    workload: 'Personal file storage',
+    restoreType: 'Point-in-time',
+    snapshotId: snapshot.id,
+    target: { type: 'Different location', location: 'restore@example.com/After crash' },
+  });
+  expect(res.status).toBe(202);
+  const jobId = res.body.data.id;
+  const total = res.body.data.itemCount;
+  expect(total).toBeGreaterThan(20);
+
+  const first = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
+  servers.push(first);
+  let processed = 0;
+  const deadline = Date.now() + 30_000;
+  while (processed === 0 && Date.now() < deadline) {
+    processed = (await getRestore(setup, org.keys.read, tenant.id, jobId)).processedCount;
+    if (processed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await first.kill();
+  servers = [];
+  const atKill = await getRestore(setup, org.keys.read, tenant.id, jobId);
+  expect(atKill.status).toBe('Running');
+  expect(atKill.processedCount).toBeGreaterThan(0);
+  expect(atKill.processedCount).toBeLessThan(total);
+
+  const second = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
+  servers.push(second);
+  const job = await untilFinished(setup, org.keys.read, tenant.id, jobId, [], 90_000);
+  expect(job).toMatchObject({ status: 'Completed', processedCount: total, restoredCount: total });
+
+  const records = await simulatedCloud(setup).backup.restoreRecords(tenant.externalId, jobId);
+  expect(records.size).toBe(total);
+  // Each item was put in place exactly once, whether or not its batch was sent again after the crash.
+  expect([...records.values()].every((record) => record.applied === 1)).toBe(true);
+  const { rows } = await setup.pool.query<{ n: number }>(
+    `select count(*)::int as n from sim_cloud_objects where kind = 'backup_placed_item' and data->>'restoreKey' = $1`,
+    [jobId],
+  );
+  expect(rows[0].n).toBe(total);
+}, 150_000);

@@ -1,0 +1,111 @@
+import { request as httpRequest } from 'node:http';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-posture.js';
+import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createTenant } from '../factories/tenants.js';
+import type { Envelope } from '../helpers/envelope.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { Scope } from '../../src/core/scope.js';
+
+export const CONTROL_IDS = SIMULATED_SECURITY_CONTROLS.map((control) => control.controlId);
+
+export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
+  return app.deps.provider as SimulatedCloudProvider;
+}
+
+/** Copies the tenant's security controls from the simulated cloud, as a sync does. */
+export async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
+  const controls = await app.deps.provider.listSecurityControls(tenant.externalId);
+  await reconcileRecommendations(
+    app.orm.em.fork(),
+    { organizationId: tenant.organizationId, environment: tenant.environment },
+    tenant.id,
+    controls,
+    app.clock.now(),
+  );
+}
+
+/**
+ * A synced tenant whose controls are exactly as given: `open` not met (apply supported), the rest met.
+ * Defaults to every control open.
+ */
+export async function postureTenant(
+  app: TestApp,
+  scope: Scope,
+  open: readonly string[] = CONTROL_IDS,
+): Promise<Tenant> {
+  const tenant = await createTenant(app, scope);
+  for (const controlId of CONTROL_IDS) {
+    await simulatedCloud(app).posture.setControl(tenant.externalId, controlId, {
+      compliant: !open.includes(controlId),
+      applySupported: true,
+      applyFailure: null,
+    });
+  }
+  await syncPosture(app, tenant);
+  return tenant;
+}
+
+/** A GET with a JSON body (fetch refuses one, SPEC 4.3 sends one): plain node:http. */
+export function getWithBody<T>(
+  app: TestApp,
+  path: string,
+  key: string,
+  body: unknown,
+): Promise<ApiResponse<Envelope<T>>> {
+  const url = new URL(app.baseUrl + path);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: new Headers(res.headers as Record<string, string>),
+            body: JSON.parse(text) as Envelope<T>,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** Row counts of every table an apply could touch, and a digest of the simulated cloud's controls. */
+export async function postureFootprint(app: TestApp): Promise<Record<string, string>> {
+  const { rows } = await app.pool.query<Record<string, string>>(`
+    select (select count(*) from recommendation_apply_operations)::text as operations,
+           (select count(*) from recommendation_apply_results)::text as results,
+           (select count(*) from recommendation_status_changes)::text as changes,
+           (select count(*) from domain_events)::text as events,
+           (select count(*) from graphile_worker.jobs)::text as jobs,
+           (select md5(string_agg(status || compliant::text || updated_at::text, ',' order by id)) from tenant_recommendations) as states,
+           (select md5(string_agg(data::text, ',' order by id)) from sim_cloud_objects) as cloud`);
+  return rows[0];
+}
+
+/** A synced tenant where only `controlId` is known to be unmet (the others as generated). */
+export async function tenantMissing(app: TestApp, scope: Scope, controlId: string): Promise<Tenant> {
+  const tenant = await createTenant(app, scope);
+  await simulatedCloud(app).posture.setControl(tenant.externalId, controlId, {
+    compliant: false,
+    applySupported: true,
+    applyFailure: null,
+  });
+  await syncPosture(app, tenant);
+  return tenant;
+}

@@ -1,0 +1,271 @@
+import { createJobContext } from '../../src/context.js';
+import { DAY_MS } from '../../src/core/clock.js';
+import {
+  giveUpApplyOperation,
+  recommendationApplyTask,
+  runApplyOperation,
+} from '../../src/recommendations/recommendation-apply.task.js';
+import { RECOMMENDATION_APPLY_TASK } from '../../src/recommendations/recommendation-apply.service.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { taskList } from '../../src/tasks.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
+
+interface OperationBody {
+  id: string | null;
+  recommendationId: string;
+  dryRun: boolean;
+  notifyAdmins: boolean;
+  status: string;
+  progress: number;
+  counts: Record<string, number>;
+  results: Array<{ tenantId: string; outcome: string; reason: string | null }>;
+  failureReason: string | null;
+}
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  other = await createOrganizationWithKeys(app);
+});
+afterAll(() => app.stop());
+
+const apply = (id: string, body: unknown, headers: Record<string, string> = {}, key = org.keys.write) =>
+  app.request<Envelope<OperationBody>>('POST', `/api/security/recommendations/${id}/apply`, {
+    key,
+    body,
+    headers,
+  });
+const operation = (id: string) =>
+  app.request<Envelope<OperationBody>>('GET', `/api/security/recommendations/apply-operations/${id}`, {
+    key: org.keys.read,
+  });
+const runJob = (operationId: string) =>
+  runApplyOperation(
+    createJobContext(app.orm, app.deps, org.scope, 'system:recommendation-apply'),
+    operationId,
+  );
+
+async function controlOf(tenant: Tenant, controlId: string) {
+  const controls = await app.deps.provider.listSecurityControls(tenant.externalId);
+  return controls.find((control) => control.controlId === controlId)!;
+}
+
+describe('POST /api/security/recommendations/:id/apply', () => {
+  it('a dry run says what would change per tenant and writes nothing anywhere', async () => {
+    const open = await postureTenant(app, org.scope, ['safe-links']);
+    const met = await postureTenant(app, org.scope, []);
+    const unsupported = await postureTenant(app, org.scope, ['safe-links']);
+    await simulatedCloud(app).posture.setControl(unsupported.externalId, 'safe-links', {
+      applySupported: false,
+    });
+    const before = await postureFootprint(app);
+    const res = await apply('safe-links', {
+      tenantIds: [open.id, met.id, unsupported.id],
+      dryRun: true,
+      notifyAdmins: true,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ id: null, dryRun: true, status: 'Succeeded', progress: 100 });
+    expect(res.body.data.results).toEqual(
+      expect.arrayContaining([
+        { tenantId: open.id, outcome: 'would apply', reason: null, finishedAt: null },
+        { tenantId: met.id, outcome: 'already compliant', reason: null, finishedAt: null },
+        { tenantId: unsupported.id, outcome: 'not supported', reason: null, finishedAt: null },
+      ]),
+    );
+    expect(await postureFootprint(app)).toEqual(before);
+    expect((await controlOf(open, 'safe-links')).compliant).toBe(false);
+  });
+
+  it('applies to 50 tenants as a job: 49 applied and 1 failed with its reason, reported as Partially Failed', async () => {
+    const tenants: Tenant[] = [];
+    for (let i = 0; i < 50; i++) tenants.push(await tenantMissing(app, org.scope, 'unified-audit-log'));
+    const broken = tenants[17];
+    await simulatedCloud(app).posture.setControl(broken.externalId, 'unified-audit-log', {
+      applyFailure: 'Audit log licence missing (E3 or above required)',
+    });
+
+    const res = await apply('unified-audit-log', {
+      tenantIds: tenants.map((t) => t.id),
+      dryRun: false,
+      notifyAdmins: false,
+    });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ status: 'Queued', progress: 0, dryRun: false });
+    expect(res.body.data.counts).toMatchObject({ total: 50, pending: 50 });
+    const operationId = res.body.data.id!;
+    const { rows: states } = await app.pool.query(
+      `select distinct status from tenant_recommendations where recommendation_id = 'unified-audit-log' and tenant_id = any($1)`,
+      [tenants.map((t) => t.id)],
+    );
+    expect(states).toEqual([{ status: 'In Progress' }]);
+    const { rows: jobs } = await app.pool.query(
+      `select count(*)::int as n from graphile_worker.jobs where task_identifier = $1`,
+      [RECOMMENDATION_APPLY_TASK],
+    );
+    expect(jobs[0].n).toBeGreaterThanOrEqual(1);
+
+    await runJob(operationId);
+    const done = await operation(operationId);
+    expect(done.body.data).toMatchObject({ status: 'Partially Failed', progress: 100, failureReason: null });
+    expect(done.body.data.counts).toMatchObject({ total: 50, applied: 49, failed: 1, pending: 0 });
+    expect(done.body.data.results.find((r) => r.tenantId === broken.id)).toMatchObject({
+      outcome: 'failed',
+      reason: 'Audit log licence missing (E3 or above required)',
+    });
+    expect((await controlOf(tenants[0], 'unified-audit-log')).compliant).toBe(true);
+    expect((await controlOf(broken, 'unified-audit-log')).compliant).toBe(false);
+    const { rows: after } = await app.pool.query(
+      `select compliant, status, count(*)::int as n from tenant_recommendations
+        where recommendation_id = 'unified-audit-log' and tenant_id = any($1) group by compliant, status order by n`,
+      [tenants.map((t) => t.id)],
+    );
+    expect(after).toEqual([
+      { compliant: false, status: 'Open', n: 1 },
+      { compliant: true, status: 'Open', n: 49 },
+    ]);
+    // Without notifyAdmins, only the tenants that changed are announced.
+    const { rows: events } = await app.pool.query(
+      `select count(*)::int as n from domain_events where kind = 'recommendation.applied' and payload->'details'->>'operationId' = $1`,
+      [operationId],
+    );
+    expect(events).toEqual([{ n: 49 }]);
+
+    // A retried job finds nothing left to do: nothing is applied or announced twice.
+    await runJob(operationId);
+    const { rows: again } = await app.pool.query(
+      `select count(*)::int as n from domain_events where kind = 'recommendation.applied' and payload->'details'->>'operationId' = $1`,
+      [operationId],
+    );
+    expect(again).toEqual([{ n: 49 }]);
+  }, 120_000); // 50 tenants set up one by one: slow on a loaded machine
+
+  it('notifyAdmins announces every tenant outcome, failures included, in recommendation.applied', async () => {
+    const good = await tenantMissing(app, org.scope, 'mailbox-auditing');
+    const bad = await tenantMissing(app, org.scope, 'mailbox-auditing');
+    await simulatedCloud(app).posture.setControl(bad.externalId, 'mailbox-auditing', {
+      applyFailure: 'Tenant is read-only',
+    });
+    const res = await apply('mailbox-auditing', { tenantIds: [good.id, bad.id], notifyAdmins: true });
+    await runJob(res.body.data.id!);
+    const { rows } = await app.pool.query(
+      `select tenant_id, severity, payload->'details' as details from domain_events
+        where kind = 'recommendation.applied' and payload->'details'->>'operationId' = $1 order by severity`,
+      [res.body.data.id],
+    );
+    expect(rows).toEqual([
+      {
+        tenant_id: good.id,
+        severity: 'informational',
+        details: expect.objectContaining({
+          outcome: 'applied',
+          reason: null,
+          notifyAdmins: true,
+          recommendationId: 'mailbox-auditing',
+        }),
+      },
+      {
+        tenant_id: bad.id,
+        severity: 'medium',
+        details: expect.objectContaining({
+          outcome: 'failed',
+          reason: 'Tenant is read-only',
+          notifyAdmins: true,
+        }),
+      },
+    ]);
+    expect((await operation(res.body.data.id!)).body.data.status).toBe('Partially Failed');
+  });
+
+  it('the same Idempotency-Key twice applies once; another body with that key is 409; after 24 h it is free', async () => {
+    const tenant = await tenantMissing(app, org.scope, 'dlp-policies');
+    const body = { tenantIds: [tenant.id], notifyAdmins: false };
+    const headers = { 'Idempotency-Key': 'apply-dlp-0001' };
+    const firstTry = await apply('dlp-policies', body, headers);
+    const secondTry = await apply('dlp-policies', body, headers);
+    expect(secondTry.status).toBe(202);
+    expect(secondTry.body.data.id).toBe(firstTry.body.data.id);
+    const { rows } = await app.pool.query(
+      `select count(*)::int as n from recommendation_apply_operations where idempotency_key = 'apply-dlp-0001'`,
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+    const misuse = await apply('dlp-policies', { ...body, notifyAdmins: true }, headers);
+    expect(misuse.status).toBe(409);
+    expect(misuse.body.error?.details).toEqual({
+      idempotencyKey: 'apply-dlp-0001',
+      operationId: firstTry.body.data.id,
+    });
+
+    app.clock.advance(DAY_MS + 1);
+    const later = await apply('dlp-policies', body, headers);
+    expect(later.status).toBe(202);
+    expect(later.body.data.id).not.toBe(firstTry.body.data.id);
+  });
+
+  it('refuses foreign tenants (404 naming them), an empty list (400), a Read key (403), an unknown id (404)', async () => {
+    const mine = await tenantMissing(app, org.scope, 'tamper-protection');
+    const theirs = await tenantMissing(app, other.scope, 'tamper-protection');
+    const before = await postureFootprint(app);
+    const foreign = await apply('tamper-protection', { tenantIds: [mine.id, theirs.id] });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error?.details).toMatchObject({ ids: [theirs.id] });
+    const empty = await apply('tamper-protection', { tenantIds: [] });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error?.details.fields).toEqual([{ field: 'tenantIds', problem: expect.any(String) }]);
+    const badType = await apply('tamper-protection', { tenantIds: [mine.id], dryRun: 'yes' });
+    expect(badType.status).toBe(400);
+    expect(badType.body.error?.details.fields).toEqual([{ field: 'dryRun', problem: expect.any(String) }]);
+    expect((await apply('tamper-protection', { tenantIds: [mine.id] }, {}, org.keys.read)).status).toBe(403);
+    expect((await apply('no-such-recommendation', { tenantIds: [mine.id] })).status).toBe(404);
+    expect(await postureFootprint(app)).toEqual(before);
+  });
+
+  it('through GraphQL: apply, then read the operation; a job that gives up marks it Failed with the reason', async () => {
+    const tenant = await tenantMissing(app, org.scope, 'attack-surface-reduction');
+    const res = await app.graphql<{ applySecurityRecommendation: { id: string; status: string } }>(
+      org.keys.write,
+      `mutation { applySecurityRecommendation(id: "attack-surface-reduction", tenantIds: ["${tenant.id}"]) { id status } }`,
+    );
+    const { id, status } = res.body.data!.applySecurityRecommendation;
+    expect(status).toBe('QUEUED');
+    await giveUpApplyOperation(
+      createJobContext(app.orm, app.deps, org.scope, 'test'),
+      id,
+      'database unavailable',
+    );
+    const read = await app.graphql<{
+      recommendationApplyOperation: {
+        status: string;
+        failureReason: string;
+        results: Array<{ outcome: string; reason: string }>;
+      };
+    }>(
+      org.keys.read,
+      `{ recommendationApplyOperation(id: "${id}") { status failureReason results { outcome reason } } }`,
+    );
+    expect(read.body.data?.recommendationApplyOperation).toEqual({
+      status: 'FAILED',
+      failureReason: 'database unavailable',
+      results: [{ outcome: 'FAILED', reason: 'The apply job gave up: database unavailable' }],
+    });
+    const { rows } = await app.pool.query(
+      `select status from tenant_recommendations where tenant_id = $1 and recommendation_id = 'attack-surface-reduction'`,
+      [tenant.id],
+    );
+    expect(rows).toEqual([{ status: 'Open' }]);
+    const foreign = await app.graphql(
+      other.keys.read,
+      `{ recommendationApplyOperation(id: "${id}") { id } }`,
+    );
+    expect(foreign.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(Object.keys(taskList(app.orm, app.deps))).toContain(RECOMMENDATION_APPLY_TASK);
+    expect(recommendationApplyTask).toBeInstanceOf(Function);
+  });
+});

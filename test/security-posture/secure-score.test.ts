@@ -1,0 +1,170 @@
+import { createJobContext } from '../../src/context.js';
+import { DAY_MS } from '../../src/core/clock.js';
+import { runApplyOperation } from '../../src/recommendations/recommendation-apply.task.js';
+import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
+import { cronItems } from '../../src/tasks.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+import { postureTenant } from './posture-kit.js';
+
+interface ScoreBody {
+  tenantId: string;
+  tenantName: string;
+  score: number;
+  maxScore: number;
+  percentage: number | null;
+  byCategory: Record<string, { score: number; maxScore: number }>;
+  history: Array<{ day: string; score: number; maxScore: number; percentage: number | null }>;
+}
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+let tenant: Tenant;
+
+/** Points of the catalog: 10+9+8+5+4+6+4+7+5+6+5+2 = 71. */
+const MAX = 71;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  other = await createOrganizationWithKeys(app);
+  // Unmet: mfa-admin-roles (10, Identity), safe-links (6, Email), tamper-protection (5, Device).
+  tenant = await postureTenant(app, org.scope, ['mfa-admin-roles', 'safe-links', 'tamper-protection']);
+});
+afterAll(() => app.stop());
+
+const scores = (query = '', key = org.keys.read) =>
+  app.request<Envelope<ScoreBody[]>>('GET', `/api/security-vendor/secure-score${query}`, { key });
+const scoreOf = async (t: Tenant) => (await scores(`?tenantIds=${t.id}`)).body.data[0];
+
+describe('GET /api/security-vendor/secure-score', () => {
+  it('gives each tenant its score, max score and percentage, by category', async () => {
+    const res = await scores(`?tenantIds=${tenant.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta).toEqual({ page: 1, limit: 25, total: 1 });
+    expect(res.body.data[0]).toMatchObject({
+      tenantId: tenant.id,
+      tenantName: tenant.name,
+      score: MAX - 21,
+      maxScore: MAX,
+      percentage: Math.round((1000 * (MAX - 21)) / MAX) / 10,
+      history: [],
+    });
+    expect(res.body.data[0].byCategory).toEqual({
+      identityAndAccess: { score: 17, maxScore: 27 },
+      dataProtection: { score: 9, maxScore: 9 },
+      emailSecurity: { score: 4, maxScore: 10 },
+      deviceSecurity: { score: 7, maxScore: 12 },
+      threatProtection: { score: 6, maxScore: 6 },
+      auditAndCompliance: { score: 7, maxScore: 7 },
+    });
+  });
+
+  it('moves when a recommendation is applied (score) and when one is dismissed (max score)', async () => {
+    const applied = await app.request<Envelope<{ id: string }>>(
+      'POST',
+      '/api/security/recommendations/safe-links/apply',
+      {
+        key: org.keys.write,
+        body: { tenantIds: [tenant.id] },
+      },
+    );
+    await runApplyOperation(createJobContext(app.orm, app.deps, org.scope, 'test'), applied.body.data.id);
+    expect(await scoreOf(tenant)).toMatchObject({ score: MAX - 15, maxScore: MAX });
+
+    await app.request('POST', '/api/security/recommendations/tamper-protection/dismiss', {
+      key: org.keys.write,
+      body: { tenantIds: [tenant.id], reason: 'Third-party EDR' },
+    });
+    expect(await scoreOf(tenant)).toMatchObject({ score: MAX - 15, maxScore: MAX - 5 });
+  });
+
+  it('keeps a daily history recorded by the scheduled job, oldest first, for historyDays', async () => {
+    const fresh = await postureTenant(app, org.scope, ['mfa-all-users']);
+    expect(cronItems.map((item) => item.task)).toContain('secure-score-snapshot');
+    await recordSecureScores(app.orm, app.deps);
+    await recordSecureScores(app.orm, app.deps); // the same day twice: one row
+    app.clock.advance(DAY_MS);
+    await app.request('POST', '/api/security/recommendations/mfa-all-users/dismiss', {
+      key: org.keys.write,
+      body: { tenantIds: [fresh.id], reason: 'Break-glass tenant' },
+    });
+    await recordSecureScores(app.orm, app.deps);
+    const today = app.clock.now().toISOString().slice(0, 10);
+    const yesterday = new Date(app.clock.now().getTime() - DAY_MS).toISOString().slice(0, 10);
+    const { history } = await scoreOf(fresh);
+    expect(history).toEqual([
+      {
+        day: yesterday,
+        score: MAX - 9,
+        maxScore: MAX,
+        percentage: Math.round((1000 * (MAX - 9)) / MAX) / 10,
+      },
+      { day: today, score: MAX - 9, maxScore: MAX - 9, percentage: 100 },
+    ]);
+    const short = await scores(`?tenantIds=${fresh.id}&historyDays=1`);
+    expect(short.body.data[0].history.map((day) => day.day)).toEqual([today]);
+  });
+
+  it("needs msp:read; 404 for another organization's tenant; 400 for a bad historyDays; none of theirs listed", async () => {
+    const theirs = await createTenant(app, other.scope);
+    const foreign = await scores(`?tenantIds=${theirs.id}`);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error?.details).toMatchObject({ ids: [theirs.id] });
+    const bad = await scores('?historyDays=365');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.details.fields).toEqual([{ field: 'historyDays', problem: expect.any(String) }]);
+    const all = await scores('');
+    expect(all.body.data.map((s) => s.tenantId)).not.toContain(theirs.id);
+    const gql = await app.graphql<{
+      secureScores: {
+        items: Array<{ tenantId: string; byCategory: { emailSecurity: { maxScore: number } } }>;
+      };
+    }>(
+      org.keys.read,
+      `{ secureScores(tenantIds: ["${tenant.id}"]) { items { tenantId byCategory { emailSecurity { maxScore } } } } }`,
+    );
+    expect(gql.body.data?.secureScores.items[0].byCategory.emailSecurity.maxScore).toBe(10);
+  });
+
+  it('costs the same number of SQL statements at two page sizes', async () => {
+    await postureTenant(app, org.scope, ['dlp-policies']);
+    await scores('?limit=1');
+    const small = await app.sql.during(() => scores('?limit=1'));
+    const large = await app.sql.during(() => scores('?limit=3'));
+    expect(large).toBe(small);
+  });
+
+  it('feeds tenant health: below 40 % is warning, below 20 % critical (docs/tenant-health.md)', async () => {
+    const healthOf = async (t: Tenant) =>
+      (await app.request<Envelope<{ health: string }>>('GET', `/v1/tenants/${t.id}`, { key: org.keys.read }))
+        .body.data.health;
+    const good = await postureTenant(app, org.scope, ['mailbox-auditing']);
+    // Unmet: 10 + 9 + 8 + 5 + 7 + 6 = 45 of 71 points, so 26 of 71 (36.6 %).
+    const weak = await postureTenant(app, org.scope, [
+      'mfa-admin-roles',
+      'mfa-all-users',
+      'block-legacy-authentication',
+      'dlp-policies',
+      'require-compliant-devices',
+      'safe-links',
+    ]);
+    const bad = await postureTenant(app, org.scope);
+    expect(await healthOf(good)).toBe('healthy');
+    expect((await scoreOf(weak)).percentage).toBeLessThan(40);
+    expect(await healthOf(weak)).toBe('warning');
+    expect(await healthOf(bad)).toBe('critical');
+    const stats = await app.request<Envelope<Record<string, number>>>(
+      'GET',
+      '/api/msp-portal/tenants/stats',
+      {
+        key: org.keys.read,
+      },
+    );
+    expect(stats.body.data.critical_count).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,46 @@
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { Envelope } from '../helpers/envelope.js';
+
+/** A request to /api/user-management-identity/users... in the tenant named by X-Tenant-Id. */
+export function um<T>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { key: string; tenantId?: string; body?: unknown; csv?: string },
+): Promise<ApiResponse<Envelope<T>>> {
+  const headers: Record<string, string> = options.tenantId ? { 'X-Tenant-Id': options.tenantId } : {};
+  if (options.csv !== undefined) headers['content-type'] = 'text/csv';
+  return app.request<Envelope<T>>(method, `/api/user-management-identity/users${path}`, {
+    key: options.key,
+    body: options.body,
+    rawBody: options.csv,
+    headers,
+  });
+}
+
+export interface ManagedUserBody {
+  id: string;
+  displayName: string;
+  userPrincipalName: string;
+  accountStatus: string;
+  source: string;
+  jobTitle: string | null;
+  department: string | null;
+  licenses: string[];
+  licenseDetails?: Array<{ skuId: string; skuPartNumber: string; name: string }>;
+  groups?: Array<{ id: string; displayName: string }>;
+  generatedPassword?: string | null;
+}
+
+/** Sets columns of a users row that the factory does not take (last sign-in, mail, type). */
+export async function setUserColumns(
+  app: TestApp,
+  userId: string,
+  columns: { last_sign_in_at?: Date | null; email?: string | null; user_type?: string },
+): Promise<void> {
+  const entries = Object.entries(columns);
+  await app.pool.query(
+    `update users set ${entries.map(([column], index) => `${column} = $${index + 2}`).join(', ')} where id = $1`,
+    [userId, ...entries.map(([, value]) => value)],
+  );
+}

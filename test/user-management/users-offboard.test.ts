@@ -1,0 +1,244 @@
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { runOffboarding } from '../../src/user-management/offboarding.task.js';
+import type { User } from '../../src/users/user.entity.js';
+import { createSku } from '../factories/licenses.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { cloudObjects, userRow } from '../users/user-test-kit.js';
+import { createGroup, createUser, giveLicense } from '../factories/users.js';
+import { TestApp } from '../helpers/test-app.js';
+import { um } from './um-kit.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
+  tenant = await createTenant(app, org.scope);
+});
+afterAll(() => app.stop());
+
+interface StepBody {
+  name: string;
+  status: string;
+  attempts: number;
+  error: string | null;
+  result: string | null;
+  startedAt: string | null;
+}
+interface OffboardingBody {
+  id: string;
+  status: string;
+  failureReason: string | null;
+  steps: StepBody[];
+}
+
+const cloud = () => (app.deps.provider as SimulatedCloudProvider).userManagement;
+
+/** A leaver with a manager, a license and a group. */
+async function leaver(): Promise<{ user: User; manager: User }> {
+  const manager = await createUser(app, tenant, { firstName: 'Mona', lastName: 'Manager' });
+  const user = await createUser(app, tenant, { managerId: manager.id });
+  const sku = await createSku(app, tenant, { total: 5 });
+  await giveLicense(app, tenant, user, sku);
+  await createGroup(app, tenant, { displayName: 'Everyone', members: [user, manager] });
+  return { user, manager };
+}
+
+function offboard(user: User, body: unknown, key = org.keys.admin) {
+  return um<OffboardingBody>(app, 'POST', `/${user.id}/offboard`, { key, tenantId: tenant.id, body });
+}
+
+async function run(user: User, id: string): Promise<OffboardingBody> {
+  await runOffboarding(app.orm, app.deps, { offboardingId: id, ...org.scope });
+  const res = await um<OffboardingBody>(app, 'GET', `/${user.id}/offboard/${id}`, {
+    key: org.keys.read,
+    tenantId: tenant.id,
+  });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+const statuses = (body: OffboardingBody) => Object.fromEntries(body.steps.map((s) => [s.name, s.status]));
+
+describe('POST /api/user-management-identity/users/:userId/offboard', () => {
+  it('runs every step in order and leaves the user offboarded upstream and here', async () => {
+    const { user, manager } = await leaver();
+    const started = await offboard(user, {
+      delegateMailboxTo: manager.id,
+      autoReplyMessage: 'I have left; please write to Mona.',
+      transferFilesTo: 'manager',
+      deleteUser: true,
+    });
+    expect(started.status).toBe(202);
+    expect(started.body.data.status).toBe('Queued');
+    expect(started.body.data.steps.map((s) => s.name)).toEqual([
+      'blockSignIn',
+      'revokeSessions',
+      'convertMailbox',
+      'setAutoReply',
+      'transferFiles',
+      'removeGroups',
+      'removeLicenses',
+      'deleteUser',
+    ]);
+    const files = await cloud().listDriveItems(tenant.externalId, user.externalId, { offset: 0, limit: 100 });
+    const done = await run(user, started.body.data.id);
+    expect(done.status).toBe('Completed');
+    expect(done.steps.every((s) => s.status === 'Succeeded' && s.attempts === 1)).toBe(true);
+    expect(done.steps.find((s) => s.name === 'transferFiles')?.result).toBe(
+      `${files.total} file(s) moved to ${manager.userPrincipalName}`,
+    );
+
+    // Upstream: shared mailbox delegated to the manager with the reply, files with the manager, no groups.
+    expect(await cloud().getMailbox(tenant.externalId, user.externalId)).toEqual({
+      userExternalId: user.externalId,
+      type: 'Shared',
+      delegateExternalIds: [manager.externalId],
+      autoReply: 'I have left; please write to Mona.',
+    });
+    const managersFiles = await cloud().listDriveItems(tenant.externalId, manager.externalId, {
+      offset: 0,
+      limit: 100,
+    });
+    expect(managersFiles.items.filter((f) => f.path.startsWith('/Transferred from'))).toHaveLength(
+      files.total,
+    );
+    const groups = await cloudObjects(app, tenant.externalId, 'group');
+    expect(groups[0].memberExternalIds).toEqual([manager.externalId]);
+    expect(await cloudObjects(app, tenant.externalId, 'assignment')).toEqual([]);
+    // Here: disabled, sessions revoked, soft-deleted; the events followed the steps.
+    const row = await userRow(app, user.id);
+    expect(row).toMatchObject({ account_status: 'Disabled' });
+    expect(row.deleted_at).not.toBeNull();
+    expect(row.sessions_revoked_at).not.toBeNull();
+    // Each step commits its own transaction: ordered by transaction id, the events follow the steps.
+    const { rows: events } = await app.pool.query<{ kind: string }>(
+      `select kind from domain_events where payload->'details'->>'userId' = $1 order by xmin::text::bigint`,
+      [user.id],
+    );
+    expect(events.map((e) => e.kind)).toEqual([
+      'user.updated',
+      'user.updated',
+      'license.removed',
+      'user.deleted',
+    ]);
+  });
+
+  it('a step failing upstream stops before the licenses; a retry resumes from it without repeating the others', async () => {
+    const { user } = await leaver();
+    await cloud().failNext(tenant.externalId, 'convertMailboxToShared', 'mailbox service busy');
+    const started = await offboard(user, {}, org.keys.write);
+    const failed = await run(user, started.body.data.id);
+    expect(failed.status).toBe('Failed');
+    expect(failed.failureReason).toMatch(/convertMailbox.*mailbox service busy/);
+    expect(statuses(failed)).toMatchObject({
+      blockSignIn: 'Succeeded',
+      revokeSessions: 'Succeeded',
+      convertMailbox: 'Failed',
+      setAutoReply: 'Skipped',
+      removeGroups: 'Pending',
+      removeLicenses: 'Pending',
+      deleteUser: 'Skipped',
+    });
+    // The licenses were not touched: the mailbox is not shared yet.
+    expect(await cloudObjects(app, tenant.externalId, 'assignment')).toHaveLength(1);
+
+    const second = await offboard(user, {}, org.keys.write);
+    expect(second.status).toBe(202); // a Failed offboarding does not block a new one (docs/user-management.md)
+    await run(user, second.body.data.id);
+
+    const retry = await um<OffboardingBody>(
+      app,
+      'POST',
+      `/${user.id}/offboard/${started.body.data.id}/retry`,
+      {
+        key: org.keys.write,
+        tenantId: tenant.id,
+      },
+    );
+    expect(retry.status).toBe(202);
+    expect(retry.body.data.status).toBe('Queued');
+    const done = await run(user, started.body.data.id);
+    expect(done.status).toBe('Completed');
+    const attempts = Object.fromEntries(done.steps.map((s) => [s.name, s.attempts]));
+    expect(attempts).toMatchObject({
+      blockSignIn: 1,
+      revokeSessions: 1,
+      convertMailbox: 2,
+      removeLicenses: 1,
+    });
+    const again = await um(app, 'POST', `/${user.id}/offboard/${started.body.data.id}/retry`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error?.details).toEqual({ from: 'Completed', to: 'Queued', allowed: ['Failed'] });
+  });
+
+  it('a second offboarding while one is queued is 409, also when both arrive at once', async () => {
+    const { user } = await leaver();
+    const [a, b] = await Promise.all([offboard(user, {}), offboard(user, {})]);
+    expect([a.status, b.status].sort()).toEqual([202, 409]);
+    const refused = a.status === 409 ? a : b;
+    expect(refused.body.error?.details.offboardingId).toBe((a.status === 202 ? a : b).body.data.id);
+    const { rows } = await app.pool.query(
+      'select count(*)::int as n from user_offboardings where user_id = $1',
+      [user.id],
+    );
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('bad options are 400 naming the field with nothing written; deleteUser needs Admin; 404 across organizations', async () => {
+    const { user } = await leaver();
+    const bad = await offboard(user, { convertMailboxToShared: false, transferFilesTo: 'nobody' });
+    expect(bad.status).toBe(400);
+    expect((bad.body.error?.details.fields as Array<{ field: string }>).map((f) => f.field)).toEqual([
+      'removeLicenses',
+      'transferFilesTo',
+    ]);
+    const self = await offboard(user, { delegateMailboxTo: user.id });
+    expect(self.status).toBe(400);
+    expect((await offboard(user, { deleteUser: true }, org.keys.write)).status).toBe(403);
+    expect((await offboard(user, {}, org.keys.read)).status).toBe(403);
+    const foreign = await um(app, 'POST', `/${user.id}/offboard`, {
+      key: other.keys.admin,
+      tenantId: tenant.id,
+      body: {},
+    });
+    expect(foreign.status).toBe(404);
+    const { rows } = await app.pool.query(
+      'select count(*)::int as n from user_offboardings where user_id = $1',
+      [user.id],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('GraphQL offboardUser and userOffboarding', async () => {
+    const { user } = await leaver();
+    const started = await app.graphql<{ offboardUser: { id: string; status: string } }>(
+      org.keys.write,
+      `mutation($t: UUID!, $u: UUID!) { offboardUser(tenantId: $t, userId: $u, input: { removeFromGroups: false }) {
+        id status } }`,
+      { t: tenant.id, u: user.id },
+    );
+    const id = started.body.data!.offboardUser.id;
+    await runOffboarding(app.orm, app.deps, { offboardingId: id, ...org.scope });
+    const read = await app.graphql<{
+      userOffboarding: { status: string; steps: Array<{ name: string; status: string }> };
+    }>(
+      org.keys.read,
+      `query($t: UUID!, $u: UUID!, $id: UUID!) { userOffboarding(tenantId: $t, userId: $u, id: $id) {
+        status steps { name status } } }`,
+      { t: tenant.id, u: user.id, id },
+    );
+    expect(read.body.data?.userOffboarding.status).toBe('COMPLETED');
+    expect(read.body.data?.userOffboarding.steps.find((s) => s.name === 'REMOVE_GROUPS')?.status).toBe(
+      'SKIPPED',
+    );
+  });
+});
