@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
 import { invalid } from '../users/user.service.js';
 import type { ContactFields } from './contact.validation.js';
@@ -27,30 +28,16 @@ export interface CsvContactRow {
   /** The line of the file the row starts on; the header is line 1. */
   line: number;
   fields: ContactFields;
-  /** Cells refused whatever their column's rules: those a spreadsheet would run as a formula. */
+  /** Cells refused whatever their column's rules: those a spreadsheet would run as a formula (core/csv-formula.ts). */
   problems: FieldProblem[];
 }
-
-/**
- * CSV injection (issue #9 item 8): a cell starting with one of these is a formula (or becomes one) when an
- * exported contact list is opened in a spreadsheet. We refuse such cells rather than neutralise them (a
- * leading `'` would be stored and synced upstream as part of the name).
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** An international phone number (`+44 20 7946 0958`) starts with `+` but cannot be a formula. */
-const PHONE_NUMBER = /^\+[0-9][0-9 ().-]*$/;
 
 function formulaProblems(columns: readonly Column[], record: readonly string[]): FieldProblem[] {
   const problems: FieldProblem[] = [];
   columns.forEach((column, index) => {
-    const cell = record[index] ?? '';
-    if (!FORMULA_START.test(cell)) return;
-    if (column === 'BusinessPhone' && PHONE_NUMBER.test(cell)) return;
-    problems.push({
-      field: column,
-      problem:
-        'must not start with =, +, -, @, a tab or a carriage return (a spreadsheet would run it as a formula)',
-    });
+    const kind = column === 'BusinessPhone' ? 'phone' : 'text';
+    if (isFormulaCell(record[index] ?? '', kind))
+      problems.push({ field: column, problem: FORMULA_CELL_PROBLEM });
   });
   return problems;
 }
