@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
 import { invalid } from '../users/user.service.js';
 import type { ContactFields } from './contact.validation.js';
@@ -27,6 +28,18 @@ export interface CsvContactRow {
   /** The line of the file the row starts on; the header is line 1. */
   line: number;
   fields: ContactFields;
+  /** Cells refused whatever their column's rules: those a spreadsheet would run as a formula (core/csv-formula.ts). */
+  problems: FieldProblem[];
+}
+
+function formulaProblems(columns: readonly Column[], record: readonly string[]): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  columns.forEach((column, index) => {
+    const kind = column === 'BusinessPhone' ? 'phone' : 'text';
+    if (isFormulaCell(record[index] ?? '', kind))
+      problems.push({ field: column, problem: FORMULA_CELL_PROBLEM });
+  });
+  return problems;
 }
 
 /** A contact field named as the CSV names it (EmailAddress for email). */
@@ -42,7 +55,8 @@ function lineBreaks(text: string): { breaks: number; crlf: number } {
  * Reads a contacts CSV (RFC 4180: quoted fields, "" escapes, CRLF or LF, an optional UTF-8 BOM; blank lines
  * are skipped). The header row is required; its names are matched case-insensitively against the SPEC
  * columns. A malformed file, an unknown, repeated or missing required column, no data row or more than
- * MAX_CSV_ROWS rows: 400 naming `csv` or the column. Row values are checked later (checkContact).
+ * MAX_CSV_ROWS rows: 400 naming `csv` or the column. Formula-like cells are returned as each row's
+ * problems; the other row checks come later (checkContact).
  */
 export function readContactsCsv(csv: string): CsvContactRow[] {
   if (Buffer.byteLength(csv, 'utf8') > MAX_CSV_BYTES) {
@@ -92,6 +106,6 @@ export function readContactsCsv(csv: string): CsvContactRow[] {
     columns.forEach((column, index) => {
       fields[CSV_COLUMNS[column]] = record[index] ?? '';
     });
-    return { line, fields };
+    return { line, fields, problems: formulaProblems(columns, record) };
   });
 }

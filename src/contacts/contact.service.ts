@@ -204,7 +204,10 @@ export class ContactService {
   async import(tenantId: string, csv: string): Promise<ContactImportReport> {
     const tenant = await this.tenant(tenantId);
     const parsed = readContactsCsv(csv);
-    const checked = parsed.map(({ line, fields }) => ({ line, ...checkContact(fields, csvNameOf) }));
+    const checked = parsed.map(({ line, fields, problems }) => {
+      const contact = checkContact(fields, csvNameOf);
+      return { line, values: contact.values, problems: [...problems, ...contact.problems] };
+    });
     const invalidRows = checked.filter((row) => row.problems.length > 0);
     if (invalidRows.length > 0) {
       const rows: ContactImportRow[] = invalidRows.map((row) => ({

@@ -19,7 +19,7 @@ export function RequirePermission(
   const requirement: Requirement =
     typeof required === 'string' ? { permission: required, ...legacy } : required;
   const check = createMethodMiddlewareDecorator<RequestContext>(async ({ context }, next) => {
-    assertPermission(context.viewer, requirement.permission, { destructive: requirement.destructive });
+    assertPermission(context.viewer, requirement.permission, requirement);
     return next();
   });
   const record = Extensions({ [REQUIREMENT_EXTENSION]: requirement });

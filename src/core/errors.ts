@@ -71,7 +71,9 @@ export function shortened(text: string, max: number): string {
 
 export class InvalidRequestError extends AppError {
   constructor(message: string, fields: FieldProblem[] = [], extra: ErrorDetails = {}) {
+    // Extra keys of a problem (a CSV import's `line`) are kept; only the texts are capped.
     const reported = fields.slice(0, MAX_REPORTED_PROBLEMS).map((problem) => ({
+      ...problem,
       field: shortened(problem.field, MAX_FIELD_LENGTH),
       problem: shortened(problem.problem, MAX_PROBLEM_LENGTH),
     }));

@@ -63,6 +63,11 @@ export interface Requirement {
   readonly permission: Permission;
   /** API keys need the Admin level; an access token needs `permission` (or `admin`). */
   readonly destructive?: boolean;
+  /**
+   * Only a credential of the live environment (a live Admin key, an access token from a live OAuth client):
+   * for organization-wide records such as members, which a sandbox credential must not reach (issue #9).
+   */
+  readonly liveOnly?: boolean;
 }
 
 export type FeatureAction = 'read' | 'write' | 'admin';
@@ -86,6 +91,12 @@ const ADMIN_ONLY = {
   read: { permission: Permission.ADMIN },
   write: { permission: Permission.ADMIN },
   admin: { permission: Permission.ADMIN },
+} as const;
+/** Members sign in to both environments, so changing them needs live authority (docs/security-model.md). */
+const LIVE_ADMIN_ONLY = {
+  read: { permission: Permission.ADMIN },
+  write: { permission: Permission.ADMIN, liveOnly: true },
+  admin: { permission: Permission.ADMIN, liveOnly: true },
 } as const;
 
 /**
@@ -119,7 +130,7 @@ export const FEATURES = {
   integrations: SETTINGS,
   /** API keys, members, OAuth clients: Admin only. */
   apiKeys: ADMIN_ONLY,
-  members: ADMIN_ONLY,
+  members: LIVE_ADMIN_ONLY,
   oauthClients: ADMIN_ONLY,
 } as const satisfies Record<string, Record<FeatureAction, Requirement>>;
 

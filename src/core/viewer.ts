@@ -1,6 +1,6 @@
 import { ForbiddenError } from './errors.js';
 import { Permission, PermissionLevel } from './permissions.js';
-import type { Scope } from './scope.js';
+import { Environment, type Scope } from './scope.js';
 
 export type CredentialKind = 'api_key' | 'access_token';
 
@@ -21,13 +21,20 @@ export interface PermissionRequirement {
    * an access token needs the family's write scope (or `admin`).
    */
   destructive?: boolean;
+  /** Refused to sandbox credentials, whatever their permissions (see `Requirement.liveOnly`). */
+  liveOnly?: boolean;
 }
+
+export const LIVE_AUTHORITY_MESSAGE =
+  'This action changes who may sign in to both environments, so it needs live authority: a live Admin key ' +
+  '(svc_sk_live_) or an owner signed in through a live OAuth client; sandbox credentials cannot do it';
 
 export function hasPermission(
   viewer: Viewer,
   required: Permission,
   requirement: PermissionRequirement = {},
 ): boolean {
+  if (requirement.liveOnly && viewer.environment !== Environment.LIVE) return false;
   if (viewer.permissions.has(Permission.ADMIN)) return true;
   if (requirement.destructive && viewer.credentialKind === 'api_key') return false;
   return viewer.permissions.has(required);
@@ -39,6 +46,8 @@ export function assertPermission(
   requirement: PermissionRequirement = {},
 ): void {
   if (hasPermission(viewer, required, requirement)) return;
+  if (requirement.liveOnly && viewer.environment !== Environment.LIVE)
+    throw new ForbiddenError(LIVE_AUTHORITY_MESSAGE, { required: 'live', environment: viewer.environment });
   // For an API key, `admin` is exactly the Admin level: say so in the key's own terms.
   const needsAdminKey =
     viewer.credentialKind === 'api_key' && (requirement.destructive || required === Permission.ADMIN);

@@ -57,8 +57,7 @@ export function operationRequirements(
 
 /** Authorization before validation and existence: refuses (403) before any input is looked at. */
 export function assertRequirements(viewer: Viewer, requirements: readonly Requirement[]): void {
-  for (const requirement of requirements)
-    assertPermission(viewer, requirement.permission, { destructive: requirement.destructive });
+  for (const requirement of requirements) assertPermission(viewer, requirement.permission, requirement);
 }
 
 /**

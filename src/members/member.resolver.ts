@@ -10,11 +10,14 @@ import { MemberService } from './member.service.js';
 
 const MemberPage = PageOf(Member, 'Member');
 
-/** Member management is Admin only, like API keys (DECISIONS: settings area). */
+/**
+ * Member management is Admin only, like API keys (DECISIONS: settings area); changing members also needs
+ * a live credential, since a member signs in to both environments (issue #9 item 4).
+ */
 @Resolver(() => Member)
 export class MemberResolver {
   @Query(() => MemberPage, { description: 'People of this organization who may sign in, newest first' })
-  @RequirePermission(FEATURES.members.admin)
+  @RequirePermission(FEATURES.members.read)
   members(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new MemberService(ctx).list(page);
   }

@@ -5,7 +5,10 @@ import {
   type EventPayload,
   type EventSelection,
 } from '../core/events/event-filter.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Permission } from '../core/permissions.js';
+import type { Scope } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
 import { assertPermission, hasPermission, type Viewer } from '../core/viewer.js';
 import { severityOf, type EventFilterInput, type EventKindSubscriptionArgs } from './event-payload.type.js';
 import { readPermissionOfKind, SUBSCRIBABLE_EVENT_KINDS } from './event-kinds.js';
@@ -85,4 +88,29 @@ export function acceptorOfKind(
     minSeverity: severityOf(args?.minSeverity),
   };
   return (event) => eventMatches(event, selection);
+}
+
+/**
+ * Tenant ids of a filter must be tenants of the subscriber's organization and environment (400 naming each
+ * other one), as for webhooks: a foreign id would never match, and its answer must not differ from that
+ * of an id that does not exist. Checked after the permission and the filter's shape.
+ */
+export async function assertOwnTenants(
+  em: EntityManager,
+  scope: Scope,
+  field: string,
+  tenantIds: readonly string[] | null | undefined,
+): Promise<void> {
+  if (!tenantIds || tenantIds.length === 0) return;
+  const found = await em.find(
+    Tenant,
+    { id: { $in: [...tenantIds] }, organizationId: scope.organizationId, environment: scope.environment },
+    { fields: ['id'] },
+  );
+  const known = new Set(found.map((tenant) => tenant.id));
+  reject(
+    tenantIds.flatMap((id, index) =>
+      known.has(id) ? [] : [{ field: `${field}[${index}]`, problem: 'is not a tenant of this organization' }],
+    ),
+  );
 }

@@ -7,7 +7,7 @@ import type { EventHub } from './event-hub.js';
 import type { EventKind } from '../core/events/event-kinds.js';
 import { readPermissionOfKind, SUBSCRIBABLE_EVENT_KINDS, subscriptionFieldName } from './event-kinds.js';
 import { EventFilterInput, EventKindSubscriptionArgs, EventPayloadType } from './event-payload.type.js';
-import { acceptorOfFilter, acceptorOfKind, type EventAcceptor } from './event-selection.js';
+import { acceptorOfFilter, acceptorOfKind, assertOwnTenants, type EventAcceptor } from './event-selection.js';
 
 /** The context of an operation that came in over graphql-ws: a request context plus this server's event hub. */
 export interface SubscriptionContext extends RequestContext {
@@ -32,9 +32,16 @@ function deliver(event: EventPayload | undefined): EventPayload {
   return event;
 }
 
-function streamOf(context: unknown, acceptorFor: (ctx: SubscriptionContext) => EventAcceptor) {
+/** The permission and the filter's shape are checked first (acceptorFor), then its tenants exist here. */
+async function streamOf(
+  context: unknown,
+  acceptorFor: (ctx: SubscriptionContext) => EventAcceptor,
+  tenants: { field: string; ids: readonly string[] | null | undefined },
+) {
   const ctx = subscriptionContext(context);
-  return ctx.eventHub.subscribe(ctx.scope, acceptorFor(ctx));
+  const acceptor = acceptorFor(ctx);
+  await assertOwnTenants(ctx.em, ctx.scope, tenants.field, tenants.ids);
+  return ctx.eventHub.subscribe(ctx.scope, acceptor);
 }
 
 /**
@@ -50,7 +57,10 @@ export class EventSubscriptionResolver {
       'Every event of your organization and environment that the filter selects (the same rule as webhooks). ' +
       'Each event also needs the read permission of its subject (read:users, read:licenses, read:tenants).',
     subscribe: ({ args, context }) =>
-      streamOf(context, (ctx) => acceptorOfFilter(ctx.viewer, args.filter as EventFilterInput | null)),
+      streamOf(context, (ctx) => acceptorOfFilter(ctx.viewer, args.filter as EventFilterInput | null), {
+        field: 'filter.tenantIds',
+        ids: (args.filter as EventFilterInput | null)?.tenantIds,
+      }),
   })
   events(
     @Root() event: EventPayload | undefined,
@@ -81,7 +91,10 @@ function declareKindSubscription(prototype: object, kind: EventKind): void {
   Subscription(() => EventPayloadType, {
     description: `\`${kind}\` events of your organization and environment (needs ${readPermissionOfKind(kind)})`,
     subscribe: ({ args, context }) =>
-      streamOf(context, (ctx) => acceptorOfKind(ctx.viewer, kind, args as EventKindSubscriptionArgs)),
+      streamOf(context, (ctx) => acceptorOfKind(ctx.viewer, kind, args as EventKindSubscriptionArgs), {
+        field: 'tenantIds',
+        ids: (args as EventKindSubscriptionArgs | null)?.tenantIds,
+      }),
   })(prototype, name, descriptor);
 }
 

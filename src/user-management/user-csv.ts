@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { validate } from 'class-validator';
+import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
 import { CreateUserInput } from '../users/user.inputs.js';
 import { invalid } from '../users/user.service.js';
@@ -38,6 +39,15 @@ export type RowProblem = FieldProblem & { line: number };
 export interface CsvUserRow {
   line: number;
   input: CreateUserInput;
+}
+
+/**
+ * Formula-like cells are refused (core/csv-formula.ts), except in Password, which is never stored in the
+ * clear nor exported, and where `-`, `+`, `=` or `@` are fair first characters.
+ */
+function columnKind(column: Column): 'text' | 'phone' | 'secret' {
+  if (column === 'Password') return 'secret';
+  return column === 'BusinessPhone' || column === 'MobilePhone' ? 'phone' : 'text';
 }
 
 const fileProblem = (problem: string) => invalid([{ field: 'csv', problem }]);
@@ -104,6 +114,9 @@ export async function readUsersCsv(csv: string): Promise<{ rows: CsvUserRow[]; p
     const input = new CreateUserInput();
     const target = input as unknown as Record<string, string | undefined>;
     columns.forEach((column, index) => {
+      const kind = columnKind(column);
+      if (kind !== 'secret' && isFormulaCell(record[index] ?? '', kind))
+        problems.push({ line, field: column, problem: FORMULA_CELL_PROBLEM });
       const value = record[index]?.trim() ?? '';
       // An empty optional cell means "not given"; an empty required one is refused by the rules below.
       if (value !== '' || REQUIRED.includes(column)) target[USER_CSV_COLUMNS[column]] = value;

@@ -118,6 +118,35 @@ describe('POST /api/identity/contacts/bulk (text/csv)', () => {
     expect(await cloudContacts(app, t.externalId)).toHaveLength(2);
   });
 
+  it('refuses cells a spreadsheet would run as a formula (=, +, -, @, tab, CR): 400 naming line and column (issue #9)', async () => {
+    const t = await createTenant(app, org.scope);
+    const csv = [
+      HEADER,
+      'Safe Row,safe@example.com,Safe,Row,,,+44 20 7946 0958',
+      '"=HYPERLINK(""http://evil"")",eq@example.com,Eq,Row,,,',
+      'Plus Row,plus@example.com,Plus,Row,+cmd|calc,,',
+      'Minus Row,minus@example.com,-2+3,Row,,,',
+      'At Row,at@example.com,At,Row,,@SUM(A1),',
+      'Tab Row,tab@example.com,Tab,"\tRow",,,',
+      'Cr Row,cr@example.com,Cr,"\rRow",,,',
+      'Phone Row,phone@example.com,Phone,Row,,,+1 =2',
+    ].join('\r\n');
+    const res = await importCsv(app, org.keys.write, t.id, csv);
+    expect([res.status, res.body.error?.code]).toEqual([400, 'INVALID_REQUEST']);
+    const details = res.body.error?.details as unknown as RowProblemsBody;
+    expect(details.fields.map((f) => [f.field, f.problem.split(':')[0]])).toEqual([
+      ['DisplayName', 'line 3'],
+      ['Company', 'line 4'],
+      ['FirstName', 'line 5'],
+      ['JobTitle', 'line 6'],
+      ['LastName', 'line 7'],
+      ['LastName', 'line 8'],
+      ['BusinessPhone', 'line 10'], // the CR inside line 8's quotes is a line break of the file
+    ]);
+    expect(details.fields[0].problem).toMatch(/formula/);
+    await nothingWritten(t);
+  });
+
   it('refuses the whole file when a row is invalid: 400 with each bad row’s line and columns, nothing written', async () => {
     const t = await createTenant(app, org.scope);
     const csv = [

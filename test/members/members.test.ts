@@ -70,7 +70,7 @@ describe('passwords', () => {
 
 describe('members over GraphQL (Admin)', () => {
   it('creates a member: email in lower case, password never returned nor stored in the clear', async () => {
-    const res = await app.graphql<{ createMember: MemberBody }>(org.keys.admin, CREATE, {
+    const res = await app.graphql<{ createMember: MemberBody }>(org.liveAdminKey, CREATE, {
       input: { email: '  Bea.Admin@Example.COM ', password: 'bea-secret-passphrase', role: 'ADMIN' },
     });
     expect(res.body.errors).toBeUndefined();
@@ -86,18 +86,18 @@ describe('members over GraphQL (Admin)', () => {
   });
 
   it('defaults the role to member and refuses a taken email, whatever its case (409)', async () => {
-    const first = await app.graphql<{ createMember: MemberBody }>(org.keys.admin, CREATE, {
+    const first = await app.graphql<{ createMember: MemberBody }>(org.liveAdminKey, CREATE, {
       input: { email: 'cleo@example.com', password: 'cleo-passphrase-1' },
     });
     expect(first.body.data!.createMember.role).toBe('MEMBER');
-    const again = await app.graphql(org.keys.admin, CREATE, {
+    const again = await app.graphql(org.liveAdminKey, CREATE, {
       input: { email: 'CLEO@example.com', password: 'cleo-passphrase-2' },
     });
     expect(again.body.errors?.[0].extensions.code).toBe('CONFLICT');
   });
 
   it('refuses a bad email and a short password with INVALID_REQUEST naming both fields', async () => {
-    const res = await app.graphql(org.keys.admin, CREATE, {
+    const res = await app.graphql(org.liveAdminKey, CREATE, {
       input: { email: 'not-an-email', password: 'short' },
     });
     expect(res.body.errors?.[0].extensions).toMatchObject({
@@ -121,7 +121,7 @@ describe('members over GraphQL (Admin)', () => {
     const other = await createOrganizationWithKeys(app);
     await createMember(app, other.organization.id, { email: 'elsewhere@example.com' });
     const res = await app.graphql<{ members: { items: MemberBody[]; pageInfo: { total: number } } }>(
-      org.keys.admin,
+      org.liveAdminKey,
       '{ members(limit: 100) { items { id email role createdAt lastSignInAt } pageInfo { total } } }',
     );
     const emails = res.body.data!.members.items.map((m) => m.email);
@@ -134,12 +134,12 @@ describe('members over GraphQL (Admin)', () => {
     const organization = await createOrganizationWithKeys(app);
     const owner = await createMember(app, organization.organization.id, { role: MemberRole.OWNER });
     const leaving = await createMember(app, organization.organization.id, { role: MemberRole.MEMBER });
-    const client = await createOAuthClient(app, organization.scope);
+    const client = await createOAuthClient(app, organization.liveScope);
     const token = await issueAccessToken(app, client, leaving, [Permission.READ_TENANTS]);
     expect((await app.request('GET', '/v1/tenants', { key: token })).status).toBe(200);
 
     const REMOVE = 'mutation($id: UUID!) { removeMember(id: $id) { email } }';
-    const removed = await app.graphql(organization.keys.admin, REMOVE, { id: leaving.id });
+    const removed = await app.graphql(organization.liveAdminKey, REMOVE, { id: leaving.id });
     expect(removed.body.errors).toBeUndefined();
     expect((await app.request('GET', '/v1/tenants', { key: token })).status).toBe(401);
 
@@ -151,7 +151,7 @@ describe('members over GraphQL (Admin)', () => {
       details: { memberId: owner.id },
     });
     expect(lastOwner.body.errors?.[0].message).toContain('last owner');
-    const someoneElses = await app.graphql(org.keys.admin, REMOVE, { id: owner.id });
+    const someoneElses = await app.graphql(org.liveAdminKey, REMOVE, { id: owner.id });
     expect(someoneElses.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });
@@ -170,7 +170,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
       createMember(app, id, { role: MemberRole.ADMIN }),
       createMember(app, id, { role: MemberRole.MEMBER }),
     ]);
-    const client = await createOAuthClient(app, organization.scope);
+    const client = await createOAuthClient(app, organization.liveScope);
     const [ownerToken, adminToken] = await Promise.all([
       issueAccessToken(app, client, owner, [Permission.ADMIN]),
       issueAccessToken(app, client, admin, [Permission.ADMIN]),
@@ -182,7 +182,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
 
   it("changes a member's role (Admin); the member's tokens follow at once", async () => {
     const { organization, admin, member, client } = await team();
-    const promoted = await app.graphql<{ updateMember: MemberBody }>(organization.keys.admin, UPDATE, {
+    const promoted = await app.graphql<{ updateMember: MemberBody }>(organization.liveAdminKey, UPDATE, {
       id: member.id,
       input: { role: 'ADMIN' },
     });
@@ -192,7 +192,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
     // The admin's token holds admin; demoted to member, the same token loses it on the next request.
     const token = await issueAccessToken(app, client, admin, [Permission.ADMIN, Permission.READ_TENANTS]);
     expect((await app.request('GET', '/api/settings/api-keys', { key: token })).status).toBe(200);
-    const demoted = await app.graphql(organization.keys.admin, UPDATE, {
+    const demoted = await app.graphql(organization.liveAdminKey, UPDATE, {
       id: admin.id,
       input: { role: 'MEMBER' },
     });
@@ -208,7 +208,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
     ["an admin member's token", 'adminToken'],
   ] as const)('refuses %s anything about owners (403 naming "owner")', async (_case, credential) => {
     const t = await team();
-    const key = credential === 'key' ? t.organization.keys.admin : t.adminToken;
+    const key = credential === 'key' ? t.organization.liveAdminKey : t.adminToken;
     const attempts = [
       await app.graphql(key, CREATE, {
         input: { email: 'new-owner@example.com', password: 'owner-passphrase-1', role: 'OWNER' },
@@ -285,15 +285,15 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
     const { organization, owner, member, ownerToken } = await team();
     const patch = (key: string, id: string, body: unknown) =>
       app.request<Envelope<MemberBody>>('PATCH', `/api/settings/members/${id}`, { key, body });
-    const promoted = await patch(organization.keys.admin, member.id, { role: 'admin' });
+    const promoted = await patch(organization.liveAdminKey, member.id, { role: 'admin' });
     expect(promoted.status).toBe(200);
     expect(promoted.body.data).toMatchObject({ id: member.id, role: 'admin' });
 
-    const bad = await patch(organization.keys.admin, member.id, { role: 'emperor' });
+    const bad = await patch(organization.liveAdminKey, member.id, { role: 'emperor' });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'role' })]);
 
-    const asKey = await patch(organization.keys.admin, owner.id, { role: 'member' });
+    const asKey = await patch(organization.liveAdminKey, owner.id, { role: 'member' });
     expect(asKey.status).toBe(403);
     expect(asKey.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required: 'owner' } });
     const last = await patch(ownerToken, owner.id, { role: 'member' });
@@ -307,7 +307,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
     for (const level of ['read', 'write'] as const)
       expect((await patch(organization.keys[level], member.id, { role: 'member' })).status).toBe(403);
     expect(
-      (await patch(organization.keys.admin, '00000000-0000-4000-8000-000000000000', { role: 'member' }))
+      (await patch(organization.liveAdminKey, '00000000-0000-4000-8000-000000000000', { role: 'member' }))
         .status,
     ).toBe(404);
   });
@@ -317,7 +317,7 @@ describe('members over REST (/api/settings/members, Admin)', () => {
   it('creates (201), lists with meta, and removes', async () => {
     app.clock.advance(60_000); // newest first: created after everyone above
     const created = await app.request<Envelope<MemberBody>>('POST', '/api/settings/members', {
-      key: org.keys.admin,
+      key: org.liveAdminKey,
       body: { email: 'dev@example.com', password: 'dev-passphrase-1', role: 'member' },
     });
     expect(created.status).toBe(201);
@@ -325,14 +325,14 @@ describe('members over REST (/api/settings/members, Admin)', () => {
     expect(JSON.stringify(created.body)).not.toContain('dev-passphrase-1');
 
     const listed = await app.request<Envelope<MemberBody[]>>('GET', '/v1/api/settings/members?limit=2', {
-      key: org.keys.admin,
+      key: org.liveAdminKey,
     });
     expect(listed.status).toBe(200);
     expect(listed.body.meta).toMatchObject({ page: 1, limit: 2 });
     expect(listed.body.data[0].email).toBe('dev@example.com');
 
     const removed = await app.request('DELETE', `/api/settings/members/${created.body.data.id}`, {
-      key: org.keys.admin,
+      key: org.liveAdminKey,
     });
     expect(removed.status).toBe(200);
     const forbidden = await app.request<Envelope>('GET', '/api/settings/members', { key: org.keys.write });
@@ -341,7 +341,7 @@ describe('members over REST (/api/settings/members, Admin)', () => {
 
   it('answers a bad role with 400 naming the field', async () => {
     const res = await app.request<Envelope>('POST', '/api/settings/members', {
-      key: org.keys.admin,
+      key: org.liveAdminKey,
       body: { email: 'x@example.com', password: 'x-passphrase-1', role: 'emperor' },
     });
     expect(res.status).toBe(400);

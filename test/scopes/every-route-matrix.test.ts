@@ -9,9 +9,10 @@ import { TestApp } from '../helpers/test-app.js';
 /**
  * What every REST route needs, written by hand from SPEC 5.1/5.2 and DECISIONS "OAuth scopes" (not read
  * from the code under test). `!` marks a destructive action: an API key needs the Admin level for it, an
- * access token the family's write scope. A route of the table without a row here fails the test.
+ * access token the family's write scope. `@live` marks an action only live credentials may take (issue #9
+ * item 4): every sandbox credential gets 403. A route of the table without a row here fails the test.
  */
-const EXPECTED: Record<string, `${Permission}` | `${Permission}!`> = {
+const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permission}@live`> = {
   'GET /v1/tenants': 'read:tenants',
   'GET /v1/tenants/:id': 'read:tenants',
   'POST /v1/tenants/:id/sync': 'write:tenants',
@@ -46,9 +47,9 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!`> = {
   'POST /api/settings/oauth-clients': 'admin',
   'DELETE /api/settings/oauth-clients/:id': 'admin',
   'GET /api/settings/members': 'admin',
-  'POST /api/settings/members': 'admin',
-  'PATCH /api/settings/members/:id': 'admin',
-  'DELETE /api/settings/members/:id': 'admin',
+  'POST /api/settings/members': 'admin@live',
+  'PATCH /api/settings/members/:id': 'admin@live',
+  'DELETE /api/settings/members/:id': 'admin@live',
   'GET /api/msp-portal/tenants/stats': 'msp:read',
   'GET /api/msp-portal/license-intelligence/summary': 'msp:read',
   'GET /api/identity/users': 'read:users',
@@ -133,12 +134,15 @@ const KEY_GRANTS: Record<'read' | 'write' | 'admin', string[]> = {
   admin: [...READ_SCOPES, 'write:tenants', 'write:users', 'write:licenses', 'admin'],
 };
 
+/** The credentials of this test are all sandbox ones. */
 function keyMay(level: keyof typeof KEY_GRANTS, needs: string): boolean {
+  if (needs.endsWith('@live')) return false;
   if (level === 'admin') return true;
   return !needs.endsWith('!') && KEY_GRANTS[level].includes(needs);
 }
 
 function scopeMay(scope: string, needs: string): boolean {
+  if (needs.endsWith('@live')) return false;
   const permission = needs.replace('!', '');
   return scope === 'admin' || scope === permission || scope === permission.replace('read:', 'write:');
 }
@@ -190,6 +194,8 @@ describe('every REST route: permission checked before input and existence (issue
         outcome[`${level} key`] = await callBadly(mount, route.method, route.path, org.keys[level]);
         expected[`${level} key`] = keyMay(level, needs) ? 'not 403' : '403 FORBIDDEN';
       }
+      outcome['live admin key'] = await callBadly(mount, route.method, route.path, org.liveAdminKey);
+      expected['live admin key'] = 'not 403';
       for (const [scope, token] of tokens) {
         outcome[`token ${scope}`] = await callBadly(mount, route.method, route.path, token);
         expected[`token ${scope}`] = scopeMay(scope, needs) ? 'not 403' : '403 FORBIDDEN';

@@ -158,6 +158,40 @@ describe('GraphQL subscriptions over graphql-ws', () => {
     expect(await names(riskySignins, 1)).toEqual(['matches all']);
   });
 
+  it('refuses tenant ids that are not tenants of this organization and environment, as webhooks do (issue #9)', async () => {
+    const foreign = await createTenant(app, other.scope);
+    const liveOwn = await createTenant(app, org.liveScope);
+    const connection = open(bearer(org.keys.read));
+    const everything = connection.subscribe('events', FILTERED_EVENTS, {
+      filter: { tenantIds: [tenant.id, foreign.id, liveOwn.id] },
+    });
+    expect(await everything.nextMessage()).toMatchObject({
+      kind: 'next',
+      errors: [
+        {
+          extensions: {
+            code: 'INVALID_REQUEST',
+            details: {
+              fields: [
+                { field: 'filter.tenantIds[1]', problem: 'is not a tenant of this organization' },
+                { field: 'filter.tenantIds[2]', problem: 'is not a tenant of this organization' },
+              ],
+            },
+          },
+        },
+      ],
+    });
+    const perKind = connection.subscribe(
+      'securityRiskySignin',
+      `subscription($tenantIds: [UUID!]) { securityRiskySignin(tenantIds: $tenantIds) { ${EVENT_FIELDS} } }`,
+      { tenantIds: [foreign.id] },
+    );
+    expect(await perKind.nextMessage()).toMatchObject({
+      kind: 'next',
+      errors: [{ extensions: { code: 'INVALID_REQUEST', details: { fields: [{ field: 'tenantIds[0]' }] } } }],
+    });
+  });
+
   it('refuses a bad filter with INVALID_REQUEST naming the field, and keeps the connection', async () => {
     const connection = open(bearer(org.keys.read));
     const typo = connection.subscribe('events', FILTERED_EVENTS, {

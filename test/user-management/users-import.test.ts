@@ -106,6 +106,27 @@ describe('POST /api/user-management-identity/users/bulk', () => {
     expect(ben.body.data.displayName).toBe("O'Neil, Ben");
   });
 
+  it('refuses formula-like cells (=, +, -, @, tab, CR) with line and column, not in Password (issue #9)', async () => {
+    const t = await tenantWithDomain();
+    const csv =
+      `${HEADER}\n` +
+      `ok@${t.domain},Ok,Row,,-Str0ng-Passw0rd!,,\n` +
+      `eq@${t.domain},"=HYPERLINK(""x"")",Row,,,,\n` +
+      `at@${t.domain},At,Row,,,@SUM(A1),\n` +
+      `sp@${t.domain},Sp,Row," +cmd|calc",,,\n`;
+    const before = await countUsers(app, t.id);
+    const res = await submit(t, csv);
+    expect(res.status).toBe(400);
+    const fields = res.body.error?.details.fields as Array<{ line: number; field: string; problem: string }>;
+    const formula = fields.filter((f) => f.problem.includes('formula'));
+    expect(formula.map((f) => [f.line, f.field])).toEqual([
+      [3, 'FirstName'],
+      [4, 'Department'],
+      [5, 'DisplayName'],
+    ]);
+    expect(await countUsers(app, t.id)).toBe(before);
+  });
+
   it('bad rows: 400 listing line, column and problem (duplicate in the file, taken UPN, foreign domain, blank name, weak password); nothing written', async () => {
     const t = await tenantWithDomain();
     const first = await submit(t, `${HEADER}\ntaken@${t.domain},Tak,En,,,,\n`);
