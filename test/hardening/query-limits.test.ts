@@ -167,6 +167,7 @@ function sampleValue(type: GraphQLInputType): unknown {
     Float: 1,
     Boolean: true,
     DateTime: '2026-01-01T00:00:00Z',
+    JSONObject: {},
   };
   return scalars[type.name] ?? 'x';
 }
