@@ -3,6 +3,8 @@ import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../src/db/orm.js';
+import { applyRowLevelSecurity } from '../src/db/row-level-security.js';
+import { DEFAULT_APP_DATABASE_ROLE } from '../src/core/db-session.js';
 import type { BenchConfig } from './config.js';
 
 export const BENCH_DATABASE = 'bench';
@@ -80,6 +82,7 @@ export async function openBenchDatabase(
     pool.on('connect', (client) => client.on('error', logPoolError));
     await migrate(orm);
     await runMigrations({ pgPool: pool });
+    await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
     const openedOrm = orm;
     const openedPool = pool;
     return {

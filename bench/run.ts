@@ -5,7 +5,7 @@
  * peak memory (console table + .data/bench/results.json). See docs/benchmarks.md.
  */
 import 'reflect-metadata';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
 import { differences, graphqlSnapshot, restSnapshot } from './verify.js';
 import { deliverySettingsFromEnv, formatDeliveryReport, measureWebhookDelivery } from './webhook-delivery.js';
+import { runDeviceDashboardScenario } from './device-dashboards.js';
+import { formatPortalReport, measurePortalScale, portalSettingsFromEnv } from './portal-scale.js';
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const PRODUCT_SCRIPT = path.join(DIST, 'src', 'main.js');
@@ -240,6 +242,27 @@ async function main(): Promise<void> {
     log,
   });
 
+  // Issue #15: its own tenants and devices, its own report and results file (bench/device-dashboards.ts).
+  await runDeviceDashboardScenario({
+    config,
+    database,
+    data,
+    startServer: () => startProduct(database),
+    log,
+  });
+  // The portal at MSP scale (issue #11 items 3 and 5): its own organization of 1,000 tenants and 1,000,000 users.
+  const portal =
+    process.env.BENCH_PORTAL === 'false'
+      ? undefined
+      : await measurePortalScale({
+          orm: database.orm,
+          pool: database.pool,
+          settings: portalSettingsFromEnv(),
+          load: settings,
+          startServer: () => startProduct(database),
+          log,
+        });
+
   const ratioValues = ratiosTo(load);
   const results: BenchResults = {
     startedAt: new Date(startedAt).toISOString(),
@@ -270,6 +293,10 @@ async function main(): Promise<void> {
   };
   console.log(formatReport(results));
   console.log(formatDeliveryReport(webhooks));
+  if (portal) {
+    console.log(formatPortalReport(portal));
+    writeFileSync(path.join(config.dataDir, 'portal-results.json'), JSON.stringify(portal, null, 2));
+  }
   const resultsFile = path.join(config.dataDir, 'results.json');
   writeResults(resultsFile, results);
   log(`Results written to ${resultsFile}`);

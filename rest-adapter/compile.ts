@@ -42,7 +42,7 @@ export interface CompiledRoute {
  * Every `pageInfo { … total }` of a route also asks for `totalEstimated`, so REST's `meta` can say when a huge
  * list's total is an estimate (rest-adapter/envelope.ts) without each area's document having to remember it.
  */
-function withEstimatedTotals(document: DocumentNode): DocumentNode {
+export function withEstimatedTotals(document: DocumentNode): DocumentNode {
   return visit(document, {
     Field(node: FieldNode): FieldNode | undefined {
       if (node.name.value !== 'pageInfo' || !node.selectionSet) return undefined;

@@ -3,7 +3,7 @@ import type { PageInfo } from '../src/core/pagination.js';
 export interface SuccessEnvelope {
   success: true;
   data: unknown;
-  meta?: PageInfo;
+  meta?: PageInfo | Record<string, unknown>;
 }
 
 /** `totalEstimated: true` only when the total is an estimate: exact totals keep SPEC 2.1's three fields. */
@@ -23,7 +23,16 @@ function isPage(value: unknown): value is { items: unknown[]; pageInfo: PageInfo
 }
 
 /** The success envelope of SPEC 2.1: a page becomes `data: items` with `meta: {page, limit, total}`. */
-export function successEnvelope(result: unknown): SuccessEnvelope {
+export function successEnvelope(result: unknown, metaFields: string[] = []): SuccessEnvelope {
   if (isPage(result)) return { success: true, data: result.items, meta: pageMeta(result.pageInfo) };
-  return { success: true, data: result };
+  if (metaFields.length === 0 || typeof result !== 'object' || result === null)
+    return { success: true, data: result };
+  // A route's metaFields (e.g. the portal's dataAsOf) describe the answer: they go to meta.
+  const data: Record<string, unknown> = { ...(result as Record<string, unknown>) };
+  const meta: Record<string, unknown> = {};
+  for (const field of metaFields) {
+    meta[field] = data[field];
+    delete data[field];
+  }
+  return { success: true, data, meta };
 }

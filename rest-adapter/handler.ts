@@ -169,7 +169,10 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
         if (appError.code === 'INTERNAL_ERROR') deps.logError(first.originalError ?? first, req);
         throw appError;
       }
-      res.status(status).json(successEnvelope(result.data?.[route.rootField]));
+      const data = result.data?.[route.rootField] as Record<string, unknown> | null | undefined;
+      const etag = route.definition.etag ? data?.[route.definition.etag] : undefined;
+      if (typeof etag === 'number' || typeof etag === 'string') res.set('ETag', `"${etag}"`);
+      res.status(status).json(successEnvelope(data, route.definition.metaFields));
     } catch (error) {
       next(error);
     }

@@ -44,6 +44,18 @@ export interface RouteDefinition {
   tenant?: string;
   /** Other headers → variables; a header may also be given as a query parameter. */
   headers?: Record<string, { variable: string; queryAlias?: string }>;
+  /** A field of the result sent back as the ETag header (a record's version, for If-Match). */
+  etag?: string;
+  /**
+   * Fields of the root result that describe the answer rather than being it (the portal's `dataAsOf`): moved
+   * from `data` into the envelope's `meta`.
+   */
+  metaFields?: string[];
+  /**
+   * A GET that can refuse by state (409 CONFLICT, e.g. a deleted user's files asked for an active user): the
+   * OpenAPI document lists 409 on every other method already (rest-adapter/openapi/operation.ts).
+   */
+  conflictOnRead?: true;
   /** Success status; 200 unless said (201 for creations, 202 for started jobs). */
   status?: number;
   summary: string;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -15,6 +14,7 @@ import {
   API_KEY_REVOKED_CHANNEL,
   type ApiKeyCacheHolder,
 } from './api-keys/api-key.service.js';
+import { currentOrganizationSession } from './core/db-session.js';
 import { jitGateway } from './core/jit-gateway.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
@@ -30,7 +30,12 @@ import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
+import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
+import { graphiqlRouter } from './http/graphiql.js';
+import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
+import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
 import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
@@ -43,6 +48,7 @@ import './http/express-types.js';
 import { restoreDownloadRouter } from './backup/restore-download.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
 import { restRouter } from '../rest-adapter/router.js';
+import { openApiRouter } from '../rest-adapter/openapi/serve.js';
 
 export interface AppOptions extends AppDeps {
   orm: MikroORM;
@@ -61,6 +67,8 @@ export interface AppOptions extends AppDeps {
   httpTimeouts?: HttpTimeouts;
   /** Brute-force limits of the OAuth endpoints other than the defaults (tests use small numbers). */
   oauthLimits?: OAuthLimitOverrides;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); absent: no /metrics route (docs/operations.md). */
+  metricsToken?: string;
 }
 
 export interface App {
@@ -149,21 +157,35 @@ export async function createApp(options: AppOptions): Promise<App> {
     next();
   });
 
+  app.use(httpMetricsMiddleware());
+  sampleDatabase('api', options.pool);
+  app.use(metricsRouter(options.metricsToken));
+  // The self-hosted GraphiQL page and its assets: static files that execute nothing by themselves.
+  app.use(graphiqlRouter());
+
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/health/ready', readinessHandler(options.pool, options.isReady));
+  // GET /openapi.json and the API reference at /docs (docs/openapi.md): public, they describe the API only.
+  app.use(openApiRouter(options.schema, options.publicUrl));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
   guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer, urlLengthLimit);
-  const jsonBody = express.json({
+  const parseJson = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
   });
-  const contextFor = (req: Request): RequestContext =>
-    createRequestContext(orm, deps, req.viewer!, req.requestId);
+  // Then the organization's database session (row-level security), which must follow the body parser.
+  const jsonBody = [parseJson, organizationSession];
+  const contextFor = (req: Request): RequestContext => {
+    // A route wired without organizationSession would run its SQL as the service role: refuse instead.
+    if (!currentOrganizationSession())
+      throw new Error('API request outside its organization database session');
+    return createRequestContext(orm, deps, req.viewer!, req.requestId);
+  };
   const logError = (error: unknown, req: Request) =>
     logger.error({ err: error, requestId: req.requestId }, 'request failed');
 
@@ -190,12 +212,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
-      ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      landingPageWithGraphiqlFallback<RequestContext>(),
       // Permission before input: a caller who may not run the operation learns nothing about its variables.
       authorizeOperationPlugin(),
       unsafeTextPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
       serviceUnavailableStatusPlugin,
+      graphqlMetricsPlugin<RequestContext>(),
     ],
   });
   await apollo.start();
@@ -257,6 +280,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     server,
     apiKeys,
     stop: async () => {
+      stopSampling(options.pool);
       await subscriptions.stop();
       await apollo.stop();
       server.closeAllConnections();

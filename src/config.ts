@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 
@@ -9,11 +10,23 @@ export interface AppConfig {
   port: number;
   /** External PostgreSQL server; when absent an embedded PostgreSQL is started under `dataDir`. */
   databaseUrl?: string;
+  /**
+   * The non-superuser role the request path SETs ROLE to (row-level security applies to it); created by the
+   * start-up step when missing. The DATABASE_URL role is the service role (BYPASSRLS). docs/security-model.md.
+   */
+  appDatabaseRole: string;
+  /**
+   * ROW_LEVEL_SECURITY=enforce: API requests act as `appDatabaseRole` under the policies. Off by default until
+   * the whole suite is proven green with it (docs/security-model.md); the policies exist either way.
+   */
+  enforceRowLevelSecurity: boolean;
   /** Where the embedded PostgreSQL keeps its cluster. Git-ignored. */
   dataDir: string;
   /** Port of the embedded PostgreSQL (only used without DATABASE_URL). */
   embeddedPostgresPort: number;
   logLevel: string;
+  /** Bearer token of GET /metrics (METRICS_TOKEN); absent: metrics are not served. */
+  metricsToken?: string;
   /** Number of background jobs one process runs at once. */
   workerConcurrency: number;
   /** Start the background job runner in this process (set to false for a pure API node). */
@@ -94,9 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
+    appDatabaseRole: env.APP_DATABASE_ROLE || DEFAULT_APP_DATABASE_ROLE,
+    enforceRowLevelSecurity: env.ROW_LEVEL_SECURITY === 'enforce',
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: intFromEnv(env, 'EMBEDDED_PG_PORT', 54329),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    metricsToken: env.METRICS_TOKEN || undefined,
     workerConcurrency: intFromEnv(env, 'WORKER_CONCURRENCY', 10),
     runWorker: boolFromEnv(env, 'RUN_WORKER', true),
     seedDemo: boolFromEnv(env, 'SEED_DEMO', true),

@@ -21,7 +21,13 @@ import { buildAppSchema } from './schema.js';
 import { cronItems, taskList } from './tasks.js';
 
 const config = loadConfig();
-const logger = pino({ level: config.logLevel });
+// JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
+const logger = pino({
+  level: config.logLevel,
+  transport: process.stdout.isTTY
+    ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
+    : undefined,
+});
 
 const database = await prepareDatabase(config, {
   log: (message) => logger.debug(message),
@@ -72,6 +78,7 @@ const app = await createApp({
   listener,
   isReady: () => ready,
   httpTimeouts: config.httpTimeouts,
+  metricsToken: config.metricsToken,
 });
 
 let runner: Runner | null = null;
@@ -97,6 +104,8 @@ logger.info(
     `Listening on http://localhost:${config.port}`,
     `  REST:    http://localhost:${config.port}/v1/tenants`,
     `  GraphQL: http://localhost:${config.port}/graphql (Apollo Sandbox in a browser)`,
+    `  GraphiQL (offline IDE): http://localhost:${config.port}/graphiql`,
+    `  Metrics: ${config.metricsToken ? `http://localhost:${config.port}/metrics (Bearer METRICS_TOKEN)` : 'off (set METRICS_TOKEN)'}`,
     `  Subscriptions: ws://localhost:${config.port}/graphql (graphql-ws; docs/subscriptions.md)`,
     `  Database: ${config.databaseUrl ? 'DATABASE_URL' : `embedded PostgreSQL in ${config.dataDir}`}`,
     `Get a sandbox key: npm run -s cli -- api-keys create --org ${DEMO_ORGANIZATION_SLUG} --level admin --env test`,

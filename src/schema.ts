@@ -1,3 +1,5 @@
+import { TenantGroupResolver } from './tenant-groups/tenant-group.resolver.js';
+import { UserDirectoryResolver } from './user-directory/user-directory.resolver.js';
 import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
@@ -25,6 +27,8 @@ import { UserManagementResolver } from './user-management/user-management.resolv
 import { UserImportResolver } from './user-management/user-import.resolver.js';
 import { OffboardingResolver } from './user-management/offboarding.resolver.js';
 import { OneDriveResolver } from './user-management/onedrive.js';
+import { EnrollmentRestrictionResolver } from './device-management/enrollment-policy.resolver.js';
+import { DeviceDashboardResolver } from './device-management/device-dashboard.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { AlertResolver } from './alerts/alert.resolver.js';
 import { DeviceResolver } from './devices/device.resolver.js';
@@ -61,6 +65,10 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   UserImportResolver,
   OffboardingResolver,
   OneDriveResolver,
+  EnrollmentRestrictionResolver,
+  DeviceDashboardResolver,
+  TenantGroupResolver,
+  UserDirectoryResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -46,6 +46,14 @@ import { USER_IMPORT_TASK } from './user-management/user-import.service.js';
 import { userImportTask } from './user-management/user-import.task.js';
 import { USER_OFFBOARDING_TASK } from './user-management/offboarding.service.js';
 import { userOffboardingTask } from './user-management/offboarding.task.js';
+import {
+  PORTAL_AGGREGATES_DIRTY_CRON,
+  PORTAL_AGGREGATES_DIRTY_TASK,
+  PORTAL_AGGREGATES_FULL_CRON,
+  PORTAL_AGGREGATES_FULL_TASK,
+  portalAggregatesDirtyTask,
+  portalAggregatesFullTask,
+} from './portal/portal-aggregates.task.js';
 
 /** Every background task by name. A feature adds its task here and nowhere else. */
 export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
@@ -66,6 +74,8 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [BARRIER_PROGRESS_TASK]: barrierProgressTask(orm, deps),
     [USER_IMPORT_TASK]: userImportTask(orm, deps),
     [USER_OFFBOARDING_TASK]: userOffboardingTask(orm, deps),
+    [PORTAL_AGGREGATES_FULL_TASK]: portalAggregatesFullTask(orm, deps),
+    [PORTAL_AGGREGATES_DIRTY_TASK]: portalAggregatesDirtyTask(orm, deps),
   };
 }
 
@@ -78,4 +88,6 @@ export const cronItems: CronItem[] = [
   RECOMMENDATION_SNOOZE_CRON,
   SECURE_SCORE_SNAPSHOT_CRON,
   BARRIER_PROGRESS_CRON,
+  PORTAL_AGGREGATES_FULL_CRON,
+  PORTAL_AGGREGATES_DIRTY_CRON,
 ];

@@ -13,6 +13,8 @@ import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { connectionUrl, startEmbeddedPostgres } from '../dist/src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../dist/src/db/orm.js';
+import { DEFAULT_APP_DATABASE_ROLE } from '../dist/src/core/db-session.js';
+import { applyRowLevelSecurity } from '../dist/src/db/row-level-security.js';
 
 export const TEMPLATE_DATABASE = 'msp_test_template';
 
@@ -28,6 +30,8 @@ export default async function globalSetup() {
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   await runMigrations({ pgPool: pool });
+  // Policies and grants are per database, so every clone of the template has them (the role is per server).
+  await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
   await pool.end();
 
   process.env.TEST_DATABASE_ADMIN_URL = connectionUrl(port, 'postgres');

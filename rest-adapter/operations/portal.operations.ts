@@ -4,12 +4,13 @@
  * out, keeps the camelCase wire names of DECISIONS.
  */
 export const PORTAL_TENANT_STATS = /* GraphQL */ `
-  query PortalTenantStats {
-    portalTenantStats {
+  query PortalTenantStats($tenantGroupId: UUID) {
+    portalTenantStats(tenantGroupId: $tenantGroupId) {
       total_tenants: totalTenants
       healthy_count: healthyCount
       warning_count: warningCount
       critical_count: criticalCount
+      dataAsOf
     }
   }
 `;
@@ -23,8 +24,8 @@ const SEATS = /* GraphQL */ `
 `;
 
 export const LICENSE_INTELLIGENCE_SUMMARY = /* GraphQL */ `
-  query LicenseIntelligenceSummary {
-    licenseIntelligenceSummary {
+  query LicenseIntelligenceSummary($tenantGroupId: UUID) {
+    licenseIntelligenceSummary(tenantGroupId: $tenantGroupId) {
       totals { tenants ${SEATS} inactiveAssignments }
       skus { skuPartNumber name tenantCount ${SEATS} }
       overAllocatedTenants {
@@ -34,6 +35,7 @@ export const LICENSE_INTELLIGENCE_SUMMARY = /* GraphQL */ `
       }
       inactiveAfterDays
       generatedAt
+      dataAsOf
     }
   }
 `;

@@ -33,9 +33,9 @@ const APPLY_OPERATION_FIELDS = /* GraphQL */ `
 
 export const LIST_RECOMMENDATIONS = /* GraphQL */ `
   query ListSecurityRecommendations($tenantIds: [UUID!], $severity: [String!], $category: String, $status: String,
-      $page: Int, $limit: Int) {
+      $page: Int, $limit: Int, $tenantGroupId: UUID) {
     securityRecommendations(tenantIds: $tenantIds, severity: $severity, category: $category, status: $status,
-        page: $page, limit: $limit) {
+        page: $page, limit: $limit, tenantGroupId: $tenantGroupId) {
       items { ${RECOMMENDATION_SUMMARY_FIELDS} }
       pageInfo { page limit total }
     }

@@ -23,8 +23,8 @@ const SYNC_FIELDS = /* GraphQL */ `
 `;
 
 export const LIST_TENANTS = /* GraphQL */ `
-  query ListTenants($page: Int, $limit: Int) {
-    tenants(page: $page, limit: $limit) {
+  query ListTenants($page: Int, $limit: Int, $tenantGroupId: UUID) {
+    tenants(page: $page, limit: $limit, tenantGroupId: $tenantGroupId) {
       items { ${TENANT_FIELDS} }
       pageInfo { page limit total }
     }

@@ -13,6 +13,8 @@ import { TENANT_ROUTES } from './tenants.routes.js';
 import { USER_ROUTES } from './users.routes.js';
 import { USER_MANAGEMENT_ROUTES } from './user-management.routes.js';
 import { WEBHOOK_ROUTES } from './webhooks.routes.js';
+import { DEVICE_MANAGEMENT_ROUTES } from './device-management.routes.js';
+import { TENANT_GROUP_ROUTES } from './tenant-groups.routes.js';
 
 /** Routes of the versioned API (SPEC 4.1), served under /v1. */
 export const VERSIONED_ROUTES: RouteDefinition[] = [
@@ -34,4 +36,6 @@ export const FEATURE_ROUTES: RouteDefinition[] = [
   ...COMPLIANCE_ROUTES,
   ...SECURITY_POSTURE_ROUTES,
   ...USER_MANAGEMENT_ROUTES,
+  ...DEVICE_MANAGEMENT_ROUTES,
+  ...TENANT_GROUP_ROUTES,
 ];

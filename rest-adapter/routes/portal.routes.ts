@@ -1,5 +1,8 @@
 import { LICENSE_INTELLIGENCE_SUMMARY, PORTAL_TENANT_STATS } from '../operations/portal.operations.js';
-import type { RouteDefinition } from '../route.js';
+import type { QueryParamMapping, RouteDefinition } from '../route.js';
+
+/** Every portal view may be narrowed to one tenant group (docs/tenant-groups.md). */
+const TENANT_GROUP_QUERY: Record<string, QueryParamMapping> = { tenantGroupId: { type: 'string' } };
 
 /**
  * The provider portal (SPEC 4.2, 5.3): across every tenant of the caller's organization and environment,
@@ -10,12 +13,16 @@ export const PORTAL_ROUTES: RouteDefinition[] = [
     method: 'GET',
     path: '/msp-portal/tenants/stats',
     operation: PORTAL_TENANT_STATS,
+    query: TENANT_GROUP_QUERY,
+    metaFields: ['dataAsOf'],
     summary: 'portal tenant overview: total_tenants, healthy_count, warning_count, critical_count (msp:read)',
   },
   {
     method: 'GET',
     path: '/msp-portal/license-intelligence/summary',
     operation: LICENSE_INTELLIGENCE_SUMMARY,
+    query: TENANT_GROUP_QUERY,
+    metaFields: ['dataAsOf'],
     summary:
       'aggregated license utilization across tenants: totals, per SKU, over-allocated tenants, inactive licensed users (msp:read)',
   },

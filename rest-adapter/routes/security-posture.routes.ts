@@ -34,9 +34,10 @@ export const SECURITY_POSTURE_ROUTES: RouteDefinition[] = [
       severity: { type: 'stringList' },
       category: { type: 'string' },
       status: { type: 'string' },
+      tenantGroupId: { type: 'string' },
     },
     summary:
-      'recommendations affecting at least one tenant, filtered by tenantIds, severity[], category, status',
+      'recommendations affecting at least one tenant, filtered by tenantIds, tenantGroupId, severity[], category, status',
   },
   {
     method: 'GET',

@@ -2,7 +2,13 @@ import { GET_TENANT, GET_TENANT_SYNC, LIST_TENANTS, SYNC_TENANT } from '../opera
 import { PAGE_QUERY, type RouteDefinition } from '../route.js';
 
 export const TENANT_ROUTES: RouteDefinition[] = [
-  { method: 'GET', path: '/tenants', operation: LIST_TENANTS, query: PAGE_QUERY, summary: 'list tenants' },
+  {
+    method: 'GET',
+    path: '/tenants',
+    operation: LIST_TENANTS,
+    query: { ...PAGE_QUERY, tenantGroupId: { type: 'string' } },
+    summary: "list tenants, newest first; ?tenantGroupId= keeps a tenant group's members",
+  },
   {
     method: 'GET',
     path: '/tenants/:id',

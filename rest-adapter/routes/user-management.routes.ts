@@ -141,6 +141,7 @@ export const USER_MANAGEMENT_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     params: { id: 'id' },
     query: PAGE_QUERY,
+    conflictOnRead: true,
     summary:
       "a deleted user's preserved personal files (name, path, sizeBytes, modifiedAt), by path; within 30 days of the deletion; 404 after, 409 for an active user",
   },

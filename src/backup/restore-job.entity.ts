@@ -2,7 +2,6 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
   BackupWorkload,
@@ -11,6 +10,7 @@ import {
   RestoreTargetType,
   RestoreType,
 } from './backup.enums.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 /**
  * A restore from a backup snapshot (SPEC 2.6 "Restore job"): its request, its status and counts. The items
@@ -23,7 +23,7 @@ import {
   name: 'restore_jobs_history_index',
   properties: ['organizationId', 'environment', 'tenantId', 'finished', 'completedAt'],
 })
-export class RestoreJob extends ScopedEntity {
+export class RestoreJob extends TrackedOperation {
   [OptionalProps]?:
     | 'status'
     | 'finished'
@@ -38,7 +38,9 @@ export class RestoreJob extends ScopedEntity {
     | 'downloadExpiresAt'
     | 'targetTenantId'
     | 'targetLocation'
-    | 'createdAt';
+    | 'createdAt'
+    | 'runAttempts'
+    | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })

@@ -4,6 +4,7 @@ import type { Task } from 'graphile-worker';
 import type { CloudRestoreItemResult } from '../cloud/backup.provider.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
+import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
 import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { RestoreItemStatus, RestoreJobStatus, RestoreTargetType } from './backup.enums.js';
@@ -34,12 +35,46 @@ function isTransient(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
 }
 
+/** The worker is stopping (graceful shutdown): the run stops between batches and the job runs again later. */
+export class RestoreInterrupted extends Error {
+  readonly transient = true;
+  constructor() {
+    super('The worker stopped during the restore; it resumes at the next pending item');
+  }
+}
+
+/** The backup service refused or could not be reached; transient ones are retried by the queue. */
+class BackupServiceError extends Error {
+  constructor(
+    cause: unknown,
+    readonly transient = isTransient(cause),
+  ) {
+    super(`The backup service could not restore: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** The restore as a tracked job (core/tracked-job.ts); the runner's `fail` is its give-up. */
+export const RESTORE_JOB: Omit<TrackedJobKind<RestoreJob>, 'giveUp'> = {
+  name: 'restore',
+  entity: RestoreJob,
+  runnable: [RestoreJobStatus.QUEUED, RestoreJobStatus.RUNNING],
+  running: RestoreJobStatus.RUNNING,
+  failed: RestoreJobStatus.FAILED,
+  // no `completed`: the run concludes the job itself (status from the item counts, and its event)
+  reasonColumn: 'failureReason',
+  startedAtColumn: 'startedAt',
+  finishedAtColumn: 'completedAt',
+  retryable: isTransient,
+};
+
 /**
  * Works through a restore's Pending items in batches through the cloud provider. After each batch the
  * item results and the job's counts are committed together, so a worker that dies mid-run leaves a job
  * that the next attempt resumes at the first Pending item; the batch that was at the cloud when it died is
  * sent again under the same restore key, and the cloud answers it from its record instead of restoring
  * twice. A cloud that stays unavailable through the last attempt marks the job Failed with the reason.
+ * It runs through core/tracked-job.ts, so a run that keeps dying is failed too; when the worker is told to
+ * stop (the job's abort signal), the run stops after the batch at hand and the queue runs it again later.
  */
 export class RestoreRunner {
   constructor(
@@ -47,14 +82,23 @@ export class RestoreRunner {
     private readonly jobId: string,
   ) {}
 
-  async run(lastAttempt: boolean): Promise<void> {
-    const { em } = this.ctx;
-    await em.nativeUpdate(
-      RestoreJob,
-      { id: this.jobId, status: RestoreJobStatus.QUEUED },
-      { status: RestoreJobStatus.RUNNING, startedAt: this.ctx.clock.now() },
+  async run(job?: TrackedJobOptions<RestoreJob>['job'], abortSignal?: AbortSignal): Promise<void> {
+    const kind: TrackedJobKind<RestoreJob> = {
+      ...RESTORE_JOB,
+      giveUp: async (_em, _id, reason) => {
+        const restore = await this.ctx.em.fork().findOneOrFail(RestoreJob, { id: this.jobId });
+        await this.fail(await this.ctx.em.fork().findOneOrFail(Tenant, { id: restore.tenantId }), reason);
+      },
+    };
+    await runTrackedJob({ em: this.ctx.em, kind, id: this.jobId, clock: this.ctx.clock, job }, () =>
+      this.work(abortSignal),
     );
+  }
+
+  private async work(abortSignal?: AbortSignal): Promise<void> {
+    const { em } = this.ctx;
     for (;;) {
+      if (abortSignal?.aborted) throw new RestoreInterrupted();
       const job = await em.findOne(RestoreJob, { id: this.jobId }, { refresh: true });
       if (!job || job.finished) return;
       const tenant = await em.findOneOrFail(Tenant, { id: job.tenantId });
@@ -79,8 +123,7 @@ export class RestoreRunner {
           itemIds: batch.map((item) => item.itemId),
         });
       } catch (error) {
-        if (isTransient(error) && !lastAttempt) throw error; // graphile-worker retries with back-off
-        return this.fail(tenant, error instanceof Error ? error.message : String(error));
+        throw new BackupServiceError(error); // transient ones are retried by the queue, others fail the job
       }
       await this.record(job.id, results);
     }
@@ -135,13 +178,15 @@ export class RestoreRunner {
   private async fail(tenant: Tenant, reason: string): Promise<void> {
     await this.conclude(tenant, (job) => {
       job.status = RestoreJobStatus.FAILED;
-      job.failureReason = `The backup service could not restore: ${reason}`;
+      job.failureReason = reason;
     });
-    await this.ctx.em.nativeUpdate(
-      RestoreJobItem,
-      { jobId: this.jobId, status: RestoreItemStatus.PENDING },
-      { status: RestoreItemStatus.CANCELLED, detail: 'Not attempted: the restore failed' },
-    );
+    await this.ctx.em
+      .fork()
+      .nativeUpdate(
+        RestoreJobItem,
+        { jobId: this.jobId, status: RestoreItemStatus.PENDING },
+        { status: RestoreItemStatus.CANCELLED, detail: 'Not attempted: the restore failed' },
+      );
   }
 
   /** The final status and its event in one transaction, unless a cancel got there first. */
@@ -189,6 +234,6 @@ export function restoreJobTask(orm: MikroORM, deps: AppDeps): Task {
     const payload = rawPayload as RestoreJobPayload;
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
     const ctx = createJobContext(orm, deps, scope, 'system:backup-restore');
-    await new RestoreRunner(ctx, payload.jobId).run(helpers.job.attempts >= helpers.job.max_attempts);
+    await new RestoreRunner(ctx, payload.jobId).run(helpers.job, helpers.abortSignal);
   };
 }

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provider.js';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
@@ -14,6 +15,8 @@ export class CliError extends Error {}
 export interface CliDatabase {
   orm: MikroORM;
   deps: AppDeps;
+  /** The plain pool, for a command that runs jobs itself (users import). */
+  pool: pg.Pool;
 }
 
 /** Informational output goes to stderr, so stdout carries only the result (e.g. a new key). */
@@ -40,7 +43,7 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
     if (config.seedDemo && (await seedDemoIfEmpty(database.orm, deps))) {
       info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data.`);
     }
-    return await action({ orm: database.orm, deps });
+    return await action({ orm: database.orm, deps, pool: database.pool });
   } finally {
     await database.close();
   }

@@ -5,24 +5,33 @@
  *   npm run -s cli -- api-keys list --org demo
  *   npm run -s cli -- api-keys revoke --org demo --id <uuid>
  *   npm run -s cli -- tenants onboard --org demo --name "Acme Corp" --domain acme.com
+ *   npm run -s cli -- tenants grant <externalId> --org demo   (and revoke-grant: the customer's consent)
  *   npm run -s cli -- members create --org demo --email ana@example.com --password '…' --role admin
+ *   npm run -s cli -- organizations create --slug acme-msp --name "Acme MSP" --plan growth
+ *   npm run -s cli -- users import --org demo --tenant <uuid> --file users.csv
  *   npm run -s cli -- oauth-clients create --org demo --name "My app" --redirect-uri http://localhost:8080/callback
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { AppError } from '../core/errors.js';
+import { AppError, type FieldProblem } from '../core/errors.js';
 import { apiKeysCommand } from './api-keys.command.js';
 import { CliError } from './cli-database.js';
 import { membersCommand } from './members.command.js';
 import { oauthClientsCommand } from './oauth-clients.command.js';
+import { organizationsCommand } from './organizations.command.js';
 import { tenantsCommand } from './tenants.command.js';
+import { usersCommand } from './users.command.js';
 
 const program = new Command('cli')
-  .description('MSP administration platform: API keys, tenants, members and OAuth clients')
+  .description(
+    'MSP administration platform: organizations, API keys, tenants, members, OAuth clients and user imports',
+  )
   .addCommand(apiKeysCommand())
   .addCommand(tenantsCommand())
   .addCommand(membersCommand())
   .addCommand(oauthClientsCommand())
+  .addCommand(organizationsCommand())
+  .addCommand(usersCommand())
   .showHelpAfterError();
 
 try {
@@ -32,6 +41,10 @@ try {
   // else also its stack, to report.
   const expected = error instanceof CliError || error instanceof AppError;
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  const fields = error instanceof AppError ? error.details.fields : undefined;
+  if (Array.isArray(fields))
+    for (const { field, problem } of fields as FieldProblem[])
+      process.stderr.write(`  ${field}: ${problem}\n`);
   if (!expected && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exitCode = 1;
 }

@@ -15,6 +15,17 @@ import { formatTable } from './table.js';
 const tokenEnvOption = () =>
   envOption('environment the tokens act in: live or test (sandbox)').default('test');
 
+/** The authorization URL of a new client with its first redirect URI, as the README shows it. */
+export function authorizeUrl(publicUrl: string, clientId: string, redirectUri: string): string {
+  const query = [
+    'response_type=code',
+    `client_id=${encodeURIComponent(clientId)}`,
+    `redirect_uri=${encodeURIComponent(redirectUri)}`,
+    'scope=read:tenants',
+  ].join('&');
+  return `${publicUrl}/oauth/authorize?${query}`;
+}
+
 /** `oauth-clients create | list`: applications using the authorization code flow (docs/oauth.md). */
 export function oauthClientsCommand(): Command {
   const command = new Command('oauth-clients').description('register and list OAuth clients');
@@ -22,7 +33,8 @@ export function oauthClientsCommand(): Command {
   command
     .command('create')
     .description(
-      'register a client; prints {"clientId","clientSecret"} as JSON alone on the last line of stdout',
+      'register a client; prints its authorization URL on stderr and {"clientId","clientSecret"} as JSON ' +
+        'alone on the last line of stdout',
     )
     .addOption(orgOption())
     .requiredOption('--name <name>', 'shown to members on the consent page')
@@ -38,6 +50,8 @@ export function oauthClientsCommand(): Command {
         });
         info(`Registered "${client.name}" for ${organization.slug}, ${scope.environment} environment.`);
         info('Store the client secret now: it is not shown again.');
+        info('Open this in a browser, sign in as a member and Allow (docs/oauth.md):');
+        info(authorizeUrl(db.deps.publicUrl, client.clientId, options.redirectUri[0]));
         process.stdout.write(`${JSON.stringify({ clientId: client.clientId, clientSecret })}\n`);
       });
     });

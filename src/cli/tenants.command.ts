@@ -1,6 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
-import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provider.js';
 import type { Scope } from '../core/scope.js';
 import { onboardTenant } from '../tenants/tenant-onboarding.js';
 import { reconcileTenant } from '../tenants/tenant-reconcile.js';
@@ -16,6 +15,7 @@ import {
   type CliDatabase,
 } from './cli-database.js';
 import { orgOption } from './options.js';
+import { addConsentCommands, simulatedCloudOf } from './tenant-consent.command.js';
 
 interface OnboardOptions {
   org: string;
@@ -39,15 +39,19 @@ function positiveInt(raw: string | undefined, option: string, fallback: number, 
   return value;
 }
 
-/** Creates a new customer in the simulated cloud from --name and --domain; returns its external id. */
-async function createCloudTenant(db: CliDatabase, options: OnboardOptions): Promise<string> {
+/**
+ * Creates a new customer in the simulated cloud from --name and --domain, granting the organization
+ * delegated access (the operator creates the customer for it); returns its external id.
+ */
+async function createCloudTenant(
+  db: CliDatabase,
+  options: OnboardOptions,
+  organizationId: string,
+): Promise<string> {
   const domain = options.domain!.trim().toLowerCase();
   if (!DOMAIN.test(domain)) throw new CliError(`--domain must be a domain name, got "${options.domain}"`);
   const label = domain.split('.')[0].replace(/-/g, '');
-  const cloud =
-    db.deps.provider instanceof SimulatedCloudProvider
-      ? db.deps.provider
-      : new SimulatedCloudProvider(db.orm, db.deps.clock);
+  const cloud = simulatedCloudOf(db);
   const seed = positiveInt(options.seed, '--seed', randomInt(1, 2 ** 31 - 1), 2 ** 31 - 1);
   const { tenant } = await cloud.createTenant({
     externalId: randomUUID(),
@@ -56,8 +60,10 @@ async function createCloudTenant(db: CliDatabase, options: OnboardOptions): Prom
     seed,
     employees: positiveInt(options.employees, '--employees', 40, 5000),
   });
+  await cloud.consent.grantDelegatedAccess(tenant.externalId, organizationId);
   info(
-    `Created "${tenant.displayName}" in the simulated cloud (external id ${tenant.externalId}, seed ${seed}).`,
+    `Created "${tenant.displayName}" in the simulated cloud (external id ${tenant.externalId}, seed ${seed}), ` +
+      'granting the organization delegated access.',
   );
   return tenant.externalId;
 }
@@ -89,7 +95,7 @@ export function tenantsCommand(): Command {
       await withDatabase(async (db) => {
         const organization = await findOrganization(db.orm, options.org);
         const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
-        const externalId = options.externalId ?? (await createCloudTenant(db, options));
+        const externalId = options.externalId ?? (await createCloudTenant(db, options, organization.id));
         const ctx = contextFor(db, scope, 'cli');
         const tenant = await onboardTenant(ctx, { externalId });
         info(
@@ -106,5 +112,6 @@ export function tenantsCommand(): Command {
         process.stdout.write(`${tenant.id}\n`);
       });
     });
+  addConsentCommands(command);
   return command;
 }

@@ -1,5 +1,7 @@
 import type { CloudBackupProvider } from './backup.provider.js';
 import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
+import type { CloudConsentProvider } from './consent.provider.js';
+import type { CloudDeviceManagementProvider } from './device-management.provider.js';
 import type { UserManagementCloud } from './user-management.provider.js';
 
 /**
@@ -205,11 +207,18 @@ export interface CloudRestrictedSenderRecord {
 }
 
 export interface CloudProvider
-  extends CloudBackupProvider, CloudConnectorSourceProvider, SecurityPostureProvider {
+  extends
+    CloudBackupProvider,
+    CloudConnectorSourceProvider,
+    SecurityPostureProvider,
+    /** Which partner organizations each tenant granted (consent.provider.ts). */
+    CloudConsentProvider {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
   /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */
   readonly userManagement: UserManagementCloud;
+  /** Enrollment attempts (src/cloud/device-management.provider.ts). */
+  readonly deviceManagement: CloudDeviceManagementProvider;
   getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
   listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
   listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;

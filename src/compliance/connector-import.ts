@@ -4,6 +4,12 @@ import { ConnectorSourceError } from '../cloud/connector-source.provider.js';
 import { createJobContext } from '../context.js';
 import { enqueueJob } from '../core/jobs.js';
 import type { Environment, Scope } from '../core/scope.js';
+import {
+  runTrackedJob,
+  TRACKED_JOB_QUEUE_ATTEMPTS,
+  type TrackedJobKind,
+  type TrackedJobOptions,
+} from '../core/tracked-job.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
@@ -72,7 +78,7 @@ export async function scheduleDueImports(orm: MikroORM, deps: AppDeps): Promise<
         em,
         CONNECTOR_IMPORT_TASK,
         { ...payload },
-        { jobKey: `connector-run:${run.id}`, maxAttempts: 3 },
+        { jobKey: `connector-run:${run.id}`, maxAttempts: TRACKED_JOB_QUEUE_ATTEMPTS },
       );
       scheduled++;
     });
@@ -80,21 +86,40 @@ export async function scheduleDueImports(orm: MikroORM, deps: AppDeps): Promise<
   return scheduled;
 }
 
+/** An import run as a tracked job (core/tracked-job.ts). */
+export const CONNECTOR_IMPORT_JOB: TrackedJobKind<ConnectorRun> = {
+  name: 'connector import',
+  entity: ConnectorRun,
+  runnable: [ConnectorRunStatus.QUEUED, ConnectorRunStatus.RUNNING],
+  running: ConnectorRunStatus.RUNNING,
+  failed: ConnectorRunStatus.FAILED,
+  // no `completed`: the run records its outcome with the connector's totals itself
+  reasonColumn: 'failureReason',
+  startedAtColumn: 'startedAt',
+  finishedAtColumn: 'finishedAt',
+};
+
 /**
- * One import run: Queued → Running → Succeeded | Failed. The source call happens outside any transaction;
+ * One import run, through core/tracked-job.ts: Queued → Running → Succeeded | Failed. The source call happens outside any transaction;
  * its result, the connector's totals and (after the third failure in a row) the pause with its
  * `connector.status_changed` event are written together. A run found already finished (a retried job)
- * does nothing.
+ * does nothing; a resumed one imports its window again (the source keys an import by connector and window,
+ * and the run's result is written once, when it finishes); our own error fails the run with the reason.
  */
-export async function runImport(ctx: ServiceContext, runId: string): Promise<void> {
+export async function runImport(
+  ctx: ServiceContext,
+  runId: string,
+  job?: TrackedJobOptions<ConnectorRun>['job'],
+): Promise<void> {
+  const options = { em: ctx.em, kind: CONNECTOR_IMPORT_JOB, id: runId, clock: ctx.clock, job };
+  await runTrackedJob(options, (run) => importWindow(ctx, run.row));
+}
+
+async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<void> {
   const { em } = ctx;
-  const run = await em.findOne(ConnectorRun, { id: runId }, { refresh: true });
-  if (!run || run.status === ConnectorRunStatus.SUCCEEDED || run.status === ConnectorRunStatus.FAILED) return;
+  const runId = run.id;
   const connector = await em.findOneOrFail(ComplianceConnector, { id: run.connectorId }, { refresh: true });
   const tenant = await em.findOneOrFail(Tenant, { id: connector.tenantId });
-  run.status = ConnectorRunStatus.RUNNING;
-  run.startedAt = ctx.clock.now();
-  await em.flush();
 
   let itemsImported = 0;
   let errors: string[] = [];
@@ -171,12 +196,12 @@ export function connectorSchedulerTask(orm: MikroORM, deps: AppDeps): Task {
 }
 
 export function connectorImportTask(orm: MikroORM, deps: AppDeps): Task {
-  return async (rawPayload) => {
+  return async (rawPayload, helpers) => {
     const payload = rawPayload as ImportPayload;
     const scope: Scope = {
       organizationId: payload.organizationId,
       environment: payload.environment as Environment,
     };
-    await runImport(createJobContext(orm, deps, scope, 'system:compliance'), payload.runId);
+    await runImport(createJobContext(orm, deps, scope, 'system:compliance'), payload.runId, helpers.job);
   };
 }

@@ -2,15 +2,15 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { ScopedEntity } from '../core/scope.js';
 import { ConnectorRunStatus } from './connector.enums.js';
 import { ComplianceConnector } from './connector.entity.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 /** One import of a connector (its history, SPEC 4.2 GET .../:id/history): when, how much, what went wrong. */
 @ObjectType({ description: 'One import run of a connector' })
 @Entity({ tableName: 'compliance_connector_runs' })
 @Index({ name: 'compliance_connector_runs_history_index', properties: ['connectorId', 'scheduledFor'] })
-export class ConnectorRun extends ScopedEntity {
+export class ConnectorRun extends TrackedOperation {
   [OptionalProps]?:
     | 'status'
     | 'startedAt'
@@ -19,7 +19,9 @@ export class ConnectorRun extends ScopedEntity {
     | 'itemsImported'
     | 'errorCount'
     | 'errors'
-    | 'failureReason';
+    | 'failureReason'
+    | 'runAttempts'
+    | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => ComplianceConnector, { mapToPk: true, fieldName: 'connector_id', deleteRule: 'cascade' })

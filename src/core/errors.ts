@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'INVALID_REQUEST'
   | 'CONFLICT'
+  | 'PRECONDITION_FAILED'
   | 'SERVICE_UNAVAILABLE';
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -23,6 +24,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   INTERNAL_ERROR: 500,
   INVALID_REQUEST: 400,
   CONFLICT: 409,
+  PRECONDITION_FAILED: 412,
   SERVICE_UNAVAILABLE: 503,
 };
 
@@ -102,6 +104,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details: ErrorDetails = {}) {
     super('CONFLICT', message, details);
+  }
+}
+
+/** An If-Match (expected version) that is no longer the record's: someone changed it meanwhile (412). */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('PRECONDITION_FAILED', message, details);
   }
 }
 

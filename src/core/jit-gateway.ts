@@ -40,7 +40,16 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   };
 
   const executor: Executor = async (request) => {
-    const operation: OperationDefinitionNode = request.operation;
+    const operation: OperationDefinitionNode | undefined = request.operation;
+    // No operation of the name sent (Apollo found none): graphql-js would answer it; graphql-jit would crash.
+    // (A subscription over HTTP reaches its resolver, which refuses it: subscriptions/event-subscription.resolver.ts.)
+    if (!operation) {
+      const message = request.request.operationName
+        ? `Unknown operation named "${request.request.operationName}".`
+        : 'Must provide operation name if query contains multiple operations.';
+      if (request.response?.http) request.response.http.status = 400;
+      return { errors: [new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } })] };
+    }
     const coerced = getVariableValues(
       schema,
       operation.variableDefinitions ?? [],

@@ -6,10 +6,12 @@ import {
   run,
   type CronItem,
   type Runner,
+  type Task,
   type TaskList,
   type WorkerEvents,
 } from 'graphile-worker';
 import type pg from 'pg';
+import { runOutsideOrganizationSession } from './db-session.js';
 import { JobWorkerLiveness } from './job-worker-liveness.js';
 
 /**
@@ -33,7 +35,8 @@ export async function enqueueJob(
   options: EnqueueOptions = {},
 ): Promise<void> {
   await em.execute(
-    `select graphile_worker.add_job(?::text, ?::json, queue_name => ?::text, run_at => ?::timestamptz,
+    // enqueue_job: add_job as the service role, so the request path's role may call it (db/row-level-security.ts).
+    `select enqueue_job(?::text, ?::json, queue_name => ?::text, run_at => ?::timestamptz,
        max_attempts => ?::int, job_key => ?::text)`,
     [
       taskName,
@@ -58,6 +61,20 @@ export interface JobRunnerOptions {
   log: (level: string, message: string) => void;
 }
 
+/**
+ * Each task runs as the service role (core/db-session.ts): a worker woken through a connection first opened
+ * inside a request would otherwise inherit that request's row-level security session.
+ */
+function outsideOrganizationSessions(taskList: TaskList): TaskList {
+  const wrapped: TaskList = {};
+  for (const [name, task] of Object.entries(taskList)) {
+    if (task)
+      wrapped[name] = ((payload, helpers) =>
+        runOutsideOrganizationSession(() => task(payload, helpers))) as Task;
+  }
+  return wrapped;
+}
+
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
   const liveness = new JobWorkerLiveness(
     options.pgPool,
@@ -70,7 +87,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
   events.on('pool:create', ({ workerPool }) => liveness.addWorker(workerPool.id));
   const runner = await run({
     pgPool: options.pgPool,
-    taskList: options.taskList,
+    // Jobs act for every organization as the service role; a worker woken through a connection first opened
+    // inside a request would otherwise inherit that request's row-level security session.
+    taskList: outsideOrganizationSessions(options.taskList),
     concurrency: options.concurrency,
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1000,

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { runOutsideOrganizationSession } from './db-session.js';
 
 type Handler = (payload: string) => void;
 /** `lost`: NOTIFYs sent from now on are missed; `restored`: listening again (after a `lost`). */
@@ -56,9 +57,12 @@ export class PgListener {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString });
-    client.on('notification', (message) => {
-      for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
-    });
+    client.on('notification', (message) =>
+      // Handlers act for every organization (service role), whatever context the client was opened in.
+      runOutsideOrganizationSession(() => {
+        for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      }),
+    );
     client.on('error', (error) => {
       this.log(`LISTEN connection failed: ${error.message}`);
       this.connectionLost(client);

@@ -7,6 +7,7 @@ import { BarrierApplication, BarrierPolicy, BarrierSegment } from '../info-barri
 import { SecureScoreSnapshot } from '../secure-score/secure-score-snapshot.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
+import { SimulatedTenantGrant } from '../cloud/simulated/consent.simulated.js';
 import { Contact } from '../contacts/contact.entity.js';
 import { DomainEvent } from '../core/events/domain-event.entity.js';
 import { RestrictedUser } from '../exchange/restricted-user.entity.js';
@@ -39,6 +40,10 @@ import {
 } from '../recommendations/tenant-recommendation.entity.js';
 import { UserImport, UserImportRow } from '../user-management/user-import.entity.js';
 import { UserOffboarding } from '../user-management/offboarding.entity.js';
+import { BlockedEnrollmentAttempt } from '../device-management/blocked-enrollment.entity.js';
+import { EnrollmentRestriction } from '../device-management/enrollment-policy.entity.js';
+import { TenantGroup, TenantGroupMember } from '../tenant-groups/tenant-group.entity.js';
+import { PortalDirtyTenant, PortalTenantAggregate } from '../portal/portal-aggregate.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -82,15 +87,22 @@ export const SCOPED_ENTITIES = [
   UserImport,
   UserImportRow,
   UserOffboarding,
+  EnrollmentRestriction,
+  BlockedEnrollmentAttempt,
+  TenantGroup,
+  TenantGroupMember,
+  PortalTenantAggregate,
 ];
 
 export const ALL_ENTITIES = [
   Organization,
   SimulatedCloudTenant,
   SimulatedCloudObject,
+  SimulatedTenantGrant,
   JobWorkerHeartbeat,
   Member,
   AnnouncedSignIn,
   SecretsKeyCheck,
+  PortalDirtyTenant,
   ...SCOPED_ENTITIES,
 ];

@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { sessionSettingsOnReserve } from '../core/db-session.js';
 import { SCOPE_FILTER, type Scope } from '../core/scope.js';
 import { ALL_ENTITIES, SCOPED_ENTITIES } from './entities.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -10,15 +11,25 @@ export interface OrmOptions {
   poolMax?: number;
   /** Called with every SQL statement; the query-count tests and the bench count with it. */
   onQuery?: (sql: string) => void;
+  /**
+   * The non-superuser role the request path acts as (APP_DATABASE_ROLE; docs/security-model.md); unset, the
+   * request path keeps the connecting role (row-level security not enforced: ROW_LEVEL_SECURITY).
+   */
+  appRole?: string;
 }
 
-export function ormConfig({ databaseUrl, poolMax = 10, onQuery }: OrmOptions): Options {
+export function ormConfig({ databaseUrl, poolMax = 10, onQuery, appRole }: OrmOptions): Options {
   return defineConfig({
     clientUrl: databaseUrl,
     entities: ALL_ENTITIES,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
+    // Row-level security: a connection reserved inside a request's session acts as the application role with
+    // the organization's settings; outside one, as the service role (core/db-session.ts).
+    onReserveConnection: appRole
+      ? (sessionSettingsOnReserve(appRole, onQuery) as (connection: unknown) => Promise<void>)
+      : undefined,
     // Lean defaults: no implicit transactions around flush of a single statement, no eager loading.
     forceUtcTimezone: true,
     allowGlobalContext: false,
@@ -34,6 +45,9 @@ export function ormConfig({ databaseUrl, poolMax = 10, onQuery }: OrmOptions): O
         cond: (args: Scope) => ({ organizationId: args.organizationId, environment: args.environment }),
       },
     },
+    // Triggers and SQL functions (the portal's dirty marks, the user search's folding) are written by hand in
+    // migrations; the entities do not describe them, so schema diffs must leave them alone.
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true, ignorePolicies: true },
     migrations: {
       migrationsList: MIGRATIONS,
       transactional: true,

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { AppConfig } from '../config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { migrate, openOrm } from './orm.js';
+import { applyRowLevelSecurity } from './row-level-security.js';
 
 export const EMBEDDED_DATABASE_NAME = 'msp';
 
@@ -45,7 +46,12 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     });
     url = embedded.url;
   }
-  const orm = await openOrm({ databaseUrl: url, onQuery: options.onQuery, poolMax: options.poolMax });
+  const orm = await openOrm({
+    databaseUrl: url,
+    onQuery: options.onQuery,
+    poolMax: options.poolMax,
+    appRole: config.enforceRowLevelSecurity ? config.appDatabaseRole : undefined,
+  });
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client dropped by the server (restart, network) must not crash the process.
   pool.on('error', (error) => options.log(`database pool: ${error.message}`));
@@ -55,6 +61,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
   try {
     await migrate(orm);
     await runMigrations({ pgPool: pool });
+    // After every migration (ours and the job queue's): policies for new tables, grants for the app role.
+    // Always: policies are inert for the service role, and enqueue_job is how every path queues jobs.
+    await applyRowLevelSecurity(pool, config.appDatabaseRole);
   } catch (error) {
     await Promise.allSettled([orm.close(), pool.end()]);
     await embedded?.stop();

@@ -2,10 +2,10 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Device } from './device.entity.js';
 import { DeviceActionKind, DeviceActionStatus, IsolationType, ScanType } from './device.enums.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 export const ACTIVE_ISOLATION_INDEX =
   'create unique index "device_actions_one_active_isolation" on "device_actions" ("device_id") where "kind" in (\'Isolate\', \'Release\') and "status" in (\'Pending\', \'InProgress\')';
@@ -29,7 +29,7 @@ export const ACTIVE_SCAN_INDEX =
   name: 'device_actions_one_active_scan',
   expression: ACTIVE_SCAN_INDEX,
 })
-export class DeviceAction extends ScopedEntity {
+export class DeviceAction extends TrackedOperation {
   [OptionalProps]?:
     | 'status'
     | 'isolationType'
@@ -41,7 +41,9 @@ export class DeviceAction extends ScopedEntity {
     | 'failureReason'
     | 'threatsFound'
     | 'durationSeconds'
-    | 'polls';
+    | 'polls'
+    | 'runAttempts'
+    | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })

@@ -27,7 +27,7 @@ export interface DeviceActionJobPayload extends Record<string, unknown> {
   actionId: string;
 }
 /** graphile-worker attempts before the job marks its action Failed (device-action.task.ts). */
-export const DEVICE_ACTION_MAX_ATTEMPTS = 5;
+export const DEVICE_ACTION_MAX_ATTEMPTS = 5; // = TRACKED_JOB_QUEUE_ATTEMPTS (core/tracked-job.ts)
 
 const MAX_REASON_LENGTH = 1000;
 const MAX_NOTES_LENGTH = 4000;

@@ -5,6 +5,7 @@ import { createJobContext } from '../context.js';
 import { enqueueJob } from '../core/jobs.js';
 import type { Environment } from '../core/scope.js';
 import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
+import { CONTINUES_IN_NEXT_JOB, runTrackedJob, type TrackedJobKind } from '../core/tracked-job.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
   DEVICE_ACTION_TASK,
@@ -21,11 +22,25 @@ export const DEVICE_ACTION_MAX_POLLS = 60;
 
 const TERMINAL = new Set<string>([DeviceActionStatus.SUCCEEDED, DeviceActionStatus.FAILED]);
 
+export const DEVICE_ACTION_JOB: TrackedJobKind<DeviceAction> = {
+  name: 'device action',
+  entity: DeviceAction,
+  runnable: [DeviceActionStatus.PENDING, DeviceActionStatus.IN_PROGRESS],
+  running: DeviceActionStatus.IN_PROGRESS,
+  failed: DeviceActionStatus.FAILED,
+  // no `completed`: the run ends the action itself (finish), with its event, or schedules the next poll
+  reasonColumn: 'failureReason',
+  finishedAtColumn: 'completedAt',
+  // The cloud's errors are retried by the queue (it keeps one action per request id, so a retry is safe).
+  retryable: () => true,
+};
+
 /**
- * Carries out one device action: Pending → (started in the cloud) InProgress → Succeeded | Failed. The row is
- * the progress: a retried job (after a crash or an error) starts from its status, and the cloud keeps one
- * action per request id (our action id), so nothing is done twice. While the cloud reports the action
- * running, the job queues its next look in POLL_DELAY_MS. When the attempts or polls run out, the action is
+ * Carries out one device action through core/tracked-job.ts: Pending → InProgress (started in the cloud)
+ * → Succeeded | Failed. The row is the progress: a run whose action has no cloud id yet starts it (the
+ * cloud keeps one action per request id, our action id, so a resumed run never starts it twice), then asks
+ * the cloud for its status. While the cloud reports it running, the run queues its next look in
+ * POLL_DELAY_MS and ends (CONTINUES_IN_NEXT_JOB). When the attempts, runs or polls run out, the action is
  * marked Failed with the reason, never left pretending.
  */
 export function deviceActionTask(orm: MikroORM, deps: AppDeps): Task {
@@ -33,25 +48,21 @@ export function deviceActionTask(orm: MikroORM, deps: AppDeps): Task {
     const payload = rawPayload as DeviceActionJobPayload;
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
     const ctx = createJobContext(orm, deps, scope, 'system:device-action');
-    const action = await ctx.em.findOne(DeviceAction, { id: payload.actionId });
-    if (!action || TERMINAL.has(action.status)) return;
-    try {
-      await step(ctx, action);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (helpers.job.attempts < Math.min(helpers.job.max_attempts, DEVICE_ACTION_MAX_ATTEMPTS)) throw error;
-      await finish(ctx, action.id, {
-        status: DeviceActionStatus.FAILED,
-        failureReason: `Gave up after ${helpers.job.attempts} attempts: ${message}`,
-      });
-    }
+    const job = {
+      attempts: helpers.job.attempts,
+      max_attempts: Math.min(helpers.job.max_attempts, DEVICE_ACTION_MAX_ATTEMPTS),
+    };
+    await runTrackedJob(
+      { em: ctx.em, kind: DEVICE_ACTION_JOB, id: payload.actionId, clock: deps.clock, job },
+      (run) => step(ctx, run.row),
+    );
   };
 }
 
-async function step(ctx: ServiceContext, action: DeviceAction): Promise<void> {
+async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | typeof CONTINUES_IN_NEXT_JOB> {
   const device = await ctx.em.findOneOrFail(Device, { id: action.deviceId });
   const tenant = await ctx.em.findOneOrFail(Tenant, { id: action.tenantId });
-  if (action.status === DeviceActionStatus.PENDING) {
+  if (action.externalId === null) {
     const started = await ctx.provider.security.startDeviceAction(tenant.externalId, device.externalId, {
       requestId: action.id,
       kind: action.kind,
@@ -60,7 +71,6 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void> {
         (action.scanType === null ? null : action.scanType === 'full' ? 'Full' : 'Quick'),
       comment: [action.reason, action.notes].filter(Boolean).join(' - '),
     });
-    action.status = DeviceActionStatus.IN_PROGRESS;
     action.externalId = started.externalId;
     action.startedAt = ctx.clock.now();
     await ctx.em.flush();
@@ -85,6 +95,7 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void> {
       maxAttempts: DEVICE_ACTION_MAX_ATTEMPTS,
     });
   });
+  return CONTINUES_IN_NEXT_JOB;
 }
 
 interface Outcome {

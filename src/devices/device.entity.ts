@@ -32,6 +32,19 @@ import {
   name: 'devices_risk_index',
   properties: ['organizationId', 'environment', 'tenantId', 'riskRank', 'exposureScore', 'id'],
 })
+/** The device dashboards (src/device-management/device-dashboard.service.ts) count index-only from this one. */
+@Index({
+  name: 'devices_dashboard_index',
+  properties: [
+    'organizationId',
+    'environment',
+    'tenantId',
+    'osPlatform',
+    'complianceState',
+    'ownership',
+    'enrolledAt',
+  ],
+})
 export class Device extends ScopedEntity {
   [OptionalProps]?: 'userId' | 'isolationState' | 'isolationType' | 'createdAt' | 'updatedAt';
 

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../core/errors.js';
+import { rateLimitRejections } from '../core/metrics.js';
 import type { Viewer } from '../core/viewer.js';
 import { RATE_LIMIT_BY_PLAN, Plan } from '../organizations/organization.entity.js';
 
@@ -61,6 +62,7 @@ export class RateLimiter {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       outcome = rejection;
       allowed = false;
+      rateLimitRejections.inc({ caller: viewer ? 'credential' : 'ip' });
     }
     return {
       allowed,

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
+import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { BARRIER_APPLICATION_MS, type BarrierApplyJobPayload } from './barrier-application.service.js';
@@ -21,12 +22,39 @@ export const BARRIER_PROGRESS_CRON: CronItem = {
 };
 
 /**
- * Pending → Applying: pushes the tenant's segments (with their members now) and policies to the cloud,
- * which replaces its configuration (idempotent, so a retried job pushes the same set again harmlessly).
+ * The push as a tracked job (core/tracked-job.ts). It has no visible running state: the push is one
+ * idempotent call, so the row stays Pending while it runs (a resumed run pushes again) and becomes
+ * Applying when the cloud has it.
  */
-export async function pushBarrierApplication(ctx: ServiceContext, applicationId: string): Promise<void> {
-  const application = await ctx.em.findOne(BarrierApplication, { id: applicationId });
-  if (!application || application.status !== BarrierApplicationStatus.PENDING) return;
+export const BARRIER_APPLY_JOB: TrackedJobKind<BarrierApplication> = {
+  name: 'information-barrier apply',
+  entity: BarrierApplication,
+  runnable: [BarrierApplicationStatus.PENDING],
+  running: BarrierApplicationStatus.PENDING,
+  failed: BarrierApplicationStatus.FAILED,
+  completed: BarrierApplicationStatus.APPLYING,
+  reasonColumn: 'failureReason',
+  retryable: () => true, // a cloud or database hiccup: the queue retries; the last attempt fails it
+};
+
+/**
+ * Pending → Applying: pushes the tenant's segments (with their members now) and policies to the cloud,
+ * which replaces its configuration (idempotent, so a retried or resumed job pushes the same set again
+ * harmlessly).
+ */
+export async function pushBarrierApplication(
+  ctx: ServiceContext,
+  applicationId: string,
+  job?: TrackedJobOptions<BarrierApplication>['job'],
+): Promise<void> {
+  const options = { em: ctx.em, kind: BARRIER_APPLY_JOB, id: applicationId, clock: ctx.clock, job };
+  await runTrackedJob(options, async (run) => {
+    await pushConfiguration(ctx, run.row);
+    return { pushedAt: ctx.clock.now() };
+  });
+}
+
+async function pushConfiguration(ctx: ServiceContext, application: BarrierApplication): Promise<void> {
   const tenant = await ctx.em.findOneOrFail(Tenant, { id: application.tenantId });
   const [segments, policies] = await Promise.all([
     ctx.em.find(BarrierSegment, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
@@ -48,27 +76,6 @@ export async function pushBarrierApplication(ctx: ServiceContext, applicationId:
       targetSegmentIds,
     })),
   });
-  await ctx.em.nativeUpdate(
-    BarrierApplication,
-    { id: applicationId, status: BarrierApplicationStatus.PENDING },
-    { status: BarrierApplicationStatus.APPLYING, pushedAt: ctx.clock.now() },
-  );
-}
-
-/** The push gave up (last attempt failed): Failed with the reason, so the tenant can apply again. */
-export async function failBarrierApplication(
-  ctx: ServiceContext,
-  applicationId: string,
-  reason: string,
-): Promise<void> {
-  await ctx.em.nativeUpdate(
-    BarrierApplication,
-    {
-      id: applicationId,
-      status: { $in: [BarrierApplicationStatus.PENDING, BarrierApplicationStatus.APPLYING] },
-    },
-    { status: BarrierApplicationStatus.FAILED, failureReason: reason },
-  );
 }
 
 /**
@@ -90,17 +97,8 @@ export function barrierApplyTask(orm: MikroORM, deps: AppDeps): Task {
   return async (rawPayload, helpers) => {
     const payload = rawPayload as BarrierApplyJobPayload;
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
-    try {
-      await pushBarrierApplication(createJobContext(orm, deps, scope, BARRIER_ACTOR), payload.applicationId);
-    } catch (error) {
-      if (helpers.job.attempts < helpers.job.max_attempts) throw error;
-      const reason = error instanceof Error ? error.message : String(error);
-      await failBarrierApplication(
-        createJobContext(orm, deps, scope, BARRIER_ACTOR),
-        payload.applicationId,
-        reason,
-      );
-    }
+    const ctx = createJobContext(orm, deps, scope, BARRIER_ACTOR);
+    await pushBarrierApplication(ctx, payload.applicationId, helpers.job);
   };
 }
 

@@ -5,6 +5,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { BarrierApplicationStatus, BarrierPolicyType, SegmentAttribute } from './info-barrier.enums.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 @ObjectType({ description: 'An information-barrier segment: the users with one attribute value (SPEC 2.6)' })
 @Entity({ tableName: 'info_barrier_segments' })
@@ -77,8 +78,8 @@ export class BarrierPolicy extends ScopedEntity {
 @Entity({ tableName: 'info_barrier_applications' })
 @Index({ properties: ['tenantId', 'startedAt'] })
 @Index({ properties: ['status', 'startedAt'] })
-export class BarrierApplication extends ScopedEntity {
-  [OptionalProps]?: 'status' | 'pushedAt' | 'appliedAt' | 'failureReason';
+export class BarrierApplication extends TrackedOperation {
+  [OptionalProps]?: 'status' | 'pushedAt' | 'appliedAt' | 'failureReason' | 'runAttempts' | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })

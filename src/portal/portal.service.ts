@@ -1,10 +1,9 @@
-import { computeSecureScore, type ScoredState } from '../secure-score/secure-score.js';
-import { TENANT_STATES_SQL } from '../secure-score/secure-score.service.js';
-import { DAY_MS } from '../core/clock.js';
+import type { LeanCondition } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
+import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
 import { computeTenantHealth } from '../tenants/tenant-health.js';
 import { TenantHealth } from '../tenants/tenant.entity.js';
-import { AccountStatus } from '../users/user.enums.js';
+import { INACTIVE_AFTER_DAYS } from './portal-aggregates.js';
 import type {
   LicenseIntelligenceSummary,
   LicenseUtilizationTotals,
@@ -13,8 +12,7 @@ import type {
   SkuUtilization,
 } from './portal.types.js';
 
-/** A licensed user who is disabled, or has not signed in for this many days, counts as inactive. */
-export const INACTIVE_AFTER_DAYS = 30;
+export { INACTIVE_AFTER_DAYS };
 
 /** pg hands bigint and numeric aggregates over as strings. */
 type Numeric = number | string | null;
@@ -26,10 +24,11 @@ export function utilizationPercent(assigned: number, total: number): number {
   return Math.round((assigned / total) * 1000) / 10;
 }
 
-interface SyncAgeRow {
+interface HealthSignalRow {
   last_synced_ms: Numeric;
-  states: ScoredState[];
+  secure_score_percent: number | null;
   tenants: Numeric;
+  as_of: Date | string | null;
 }
 
 interface SkuRow {
@@ -42,6 +41,7 @@ interface SkuRow {
   available_seats: Numeric;
   inactive_assignments: Numeric;
   inactive_users: Numeric;
+  as_of: Date | string | null;
 }
 
 interface OverAllocationRow {
@@ -54,30 +54,34 @@ interface OverAllocationRow {
   consumed: Numeric;
 }
 
+/** A WHERE fragment with its bound values. */
+interface Filter {
+  sql: string;
+  params: unknown[];
+}
+
 /**
  * The provider portal (SPEC 4.2, 5.3): read-only overviews across every tenant of the caller's organization
- * and environment (no X-Tenant-Id). Computed on every read by a fixed number of aggregate statements
- * whatever the number of tenants (one for tenant stats, two for the license summary); see docs/portal.md.
+ * and environment (no X-Tenant-Id), optionally one tenant group's. The figures that would need every user and
+ * assignment come from the stored per-tenant aggregates (portal-aggregates.ts; docs/portal.md "Aggregates");
+ * seats and sync times are small per tenant and read as they are. A read never writes: tenants our own writes
+ * marked are recounted by the one-minute job; `dataAsOf` is the oldest recount the answer rests on.
  * The statements are raw SQL, so each one names the scope itself (the ORM's scope filter does not apply).
  */
 export class PortalService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /**
-   * Tenants by health. The rule stays in computeTenantHealth: one statement reads each tenant's health
-   * signals (grouped, so tenants with equal signals come as one row) and the rule is applied to each row.
-   */
-  async tenantStats(): Promise<PortalTenantStats> {
-    // Tenants with equal signals come as one row: the sync time and, once known, the recommendation states
-    // the secure score is computed from (src/secure-score/secure-score.ts).
-    const rows = await this.execute<SyncAgeRow>(
-      `select last_synced_ms, states, count(*) as tenants
-         from (select (extract(epoch from t.last_synced_at) * 1000)::float8 as last_synced_ms,
-                      (${TENANT_STATES_SQL})::jsonb as states
-                 from tenants t
-                where t.organization_id = ? and t.environment = ?) as signals
-        group by last_synced_ms, states`,
-      [this.ctx.scope.organizationId, this.ctx.scope.environment],
+  /** Tenants by health (the rule stays in computeTenantHealth, applied per group of equal signals). */
+  async tenantStats(tenantGroupId?: string | null): Promise<PortalTenantStats> {
+    const tenants = await this.filter('t', tenantGroupId);
+    const rows = await this.execute<HealthSignalRow>(
+      `select (extract(epoch from t.last_synced_at) * 1000)::float8 as last_synced_ms, a.secure_score_percent,
+              count(*) as tenants, min(a.refreshed_at) as as_of
+         from tenants t
+         left join portal_tenant_aggregates a on a.tenant_id = t.id
+        where ${tenants.sql}
+        group by 1, 2`,
+      tenants.params,
     );
     const now = this.ctx.clock.now();
     const counts: Record<TenantHealth, number> = {
@@ -88,26 +92,27 @@ export class PortalService {
     let totalTenants = 0;
     for (const row of rows) {
       const lastSyncedAt = row.last_synced_ms === null ? null : new Date(Number(row.last_synced_ms));
-      const tenants = toInt(row.tenants);
-      const secureScorePercent = computeSecureScore(row.states).percentage;
-      counts[computeTenantHealth({ lastSyncedAt, secureScorePercent }, now)] += tenants;
-      totalTenants += tenants;
+      const count = toInt(row.tenants);
+      const health = computeTenantHealth({ lastSyncedAt, secureScorePercent: row.secure_score_percent }, now);
+      counts[health] += count;
+      totalTenants += count;
     }
     return {
       totalTenants,
       healthyCount: counts[TenantHealth.HEALTHY],
       warningCount: counts[TenantHealth.WARNING],
       criticalCount: counts[TenantHealth.CRITICAL],
+      dataAsOf: oldest(rows.map((row) => row.as_of)) ?? now,
     };
   }
 
-  /** Seats per SKU part number and in total, over-allocated tenants, and seats held by inactive users. */
-  async licenseIntelligenceSummary(): Promise<LicenseIntelligenceSummary> {
+  /** Seats per SKU and in total, over-allocated tenants, and seats held by inactive users. */
+  async licenseIntelligenceSummary(tenantGroupId?: string | null): Promise<LicenseIntelligenceSummary> {
+    const licenses = await this.filter('tl', tenantGroupId);
     const now = this.ctx.clock.now();
-    const inactiveSince = new Date(now.getTime() - INACTIVE_AFTER_DAYS * DAY_MS);
     const [skuRows, overAllocationRows] = await Promise.all([
-      this.skuRows(inactiveSince),
-      this.overAllocationRows(),
+      this.skuRows(licenses),
+      this.overAllocationRows(licenses),
     ]);
 
     let totals: LicenseUtilizationTotals = emptyTotals();
@@ -146,27 +151,40 @@ export class PortalService {
       overAllocatedTenants: groupOverAllocations(overAllocationRows),
       inactiveAfterDays: INACTIVE_AFTER_DAYS,
       generatedAt: now,
+      dataAsOf: oldest(skuRows.map((row) => row.as_of)) ?? now,
+    };
+  }
+
+  /** The scope (and group) condition on `alias`'s organization, environment and tenant columns. */
+  private async filter(alias: 't' | 'tl', tenantGroupId?: string | null): Promise<Filter> {
+    const tenantColumn = alias === 't' ? 't.id' : 'tl.tenant_id';
+    const inGroup: LeanCondition[] = await tenantGroupCondition(this.ctx, tenantGroupId, tenantColumn);
+    return {
+      sql: [
+        `${alias}.organization_id = ? and ${alias}.environment = ?`,
+        ...inGroup.map((c) => `(${c.sql})`),
+      ].join(' and '),
+      params: [
+        this.ctx.scope.organizationId,
+        this.ctx.scope.environment,
+        ...inGroup.flatMap((c) => c.params),
+      ],
     };
   }
 
   /**
-   * One statement: a row per SKU part number and a grand-total row (grouping sets), with the seats held by
-   * inactive users (disabled, or last sign-in — or, never signed in, creation — at least 30 days ago;
-   * soft-deleted users excluded) joined in per tenant SKU.
+   * One statement: a row per SKU part number and a grand-total row (grouping sets) over the tenants' licenses,
+   * with each tenant's stored inactive assignments per SKU joined in and the stored inactive users summed.
    */
-  private skuRows(inactiveSince: Date): Promise<SkuRow[]> {
-    const { organizationId, environment } = this.ctx.scope;
+  private skuRows(licenses: Filter): Promise<SkuRow[]> {
     return this.execute<SkuRow>(
-      `with inactive as (
-         select la.tenant_id, la.sku_id, la.user_id
-           from license_assignments la
-           join users u on u.id = la.user_id
-          where la.organization_id = ? and la.environment = ?
-            and u.organization_id = ? and u.environment = ?
-            and u.deleted_at is null
-            and (u.account_status = ? or coalesce(u.last_sign_in_at, u.created_at) <= ?::timestamptz)
+      `with held as (
+         select tl.* from tenant_licenses tl where ${licenses.sql}
+       ), aggregates as (
+         select a.* from portal_tenant_aggregates a where a.tenant_id in (select distinct tenant_id from held)
        ), inactive_by_sku as (
-         select tenant_id, sku_id, count(*) as assignments from inactive group by tenant_id, sku_id
+         select a.tenant_id, s.key::uuid as sku_id, s.value::int as assignments
+           from aggregates a cross join jsonb_each_text(a.inactive_by_sku) s
        )
        select grouping(tl.sku_part_number) as is_total,
               tl.sku_part_number,
@@ -176,42 +194,42 @@ export class PortalService {
               coalesce(sum(tl.consumed), 0) as assigned_seats,
               coalesce(sum(greatest(tl.total - tl.consumed, 0)), 0) as available_seats,
               coalesce(sum(i.assignments), 0) as inactive_assignments,
-              (select count(distinct inactive.user_id)
-                 from inactive
-                 join tenant_licenses held
-                   on held.tenant_id = inactive.tenant_id and held.sku_id = inactive.sku_id) as inactive_users
-         from tenant_licenses tl
+              (select coalesce(sum(inactive_licensed_users), 0) from aggregates) as inactive_users,
+              (select min(refreshed_at) from aggregates) as as_of
+         from held tl
          left join inactive_by_sku i on i.tenant_id = tl.tenant_id and i.sku_id = tl.sku_id
-        where tl.organization_id = ? and tl.environment = ?
         group by grouping sets ((tl.sku_part_number), ())`,
-      [
-        organizationId,
-        environment,
-        organizationId,
-        environment,
-        AccountStatus.DISABLED,
-        inactiveSince.toISOString(),
-        organizationId,
-        environment,
-      ],
+      licenses.params,
     );
   }
 
   /** One statement: every tenant SKU with more seats assigned than purchased (kept in step by sync). */
-  private overAllocationRows(): Promise<OverAllocationRow[]> {
+  private overAllocationRows(licenses: Filter): Promise<OverAllocationRow[]> {
     return this.execute<OverAllocationRow>(
       `select tl.tenant_id, t.name as tenant_name, tl.sku_id, tl.sku_part_number, tl.name, tl.total, tl.consumed
          from tenant_licenses tl
          join tenants t on t.id = tl.tenant_id
-        where tl.organization_id = ? and tl.environment = ? and tl.consumed > tl.total
+        where ${licenses.sql} and tl.consumed > tl.total
         order by t.name, t.id, tl.sku_part_number, tl.sku_id`,
-      [this.ctx.scope.organizationId, this.ctx.scope.environment],
+      licenses.params,
     );
   }
 
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.ctx.em.getConnection().execute<T[]>(sql, params);
   }
+}
+
+/** The earliest of the recount times (pg may hand timestamps over as text); null when there is none. */
+function oldest(values: Array<Date | string | null>): Date | null {
+  let earliest: Date | null = null;
+  for (const value of values) {
+    if (value === null) continue;
+    const date =
+      value instanceof Date ? value : new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+    if (!earliest || date < earliest) earliest = date;
+  }
+  return earliest;
 }
 
 function emptyTotals(): LicenseUtilizationTotals {

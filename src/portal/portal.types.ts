@@ -17,6 +17,12 @@ export class PortalTenantStats {
 
   @Field(() => Int)
   criticalCount!: number;
+
+  @Field(() => GraphQLDateTime, {
+    description:
+      'When the stored secure scores behind the health were computed (the oldest; REST meta.dataAsOf)',
+  })
+  dataAsOf!: Date;
 }
 
 @ObjectType({ description: "License seats summed over the caller's tenants" })
@@ -131,4 +137,10 @@ export class LicenseIntelligenceSummary {
     description: 'When the summary was computed (it is computed on every read)',
   })
   generatedAt!: Date;
+
+  @Field(() => GraphQLDateTime, {
+    description:
+      'When the stored aggregates this answer rests on were computed (the oldest of them; REST meta.dataAsOf)',
+  })
+  dataAsOf!: Date;
 }

@@ -3,12 +3,14 @@ import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/dec
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { ApplyOperationStatus, ApplyOutcome } from './recommendation.enums.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 /** One "apply a recommendation to these tenants" request, carried out by the recommendation-apply job. */
 @Entity({ tableName: 'recommendation_apply_operations' })
 @Index({ properties: ['organizationId', 'environment', 'idempotencyKey', 'createdAt'] })
-export class RecommendationApplyOperation extends ScopedEntity {
-  [OptionalProps]?: 'status' | 'progress' | 'startedAt' | 'finishedAt' | 'failureReason';
+export class RecommendationApplyOperation extends TrackedOperation {
+  [OptionalProps]?:
+    'status' | 'progress' | 'startedAt' | 'finishedAt' | 'failureReason' | 'runAttempts' | 'checkpoint';
 
   @Property()
   recommendationId!: string;

@@ -1,8 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { CloudApplyError } from '../cloud/security-posture.provider.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
+import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
 import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
@@ -32,20 +33,42 @@ function finalStatus(outcomes: ApplyOutcome[]): ApplyOperationStatus {
   return failed === outcomes.length ? ApplyOperationStatus.FAILED : ApplyOperationStatus.PARTIALLY_FAILED;
 }
 
+export const RECOMMENDATION_APPLY_JOB: TrackedJobKind<RecommendationApplyOperation> = {
+  name: 'recommendation apply',
+  entity: RecommendationApplyOperation,
+  runnable: [ApplyOperationStatus.QUEUED, ApplyOperationStatus.RUNNING],
+  running: ApplyOperationStatus.RUNNING,
+  failed: ApplyOperationStatus.FAILED,
+  // no `completed`: the run writes the truthful final status itself (Succeeded, PartiallyFailed, Failed)
+  reasonColumn: 'failureReason',
+  startedAtColumn: 'startedAt',
+  finishedAtColumn: 'finishedAt',
+  progressColumn: 'progress',
+  retryable: () => true, // our side (database, a crash): the queue retries; the last attempt gives up
+  giveUp: giveUpApplyOperation,
+};
+
 /**
- * Carries out one apply operation, tenant by tenant through the cloud provider. Each tenant's outcome,
+ * Carries out one apply operation through core/tracked-job.ts, tenant by tenant through the cloud provider. Each tenant's outcome,
  * its recommendation state, the operation's progress and (when a tenant changed, or notifyAdmins asks for
  * every outcome) its `recommendation.applied` event commit together, so a retried job skips the tenants
  * already done and nothing is applied or announced twice.
  */
-export async function runApplyOperation(ctx: ServiceContext, operationId: string): Promise<void> {
-  const operation = await ctx.em.findOne(RecommendationApplyOperation, { id: operationId });
-  if (!operation || FINISHED.has(operation.status)) return;
-  if (operation.status === ApplyOperationStatus.QUEUED) {
-    operation.status = ApplyOperationStatus.RUNNING;
-    operation.startedAt = ctx.clock.now();
-    await ctx.em.flush();
-  }
+export async function runApplyOperation(
+  ctx: ServiceContext,
+  operationId: string,
+  job?: TrackedJobOptions<RecommendationApplyOperation>['job'],
+): Promise<void> {
+  const options = { em: ctx.em, kind: RECOMMENDATION_APPLY_JOB, id: operationId, clock: ctx.clock, job };
+  await runTrackedJob(options, (run) => applyPendingTenants(ctx, run.row));
+}
+
+/** The tenants not done yet (outcome Pending are the per-item progress), then the final status. */
+async function applyPendingTenants(
+  ctx: ServiceContext,
+  operation: RecommendationApplyOperation,
+): Promise<void> {
+  const operationId = operation.id;
   const results = await ctx.em.find(
     RecommendationApplyResult,
     { operationId },
@@ -141,12 +164,12 @@ export async function runApplyOperation(ctx: ServiceContext, operationId: string
  * reason, its tenants not yet done are failed with it and leave In Progress, so nothing pretends to run.
  */
 export async function giveUpApplyOperation(
-  ctx: ServiceContext,
+  entityManager: EntityManager,
   operationId: string,
   reason: string,
+  now: Date,
 ): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.em.transactional(async (em) => {
+  await entityManager.transactional(async (em) => {
     const operation = await em.findOne(RecommendationApplyOperation, { id: operationId });
     if (!operation || FINISHED.has(operation.status)) return;
     const pending = await em.find(RecommendationApplyResult, { operationId, outcome: ApplyOutcome.PENDING });
@@ -181,20 +204,10 @@ export function recommendationApplyTask(orm: MikroORM, deps: AppDeps): Task {
   return async (rawPayload, helpers) => {
     const payload = rawPayload as ApplyJobPayload;
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
-    const ctx = createJobContext(orm, deps, scope, APPLY_ACTOR);
-    try {
-      await runApplyOperation(ctx, payload.operationId);
-    } catch (error) {
-      if (helpers.job.attempts >= helpers.job.max_attempts) {
-        const reason = error instanceof Error ? error.message : String(error);
-        await giveUpApplyOperation(
-          createJobContext(orm, deps, scope, APPLY_ACTOR),
-          payload.operationId,
-          reason,
-        );
-        return;
-      }
-      throw error;
-    }
+    await runApplyOperation(
+      createJobContext(orm, deps, scope, APPLY_ACTOR),
+      payload.operationId,
+      helpers.job,
+    );
   };
 }

@@ -3,6 +3,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../core/error
 import { DAY_MS } from '../core/clock.js';
 import type { Page } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
+import { tenantIdsOfGroup } from '../tenant-groups/tenant-group-filter.js';
 import {
   RECOMMENDATION_CATALOG,
   recommendationDefinition,
@@ -67,6 +68,7 @@ export class RecommendationService {
   async list(args: RecommendationListArgs): Promise<Page<SecurityRecommendation>> {
     const filter = parseRecommendationFilter(args);
     if (filter.tenantIds) await requireTenants(this.ctx, filter.tenantIds);
+    if (args.tenantGroupId) filter.tenantIds = await this.inGroup(args.tenantGroupId, filter.tenantIds);
     const affected = await this.affected(filter);
     const items = RECOMMENDATION_CATALOG.filter(
       (definition) =>
@@ -179,6 +181,12 @@ export class RecommendationService {
     const definition = recommendationDefinition(id);
     if (!definition) throw new NotFoundError('Recommendation', id);
     return definition;
+  }
+
+  /** The group's members, narrowed to `tenantIds` when both are given (the shared tenant-group rule). */
+  private async inGroup(tenantGroupId: string, tenantIds: string[] | undefined): Promise<string[]> {
+    const members = await tenantIdsOfGroup(this.ctx, tenantGroupId);
+    return tenantIds ? members.filter((id) => tenantIds.includes(id)) : members;
   }
 
   private async affected(

@@ -100,6 +100,9 @@ export class RecommendationListArgs extends PageArgs {
 
   @Field(() => String, { nullable: true, description: 'open, in progress, dismissed, snoozed' })
   status?: string;
+
+  @Field(() => GraphQLUUID, { nullable: true, description: 'Only tenants of this tenant group' })
+  tenantGroupId?: string;
 }
 
 @ObjectType({ description: 'One tenant of an apply operation' })

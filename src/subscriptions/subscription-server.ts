@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from '../core/database-outage.js';
 import { CLOSE_FORBIDDEN, ConnectionGuard, type ConnectionParams } from './connection-guard.js';
 import { EventBridge } from './event-bridge.js';
 import { EventHub } from './event-hub.js';
+import { executeInSession, subscribeInSession } from './session-execution.js';
 import type { SubscriptionContext } from './event-subscription.resolver.js';
 import { checkDocument, formatOperationError, graphQLErrorOf } from './operation-errors.js';
 
@@ -77,6 +78,8 @@ export async function attachSubscriptionServer(
       schema,
       // Never put internal error messages in close reasons, whatever NODE_ENV says.
       isProd: true,
+      execute: executeInSession,
+      subscribe: subscribeInSession,
 
       async onConnect(ctx) {
         const socket = ctx.extra.socket;

@@ -3,9 +3,9 @@ import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { JobStatus } from '../core/job-status.js';
-import { ScopedEntity, type Scope } from '../core/scope.js';
-import type { TrackedJobRow } from '../core/tracked-job.js';
+import type { Scope } from '../core/scope.js';
 import { Tenant } from './tenant.entity.js';
+import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 export { JobStatus };
 
@@ -13,7 +13,7 @@ export { JobStatus };
 @ObjectType({ description: 'A tenant sync job and its progress' })
 @Entity({ tableName: 'tenant_syncs' })
 @Index({ properties: ['tenantId', 'createdAt'] })
-export class TenantSync extends ScopedEntity implements TrackedJobRow {
+export class TenantSync extends TrackedOperation {
   [OptionalProps]?:
     | 'status'
     | 'progress'
@@ -56,14 +56,6 @@ export class TenantSync extends ScopedEntity implements TrackedJobRow {
   @Field(() => GraphQLDateTime, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
-
-  /** Runs started (core/tracked-job.ts): more than one means a worker died and the sync resumed. */
-  @Property({ type: 'integer', default: 0 })
-  runAttempts: number = 0;
-
-  /** Where a resumed run continues (core/tracked-job.ts); a sync re-reconciles, which is idempotent. */
-  @Property({ type: 'jsonb', nullable: true })
-  checkpoint: Record<string, unknown> | null = null;
 
   constructor(scope: Scope, tenantId: string, createdAt: Date) {
     super();

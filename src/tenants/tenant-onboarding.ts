@@ -4,6 +4,7 @@ import { Field, InputType } from 'type-graphql';
 import { CloudObjectNotFoundError } from '../cloud/simulated/simulated-cloud.provider.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
+import { requireConsentToOnboard } from './tenant-consent.js';
 import { Tenant } from './tenant.entity.js';
 
 @InputType({ description: 'A tenant of the upstream cloud to administer' })
@@ -19,11 +20,14 @@ export class OnboardTenantInput {
  * (DECISIONS "The upstream cloud"). Name and domains come from the cloud; the cloud's first domain
  * is the default one. The tenant starts unsynced (health critical) until its first sync, which the
  * caller starts (POST /v1/tenants/:id/sync) or, in the demo seed, runs directly.
+ * Only a tenant that granted the caller's organization delegated access (tenant-consent.ts; else 403).
  * The same upstream tenant once per environment: a second onboarding, or a tenant whose default
  * domain is already used here, is 409 CONFLICT.
  */
 export async function onboardTenant(ctx: ServiceContext, input: { externalId: string }): Promise<Tenant> {
   const externalId = input.externalId.trim();
+  // The customer's consent before anything else: a tenant that did not grant us is not even looked up.
+  await requireConsentToOnboard(ctx, externalId);
   let upstream;
   try {
     upstream = await ctx.provider.getTenant(externalId);

@@ -10,6 +10,8 @@ import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { reconcileSecurity, readSecurityUpstream, type SecuritySnapshot } from '../devices/security-sync.js';
 import type { CloudSecurityControlRecord } from '../cloud/security-posture.provider.js';
+import { readEnrollmentUpstream, recordBlockedEnrollments } from '../device-management/enrollment-sync.js';
+import type { CloudEnrollmentAttemptRecord } from '../cloud/device-management.provider.js';
 import { reconcileRecommendations } from '../recommendations/recommendation-reconcile.js';
 import { announceRiskySignIns } from '../security/risky-signins.js';
 import {
@@ -18,6 +20,7 @@ import {
   reconcileUsers,
   type DirectoryStepContext,
 } from './tenant-directory-reconcile.js';
+import { checkSyncConsent } from './tenant-consent.js';
 import { Tenant } from './tenant.entity.js';
 
 /** What a sync changed, by kind (e.g. usersCreated: 12); all zeros when nothing changed upstream. */
@@ -39,6 +42,8 @@ export interface UpstreamSnapshot {
   security: SecuritySnapshot;
   /** Security controls, for the recommendations (src/recommendations/recommendation-reconcile.ts). */
   securityControls: CloudSecurityControlRecord[];
+  /** Enrollment attempts since the previous sync (src/device-management/enrollment-sync.ts). */
+  enrollmentAttempts: CloudEnrollmentAttemptRecord[];
 }
 
 export async function readUpstream(
@@ -46,16 +51,18 @@ export async function readUpstream(
   tenantExternalId: string,
   since: Date | null,
 ): Promise<UpstreamSnapshot> {
-  const [users, skus, groups, assignments, signIns, security, securityControls] = await Promise.all([
-    provider.listUsers(tenantExternalId),
-    provider.listSkus(tenantExternalId),
-    provider.listGroups(tenantExternalId),
-    provider.listLicenseAssignments(tenantExternalId),
-    provider.listSignIns(tenantExternalId, since),
-    readSecurityUpstream(provider, tenantExternalId),
-    provider.listSecurityControls(tenantExternalId),
-  ]);
-  return { users, skus, groups, assignments, signIns, security, securityControls };
+  const [users, skus, groups, assignments, signIns, security, securityControls, enrollmentAttempts] =
+    await Promise.all([
+      provider.listUsers(tenantExternalId),
+      provider.listSkus(tenantExternalId),
+      provider.listGroups(tenantExternalId),
+      provider.listLicenseAssignments(tenantExternalId),
+      provider.listSignIns(tenantExternalId, since),
+      readSecurityUpstream(provider, tenantExternalId),
+      provider.listSecurityControls(tenantExternalId),
+      readEnrollmentUpstream(provider, tenantExternalId, since),
+    ]);
+  return { users, skus, groups, assignments, signIns, security, securityControls, enrollmentAttempts };
 }
 
 /**
@@ -75,6 +82,8 @@ export async function reconcileTenant(
   const work = ctx.em.fork({ keepTransactionContext: true });
   const found = await work.findOne(Tenant, { id: tenantId });
   if (!found) throw new NotFoundError('Tenant', tenantId);
+  // Consent first: without the customer's grant nothing of the tenant is read (tenant-consent.ts).
+  await checkSyncConsent({ ...ctx, em: work }, found);
   const snapshot = await readUpstream(ctx.provider, found.externalId, found.lastSyncedAt);
   await report(20);
 
@@ -95,12 +104,19 @@ export async function reconcileTenant(
     const groups = await reconcileGroups(step, snapshot.groups, users.activeUserIds);
     await report(90);
     const security = await reconcileSecurity({ ...ctx, em }, tenant, snapshot.security, step.now);
+    const enrollment = await recordBlockedEnrollments(
+      { ...ctx, em },
+      tenant,
+      snapshot.enrollmentAttempts,
+      step.now,
+    );
 
     const summary: SyncSummary = {
       ...users.counts,
       ...licenses,
       ...groups,
       ...security,
+      ...enrollment,
       newSignIns: snapshot.signIns.length,
       recommendationsChanged: await reconcileRecommendations(
         em,

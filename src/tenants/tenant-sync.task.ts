@@ -3,10 +3,24 @@ import type { Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
-import { runTrackedJob } from '../core/tracked-job.js';
+import { JobStatus } from '../core/job-status.js';
+import { runTrackedJob, type TrackedJobKind } from '../core/tracked-job.js';
 import { TenantSync } from './sync-run.entity.js';
 import { reconcileTenant } from './tenant-reconcile.js';
 import type { TenantSyncJobPayload } from './tenant.service.js';
+
+export const TENANT_SYNC_JOB: TrackedJobKind<TenantSync> = {
+  name: 'tenant sync',
+  entity: TenantSync,
+  runnable: [JobStatus.QUEUED, JobStatus.RUNNING],
+  running: JobStatus.RUNNING,
+  failed: JobStatus.FAILED,
+  completed: JobStatus.COMPLETED,
+  reasonColumn: 'error',
+  startedAtColumn: 'startedAt',
+  finishedAtColumn: 'finishedAt',
+  progressColumn: 'progress',
+};
 
 /**
  * Runs one tenant sync: Queued → Running (progress 0..100) → Completed | Failed, through the shared
@@ -20,7 +34,7 @@ export function tenantSyncTask(orm: MikroORM, deps: AppDeps): Task {
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
     const ctx = createJobContext(orm, deps, scope, 'system:tenant-sync');
     await runTrackedJob(
-      { em: ctx.em, entity: TenantSync, id: payload.syncId, clock: deps.clock, job: helpers.job },
+      { em: ctx.em, kind: TENANT_SYNC_JOB, id: payload.syncId, clock: deps.clock, job: helpers.job },
       async (run) => {
         if (run.resumed)
           helpers.logger.info(`tenant sync ${payload.syncId} resumes after an interrupted run`);

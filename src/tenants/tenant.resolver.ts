@@ -17,8 +17,12 @@ const TenantPage = PageOf(Tenant, 'Tenant');
 export class TenantResolver {
   @Query(() => TenantPage, { description: 'Customer tenants, newest first' })
   @RequirePermission(FEATURES.tenants.read)
-  tenants(@Args() page: PageArgs, @Ctx() ctx: RequestContext) {
-    return new TenantService(ctx).list(page);
+  tenants(
+    @Args() page: PageArgs,
+    @Arg('tenantGroupId', () => GraphQLUUID, { nullable: true }) tenantGroupId: string | null,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new TenantService(ctx).list(page, tenantGroupId);
   }
 
   @Query(() => Tenant)
@@ -28,7 +32,10 @@ export class TenantResolver {
   }
 
   @Mutation(() => Tenant, {
-    description: 'Brings a tenant of the upstream cloud into this organization and environment; sync it next',
+    description:
+      'Brings a tenant of the upstream cloud into this organization and environment; sync it next. ' +
+      "The tenant's administrator must have granted this organization delegated access (else FORBIDDEN, " +
+      'details.reason CONSENT_REQUIRED; see docs/security-model.md)',
   })
   @RequirePermission(FEATURES.tenants.write)
   onboardTenant(@Arg('input') input: OnboardTenantInput, @Ctx() ctx: RequestContext) {

@@ -2,6 +2,7 @@ import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
+import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantSync } from './sync-run.entity.js';
@@ -19,8 +20,10 @@ export interface TenantSyncJobPayload {
 export class TenantService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  list(args: PageArgs): Promise<Page<Tenant>> {
-    return findLeanPage(this.ctx, Tenant, {}, args, { createdAt: 'desc', id: 'desc' });
+  /** Newest first; only the members of `tenantGroupId` when given (404 for a group not the caller's). */
+  async list(args: PageArgs, tenantGroupId?: string | null): Promise<Page<Tenant>> {
+    const inGroup = await tenantGroupCondition(this.ctx, tenantGroupId, '"id"');
+    return findLeanPage(this.ctx, Tenant, {}, args, { createdAt: 'desc', id: 'desc' }, inGroup);
   }
 
   async get(id: string): Promise<Tenant> {

@@ -2,7 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { ScopedEntity } from '../core/scope.js';
+import { RequestedOperation } from '../core/tracked-operation.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 
@@ -95,8 +95,8 @@ export interface StoredStep {
   expression:
     'create unique index "user_offboardings_one_active" on "user_offboardings" ("user_id") where "status" in (\'Queued\', \'Running\')',
 })
-export class UserOffboarding extends ScopedEntity {
-  [OptionalProps]?: 'status' | 'failureReason' | 'startedAt' | 'finishedAt';
+export class UserOffboarding extends RequestedOperation {
+  [OptionalProps]?: 'status' | 'failureReason' | 'startedAt' | 'finishedAt' | 'runAttempts' | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
@@ -115,24 +115,4 @@ export class UserOffboarding extends ScopedEntity {
 
   @Property({ type: 'jsonb' })
   steps!: StoredStep[];
-
-  @Field(() => String, { nullable: true })
-  @Property({ type: 'text', nullable: true })
-  failureReason: string | null = null;
-
-  @Field()
-  @Property()
-  createdBy!: string;
-
-  @Field(() => GraphQLDateTime)
-  @Property({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
-  @Property({ type: 'timestamptz', nullable: true })
-  startedAt: Date | null = null;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
-  @Property({ type: 'timestamptz', nullable: true })
-  finishedAt: Date | null = null;
 }

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
+import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { User } from '../users/user.entity.js';
@@ -16,7 +17,7 @@ import { STEP_ORDER, stepWanted } from './offboarding.steps.js';
 import type { OffboardUserInput } from './offboarding.types.js';
 
 export const USER_OFFBOARDING_TASK = 'user-offboarding';
-export const USER_OFFBOARDING_MAX_ATTEMPTS = 5;
+export const USER_OFFBOARDING_MAX_ATTEMPTS = TRACKED_JOB_QUEUE_ATTEMPTS;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isSecondOffboarding = (error: unknown) =>
@@ -126,7 +127,8 @@ export class OffboardingService {
         const claimed = await em.nativeUpdate(
           UserOffboarding,
           { id, status: OffboardingStatus.FAILED },
-          { status: OffboardingStatus.QUEUED, failureReason: null, finishedAt: null },
+          // A fresh run count: the retry is a new start, not a crash loop (core/tracked-job.ts).
+          { status: OffboardingStatus.QUEUED, failureReason: null, finishedAt: null, runAttempts: 0 },
         );
         if (claimed === 0) throw new ConflictError(`Offboarding ${id} was retried by another request`);
         await this.enqueue(em, offboarding);

@@ -1,8 +1,8 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
-import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
+import { RequestedOperation } from '../core/tracked-operation.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 export enum UserImportStatus {
@@ -31,9 +31,17 @@ registerEnumType(UserImportRowStatus, { name: 'UserImportRowStatus' });
 @ObjectType({ description: 'A bulk user creation from CSV and its progress' })
 @Entity({ tableName: 'user_imports' })
 @Index({ properties: ['organizationId', 'environment', 'tenantId', 'createdAt'] })
-export class UserImport extends ScopedEntity {
+export class UserImport extends RequestedOperation {
   [OptionalProps]?:
-    'status' | 'processedRows' | 'createdRows' | 'failedRows' | 'failureReason' | 'startedAt' | 'finishedAt';
+    | 'status'
+    | 'processedRows'
+    | 'createdRows'
+    | 'failedRows'
+    | 'failureReason'
+    | 'startedAt'
+    | 'finishedAt'
+    | 'runAttempts'
+    | 'checkpoint';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
@@ -58,26 +66,6 @@ export class UserImport extends ScopedEntity {
   @Field(() => Int)
   @Property({ type: 'integer' })
   failedRows: number = 0;
-
-  @Field(() => String, { nullable: true, description: 'Why the whole operation failed (not a row)' })
-  @Property({ type: 'text', nullable: true })
-  failureReason: string | null = null;
-
-  @Field()
-  @Property()
-  createdBy!: string;
-
-  @Field(() => GraphQLDateTime)
-  @Property({ type: 'timestamptz' })
-  createdAt!: Date;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
-  @Property({ type: 'timestamptz', nullable: true })
-  startedAt: Date | null = null;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
-  @Property({ type: 'timestamptz', nullable: true })
-  finishedAt: Date | null = null;
 }
 
 /** One data row of an import file and what became of it. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { raw } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
+import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
@@ -15,7 +16,7 @@ import type { GeneratedImportPassword, UserImportSubmission } from './user-impor
 
 export const USER_IMPORT_TASK = 'user-import';
 /** graphile-worker attempts before the import is marked Failed with the last error. */
-export const USER_IMPORT_MAX_ATTEMPTS = 5;
+export const USER_IMPORT_MAX_ATTEMPTS = TRACKED_JOB_QUEUE_ATTEMPTS;
 const INSERT_CHUNK = 500;
 
 /**

@@ -4,10 +4,10 @@ import { createJobContext } from '../context.js';
 import { AppError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
+import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
 import type { CreateUserInput } from '../users/user.inputs.js';
 import { UserService } from '../users/user.service.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
-import { USER_IMPORT_MAX_ATTEMPTS } from './user-import.service.js';
 
 const BATCH = 50;
 
@@ -29,47 +29,62 @@ const reasonOf = (error: unknown) =>
     ? error.message
     : `the upstream cloud or database failed: ${error instanceof Error ? error.message : String(error)}`;
 
+export const USER_IMPORT_JOB: TrackedJobKind<UserImport> = {
+  name: 'user import',
+  entity: UserImport,
+  runnable: [UserImportStatus.QUEUED, UserImportStatus.RUNNING],
+  running: UserImportStatus.RUNNING,
+  failed: UserImportStatus.FAILED,
+  completed: UserImportStatus.COMPLETED,
+  reasonColumn: 'failureReason',
+  startedAtColumn: 'startedAt',
+  finishedAtColumn: 'finishedAt',
+};
+
 /**
- * Runs (or resumes) an import: rows still Pending or Creating, in file order. A row is marked Creating
- * before its user is created and Created/Failed after, with the counters, in one transaction; a row found
- * Creating after a crash is taken as Created when its user exists (created since the import began), so a
- * retried job never creates a user twice. A row's failure (UPN taken meanwhile, a cloud refusal) fails
- * that row only.
+ * Runs (or resumes) an import through core/tracked-job.ts: rows still Pending or Creating, in file order.
+ * Each row's state is its own progress: a row is marked Creating before its user is created and
+ * Created/Failed after, with the counters, in one transaction; a row found Creating after a crash is taken
+ * as Created when its user exists (created since the import began), so a resumed run never creates a user
+ * twice. The checkpoint records the last line done. A row's failure (UPN taken meanwhile, a cloud refusal)
+ * fails that row only; the final status says whether any row failed.
  */
-export async function runUserImport(orm: MikroORM, deps: AppDeps, payload: ImportPayload): Promise<void> {
+export async function runUserImport(
+  orm: MikroORM,
+  deps: AppDeps,
+  payload: ImportPayload,
+  job?: TrackedJobOptions<UserImport>['job'],
+): Promise<void> {
   const scope: Scope = { organizationId: payload.organizationId, environment: payload.environment };
   const ctx = createJobContext(orm, deps, scope, 'system:user-import');
-  const operation = await ctx.em.findOne(UserImport, { id: payload.importId });
-  if (!operation || ![UserImportStatus.QUEUED, UserImportStatus.RUNNING].includes(operation.status)) return;
-  const actorCtx = () => createJobContext(orm, deps, scope, operation.createdBy);
-  await ctx.em.nativeUpdate(
-    UserImport,
-    { id: operation.id },
-    { status: UserImportStatus.RUNNING, startedAt: operation.startedAt ?? deps.clock.now() },
-  );
-  for (;;) {
-    const rows = await ctx.em.execute<PendingRow[]>(
-      `select id, line, user_principal_name, input, password, status from user_import_rows
-        where import_id = ? and status in ('Pending', 'Creating') order by line limit ?`,
-      [operation.id, BATCH],
-    );
-    if (rows.length === 0) break;
-    for (const row of rows) await importRow(actorCtx(), operation, row);
-  }
-  const counts = await ctx.em.findOneOrFail(UserImport, { id: operation.id }, { refresh: true });
-  const status =
-    counts.failedRows === 0
-      ? UserImportStatus.COMPLETED
-      : counts.createdRows === 0
-        ? UserImportStatus.FAILED
-        : UserImportStatus.COMPLETED_WITH_ERRORS;
-  await ctx.em.nativeUpdate(
-    UserImport,
-    { id: operation.id },
-    {
-      status,
-      finishedAt: deps.clock.now(),
-      failureReason: status === UserImportStatus.FAILED ? 'No row could be created (see the rows)' : null,
+  await runTrackedJob(
+    { em: ctx.em, kind: USER_IMPORT_JOB, id: payload.importId, clock: deps.clock, job },
+    async (run) => {
+      const operation = run.row;
+      const actorCtx = () => createJobContext(orm, deps, scope, operation.createdBy);
+      for (;;) {
+        const rows = await ctx.em.execute<PendingRow[]>(
+          `select id, line, user_principal_name, input, password, status from user_import_rows
+          where import_id = ? and status in ('Pending', 'Creating') order by line limit ?`,
+          [operation.id, BATCH],
+        );
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          await importRow(actorCtx(), operation, row);
+          await run.save({ lastLine: row.line });
+        }
+      }
+      const counts = await ctx.em.findOneOrFail(UserImport, { id: operation.id }, { refresh: true });
+      const status =
+        counts.failedRows === 0
+          ? UserImportStatus.COMPLETED
+          : counts.createdRows === 0
+            ? UserImportStatus.FAILED
+            : UserImportStatus.COMPLETED_WITH_ERRORS;
+      return {
+        status,
+        failureReason: status === UserImportStatus.FAILED ? 'No row could be created (see the rows)' : null,
+      };
     },
   );
 }
@@ -128,24 +143,6 @@ async function landedBefore(
 
 export function userImportTask(orm: MikroORM, deps: AppDeps): Task {
   return async (payload, helpers) => {
-    const importPayload = payload as ImportPayload;
-    try {
-      await runUserImport(orm, deps, importPayload);
-    } catch (error) {
-      // Retried by graphile-worker; after the last attempt the operation says why it stopped.
-      if (helpers.job.attempts >= (helpers.job.max_attempts ?? USER_IMPORT_MAX_ATTEMPTS)) {
-        await orm.em.fork().nativeUpdate(
-          UserImport,
-          { id: importPayload.importId },
-          {
-            status: UserImportStatus.FAILED,
-            finishedAt: deps.clock.now(),
-            failureReason: `Stopped after ${helpers.job.attempts} attempts: ${reasonOf(error)}`,
-          },
-          { filters: false },
-        );
-      }
-      throw error;
-    }
+    await runUserImport(orm, deps, payload as ImportPayload, helpers.job);
   };
 }

@@ -74,6 +74,17 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_search_email_trgm" on "users" using gin (lower("email") gin_trgm_ops) where "deleted_at" is null',
 })
+// Cross-tenant user search (src/user-directory): case- and accent-folded trigram key, and A to Z across tenants.
+@Index({
+  name: 'users_directory_search_trgm',
+  expression:
+    'create index "users_directory_search_trgm" on "users" using gin (user_search_key("display_name", "user_principal_name", "email") gin_trgm_ops) where "deleted_at" is null',
+})
+@Index({
+  name: 'users_directory_order',
+  expression:
+    'create index "users_directory_order" on "users" ("organization_id", "environment", user_search_fold("display_name"), "id") where "deleted_at" is null',
+})
 @Index({
   name: 'users_display_name_order',
   expression:

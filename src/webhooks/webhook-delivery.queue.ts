@@ -13,9 +13,12 @@ export interface DeliveryJobPayload {
 /** A job that throws (database trouble, not an HTTP failure) is retried by the queue this many times. */
 const JOB_MAX_ATTEMPTS = 10;
 
-/** The add_job call for the delivery whose id and delay (ms) are the columns `id` and `delay` of `source`. */
+/**
+ * The add_job call for the delivery whose id and delay (ms) are the columns `id` and `delay` of `source`;
+ * through enqueue_job, which the request path's role may call (db/row-level-security.ts).
+ */
 const addDeliveryJob = (source: string) => `
-  graphile_worker.add_job('${WEBHOOK_DELIVERY_TASK}', json_build_object('deliveryId', ${source}.id),
+  enqueue_job('${WEBHOOK_DELIVERY_TASK}', json_build_object('deliveryId', ${source}.id),
     run_at => now() + ${source}.delay * interval '1 millisecond',
     max_attempts => ${JOB_MAX_ATTEMPTS}, job_key => 'webhook-delivery:' || ${source}.id)`;
 

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import { systemClock } from '../core/clock.js';
+import { recordWebhookAttempt } from '../core/metrics.js';
 import type { EventPayload } from '../core/events/event-filter.js';
 import type { Environment, Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
@@ -125,6 +126,7 @@ export function webhookDeliveryTask(orm: MikroORM, deps: AppDeps): Task {
     const outcome = await attempt(delivery, settings, deps.clock.now());
     const now = deps.clock.now();
     const attemptNumber = delivery.attempt_count + 1;
+    recordWebhookAttempt(outcome.error === null, outcome.latencyMs);
     if (outcome.error === null) {
       await connection.execute(RECORD_SUCCESS, [
         delivery.organization_id,

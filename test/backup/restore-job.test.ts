@@ -22,6 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
+const FIRST_ATTEMPT = { attempts: 1, max_attempts: 5 };
+const LAST_ATTEMPT = { attempts: 5, max_attempts: 5 };
+
 function runner(jobId: string): RestoreRunner {
   return new RestoreRunner(createJobContext(app.orm, app.deps, org.scope, 'test:worker'), jobId);
 }
@@ -51,7 +54,7 @@ it('cancels a Queued restore: every item Cancelled, and a worker picking it up l
   const res = await cancel(tenantId, job.id);
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ status: 'Cancelled', processedCount: 0 });
-  await runner(job.id).run(false);
+  await runner(job.id).run(FIRST_ATTEMPT);
   const after = await getRestore(app, org.keys.read, tenantId, job.id, '?limit=100');
   expect(after).toMatchObject({ status: 'Cancelled', restoredCount: 0 });
   expect(after.items?.items.every((item) => item.status === 'Cancelled')).toBe(true);
@@ -64,7 +67,7 @@ it('cancels a Running restore: the batch at the cloud keeps its real results, th
   const { tenantId, tenantExternalId, job } = await queuedRestore();
   // A slow backup service, so the cancel lands while the first batch is at the cloud.
   await simulatedCloud(app).backup.injectFault(tenantExternalId, { delayMs: 300 });
-  const running = runner(job.id).run(false);
+  const running = runner(job.id).run(FIRST_ATTEMPT);
   for (
     let i = 0;
     i < 200 && (await getRestore(app, org.keys.read, tenantId, job.id)).status !== 'Running';
@@ -91,9 +94,9 @@ it('an unavailable backup service: retried (the job stays Running), then Failed 
   await simulatedCloud(app).backup.injectFault(tenantExternalId, {
     unavailable: 'Backup service throttled (503)',
   });
-  await expect(runner(job.id).run(false)).rejects.toThrow('throttled');
+  await expect(runner(job.id).run(FIRST_ATTEMPT)).rejects.toThrow('throttled');
   expect((await getRestore(app, org.keys.read, tenantId, job.id)).status).toBe('Running');
-  await runner(job.id).run(true);
+  await runner(job.id).run(LAST_ATTEMPT);
   const failed = await getRestore(app, org.keys.read, tenantId, job.id, '?limit=1');
   expect(failed).toMatchObject({ status: 'Failed', restoredCount: 0 });
   expect(failed.failureReason).toContain('throttled');
@@ -114,7 +117,7 @@ it('Failed when every item fails', async () => {
     itemIds: ['inbox/1', 'inbox/2'],
     target: { type: 'Original location' },
   });
-  await runner(res.body.data.id).run(false);
+  await runner(res.body.data.id).run(FIRST_ATTEMPT);
   const job = await getRestore(app, org.keys.read, tenantId, res.body.data.id);
   expect(job).toMatchObject({
     status: 'Failed',

@@ -9,6 +9,7 @@ import { announceRiskySignIns } from '../../src/security/risky-signins.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
@@ -62,6 +63,7 @@ async function onboardCloudTenant(): Promise<{ tenantId: string; externalId: str
     employees: 30,
     hybrid: false,
   });
+  await grantConsent(app, tenant.externalId, org.organization.id);
   const res = await app.graphql<{ onboardTenant: { id: string } }>(
     org.keys.write,
     'mutation ($externalId: String!) { onboardTenant(input: { externalId: $externalId }) { id } }',

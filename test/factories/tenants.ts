@@ -1,10 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { SimulatedTenantGrant } from '../../src/cloud/simulated/consent.simulated.js';
 import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { Scope } from '../../src/core/scope.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { TestApp } from '../helpers/test-app.js';
 
-/** A tenant of the organization and its twin in the simulated cloud (so sync and user writes work). */
+/**
+ * The customer's consent: the cloud tenant grants the organization delegated access, as its admin would
+ * (docs/security-model.md "Tenant consent"). Onboarding and every sync need it.
+ */
+export async function grantConsent(app: TestApp, externalId: string, organizationId: string): Promise<void> {
+  const change = await (app.deps.provider as SimulatedCloudProvider).consent.grantDelegatedAccess(
+    externalId,
+    organizationId,
+  );
+  if (change.outcome === 'unknownTenant') throw new Error(`No simulated cloud tenant ${externalId}`);
+}
+
+/**
+ * A tenant of the organization and its twin in the simulated cloud, which granted the organization
+ * delegated access (so sync and user writes work).
+ */
 export async function createTenant(
   app: TestApp,
   scope: Scope,
@@ -30,6 +47,11 @@ export async function createTenant(
   const tenant = new Tenant(scope, { name: fields.name ?? `Tenant ${suffix}`, domain, domains, externalId });
   tenant.createdAt = fields.createdAt ?? app.clock.now();
   tenant.lastSyncedAt = fields.lastSyncedAt === undefined ? app.clock.now() : fields.lastSyncedAt;
-  await em.persist([cloudTenant, tenant]).flush();
+  const grant = em.create(SimulatedTenantGrant, {
+    tenantExternalId: externalId,
+    partnerOrganizationId: scope.organizationId,
+    grantedAt: app.clock.now(),
+  });
+  await em.persist([cloudTenant, grant, tenant]).flush();
   return tenant;
 }

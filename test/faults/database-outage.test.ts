@@ -11,6 +11,8 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../../src/db/orm.js';
+import { applyRowLevelSecurity } from '../../src/db/row-level-security.js';
+import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { freePort } from '../helpers/server-process.js';
@@ -36,6 +38,7 @@ beforeAll(async () => {
   await orm.close();
   const pool = new pg.Pool({ connectionString: database.url });
   await runMigrations({ pgPool: pool });
+  await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
   await pool.end();
   app = await TestApp.start({ databaseUrl: database.url });
   org = await createOrganizationWithKeys(app);

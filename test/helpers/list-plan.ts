@@ -95,7 +95,7 @@ export function planProblems(root: PlanNode, budget: PageBudget, statement = '')
 }
 
 /** MikroORM logs "[query] <sql with its values> [took N ms, M results]" (maybe with colour codes). */
-function statementOf(message: string): string {
+export function statementOf(message: string): string {
   const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
   return plain
     .replace(/^\s*\[query\]\s*/, '')

@@ -4,8 +4,14 @@
  */
 export class SqlCounter {
   private statements: string[] = [];
+  /** Row-level security settings applied to a reserved connection (core/db-session.ts), counted apart. */
+  sessionSettings = 0;
 
   record(message: string): void {
+    if (message.startsWith('[session]')) {
+      this.sessionSettings++;
+      return;
+    }
     // The API key cache refills (and the throttled lastUsedAt write) depend on wall time, not on the
     // request: under a loaded machine they land in one measured window and not the other. Not counted.
     if (/from api_keys k|update api_keys set last_used_at/.test(message)) return;
@@ -17,6 +23,7 @@ export class SqlCounter {
 
   reset(): void {
     this.statements = [];
+    this.sessionSettings = 0;
   }
 
   get count(): number {

@@ -15,11 +15,13 @@ import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
+import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import type { HttpTimeouts } from '../../src/http/server-timeouts.js';
 import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 
+import { assertMatchesOpenApi } from './openapi-validator.js';
 import { SqlCounter } from './sql-counter.js';
 
 let schemaPromise: Promise<GraphQLSchema> | null = null;
@@ -58,8 +60,12 @@ export interface TestAppOptions {
   jobStaleAfterMs?: number;
   /** HTTP server timeouts (http/server-timeouts.ts) other than the defaults. */
   httpTimeouts?: HttpTimeouts;
+  /** Enforce row-level security: API requests act as the application role (docs/security-model.md). */
+  rowLevelSecurity?: boolean;
   /** Webhook delivery settings (e.g. allow loopback receivers, a short retry schedule). */
   webhooks?: Partial<WebhookSettings>;
+  /** Serve GET /metrics for this bearer token (docs/operations.md). */
+  metricsToken?: string;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -98,6 +104,7 @@ export class TestApp {
       databaseUrl: url,
       onQuery: (statement) => sql.record(statement),
       poolMax: 20,
+      appRole: options.rowLevelSecurity ? DEFAULT_APP_DATABASE_ROLE : undefined,
     });
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     pool.on('error', () => undefined);
@@ -121,6 +128,7 @@ export class TestApp {
       listener,
       isReady: () => true,
       httpTimeouts: options.httpTimeouts,
+      metricsToken: options.metricsToken,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;
@@ -159,6 +167,14 @@ export class TestApp {
     } catch {
       // not JSON (e.g. the Apollo landing page): keep the text
     }
+    // Every REST answer must be one the OpenAPI document describes (test/helpers/openapi-validator.ts).
+    assertMatchesOpenApi({
+      method,
+      url: response.url,
+      status: response.status,
+      headers: response.headers,
+      body: parsed,
+    });
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 

@@ -40,6 +40,11 @@ describe('npm run cli -- oauth-clients create / members create', () => {
     expect(Object.keys(printed).sort()).toEqual(['clientId', 'clientSecret']);
     expect(printed.clientId).toMatch(/^svc_ci_/);
     expect(printed.clientSecret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
+    // The authorization URL the README shows, ready to open (the server's default PUBLIC_URL).
+    expect(registered.stderr).toContain(
+      `http://localhost:4000/oauth/authorize?response_type=code&client_id=${printed.clientId}` +
+        `&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&scope=read:tenants`,
+    );
 
     const app = await TestApp.start({ databaseUrl });
     try {

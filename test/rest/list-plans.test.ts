@@ -13,6 +13,7 @@ import { createUser, giveLicense } from '../factories/users.js';
 import { expectListReadsItsPage, multiplyRows } from '../helpers/list-plan.js';
 import { TestApp } from '../helpers/test-app.js';
 import { createGuest } from '../users/guest-kit.js';
+import { insertBlockedAttempt } from '../device-management/device-management-kit.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 
 /**
@@ -37,6 +38,7 @@ beforeAll(async () => {
   await multiplyRows(app, 'users', user.id, ROWS);
   await multiplyRows(app, 'users', (await createUser(app, tenant, { deletedAt: app.clock.now() })).id, ROWS);
   await multiplyRows(app, 'users', (await createGuest(app, tenant)).id, ROWS);
+  await multiplyRows(app, 'blocked_enrollment_attempts', await insertBlockedAttempt(app, tenant), ROWS);
 
   const sku = await createSku(app, tenant, { total: 10 * ROWS });
   await multiplyRows(app, 'tenant_licenses', (await createSku(app, tenant, { total: 1 })).id, ROWS);
@@ -104,6 +106,7 @@ it.each([
   ['members', () => '/api/settings/members'],
   ['identity users (guests)', () => `/api/identity/users?type=guest&tenantId=${tenant.id}`],
   ['deleted users', () => `/api/identity/users/deleted?tenantId=${tenant.id}`],
+  ['blocked enrollment attempts', () => `/api/devices/enrollment-restrictions/blocked?tenantId=${tenant.id}`],
 ])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, pathOf) => {
   for (const page of [1, 3]) {
     const path = `${pathOf()}${pathOf().includes('?') ? '&' : '?'}limit=${LIMIT}&page=${page}`;

@@ -74,6 +74,15 @@ const SPEC_4_2 = [
   'GET /security/info-barriers/policies',
   'POST /security/info-barriers/policies',
   'POST /security/info-barriers/apply',
+  'GET /devices/enrollment-restrictions',
+  'POST /devices/enrollment-restrictions',
+  'PUT /devices/enrollment-restrictions/:id',
+  'PUT /devices/enrollment-restrictions/priority',
+  'GET /devices/enrollment-restrictions/blocked',
+  'GET /device-management-vendor/dashboard',
+  'GET /device-management-vendor/dashboard/compliance',
+  'GET /device-management-vendor/dashboard/enrollment',
+  'GET /device-management-vendor/dashboard/platforms',
 ];
 
 const normalise = (route: string) => route.replace(/:[A-Za-z]+/g, ':param');

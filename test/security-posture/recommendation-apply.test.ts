@@ -236,9 +236,10 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     const { id, status } = res.body.data!.applySecurityRecommendation;
     expect(status).toBe('QUEUED');
     await giveUpApplyOperation(
-      createJobContext(app.orm, app.deps, org.scope, 'test'),
+      createJobContext(app.orm, app.deps, org.scope, 'test').em,
       id,
       'database unavailable',
+      app.deps.clock.now(),
     );
     const read = await app.graphql<{
       recommendationApplyOperation: {

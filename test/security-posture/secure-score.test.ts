@@ -9,6 +9,7 @@ import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { postureTenant } from './posture-kit.js';
+import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 
 interface ScoreBody {
   tenantId: string;
@@ -158,6 +159,8 @@ describe('GET /api/security-vendor/secure-score', () => {
     expect((await scoreOf(weak)).percentage).toBeLessThan(40);
     expect(await healthOf(weak)).toBe('warning');
     expect(await healthOf(bad)).toBe('critical');
+    // The portal reads stored aggregates; our own writes marked these tenants, recounted by the one-minute job.
+    await new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
     const stats = await app.request<Envelope<Record<string, number>>>(
       'GET',
       '/api/msp-portal/tenants/stats',

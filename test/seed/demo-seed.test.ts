@@ -53,7 +53,7 @@ let second: Seeded;
 beforeAll(async () => {
   first = await seedFreshDatabase();
   second = await seedFreshDatabase();
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await first?.orm.close();
   await second?.orm.close();
@@ -100,7 +100,10 @@ describe('demo seed', () => {
     const kinds = events.map((e) => e.kind);
     expect(kinds.filter((kind) => kind === 'tenant.synced')).toHaveLength(DEMO_TENANTS.length);
     // The first sync also announces each tenant's alerts (docs/security.md).
-    expect(new Set(kinds)).toEqual(new Set(['tenant.synced', 'security.risky_signin', 'alert.created']));
+    // The user-management demo's import creates users and its offboarding updates the leaver.
+    expect(new Set(kinds)).toEqual(
+      new Set(['tenant.synced', 'security.risky_signin', 'alert.created', 'user.created', 'user.updated']),
+    );
   });
 
   it('has hundreds of users of every kind: guests, service accounts, synced, no usage location, deleted', async () => {
@@ -168,6 +171,18 @@ describe('demo seed', () => {
     expect(onboarded).toHaveLength(0);
   });
 
+  it('has every demo customer grant the demo organization delegated access, and nobody else', async () => {
+    const grants = await query<{ tenant_external_id: string; slug: string }>(
+      first.orm,
+      `select g.tenant_external_id, o.slug from sim_cloud_tenant_grants g
+         join organizations o on o.id = g.partner_organization_id where g.revoked_at is null`,
+    );
+    expect(grants.map((g) => g.tenant_external_id).sort()).toEqual(
+      [...DEMO_TENANTS, DEMO_AVAILABLE_TENANT].map((spec) => spec.externalId).sort(),
+    );
+    expect(new Set(grants.map((g) => g.slug))).toEqual(new Set([DEMO_ORGANIZATION_SLUG]));
+  });
+
   it('does nothing when the demo organization exists', async () => {
     const before = await query<{ count: number }>(first.orm, 'select count(*)::int as count from users');
     expect(await seedDemoIfEmpty(first.orm, first.deps)).toBe(false);
@@ -175,5 +190,28 @@ describe('demo seed', () => {
     expect(await query(first.orm, 'select count(*)::int as count from organizations')).toEqual([
       { count: 1 },
     ]);
+  });
+
+  it('shows the user-management area at work: a finished bulk import and a finished offboarding', async () => {
+    const imports = await query<{ status: string; created_rows: number; failed_rows: number }>(
+      first.orm,
+      'select status, created_rows, failed_rows from user_imports',
+    );
+    expect(imports).toEqual([{ status: 'Completed', created_rows: 3, failed_rows: 0 }]);
+    const [offboarding] = await query<{ status: string; steps: Array<{ name: string; status: string }> }>(
+      first.orm,
+      'select status, steps from user_offboardings',
+    );
+    expect(offboarding.status).toBe('Completed');
+    const step = (name: string) => offboarding.steps.find((s) => s.name === name)?.status;
+    expect(step('convertMailbox')).toBe('Succeeded');
+    expect(step('removeLicenses')).toBe('Succeeded');
+    // The queued copies of both jobs find their operation finished: a worker picking them up does nothing.
+    const [{ count }] = await query<{ count: number }>(
+      first.orm,
+      `select count(*)::int as count from user_imports where run_attempts <> 1
+        union all select count(*)::int from user_offboardings where run_attempts <> 1 order by 1 desc limit 1`,
+    );
+    expect(count).toBe(0);
   });
 });

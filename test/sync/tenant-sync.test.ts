@@ -4,6 +4,7 @@ import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-clou
 import type { SimulatedTenantSpec } from '../../src/cloud/simulated/simulated-cloud.generator.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { grantConsent } from '../factories/tenants.js';
 import { TestApp } from '../helpers/test-app.js';
 
 interface Envelope<T> {
@@ -51,7 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-/** A fresh tenant in the simulated cloud (its own domains, so tests do not collide). */
+/** A fresh tenant in the simulated cloud (its own domains, so tests do not collide) that granted `org`. */
 async function cloudTenant(fields: Partial<SimulatedTenantSpec> = {}): Promise<string> {
   const slug = `t${randomUUID().slice(0, 8)}`;
   const { tenant } = await cloud.createTenant({
@@ -63,6 +64,7 @@ async function cloudTenant(fields: Partial<SimulatedTenantSpec> = {}): Promise<s
     hybrid: true,
     ...fields,
   });
+  await grantConsent(app, tenant.externalId, org.organization.id);
   return tenant.externalId;
 }
 
@@ -122,13 +124,17 @@ describe('onboardTenant', () => {
     expect(await count('select 1 from users where tenant_id = $1', [tenant.id])).toBe(0);
   });
 
-  it('refuses a second onboarding (409), an unknown cloud tenant (404), a Read key (403) and an empty id (400)', async () => {
+  it('refuses a second onboarding (409), an unknown cloud tenant (403: no grant), a Read key (403) and an empty id (400)', async () => {
     const externalId = await cloudTenant();
     await onboard(externalId);
     const again = await app.graphql(org.keys.write, ONBOARD, { externalId });
     expect(again.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const unknown = await app.graphql(org.keys.write, ONBOARD, { externalId: randomUUID() });
-    expect(unknown.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    // A partner cannot tell an unknown tenant from one that did not grant it access (tenant-consent.ts).
+    expect(unknown.body.errors?.[0].extensions).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { reason: 'CONSENT_REQUIRED' },
+    });
     const readOnly = await app.graphql(org.keys.read, ONBOARD, { externalId: await cloudTenant() });
     expect(readOnly.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     const empty = await app.graphql(org.keys.write, ONBOARD, { externalId: '' });

@@ -275,11 +275,13 @@ describe('disabling', () => {
     expect(disabled.disabledReason).toMatch(/^every attempt failed for 5 days/);
     // ...announced once with webhook.disabled to the organization's other webhooks (earlier tests' failing
     // webhooks reach their 5 days too, and are announced as well).
-    await receiver.waitFor('/watcher-5d', 1);
+    const aboutThisWebhook = (request: { body: string }) =>
+      (JSON.parse(request.body) as { details: { webhookId: string } }).details.webhookId === webhook.id;
+    await receiver.waitForMatching('/watcher-5d', aboutThisWebhook);
     const notices = receiver
       .on('/watcher-5d')
-      .map((request) => JSON.parse(request.body) as { details: { webhookId: string } })
-      .filter((body) => body.details.webhookId === webhook.id);
+      .filter(aboutThisWebhook)
+      .map((request) => JSON.parse(request.body) as { details: { webhookId: string } });
     expect(notices).toEqual([
       {
         id: expect.any(String) as string,

@@ -63,6 +63,20 @@ export class WebhookReceiver {
     return this.on(path);
   }
 
+  /** Waits for a request on `path` that `matches` (others may arrive first, e.g. notices about other webhooks). */
+  async waitForMatching(
+    path: string,
+    matches: (request: ReceivedRequest) => boolean,
+    timeoutMs = 10_000,
+  ): Promise<ReceivedRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.on(path).some(matches)) {
+      if (Date.now() > deadline) throw new Error(`${path} received no matching request in ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return this.on(path).filter(matches);
+  }
+
   async stop(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

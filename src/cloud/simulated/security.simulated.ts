@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
 import type { CloudUserRecord } from '../provider.js';
 import type {
@@ -13,6 +13,8 @@ import type {
   CloudSecurityProvider,
 } from '../security.provider.js';
 import { generateSecurity } from './security.generator.js';
+import { withGraceFollowingClock } from './simulated-device-management.js';
+import { lockObject, withLockedObject } from './locked-object.js';
 import { SimulatedCloudObject, type SimulatedObjectKind } from './simulated-cloud.entity.js';
 
 /** What the simulated cloud stores a generated security estate as (sim_cloud_objects rows). */
@@ -90,21 +92,17 @@ export class SimulatedSecurityCloud implements CloudSecurityProvider {
     alertExternalId: string,
     status: CloudAlertStatus,
   ): Promise<CloudAlertRecord | null> {
-    return this.em().transactional(async (em) => {
-      const row = await em.findOne(
-        SimulatedCloudObject,
-        { tenantExternalId, kind: 'alert', externalId: alertExternalId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!row) return null;
+    const key = { tenantExternalId, kind: 'alert' as const, externalId: alertExternalId };
+    return withLockedObject(this.em(), key, (row) => {
       row.data = { ...row.data, status };
       row.updatedAt = this.clock.now();
       return row.data as unknown as CloudAlertRecord;
     });
   }
 
-  listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]> {
-    return this.list(tenantExternalId, 'device');
+  async listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]> {
+    const devices = await this.list<CloudDeviceRecord>(tenantExternalId, 'device');
+    return devices.map((device) => withGraceFollowingClock(device, this.clock.now()));
   }
 
   async startDeviceAction(
@@ -153,20 +151,15 @@ export class SimulatedSecurityCloud implements CloudSecurityProvider {
     tenantExternalId: string,
     actionExternalId: string,
   ): Promise<CloudDeviceActionRecord | null> {
-    return this.em().transactional(async (em) => {
-      const row = await em.findOne(
-        SimulatedCloudObject,
-        { tenantExternalId, kind: 'device_action', externalId: actionExternalId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!row) return null;
+    const key = { tenantExternalId, kind: 'device_action' as const, externalId: actionExternalId };
+    return withLockedObject(this.em(), key, async (row, em) => {
       const action = row.data as unknown as CloudDeviceActionRecord;
       if (action.status !== 'InProgress') return action;
-      const deviceRow = await em.findOne(
-        SimulatedCloudObject,
-        { tenantExternalId, kind: 'device', externalId: action.deviceExternalId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
+      const deviceRow = await lockObject(em, {
+        tenantExternalId,
+        kind: 'device',
+        externalId: action.deviceExternalId,
+      });
       const device = deviceRow?.data as unknown as CloudDeviceRecord | undefined;
       const now = this.clock.now();
       const done = this.carryOut(action, device, now);

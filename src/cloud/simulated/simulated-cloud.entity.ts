@@ -62,7 +62,9 @@ export type SimulatedObjectKind =
   | 'drive'
   | 'drive_item'
   | 'drive_grant'
-  | 'fault';
+  | 'fault'
+  /** Device management (simulated-device-management.ts). */
+  | 'enrollment_attempt';
 
 /** One directory object of a simulated tenant; `data` holds the provider-shaped record. */
 @Entity({ tableName: 'sim_cloud_objects' })

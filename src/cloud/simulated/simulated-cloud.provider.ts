@@ -22,6 +22,7 @@ import {
 import { SimulatedBackupService } from './simulated-backup.js';
 import { SimulatedConnectorSources } from './simulated-connector-source.js';
 import { SimulatedUserManagementCloud } from './simulated-user-management.js';
+import { withLockedObject } from './locked-object.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -38,6 +39,8 @@ import {
 } from './simulated-cloud.generator.js';
 import { securityObjectsOf, SimulatedSecurityCloud } from './security.simulated.js';
 import { SimulatedPosture } from './simulated-posture.js';
+import { SimulatedConsent } from './consent.simulated.js';
+import { enrollmentObjectsOf, SimulatedDeviceManagement } from './simulated-device-management.js';
 import type { CloudBarrierPolicySet } from '../security-posture.provider.js';
 
 /** Rows per INSERT statement when a generated directory is written. */
@@ -60,6 +63,8 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly backup: SimulatedBackupService;
   readonly connectorSources: SimulatedConnectorSources;
   readonly userManagement: SimulatedUserManagementCloud;
+  /** Enrollment attempts (simulated-device-management.ts). */
+  readonly deviceManagement: SimulatedDeviceManagement;
 
   constructor(
     private readonly orm: MikroORM,
@@ -69,6 +74,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.backup = new SimulatedBackupService(orm, clock);
     this.connectorSources = new SimulatedConnectorSources(orm, clock);
     this.userManagement = new SimulatedUserManagementCloud(orm, clock);
+    this.deviceManagement = new SimulatedDeviceManagement(orm, clock);
   }
 
   listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
@@ -96,6 +102,11 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.posture.applySecurityControl(tenant, control);
   applyInformationBarriers = (tenant: string, policySet: CloudBarrierPolicySet) =>
     this.posture.applyInformationBarriers(tenant, policySet);
+
+  /** Delegated admin relationships: which partners each tenant granted (consent.simulated.ts). */
+  readonly consent = new SimulatedConsent(() => this.em(), { now: () => this.clock.now() });
+  getDelegatedAccess: CloudProvider['getDelegatedAccess'] = (...args) =>
+    this.consent.getDelegatedAccess(...args);
 
   private async list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
     const rows = await this.em().find(
@@ -195,13 +206,8 @@ export class SimulatedCloudProvider implements CloudProvider {
     userExternalId: string,
     restore: CloudUserRestore,
   ): Promise<CloudUserRecord | null> {
-    return this.em().transactional(async (em) => {
-      const row = await em.findOne(
-        SimulatedCloudObject,
-        { tenantExternalId, kind: 'user', externalId: userExternalId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!row) return null;
+    const key = { tenantExternalId, kind: 'user' as const, externalId: userExternalId };
+    return withLockedObject(this.em(), key, (row) => {
       // Memberships, assignments and the manager were removed by the delete and stay removed. A user
       // already active (a repeated restore) is given the same values: the call converges.
       row.data = { ...row.data, ...restore, deletedAt: null };
@@ -393,13 +399,8 @@ export class SimulatedCloudProvider implements CloudProvider {
     tenantExternalId: string,
     restrictionExternalId: string,
   ): Promise<CloudRestrictedSenderRecord | null> {
-    return this.em().transactional(async (em) => {
-      const row = await em.findOne(
-        SimulatedCloudObject,
-        { tenantExternalId, kind: 'restricted_sender', externalId: restrictionExternalId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE },
-      );
-      if (!row) return null;
+    const key = { tenantExternalId, kind: 'restricted_sender' as const, externalId: restrictionExternalId };
+    return withLockedObject(this.em(), key, (row) => {
       const record = row.data as unknown as CloudRestrictedSenderRecord;
       if (record.status !== 'Restricted') return record;
       const now = this.clock.now();
@@ -511,6 +512,9 @@ export class SimulatedCloudProvider implements CloudProvider {
         row('restricted_sender', sender.externalId, sender),
       ),
       ...securityObjectsOf(directory.users, directory.seed, updatedAt).map((o) =>
+        row(o.kind, o.externalId, o.data),
+      ),
+      ...enrollmentObjectsOf(tenant.externalId, directory.users, updatedAt).map((o) =>
         row(o.kind, o.externalId, o.data),
       ),
     ];

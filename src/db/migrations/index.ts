@@ -16,6 +16,10 @@ import { Migration20261206090000_recommendations } from './Migration202612060900
 import { Migration20261206100000_secure_score_info_barriers } from './Migration20261206100000_secure_score_info_barriers.js';
 import { Migration20261207090000_user_search } from './Migration20261207090000_user_search.js';
 import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
+import { Migration20261210090000_device_management } from './Migration20261210090000_device_management.js';
+import { Migration20261213090000_tenant_consent } from './Migration20261213090000_tenant_consent.js';
+import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
+import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
 /**
  * Every migration, in order. Listed explicitly (rather than found by a glob) so that the same
@@ -57,4 +61,11 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261208100000_compliance', class: Migration20261208100000_compliance },
   { name: 'Migration20261207090000_user_search', class: Migration20261207090000_user_search },
   { name: 'Migration20261207090100_user_jobs', class: Migration20261207090100_user_jobs },
+  {
+    name: 'Migration20261210090000_device_management',
+    class: Migration20261210090000_device_management,
+  },
+  { name: 'Migration20261213090000_tenant_consent', class: Migration20261213090000_tenant_consent },
+  { name: 'Migration20261216090000_portal_scale', class: Migration20261216090000_portal_scale },
+  { name: 'Migration20261215090000_tracked_operations', class: Migration20261215090000_tracked_operations },
 ];

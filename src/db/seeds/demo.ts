@@ -9,6 +9,8 @@ import { seedDemoMember } from '../../members/demo-member.js';
 import { Organization, Plan } from '../../organizations/organization.entity.js';
 import { onboardTenant } from '../../tenants/tenant-onboarding.js';
 import { reconcileTenant } from '../../tenants/tenant-reconcile.js';
+import type { Tenant } from '../../tenants/tenant.entity.js';
+import { seedUserManagementDemo } from '../../user-management/user-management-demo.js';
 
 export const DEMO_ORGANIZATION_SLUG = 'demo';
 
@@ -88,8 +90,9 @@ export const DEMO_TENANTS: SimulatedTenantSpec[] = [
 ];
 
 /**
- * A customer that exists in the simulated cloud but is not onboarded yet, to try onboarding with
- * (`onboardTenant(input: {externalId})` or `npm run -s cli -- tenants onboard`).
+ * A customer that exists in the simulated cloud and granted the demo organization delegated access, but is
+ * not onboarded yet, to try onboarding with (`onboardTenant(input: {externalId})` or
+ * `npm run -s cli -- tenants onboard --org demo --external-id …`).
  */
 export const DEMO_AVAILABLE_TENANT: SimulatedTenantSpec = {
   externalId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
@@ -125,15 +128,21 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
     plan: Plan.GROWTH,
     createdAt: deps.clock.now(),
   });
+  // The customers consent to the demo organization (the simulated cloud's own committed rows, read by
+  // onboarding and sync on the provider's connections). Should the seed below fail, these grants name an
+  // organization id that never comes to exist, and the next start grants a new one.
+  for (const spec of [...DEMO_TENANTS, DEMO_AVAILABLE_TENANT]) {
+    await cloud.consent.grantDelegatedAccess(spec.externalId!, organization.id);
+  }
   const scope: Scope = { organizationId: organization.id, environment: Environment.SANDBOX };
   em.setFilterParams(SCOPE_FILTER, scope);
+  const tenants: Tenant[] = [];
   try {
     // One transaction: a failed seed leaves nothing behind and is tried again on the next start.
     await em.transactional(async (tx) => {
       await tx.persist(organization).flush();
       await seedDemoMember(tx, organization.id, deps.clock);
       const ctx: ServiceContext = { ...deps, provider: cloud, em: tx, scope, actor: 'system:demo-seed' };
-      const tenants = [];
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
         await reconcileTenant(ctx, tenant.id, async () => undefined);
@@ -148,5 +157,7 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
     if (seededElsewhere) return false;
     throw error;
   }
+  // After the commit: these run the area's jobs, which read on their own connections.
+  await seedUserManagementDemo(orm, { ...deps, provider: cloud }, scope, tenants[0]);
   return true;
 }

@@ -1,0 +1,345 @@
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  Kind,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  parse,
+  typeFromAST,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationTypeNode,
+} from 'graphql';
+import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/core/errors.js';
+import { Permission, type Requirement } from '../../src/core/permissions.js';
+import { operationRequirements } from '../../src/http/operation-requirements.js';
+import { withEstimatedTotals } from '../compile.js';
+import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamMapping, type RouteDefinition } from '../route.js';
+import {
+  API_KEY_SCHEME,
+  OAUTH_SCHEME,
+  PARSER_REFUSAL,
+  PARSER_REFUSAL_STATUSES,
+  errorResponseName,
+  responseHeaders,
+} from './components.js';
+import type { JsonSchema, JsonSchemaBuilder } from './json-schema.js';
+
+interface Variable {
+  type: GraphQLInputType;
+  required: boolean;
+}
+
+/** `/tenants/:id/users` → `/tenants/{id}/users`. */
+export const openApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** The API key level and OAuth scope a requirement asks for (core/viewer.ts decides the same way). */
+function keyLevel(requirement: Requirement): 'Read' | 'Write' | 'Admin' {
+  if (requirement.destructive || requirement.permission === Permission.ADMIN) return 'Admin';
+  return requirement.permission.startsWith('write:') ? 'Write' : 'Read';
+}
+
+function securityOf(requirements: readonly Requirement[]): { security: JsonSchema[]; text: string } {
+  const scopes = [...new Set(requirements.map((r) => r.permission))];
+  const levels = ['Read', 'Write', 'Admin'];
+  const level = requirements.map(keyLevel).sort((a, b) => levels.indexOf(b) - levels.indexOf(a))[0] ?? 'Read';
+  const live = requirements.some((r) => r.liveOnly) ? ' Live credentials only (not svc_sk_test_ keys).' : '';
+  const text = `Needs an API key of level ${level} or an access token with the scope ${scopes.join(', ') || '(any)'}.${live}`;
+  return { security: [{ [API_KEY_SCHEME]: [] }, { [OAUTH_SCHEME]: scopes }], text };
+}
+
+/** The error codes a route can answer (each listed status is one the adapter or the services produce). */
+function errorCodesOf(route: RouteDefinition, takesInput: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = ['INVALID_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN'];
+  if (takesInput) codes.push('NOT_FOUND');
+  if (route.method !== 'GET' || route.conflictOnRead) codes.push('CONFLICT');
+  // Optimistic concurrency: a route that reads If-Match answers 412 to a stale version.
+  if (Object.keys(route.headers ?? {}).some((header) => header.toLowerCase() === 'if-match'))
+    codes.push('PRECONDITION_FAILED');
+  codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
+  return codes;
+}
+
+/** A query parameter's schema: its variable's type, read as the adapter converts the text (handler.ts). */
+function queryParamSchema(
+  mapping: QueryParamMapping,
+  variable: Variable,
+  schemas: JsonSchemaBuilder,
+): JsonSchema {
+  const nullable = getNullableType(variable.type);
+  if (mapping.type === 'stringList') {
+    const item = nullable instanceof GraphQLList ? nullable.ofType : nullable;
+    return { type: 'array', items: schemas.input(new GraphQLNonNull(getNullableType(item))) };
+  }
+  return schemas.input(new GraphQLNonNull(nullable));
+}
+
+export interface RouteOperation {
+  path: string;
+  method: Lowercase<RouteDefinition['method']>;
+  operation: JsonSchema;
+}
+
+/**
+ * One route of the table as an OpenAPI operation: its parameters and body from the document's variables and
+ * how the route maps them, its success body from the root field's selection set inside the SPEC envelope, and
+ * its errors from what the adapter and the services can answer.
+ */
+export function routeOperation(
+  route: RouteDefinition,
+  mount: string,
+  schema: GraphQLSchema,
+  schemas: JsonSchemaBuilder,
+  operationId: string,
+): RouteOperation {
+  const where = `${route.method} ${route.path}`;
+  // The document exactly as the adapter runs it (compile.ts adds `totalEstimated` beside every `total`).
+  const document = withEstimatedTotals(parse(route.operation));
+  const operation = getOperationAST(document);
+  if (!operation) throw new Error(`OpenAPI: ${where} has no single operation`);
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+
+  const variables = new Map<string, Variable>();
+  for (const node of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, node.type) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`OpenAPI: ${where}: unknown type of $${node.variable.name.value}`);
+    variables.set(node.variable.name.value, {
+      type,
+      required: type instanceof GraphQLNonNull && !node.defaultValue,
+    });
+  }
+  const variable = (name: string): Variable => {
+    const found = variables.get(name);
+    if (!found) throw new Error(`OpenAPI: ${where} maps $${name}, which its document does not declare`);
+    return found;
+  };
+
+  const parameters: JsonSchema[] = [];
+  const mapped = new Set<string>();
+  for (const [param, name] of Object.entries(route.params ?? {})) {
+    mapped.add(name);
+    parameters.push({
+      name: param,
+      in: 'path',
+      required: true,
+      schema: schemas.input(new GraphQLNonNull(getNullableType(variable(name).type))),
+    });
+  }
+  const fromQuery = new Set<string>();
+  for (const [param, mapping] of Object.entries(route.query ?? {})) {
+    const name = mapping.variable ?? param;
+    fromQuery.add(name);
+    const parameter: JsonSchema = {
+      name: param,
+      in: 'query',
+      schema: queryParamSchema(mapping, variable(name), schemas),
+    };
+    // A variable the body may also give (body: 'spread') is not required of the query string.
+    if (variable(name).required && route.body !== 'spread') parameter.required = true;
+    if (mapping.type === 'stringList') {
+      parameter.style = 'form';
+      parameter.explode = true;
+      parameter.description = 'Several values: repeat the parameter or separate the values with commas';
+    }
+    parameters.push(parameter);
+  }
+  if (route.tenant) {
+    mapped.add(route.tenant);
+    const uuid = { type: 'string', format: 'uuid' };
+    parameters.push(
+      {
+        name: TENANT_HEADER,
+        in: 'header',
+        schema: uuid,
+        description: `The tenant to act in (required: this header or the query parameter ${TENANT_QUERY_PARAM})`,
+      },
+      {
+        name: TENANT_QUERY_PARAM,
+        in: 'query',
+        schema: uuid,
+        description: `The tenant to act in, when the header ${TENANT_HEADER} is not sent`,
+      },
+    );
+  }
+  for (const [header, mapping] of Object.entries(route.headers ?? {})) {
+    mapped.add(mapping.variable);
+    const headerSchema = schemas.input(new GraphQLNonNull(getNullableType(variable(mapping.variable).type)));
+    parameters.push({ name: header, in: 'header', schema: headerSchema });
+    if (mapping.queryAlias)
+      parameters.push({
+        name: mapping.queryAlias,
+        in: 'query',
+        schema: headerSchema,
+        description: `Same as the header ${header}`,
+      });
+  }
+
+  const result: JsonSchema = {
+    operationId,
+    summary: route.summary,
+    tags: [tagOf(route.path)],
+    'x-graphql-operation': operation.name?.value,
+  };
+  if (parameters.length > 0) result.parameters = parameters;
+  const requestBody = requestBodyOf(route, variables, mapped, fromQuery, schemas);
+  if (requestBody) result.requestBody = requestBody;
+
+  const { security, text } = securityOf(operationRequirements(schema, operation, fragments));
+  result.description =
+    `${route.summary}.\n\n${text}` + (mount === '/api' ? ' Also served under /v1/api.' : '');
+  result.security = security;
+
+  const responses: Record<string, JsonSchema> = {
+    [String(route.status ?? 200)]: {
+      description: route.summary,
+      headers: responseHeaders(false, true),
+      content: {
+        'application/json': {
+          schema: successSchema(
+            route,
+            operation.operation,
+            operation.selectionSet.selections[0] as FieldNode,
+            schema,
+            schemas,
+            fragments,
+          ),
+        },
+      },
+    },
+  };
+  const takesInput =
+    route.params !== undefined ||
+    route.tenant !== undefined ||
+    route.body !== undefined ||
+    route.csvBody !== undefined ||
+    Object.keys(route.query ?? {}).some((name) => !['page', 'limit'].includes(name));
+  for (const code of errorCodesOf(route, takesInput))
+    responses[String(HTTP_STATUS_BY_CODE[code])] = {
+      $ref: `#/components/responses/${errorResponseName(code)}`,
+    };
+  for (const status of PARSER_REFUSAL_STATUSES)
+    responses[status] = { $ref: `#/components/responses/${PARSER_REFUSAL}` };
+  result.responses = responses;
+  return {
+    path: mount + openApiPath(route.path),
+    method: route.method.toLowerCase() as RouteOperation['method'],
+    operation: result,
+  };
+}
+
+/** `/tenants/:id/users` → `users`; `/security/alerts/:id` → `security`. */
+function tagOf(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '' && !s.startsWith(':'));
+  return segments[0] === 'tenants' && segments.length > 1 ? segments[1] : segments[0];
+}
+
+function requestBodyOf(
+  route: RouteDefinition,
+  variables: Map<string, Variable>,
+  mapped: ReadonlySet<string>,
+  fromQuery: ReadonlySet<string>,
+  schemas: JsonSchemaBuilder,
+): JsonSchema | undefined {
+  const content: Record<string, JsonSchema> = {};
+  let required = false;
+  if (route.body === 'spread') {
+    const properties: Record<string, JsonSchema> = {};
+    const requiredFields: string[] = [];
+    for (const [name, { type, required: needed }] of variables) {
+      if (mapped.has(name) || name === route.csvBody) continue;
+      properties[name] = schemas.input(type);
+      if (needed && !fromQuery.has(name)) requiredFields.push(name);
+    }
+    const body: JsonSchema = { type: 'object', properties, additionalProperties: false };
+    if (requiredFields.length > 0) {
+      body.required = requiredFields;
+      required = true;
+    }
+    content['application/json'] = { schema: body };
+  } else if (route.body) {
+    const target = variables.get(route.body)!;
+    content['application/json'] = { schema: schemas.input(new GraphQLNonNull(getNullableType(target.type))) };
+    required = target.required;
+  }
+  if (route.csvBody)
+    content['text/csv'] = {
+      schema: { type: 'string', description: 'The CSV file, UTF-8, header row first' },
+    };
+  return Object.keys(content).length > 0 ? { required, content } : undefined;
+}
+
+/** SPEC 2.1 success envelope around the root field's answer; a page becomes `data: items` with `meta`. */
+function successSchema(
+  route: RouteDefinition,
+  kind: OperationTypeNode,
+  root: FieldNode,
+  schema: GraphQLSchema,
+  schemas: JsonSchemaBuilder,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+): JsonSchema {
+  const rootType = schema.getRootType(kind);
+  const field = rootType?.getFields()[root.name.value];
+  if (!field) throw new Error(`OpenAPI: ${route.method} ${route.path}: no root field ${root.name.value}`);
+  const envelope = (data: JsonSchema, meta?: JsonSchema): JsonSchema => ({
+    type: 'object',
+    required: meta ? ['success', 'data', 'meta'] : ['success', 'data'],
+    additionalProperties: false,
+    properties: { success: { const: true }, data, ...(meta ? { meta } : {}) },
+  });
+  const named = getNamedType(field.type);
+  const selected = new Map(
+    (root.selectionSet?.selections ?? []).flatMap((s) =>
+      s.kind === Kind.FIELD ? [[s.name.value, s] as const] : [],
+    ),
+  );
+  const items = selected.get('items');
+  if (
+    named instanceof GraphQLObjectType &&
+    items &&
+    selected.has('pageInfo') &&
+    !(getNullableType(field.type) instanceof GraphQLList)
+  ) {
+    const itemsField = named.getFields().items;
+    const pageInfoField = named.getFields().pageInfo;
+    // SPEC 2.1's numbered pages share PageMeta; another page shape (the cross-tenant search's keyset cursor)
+    // is described by what its document selects, which is what rest-adapter/envelope.ts puts in meta.
+    const meta: JsonSchema =
+      getNamedType(pageInfoField.type).name === 'PageInfo'
+        ? { $ref: '#/components/schemas/PageMeta' }
+        : schemas.output(
+            new GraphQLNonNull(getNullableType(pageInfoField.type)),
+            selected.get('pageInfo')!.selectionSet,
+            fragments,
+          );
+    const page = envelope(schemas.output(itemsField.type, items.selectionSet, fragments), meta);
+    // A nullable page answered null is `data: null` without meta (rest-adapter/envelope.ts).
+    return field.type instanceof GraphQLNonNull ? page : { oneOf: [page, envelope({ type: 'null' })] };
+  }
+  const data = schemas.output(field.type, root.selectionSet, fragments);
+  const metaFields = route.metaFields ?? [];
+  if (metaFields.length === 0) return envelope(data);
+  // The route's metaFields (the portal's dataAsOf) move from data to meta (rest-adapter/envelope.ts).
+  const object = data as { properties?: Record<string, JsonSchema>; required?: string[] };
+  if (!object.properties)
+    throw new Error(`OpenAPI: ${route.method} ${route.path}: metaFields need a non-null object answer`);
+  const metaProperties: Record<string, JsonSchema> = {};
+  const dataProperties = { ...object.properties };
+  for (const name of metaFields) {
+    metaProperties[name] = dataProperties[name];
+    delete dataProperties[name];
+  }
+  return envelope(
+    {
+      ...object,
+      properties: dataProperties,
+      required: (object.required ?? []).filter((name) => !metaFields.includes(name)),
+    },
+    { type: 'object', required: metaFields, additionalProperties: false, properties: metaProperties },
+  );
+}

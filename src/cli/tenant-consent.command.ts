@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provider.js';
+import { CliError, findOrganization, info, withDatabase, type CliDatabase } from './cli-database.js';
+import { orgOption } from './options.js';
+
+/** The simulated cloud, whatever provider the server is configured with (grants exist only there). */
+export function simulatedCloudOf(db: CliDatabase): SimulatedCloudProvider {
+  return db.deps.provider instanceof SimulatedCloudProvider
+    ? db.deps.provider
+    : new SimulatedCloudProvider(db.orm, db.deps.clock);
+}
+
+/**
+ * `tenants grant` / `tenants revoke-grant`: the operator plays the customer's administrator in the simulated
+ * cloud and grants (or revokes) one organization delegated access to a cloud tenant. Both environments of
+ * the organization may then onboard it. No API credential can do this (docs/security-model.md).
+ */
+export function addConsentCommands(tenants: Command): void {
+  tenants
+    .command('grant')
+    .description("simulated cloud: the customer's admin grants an organization delegated access to a tenant")
+    .argument('<externalId>', 'tenant id in the simulated cloud')
+    .addOption(orgOption())
+    .action(async (externalId: string, options: { org: string }) => {
+      await withDatabase(async (db) => {
+        const organization = await findOrganization(db.orm, options.org);
+        const change = await simulatedCloudOf(db).consent.grantDelegatedAccess(externalId, organization.id);
+        if (change.outcome === 'unknownTenant') {
+          throw new CliError(`The simulated cloud has no tenant ${externalId}`);
+        }
+        info(
+          change.outcome === 'granted'
+            ? `Tenant ${externalId} now grants ${organization.slug} delegated access; it can be onboarded.`
+            : `Tenant ${externalId} already grants ${organization.slug} delegated access.`,
+        );
+        process.stdout.write(`${change.outcome === 'granted' ? 'granted' : 'already granted'}\n`);
+      });
+    });
+  tenants
+    .command('revoke-grant')
+    .description("simulated cloud: the customer's admin revokes an organization's delegated access")
+    .argument('<externalId>', 'tenant id in the simulated cloud')
+    .addOption(orgOption())
+    .action(async (externalId: string, options: { org: string }) => {
+      await withDatabase(async (db) => {
+        const organization = await findOrganization(db.orm, options.org);
+        const change = await simulatedCloudOf(db).consent.revokeDelegatedAccess(externalId, organization.id);
+        if (change.outcome === 'unknownTenant') {
+          throw new CliError(`The simulated cloud has no tenant ${externalId}`);
+        }
+        info(
+          change.outcome === 'revoked'
+            ? `Tenant ${externalId} no longer grants ${organization.slug} access; its next sync fails and suspends it.`
+            : `Tenant ${externalId} had not granted ${organization.slug} access.`,
+        );
+        process.stdout.write(`${change.outcome === 'revoked' ? 'revoked' : 'not granted'}\n`);
+      });
+    });
+}

@@ -1,0 +1,29 @@
+/**
+ * The device-management part of the upstream cloud (composed into CloudProvider as `deviceManagement`):
+ * the enrollment attempts the cloud saw. Our restriction policies decide them at sync
+ * (src/device-management/enrollment-sync.ts); device compliance comes with the devices (security.provider.ts).
+ */
+
+export type CloudEnrollmentPlatform =
+  'Windows MDM' | 'macOS' | 'iOS/iPadOS' | 'Android Enterprise' | 'Android Device Admin';
+
+/** A device trying to join the tenant, with what the restrictions look at. */
+export interface CloudEnrollmentAttemptRecord {
+  externalId: string;
+  userExternalId: string;
+  userPrincipalName: string;
+  deviceName: string;
+  platform: CloudEnrollmentPlatform;
+  osVersion: string;
+  ownership: 'Corporate' | 'Personal';
+  manufacturer: string;
+  attemptedAt: string;
+}
+
+export interface CloudDeviceManagementProvider {
+  /** Attempts made after `since` (all of them when null), oldest first. */
+  listEnrollmentAttempts(
+    tenantExternalId: string,
+    since: Date | null,
+  ): Promise<CloudEnrollmentAttemptRecord[]>;
+}

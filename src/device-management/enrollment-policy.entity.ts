@@ -1,0 +1,108 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { ScopedEntity, type Scope } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+import { RestrictionType } from './enrollment.enums.js';
+import {
+  DeviceLimitGroupOverride,
+  PlatformDeviceLimit,
+  PlatformRestriction,
+} from './enrollment-policy.settings.js';
+
+/**
+ * An enrollment restriction policy of a tenant (SPEC 2.6, 4.4; docs/devices.md "Policy model"). The
+ * tenant's policies form one priority order, 1 first; the built-in default (`isDefault`) is always last.
+ * `version` grows with every edit and is the ETag of `PUT .../:id` (If-Match).
+ */
+@ObjectType({
+  description: 'A device enrollment restriction policy (SPEC 2.6 "Enrollment restriction policy")',
+})
+@Entity({ tableName: 'enrollment_restrictions' })
+@Index({
+  name: 'enrollment_restrictions_priority_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'isDefault', 'priority'],
+})
+// One built-in default per tenant: two concurrent first uses create one (enrollment-facts.ts).
+@Index({
+  name: 'enrollment_restrictions_default_unique',
+  expression:
+    'create unique index "enrollment_restrictions_default_unique" on "enrollment_restrictions" ("organization_id", "environment", "tenant_id") where "is_default"',
+})
+export class EnrollmentRestriction extends ScopedEntity {
+  [OptionalProps]?: 'description' | 'version' | 'createdAt' | 'updatedAt' | 'isDefault';
+
+  @Field(() => ID)
+  @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
+  tenantId!: string;
+
+  @Field()
+  @Property({ length: 128 })
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  description: string | null = null;
+
+  @Field(() => RestrictionType)
+  @Enum({ items: () => RestrictionType })
+  restrictionType!: RestrictionType;
+
+  @Field({ description: 'The built-in default: always last, editable, never deleted or reordered' })
+  @Property()
+  isDefault: boolean = false;
+
+  @Field(() => Int, { description: "Position in the tenant's order, 1 first; the default is last" })
+  @Property()
+  priority!: number;
+
+  @Field(() => Int, { description: 'Grows with every edit; sent back as ETag, expected in If-Match' })
+  @Property()
+  version: number = 1;
+
+  @Field({ description: 'Applies to every user of the tenant (else to the members of `groupIds`)' })
+  @Property()
+  assignedToAllUsers!: boolean;
+
+  @Field(() => [GraphQLUUID], { description: 'Groups of the tenant the policy is assigned to' })
+  @Property({ type: 'text[]' })
+  groupIds!: string[];
+
+  @Field(() => [PlatformRestriction], {
+    description: 'Device Type Restrictions: one row per platform (empty for a device limit restriction)',
+  })
+  @Property({ type: 'jsonb' })
+  platformRestrictions!: PlatformRestriction[];
+
+  @Field(() => Int, { nullable: true, description: 'Device Limit Restrictions: devices per user, 1 to 15' })
+  @Property({ type: 'smallint', nullable: true })
+  deviceLimit: number | null = null;
+
+  @Field(() => [PlatformDeviceLimit], { description: 'Device Limit Restrictions: per-platform limits' })
+  @Property({ type: 'jsonb' })
+  platformLimits!: PlatformDeviceLimit[];
+
+  @Field(() => [DeviceLimitGroupOverride], {
+    description: 'Device Limit Restrictions: a per-user limit for members of a group (first match wins)',
+  })
+  @Property({ type: 'jsonb' })
+  groupOverrides!: DeviceLimitGroupOverride[];
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field(() => GraphQLDateTime)
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+
+  constructor(
+    scope: Scope,
+    fields: Omit<EnrollmentRestriction, keyof ScopedEntity | 'version' | typeof OptionalProps>,
+  ) {
+    super();
+    this.assignScope(scope);
+    Object.assign(this, fields);
+  }
+}

@@ -1,0 +1,80 @@
+import type { CloudEnrollmentAttemptRecord } from '../cloud/device-management.provider.js';
+import type { CloudProvider } from '../cloud/provider.js';
+import type { ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
+import type { DeviceOwnership } from '../devices/device.enums.js';
+import type { EnrollmentPlatform } from './enrollment.enums.js';
+import { evaluateEnrollment } from './enrollment-evaluation.js';
+import { enrollingUsers, ensureDefaultPolicy, policiesOf } from './enrollment-facts.js';
+
+/** The enrollment attempts made upstream since the previous sync (all of them on the first). */
+export function readEnrollmentUpstream(
+  provider: CloudProvider,
+  tenantExternalId: string,
+  since: Date | null,
+): Promise<CloudEnrollmentAttemptRecord[]> {
+  return provider.deviceManagement.listEnrollmentAttempts(tenantExternalId, since);
+}
+
+/** One statement for all blocked attempts; an attempt already recorded (a re-sync) is left alone. */
+const RECORD_SQL = `
+  insert into blocked_enrollment_attempts (id, organization_id, environment, tenant_id, external_id, user_id,
+    user_principal_name, device_name, platform, os_version, ownership, manufacturer, reason, detail, policy_id,
+    policy_name, attempted_at, recorded_at)
+  select gen_random_uuid(), ?, ?, ?, r."externalId", r."userId", r."userPrincipalName", r."deviceName",
+    r.platform, r."osVersion", r.ownership, r.manufacturer, r.reason, r.detail, r."policyId", r."policyName",
+    r."attemptedAt", ?
+  from jsonb_to_recordset(?::jsonb) as r("externalId" text, "userId" uuid, "userPrincipalName" text,
+    "deviceName" text, platform text, "osVersion" text, ownership text, manufacturer text, reason text,
+    detail text, "policyId" uuid, "policyName" text, "attemptedAt" timestamptz)
+  on conflict (organization_id, environment, tenant_id, external_id) do nothing`;
+
+/**
+ * Decides each enrollment attempt of the snapshot with the tenant's policies (enrollment-evaluation.ts) and
+ * records the blocked ones, inside the sync's transaction, in a fixed number of statements. The user's
+ * device counts are those of our devices table after this sync's device reconcile.
+ */
+export async function recordBlockedEnrollments(
+  ctx: ServiceContext,
+  tenant: Tenant,
+  attempts: CloudEnrollmentAttemptRecord[],
+  now: Date,
+): Promise<Record<string, number>> {
+  if (attempts.length === 0) return { enrollmentsBlocked: 0 };
+  await ensureDefaultPolicy(ctx.em, ctx.scope, tenant.id, now);
+  const policies = await policiesOf(ctx.em, tenant.id);
+  const users = await enrollingUsers(ctx.em, ctx.scope, tenant.id, {
+    externalIds: [...new Set(attempts.map((attempt) => attempt.userExternalId))],
+  });
+  const blocked = attempts.flatMap((attempt) => {
+    const user = users.get(attempt.userExternalId);
+    const decision = evaluateEnrollment(
+      policies,
+      {
+        platform: attempt.platform as EnrollmentPlatform,
+        osVersion: attempt.osVersion,
+        ownership: attempt.ownership as DeviceOwnership,
+        manufacturer: attempt.manufacturer,
+      },
+      user ?? { groupIds: new Set(), deviceCounts: new Map() },
+    );
+    if (decision.allowed) return [];
+    return [
+      {
+        ...attempt,
+        userId: user?.id ?? null,
+        reason: decision.reason,
+        detail: decision.detail,
+        policyId: decision.decidedBy?.id ?? null,
+        policyName: decision.decidedBy?.name ?? '',
+      },
+    ];
+  });
+  if (blocked.length === 0) return { enrollmentsBlocked: 0 };
+  const result = await ctx.em.execute(
+    RECORD_SQL,
+    [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now, JSON.stringify(blocked)],
+    'run',
+  );
+  return { enrollmentsBlocked: (result as { affectedRows?: number }).affectedRows ?? 0 };
+}

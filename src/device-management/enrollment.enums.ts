@@ -1,0 +1,59 @@
+import { registerEnumType } from 'type-graphql';
+import { OsPlatform } from '../devices/device.enums.js';
+
+/** SPEC 2.6 "Enrollment restriction policy": the platform rows of a device type restriction. */
+export enum EnrollmentPlatform {
+  WINDOWS = 'Windows MDM',
+  MACOS = 'macOS',
+  IOS = 'iOS/iPadOS',
+  ANDROID_ENTERPRISE = 'Android Enterprise',
+  ANDROID_DEVICE_ADMIN = 'Android Device Admin',
+}
+registerEnumType(EnrollmentPlatform, {
+  name: 'EnrollmentPlatform',
+  description: 'Windows MDM, macOS, iOS/iPadOS, Android Enterprise or Android Device Admin',
+});
+
+/** The device OS family an enrollment platform enrolls (device counts and limits are per family). */
+export const OS_OF_ENROLLMENT_PLATFORM: Record<EnrollmentPlatform, OsPlatform> = {
+  [EnrollmentPlatform.WINDOWS]: OsPlatform.WINDOWS,
+  [EnrollmentPlatform.MACOS]: OsPlatform.MACOS,
+  [EnrollmentPlatform.IOS]: OsPlatform.IOS,
+  [EnrollmentPlatform.ANDROID_ENTERPRISE]: OsPlatform.ANDROID,
+  [EnrollmentPlatform.ANDROID_DEVICE_ADMIN]: OsPlatform.ANDROID,
+};
+
+/** SPEC 4.4: manufacturer blocking applies to Android only. */
+export const MANUFACTURER_BLOCK_PLATFORMS: ReadonlySet<EnrollmentPlatform> = new Set([
+  EnrollmentPlatform.ANDROID_ENTERPRISE,
+  EnrollmentPlatform.ANDROID_DEVICE_ADMIN,
+]);
+
+export enum RestrictionType {
+  DEVICE_TYPE = 'Device Type Restrictions',
+  DEVICE_LIMIT = 'Device Limit Restrictions',
+}
+registerEnumType(RestrictionType, {
+  name: 'RestrictionType',
+  description:
+    'Device Type Restrictions (platforms, ownership, OS versions, manufacturers) or Device Limit Restrictions',
+});
+
+/** SPEC 2.6 "Blocked enrollment attempt": why an enrollment was refused. */
+export enum BlockReason {
+  PLATFORM_BLOCKED = 'Platform Blocked',
+  OS_VERSION = 'OS Version',
+  DEVICE_LIMIT = 'Device Limit',
+  PERSONAL_DEVICE = 'Personal Device',
+}
+registerEnumType(BlockReason, {
+  name: 'BlockReason',
+  description:
+    'Platform Blocked (platform, corporate ownership or manufacturer), OS Version, Device Limit, Personal Device',
+});
+
+/** SPEC 8.3: the built-in default policy's limits. */
+export const DEFAULT_DEVICE_LIMIT = 15;
+export const DEFAULT_PLATFORM_LIMIT = 5;
+export const MAX_DEVICE_LIMIT = 15;
+export const DEFAULT_POLICY_NAME = 'All users and all devices';

@@ -1,0 +1,77 @@
+/**
+ * The browser script of /graphiql (served as /graphiql/assets/init.js so the page's CSP allows no inline
+ * script). Queries and mutations go over HTTP with the header editor's headers; subscriptions over
+ * graphql-ws, the same headers becoming the connection_init payload (docs/subscriptions.md). Headers are
+ * not persisted: an API key typed here stays in this tab.
+ */
+export const GRAPHIQL_INIT_SCRIPT = `'use strict';
+(function () {
+  var httpUrl = location.origin + '/graphql';
+  var wsUrl = httpUrl.replace(/^http/, 'ws');
+  var httpFetcher = GraphiQL.createFetcher({ url: httpUrl });
+
+  function operationOf(params, opts) {
+    var definitions = (opts && opts.documentAST && opts.documentAST.definitions) || [];
+    var operations = definitions.filter(function (d) { return d.kind === 'OperationDefinition'; });
+    var named = operations.find(function (d) {
+      return !params.operationName || (d.name && d.name.value === params.operationName);
+    });
+    if (named || operations.length !== 1) return named;
+    // GraphiQL updates the operation name after a pause in typing: executing at once sends the previous
+    // document's name. With one operation in the editor, that operation is the one meant.
+    params.operationName = operations[0].name ? operations[0].name.value : undefined;
+    return operations[0];
+  }
+
+  function subscribe(params, headers) {
+    var client = graphqlWs.createClient({ url: wsUrl, connectionParams: headers, retryAttempts: 0 });
+    var iterator = client.iterate({
+      query: params.query,
+      variables: params.variables,
+      operationName: params.operationName || undefined,
+    });
+    var iterable = {};
+    iterable[Symbol.asyncIterator] = function () {
+      return {
+        next: function () { return iterator.next(); },
+        return: function () {
+          return Promise.resolve(iterator.return && iterator.return()).then(function () {
+            client.dispose();
+            return { done: true, value: undefined };
+          });
+        },
+      };
+    };
+    return iterable;
+  }
+
+  function fetcher(params, opts) {
+    var operation = operationOf(params, opts);
+    if (operation && operation.operation === 'subscription') return subscribe(params, (opts && opts.headers) || {});
+    return httpFetcher(params, opts);
+  }
+
+  var defaultQuery = [
+    '# Paste an API key into the Headers tab below: {"Authorization": "Bearer <API key>"}',
+    '# Get one with: npm run -s cli -- api-keys create --org demo --level admin --env test',
+    'query Tenants {',
+    '  tenants(limit: 5) {',
+    '    items { id name domain }',
+    '    pageInfo { page limit total }',
+    '  }',
+    '}',
+    '',
+  ].join('\\n');
+
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: defaultQuery,
+      defaultHeaders: '{\\n  "Authorization": "Bearer "\\n}',
+      defaultEditorToolsVisibility: 'headers',
+      shouldPersistHeaders: false,
+      isHeadersEditorEnabled: true,
+    }),
+  );
+})();
+`;

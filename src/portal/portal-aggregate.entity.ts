@@ -1,0 +1,61 @@
+import { OptionalProps } from '@mikro-orm/core';
+import { Entity, Index, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { ScopedEntity } from '../core/scope.js';
+import { Tenant } from '../tenants/tenant.entity.js';
+
+/**
+ * The stored per-tenant figures the portal reads instead of aggregating every user and assignment on each
+ * request (issue #11 item 3, docs/portal.md "Aggregates"). Written only by PortalAggregates (raw SQL, one
+ * upsert per batch of tenants); a tenant without a row has nothing to aggregate yet.
+ */
+@Entity({ tableName: 'portal_tenant_aggregates' })
+@Index({ properties: ['organizationId', 'environment'] })
+export class PortalTenantAggregate extends ScopedEntity {
+  [OptionalProps]?: 'secureScorePercent' | 'inactiveLicensedUsers' | 'inactiveBySku';
+
+  @OneToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade', owner: true })
+  tenantId!: string;
+
+  /** computeSecureScore's percentage; null while the tenant has no recommendation states. */
+  @Property({ type: 'double', nullable: true })
+  secureScorePercent: number | null = null;
+
+  /** Distinct users holding at least one inactive assignment of a SKU the tenant holds. */
+  @Property()
+  inactiveLicensedUsers: number = 0;
+
+  /** Inactive assignments by SKU id: { "<skuId>": count }. */
+  @Property({ type: 'jsonb' })
+  inactiveBySku: Record<string, number> = {};
+
+  /** The clock time the figures were computed at (REST meta.dataAsOf, GraphQL dataAsOf). */
+  @Property()
+  refreshedAt!: Date;
+}
+
+/**
+ * "This tenant changed since its aggregates were computed": one row per changing statement, written by
+ * statement-level triggers on users, license_assignments, tenant_licenses and tenant_recommendations (so
+ * every writer marks, ours or a future one). Rows are never updated, so writers never wait on each other; a
+ * refresh deletes the rows it saw and recounts those tenants in the same transaction (docs/portal.md).
+ */
+@Entity({ tableName: 'portal_dirty_tenants' })
+@Index({ properties: ['organizationId', 'environment'] })
+export class PortalDirtyTenant {
+  [OptionalProps]?: 'markedAt';
+
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'uuid' })
+  tenantId!: string;
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Property({ type: 'text' })
+  environment!: string;
+
+  @Property({ defaultRaw: 'now()' })
+  markedAt!: Date;
+}

@@ -1,0 +1,125 @@
+import { InvalidRequestError } from '../core/errors.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
+import type { AccountStatus, UserType } from '../users/user.enums.js';
+import {
+  MAX_SEARCH_LENGTH,
+  MIN_SEARCH_LENGTH,
+  type DirectoryUser,
+  type DirectoryUserPage,
+  type UserDirectorySearchArgs,
+} from './user-directory.types.js';
+
+interface DirectoryRow {
+  id: string;
+  tenant_id: string;
+  tenant_name: string;
+  display_name: string;
+  user_principal_name: string;
+  email: string | null;
+  account_status: AccountStatus;
+  user_type: UserType;
+  sort_name: string;
+}
+
+/** Where the previous page ended: the folded display name and id of its last user. */
+interface Cursor {
+  name: string;
+  id: string;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.name, cursor.id])).toString('base64url');
+}
+
+function decodeCursor(text: string): Cursor {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      /^[0-9a-f-]{36}$/i.test(value[1])
+    )
+      return { name: value[0], id: value[1] };
+  } catch {
+    // falls through to the 400 below
+  }
+  throw InvalidRequestError.field('after', 'is not a cursor this search returned');
+}
+
+/**
+ * "Find this person in any customer tenant" (issue #11 item 5; docs/user-directory.md): users (not deleted) of
+ * every tenant of the caller's organization and environment, optionally one tenant group's, whose display name,
+ * UPN or mail contains the term, ignoring case and accents. One statement per page: the trigram index on the
+ * folded key (user_search_key) finds the matches, the page is keyset-ordered by the folded display name (A to Z, accents ignored), then id.
+ */
+export class UserDirectoryService {
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async search(args: UserDirectorySearchArgs): Promise<DirectoryUserPage> {
+    const term = args.q.trim();
+    if (term.length < MIN_SEARCH_LENGTH)
+      throw InvalidRequestError.field('q', `must be at least ${MIN_SEARCH_LENGTH} characters long`);
+    if (term.length > MAX_SEARCH_LENGTH)
+      throw InvalidRequestError.field('q', `must be at most ${MAX_SEARCH_LENGTH} characters long`);
+    const after = args.after ? decodeCursor(args.after) : null;
+    const inGroup = await tenantGroupCondition(this.ctx, args.tenantGroupId, 'u.tenant_id');
+
+    const conditions = [
+      'u.organization_id = ?',
+      'u.environment = ?',
+      'u.deleted_at is null',
+      // Folded in SQL with the same function as the index, so both sides ignore case and accents alike.
+      `user_search_key(u.display_name, u.user_principal_name, u.email) like '%' || user_search_fold(?) || '%'`,
+      ...inGroup.map((condition) => `(${condition.sql})`),
+    ];
+    const params: unknown[] = [
+      this.ctx.scope.organizationId,
+      this.ctx.scope.environment,
+      escapeLike(term),
+      ...inGroup.flatMap((condition) => condition.params),
+    ];
+    if (after) {
+      conditions.push('(user_search_fold(u.display_name), u.id) > (?, ?::uuid)');
+      params.push(after.name, after.id);
+    }
+    const rows = await this.ctx.em.getConnection().execute<DirectoryRow[]>(
+      `select u.id, u.tenant_id, t.name as tenant_name, u.display_name, u.user_principal_name, u.email,
+              u.account_status, u.user_type, user_search_fold(u.display_name) as sort_name
+         from users u
+         join tenants t on t.id = u.tenant_id
+        where ${conditions.join(' and ')}
+        order by user_search_fold(u.display_name), u.id
+        limit ?`,
+      [...params, args.limit + 1],
+    );
+    const hasMore = rows.length > args.limit;
+    const page = rows.slice(0, args.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toDirectoryUser),
+      pageInfo: {
+        limit: args.limit,
+        hasMore,
+        nextCursor: hasMore && last ? encodeCursor({ name: last.sort_name, id: last.id }) : null,
+      },
+    };
+  }
+}
+
+function toDirectoryUser(row: DirectoryRow): DirectoryUser {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    tenantName: row.tenant_name,
+    displayName: row.display_name,
+    userPrincipalName: row.user_principal_name,
+    email: row.email,
+    accountStatus: row.account_status,
+    userType: row.user_type,
+  };
+}

@@ -1,0 +1,46 @@
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
+import { TestApp } from '../helpers/test-app.js';
+import { DOCS_TITLE } from '../../rest-adapter/openapi/serve.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let browser: HeadlessBrowser;
+let tenantName: string;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([TestApp.start(), HeadlessBrowser.launch()]);
+  org = await createOrganizationWithKeys(app);
+  tenantName = (await createTenant(app, org.scope)).name;
+}, 90_000); // Chromium starts in a few seconds alone, longer on a loaded machine
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+describe('/docs in a real browser, offline', () => {
+  // Swagger UI renders every operation of a ~400 KB document first: slow on two busy cores.
+  it('renders the reference from our own assets and runs "try it out" with a pasted key', async () => {
+    const page = await browser.open(`${app.baseUrl}/docs#/tenants/listTenants`);
+    expect(await page.title()).toBe(DOCS_TITLE);
+    const operation = page.locator('#operations-tenants-listTenants');
+    // The first render includes fetching and parsing the 1 MB document: more than one ordinary step.
+    await operation.waitFor({ timeout: 45_000 });
+
+    // Authorize: paste the key into the ApiKey (bearer) scheme of the modal.
+    await page.locator('.auth-wrapper .authorize').first().click();
+    const scheme = page.locator('.auth-container').filter({ hasText: 'ApiKey' });
+    await scheme.locator('input').first().fill(org.keys.read);
+    await scheme.locator('button.authorize').click();
+    await saveScreenshot(page, 'docs-authorized');
+    await page.locator('button.btn-done').first().click();
+
+    await operation.locator('.execute').click();
+    const status = operation.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor();
+    await operation.locator('.live-responses-table').getByText(tenantName).first().waitFor();
+    await saveScreenshot(page, 'docs-try-it-out');
+    expect((await status.innerText()).trim()).toBe('200');
+  }, 90_000);
+});

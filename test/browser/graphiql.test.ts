@@ -1,0 +1,90 @@
+import type { Page } from 'playwright-core';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
+import { TestApp } from '../helpers/test-app.js';
+import { commitEvent } from '../webhooks/webhook-kit.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let browser: HeadlessBrowser;
+let tenantName: string;
+
+beforeAll(async () => {
+  [app, browser] = await Promise.all([TestApp.start(), HeadlessBrowser.launch()]);
+  org = await createOrganizationWithKeys(app);
+  tenantName = (await createTenant(app, org.scope)).name;
+}, 90_000); // Chromium starts in a few seconds alone, longer on a loaded machine
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** Replaces the text of a GraphiQL (CodeMirror) editor as a user would: click, select all, type. */
+async function typeInto(page: Page, editorSelector: string, text: string): Promise<void> {
+  await page.locator(`${editorSelector} .CodeMirror`).first().click();
+  await page.keyboard.press('Control+A');
+  // insertText: the characters arrive as typed text, without the editor's bracket auto-closing on keys.
+  await page.keyboard.insertText(text);
+}
+
+const response = (page: Page) => page.locator('.graphiql-response .CodeMirror-code');
+
+describe('/graphiql in a real browser, offline', () => {
+  it('runs a query with a key typed into the header editor and shows the data', async () => {
+    const page = await browser.open(`${app.baseUrl}/graphiql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    // The headers tab is open by default; the key goes in there.
+    await typeInto(
+      page,
+      '.graphiql-editor-tool .graphiql-editor:not(.hidden)',
+      `{"Authorization": "Bearer ${org.keys.read}"}`,
+    );
+    await typeInto(page, '.graphiql-query-editor', 'query Tenants { tenants(limit: 5) { items { name } } }');
+    await page.locator('.graphiql-execute-button').click();
+    await response(page).getByText(tenantName).waitFor();
+    await saveScreenshot(page, 'graphiql-query');
+    expect(await response(page).innerText()).toContain(`"name": "${tenantName}"`);
+  });
+
+  it("runs a subscription over graphql-ws with the header editor's key and shows the events", async () => {
+    const page = await browser.open(`${app.baseUrl}/graphiql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await typeInto(
+      page,
+      '.graphiql-editor-tool .graphiql-editor:not(.hidden)',
+      `{"Authorization": "Bearer ${org.keys.read}"}`,
+    );
+    await typeInto(
+      page,
+      '.graphiql-query-editor',
+      'subscription Live { events(filter: { events: ["user.*"] }) { event details } }',
+    );
+    // GraphiQL re-reads the edited document (its operations and their types) after a pause in typing; a click
+    // before that would run the previous document's operation as a person could never do.
+    await page.waitForTimeout(1_000);
+    await page.locator('.graphiql-execute-button').click();
+    // Events committed until one reaches the page: the subscription starts after the socket's handshake.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await commitEvent(app, org.scope, { kind: 'user.created', details: { probe: 'graphiql' } });
+      if ((await response(page).innerText()).includes('user.created')) break;
+      await page.waitForTimeout(250);
+    }
+    await saveScreenshot(page, 'graphiql-subscription');
+    expect(await response(page).innerText()).toContain('"event": "user.created"');
+  });
+
+  it('without a key, the page still runs nothing by itself: the API answers 401 to the browser', async () => {
+    const page = await browser.open(`${app.baseUrl}/graphiql`);
+    await page.locator('.graphiql-execute-button').click();
+    await response(page).getByText('UNAUTHORIZED').first().waitFor();
+    expect(await response(page).innerText()).not.toContain(tenantName);
+  });
+
+  it('the Apollo Sandbox landing page falls back to /graphiql when the Sandbox cannot load', async () => {
+    const page = await browser.open(`${app.baseUrl}/graphql`);
+    await page.waitForURL(`${app.baseUrl}/graphiql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    await saveScreenshot(page, 'graphql-landing-offline-fallback');
+  });
+});

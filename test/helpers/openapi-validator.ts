@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+/**
+ * Every REST answer a test receives through TestApp.request is checked against the checked-in OpenAPI document
+ * (schema/openapi.json, itself checked against the code by test/openapi/openapi-document.test.ts): the status must
+ * be one the operation lists, the body must match that status's schema, the required headers must be there. A lie
+ * of the document (or of the server) fails the test that met it, naming the request and the ajv error.
+ *
+ * Loaded and compiled once per test file (jest gives each file its own module registry); each response schema is
+ * compiled the first time an answer needs it.
+ */
+
+type Json = { [key: string]: unknown };
+
+interface Operation {
+  template: string;
+  pattern: RegExp;
+  params: number;
+  responses: Record<string, Json>;
+}
+
+const DOCUMENT_ID = 'openapi.json';
+let state: { document: Json; operations: Map<string, Operation[]>; ajv: Ajv2020 } | null = null;
+const validators = new Map<string, ValidateFunction>();
+
+function load() {
+  if (state) return state;
+  const document = JSON.parse(readFileSync(path.resolve('schema', 'openapi.json'), 'utf8')) as Json;
+  const operations = new Map<string, Operation[]>();
+  for (const [template, item] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+    for (const [method, operation] of Object.entries(item)) {
+      const list = operations.get(method.toUpperCase()) ?? [];
+      list.push({
+        template,
+        pattern: new RegExp(`^${source}$`),
+        params: (template.match(/\{/g) ?? []).length,
+        responses: operation.responses as Record<string, Json>,
+      });
+      operations.set(method.toUpperCase(), list);
+    }
+  }
+  // Static segments win over parameters (`/alerts/statistics` before `/alerts/{id}`), as in the router.
+  for (const list of operations.values()) list.sort((a, b) => a.params - b.params);
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema(document, DOCUMENT_ID);
+  state = { document, operations, ajv };
+  return state;
+}
+
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+/** A `$ref` to components.responses → the response object, and the JSON pointer of its body schema. */
+function resolveResponse(response: Json, fallback: string): { response: Json; schemaPointer: string } {
+  const ref = response.$ref;
+  if (typeof ref === 'string') {
+    const name = ref.split('/').pop()!;
+    const components = (state!.document.components as Json).responses as Record<string, Json>;
+    return {
+      response: components[name],
+      schemaPointer: `#/${pointer('components', 'responses', name, 'content', 'application/json', 'schema')}`,
+    };
+  }
+  return { response, schemaPointer: fallback };
+}
+
+function validatorFor(schemaPointer: string): ValidateFunction {
+  let validate = validators.get(schemaPointer);
+  if (!validate) {
+    validate = state!.ajv.compile({ $ref: `${DOCUMENT_ID}${schemaPointer}` });
+    validators.set(schemaPointer, validate);
+  }
+  return validate;
+}
+
+/** Any error envelope: what a path outside the document answers (an unknown route, a method it lacks). */
+const ANY_ERROR = `#/${pointer('components', 'responses', 'NotFound', 'content', 'application/json', 'schema')}`;
+
+export interface ObservedResponse {
+  method: string;
+  url: string;
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Throws (failing the test) when the answer is not one the document describes. */
+export function assertMatchesOpenApi(observed: ObservedResponse): void {
+  const method = observed.method.toUpperCase();
+  const pathname = new URL(observed.url).pathname;
+  if (method === 'HEAD' || method === 'OPTIONS') return;
+  if (!/^\/(v1|api)(\/|$)/.test(pathname)) return; // GraphQL, OAuth, health, docs: not REST
+  const { operations } = load();
+  const documented = pathname.replace(/^\/v1\/api\//, '/api/'); // the feature routes' second mount
+  const operation = (operations.get(method) ?? []).find((candidate) => candidate.pattern.test(documented));
+  const where = `${method} ${pathname} → ${observed.status}`;
+  const fail = (problem: string): never => {
+    const body = JSON.stringify(observed.body);
+    throw new Error(
+      `OpenAPI: ${where} ${problem}\n  (document: ${operation ? `${method} ${operation.template}` : 'no operation'})\n  body: ${body.length > 600 ? body.slice(0, 600) + '…' : body}`,
+    );
+  };
+  const contentType = observed.headers.get('content-type') ?? '';
+  if (!operation) {
+    // Not a documented operation: only an error may answer. The signed export link is a file download outside
+    // the API (src/backup/restore-download.ts), whatever its content type.
+    if (!contentType.startsWith('application/json')) return;
+    if (/^\/api\/backup\/restore\/[^/]+\/download$/.test(pathname) && observed.status === 200) return;
+    const validate = validatorFor(ANY_ERROR.replace('NotFound', errorComponent(observed.status)));
+    if (!validate(observed.body))
+      fail(`does not match an error envelope: ${state!.ajv.errorsText(validate.errors)}`);
+    return;
+  }
+  const declared = operation.responses[String(observed.status)];
+  if (!declared)
+    fail(
+      `: the status is not among the operation's responses (${Object.keys(operation.responses).join(', ')})`,
+    );
+  const base = `#/${pointer('paths', operation.template, method.toLowerCase(), 'responses', String(observed.status))}`;
+  const { response, schemaPointer } = resolveResponse(
+    declared,
+    `${base}/${pointer('content', 'application/json', 'schema')}`,
+  );
+  if (!contentType.startsWith('application/json'))
+    fail(`has Content-Type ${contentType}, not application/json`);
+  const validate = validatorFor(schemaPointer);
+  if (!validate(observed.body))
+    fail(`does not match the document: ${state!.ajv.errorsText(validate.errors)}`);
+  for (const [name, header] of Object.entries((response.headers ?? {}) as Record<string, Json>)) {
+    const headerName = typeof header.$ref === 'string' ? header.$ref.split('/').pop()! : name;
+    const definition =
+      ((state!.document.components as Json).headers as Record<string, Json>)[headerName] ?? header;
+    const value = observed.headers.get(name);
+    if (definition.required === true && value === null) fail(`lacks the header ${name}`);
+    const type = (definition.schema as Json | undefined)?.type;
+    if (value !== null && type === 'integer' && !/^\d+$/.test(value))
+      fail(`has the header ${name}: ${value}, not an integer`);
+  }
+}
+
+/** The components.responses entry of an HTTP status (the generic envelope of unknown routes). */
+function errorComponent(status: number): string {
+  const byStatus: Record<number, string> = {
+    400: 'InvalidRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    409: 'Conflict',
+    429: 'RateLimited',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+  };
+  return byStatus[status] ?? 'InternalError';
+}

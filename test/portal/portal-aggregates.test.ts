@@ -1,0 +1,212 @@
+import { DAY_MS } from '../../src/core/clock.js';
+import type { TenantLicense } from '../../src/licenses/license.entity.js';
+import { INACTIVE_AFTER_DAYS, PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { User } from '../../src/users/user.entity.js';
+import { AccountStatus } from '../../src/users/user.enums.js';
+import { createSku } from '../factories/licenses.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { createUser, giveLicense } from '../factories/users.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { TestApp } from '../helpers/test-app.js';
+
+/**
+ * The stored portal aggregates (docs/portal.md "Aggregates") against a recount written here from the raw rows,
+ * in plain TypeScript: after our own writes (dirty marks, recounted by the one-minute job or the next read),
+ * after time passes (the five-minute recalculation), and with a write that commits while a recount runs.
+ */
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let tenants: Tenant[];
+let skus: Map<string, TenantLicense[]>;
+let users: User[];
+
+interface Recount {
+  inactiveLicensedUsers: number;
+  inactiveBySku: Record<string, number>;
+}
+
+/** Reads every user, assignment and held SKU of the tenants and counts in memory. */
+async function recount(): Promise<Record<string, Recount>> {
+  const cutoff = app.clock.now().getTime() - INACTIVE_AFTER_DAYS * DAY_MS;
+  const ids = tenants.map((tenant) => tenant.id);
+  const userRows = await app.pool.query<{
+    id: string;
+    account_status: string;
+    last_sign_in_at: Date | null;
+    created_at: Date;
+    deleted_at: Date | null;
+  }>(
+    `select id, account_status, last_sign_in_at, created_at, deleted_at from users where tenant_id = any($1)`,
+    [ids],
+  );
+  const assignments = await app.pool.query<{ tenant_id: string; user_id: string; sku_id: string }>(
+    `select tenant_id, user_id, sku_id from license_assignments where tenant_id = any($1)`,
+    [ids],
+  );
+  const held = await app.pool.query<{ tenant_id: string; sku_id: string }>(
+    `select tenant_id, sku_id from tenant_licenses where tenant_id = any($1)`,
+    [ids],
+  );
+  const inactive = new Set(
+    userRows.rows
+      .filter(
+        (user) =>
+          user.deleted_at === null &&
+          (user.account_status === AccountStatus.DISABLED ||
+            (user.last_sign_in_at ?? user.created_at).getTime() <= cutoff),
+      )
+      .map((user) => user.id),
+  );
+  const result: Record<string, Recount> = Object.fromEntries(
+    ids.map((id) => [id, { inactiveLicensedUsers: 0, inactiveBySku: {} }]),
+  );
+  const counted = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
+  for (const assignment of assignments.rows) {
+    if (!inactive.has(assignment.user_id)) continue;
+    const tenant = result[assignment.tenant_id];
+    tenant.inactiveBySku[assignment.sku_id] = (tenant.inactiveBySku[assignment.sku_id] ?? 0) + 1;
+    if (held.rows.some((row) => row.tenant_id === assignment.tenant_id && row.sku_id === assignment.sku_id))
+      counted.get(assignment.tenant_id)!.add(assignment.user_id);
+  }
+  for (const id of ids) result[id].inactiveLicensedUsers = counted.get(id)!.size;
+  return result;
+}
+
+async function stored(): Promise<Record<string, Recount>> {
+  const rows = await app.pool.query<{
+    tenant_id: string;
+    inactive_licensed_users: number;
+    inactive_by_sku: Record<string, number>;
+  }>(
+    `select tenant_id, inactive_licensed_users, inactive_by_sku from portal_tenant_aggregates where tenant_id = any($1)`,
+    [tenants.map((tenant) => tenant.id)],
+  );
+  return Object.fromEntries(
+    rows.rows.map((row) => [
+      row.tenant_id,
+      { inactiveLicensedUsers: row.inactive_licensed_users, inactiveBySku: row.inactive_by_sku },
+    ]),
+  );
+}
+
+async function dirtyTenants(): Promise<string[]> {
+  const rows = await app.pool.query<{ tenant_id: string }>(
+    `select distinct tenant_id from portal_dirty_tenants where organization_id = $1 order by tenant_id`,
+    [org.scope.organizationId],
+  );
+  return rows.rows.map((row) => row.tenant_id);
+}
+
+const aggregates = () => new PortalAggregates(app.orm.em.fork(), app.clock);
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
+  skus = new Map();
+  users = [];
+  for (const tenant of tenants) {
+    const e3 = await createSku(app, tenant, { skuPartNumber: 'ENTERPRISEPACK', total: 10 });
+    const visio = await createSku(app, tenant, { skuPartNumber: 'VISIOCLIENT', total: 2 });
+    skus.set(tenant.id, [e3, visio]);
+    for (let i = 0; i < 4; i++) {
+      const user = await createUser(app, tenant, {
+        accountStatus: i === 0 ? AccountStatus.DISABLED : AccountStatus.ENABLED,
+        createdAt: new Date(app.clock.now().getTime() - i * 12 * DAY_MS), // 0, 12, 24, 36 days old
+      });
+      await giveLicense(app, tenant, user, e3);
+      if (i % 2 === 1) await giveLicense(app, tenant, user, visio);
+      users.push(user);
+    }
+  }
+  await aggregates().refreshAll();
+});
+afterAll(() => app.stop());
+
+it('equal a direct recount after the full recalculation', async () => {
+  // The recalculation also takes away the marks committed before it began (it recounted those tenants).
+  expect(await dirtyTenants()).toEqual([]);
+  expect(await stored()).toEqual(await recount());
+});
+
+it('follow our own writes: the writes mark their tenant, the one-minute job recounts it', async () => {
+  const [first] = tenants;
+  const em = app.orm.em.fork();
+  const youngUser = users[1]; // tenant 0, 12 days old, E3 + Visio
+  await em.nativeUpdate(
+    User,
+    { id: youngUser.id },
+    { accountStatus: AccountStatus.DISABLED },
+    { filters: false },
+  );
+  await em.nativeUpdate(User, { id: users[2].id }, { deletedAt: app.clock.now() }, { filters: false });
+  // Through the API: the 36-day-old (inactive) user of the first tenant gives back a Visio seat.
+  const res = await app.request<Envelope>('POST', `/v1/tenants/${first.id}/licenses/remove`, {
+    key: org.keys.write,
+    body: { userId: users[3].id, skuId: skus.get(first.id)![1].skuId },
+  });
+  expect(res.status).toBe(200);
+  expect(await dirtyTenants()).toEqual([first.id]);
+  expect(await stored()).not.toEqual(await recount()); // stale until recounted
+
+  expect(await aggregates().refreshDirty()).toBeGreaterThanOrEqual(1);
+  expect(await dirtyTenants()).toEqual([]);
+  expect(await stored()).toEqual(await recount());
+});
+
+it('follow the clock at the five-minute recalculation (no write marks a user growing inactive)', async () => {
+  app.clock.advance(10 * DAY_MS); // the 24-day-old users pass 30 days
+  expect(await stored()).not.toEqual(await recount());
+  await aggregates().refreshAll();
+  expect(await stored()).toEqual(await recount());
+});
+
+it('miss no write that commits while a recount runs', async () => {
+  const [, second] = tenants;
+  const writer = await app.pool.connect();
+  try {
+    await writer.query('begin');
+    await writer.query(`update users set account_status = 'Disabled' where tenant_id = $1`, [second.id]);
+    // The recount cannot see the uncommitted change, nor its mark...
+    await aggregates().refreshDirty();
+    await writer.query('commit');
+  } finally {
+    writer.release();
+  }
+  // ...so the mark survives it, and the next recount brings the figures up to date.
+  expect(await dirtyTenants()).toEqual([second.id]);
+  expect(await stored()).not.toEqual(await recount());
+  await aggregates().refreshDirty();
+  expect(await stored()).toEqual(await recount());
+});
+
+it('serve the portal without writing: marked tenants wait for the one-minute job, and meta.dataAsOf says so', async () => {
+  const [first] = tenants;
+  const countedAt = app.clock.now().toISOString();
+  app.clock.advance(60_000);
+  await app.orm.em
+    .fork()
+    .nativeUpdate(User, { id: users[1].id }, { accountStatus: AccountStatus.ENABLED }, { filters: false });
+  expect(await dirtyTenants()).toEqual([first.id]);
+  const read = () =>
+    app.request<Envelope<{ totals: { inactiveLicensedUsers: number } }> & { meta: { dataAsOf: string } }>(
+      'GET',
+      '/api/msp-portal/license-intelligence/summary',
+      { key: org.keys.read },
+    );
+  const stale = await read();
+  expect(stale.status).toBe(200);
+  expect(stale.body.meta.dataAsOf).toBe(countedAt);
+  expect(await dirtyTenants()).toEqual([first.id]); // the read wrote nothing
+  await aggregates().refreshDirty();
+  const res = await read();
+  const expected = await recount();
+  expect(res.body.data.totals.inactiveLicensedUsers).toBe(
+    Object.values(expected).reduce((sum, tenant) => sum + tenant.inactiveLicensedUsers, 0),
+  );
+  // Only the marked tenant was recounted: the answer is as old as its oldest figures (the other tenant's).
+  expect(res.body.meta.dataAsOf).toBe(countedAt);
+});

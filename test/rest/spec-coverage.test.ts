@@ -1,0 +1,62 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+
+/**
+ * The route table against SPEC 4.1 and 4.2 as written in the contract (shared/SPEC.md, beside the repository or
+ * its worktree folder): prints how many of the paths are served, and holds the README to the same numbers.
+ */
+function specFile(): string {
+  for (const candidate of ['../shared/SPEC.md', '../../shared/SPEC.md']) {
+    const file = path.resolve(candidate);
+    if (existsSync(file)) return file;
+  }
+  throw new Error('shared/SPEC.md not found next to the repository (../shared or ../../shared)');
+}
+
+/** `| GET | /tenants/:id | ... |` rows of one section, as "METHOD path" with placeholders as :param. */
+function specRoutes(spec: string, heading: string): string[] {
+  const start = spec.indexOf(heading);
+  const end = spec.indexOf('\n### ', start + heading.length);
+  return spec
+    .slice(start, end)
+    .split('\n')
+    .map((line) => /^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*(\S+)\s*\|/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map(([, method, route]) => `${method} ${route.split('?')[0].replace(/^\/api\//, '/')}`)
+    .map(normalise);
+}
+
+const normalise = (route: string) => route.replace(/:[A-Za-z]+|\{[A-Za-z]+\}/g, ':param');
+
+const spec = readFileSync(specFile(), 'utf8');
+const served = {
+  versioned: new Set(VERSIONED_ROUTES.map((route) => normalise(`${route.method} ${route.path}`))),
+  feature: new Set(FEATURE_ROUTES.map((route) => normalise(`${route.method} ${route.path}`))),
+};
+const sections = [
+  { name: 'SPEC 4.1 (/v1)', routes: specRoutes(spec, '### 4.1'), table: served.versioned },
+  { name: 'SPEC 4.2 (/api)', routes: specRoutes(spec, '### 4.2'), table: served.feature },
+];
+const total = sections.reduce((sum, section) => sum + section.routes.length, 0);
+const covered = sections.reduce((sum, s) => sum + s.routes.filter((route) => s.table.has(route)).length, 0);
+
+it('reads both endpoint tables of the SPEC', () => {
+  expect(sections[0].routes.length).toBe(15);
+  expect(sections[1].routes.length).toBeGreaterThan(60);
+});
+
+it('prints the coverage of SPEC 4.1/4.2 by the route table', () => {
+  const lines = sections.map(({ name, routes, table }) => {
+    const missing = routes.filter((route) => !table.has(route));
+    return `${name}: ${routes.length - missing.length} of ${routes.length} served${missing.length ? `; not yet: ${missing.join(', ')}` : ''}`;
+  });
+  console.log(`REST coverage: ${covered} of ${total} SPEC paths\n${lines.join('\n')}`);
+  expect(sections[0].routes.filter((route) => !sections[0].table.has(route))).toEqual([]);
+});
+
+it('is stated truthfully in the README', () => {
+  const readme = readFileSync(path.resolve('README.md'), 'utf8');
+  const stated = /REST serves (\d+) of the (\d+) endpoints of SPEC 4\.1\/4\.2/.exec(readme);
+  expect(stated?.slice(1, 3).map(Number)).toEqual([covered, total]);
+});
