@@ -431,6 +431,7 @@ describe('tenant selection, isolation and permissions', () => {
 describe('GraphQL', () => {
   it('isolates through isolateDevice and reads the same action through deviceIsolationStatus', async () => {
     const { tenant, ids } = await deviceTenant();
+    app.clock.advance(60_000); // after the device's alert, never tied with it (as in the REST test above)
     const res = await app.graphql<{ isolateDevice: { id: string; status: string } }>(
       org.keys.write,
       `mutation($t: UUID!, $id: UUID!) { isolateDevice(tenantId: $t, id: $id, input: { type: SELECTIVE, reason: "r", notes: "n" }) { id status } }`,
