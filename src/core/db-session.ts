@@ -84,10 +84,30 @@ export function sessionSettingsOnReserve(
     const sql =
       "select set_config('app.organization_id', $1, false), set_config('app.environment', $2, false), " +
       "set_config('role', $3, false)";
-    await connection.executeQuery(CompiledQuery.raw(sql, parameters));
+    try {
+      await connection.executeQuery(CompiledQuery.raw(sql, parameters));
+    } catch (error) {
+      // Kysely's driver (0.29) neither uses nor releases a connection whose reserve hook threw: give it back
+      // to the pool ourselves, or every failure (a database blip, a dropped role) would leak one for good.
+      releaseReservedConnection(connection);
+      throw error;
+    }
     // Tagged apart from "[query]": whether a reservation needs it depends on the pool's history, not on the
     // request, so the per-list statement counts leave it out (docs/benchmarks.md measures it on its own).
     log?.(`[session] ${scope ? 'organization' : 'service'} settings`);
     applied.set(connection, wanted);
   };
+}
+
+/**
+ * Returns a reserved connection to its pool. Kysely releases through a method keyed by a module-private symbol
+ * (the only symbol-keyed function of the connection's class); pg's pool drops a client whose socket failed.
+ * test/rls/session-settings-failure.test.ts proves the pool keeps working after failed reservations.
+ */
+function releaseReservedConnection(connection: DatabaseConnection): void {
+  const prototype = Object.getPrototypeOf(connection) as Record<symbol, unknown>;
+  const release = Object.getOwnPropertySymbols(prototype)
+    .map((key) => prototype[key])
+    .find((value): value is () => void => typeof value === 'function');
+  release?.call(connection);
 }
