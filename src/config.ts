@@ -16,8 +16,8 @@ export interface AppConfig {
    */
   appDatabaseRole: string;
   /**
-   * ROW_LEVEL_SECURITY=enforce: API requests act as `appDatabaseRole` under the policies. Off by default until
-   * the whole suite is proven green with it (docs/security-model.md); the policies exist either way.
+   * API requests act as `appDatabaseRole` under the row-level security policies (docs/security-model.md).
+   * On unless ROW_LEVEL_SECURITY=off (a measurement or an emergency switch; the policies exist either way).
    */
   enforceRowLevelSecurity: boolean;
   /** Where the embedded PostgreSQL keeps its cluster. Git-ignored. */
@@ -108,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     appDatabaseRole: env.APP_DATABASE_ROLE || DEFAULT_APP_DATABASE_ROLE,
-    enforceRowLevelSecurity: env.ROW_LEVEL_SECURITY === 'enforce',
+    enforceRowLevelSecurity: env.ROW_LEVEL_SECURITY !== 'off',
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: intFromEnv(env, 'EMBEDDED_PG_PORT', 54329),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),

@@ -169,6 +169,7 @@ class EmbeddedCluster {
    */
   private async inspect(): Promise<{ pid: number; port: number } | null> {
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+    let waiting = false;
     while (true) {
       const pidFile = readPidFile(this.clusterDir);
       if (!pidFile) return null;
@@ -179,6 +180,9 @@ class EmbeddedCluster {
       }
       if (pidFile.port > 0 && (await answers(connectionUrl(pidFile.port, 'postgres'))))
         return { pid: pidFile.pid, port: pidFile.port };
+      if (!waiting)
+        this.log(`Waiting for the PostgreSQL (pid ${pidFile.pid}) of ${this.clusterDir} to answer or exit`);
+      waiting = true;
       if (Date.now() > deadline)
         throw new Error(
           `A PostgreSQL (pid ${pidFile.pid}) holds ${this.clusterDir} but neither answers nor exits; ` +

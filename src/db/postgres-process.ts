@@ -130,7 +130,12 @@ export function processAlive(pid: number): boolean {
 
 /** The postmaster answers a query on its port (not only: its process exists). */
 export async function answers(url: string, timeoutMs = 1_000): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  // query_timeout too: a postmaster that accepts the connection but never answers must not hang the caller.
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

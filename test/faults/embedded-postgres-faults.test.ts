@@ -22,7 +22,13 @@ async function start(): Promise<FaultServer> {
 
 beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
-  env = { DATABASE_URL: undefined, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()) };
+  // Debug logs: a start that times out (seen once in CI, 90 s with no output at info) shows where it waited.
+  env = {
+    DATABASE_URL: undefined,
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'debug',
+  };
 });
 afterAll(() => {
   for (const server of servers) server.reap();

@@ -60,7 +60,7 @@ export interface TestAppOptions {
   jobStaleAfterMs?: number;
   /** HTTP server timeouts (http/server-timeouts.ts) other than the defaults. */
   httpTimeouts?: HttpTimeouts;
-  /** Enforce row-level security: API requests act as the application role (docs/security-model.md). */
+  /** Enforce row-level security, as the server does by default: requests act as the application role. */
   rowLevelSecurity?: boolean;
   /** Webhook delivery settings (e.g. allow loopback receivers, a short retry schedule). */
   webhooks?: Partial<WebhookSettings>;
@@ -104,7 +104,7 @@ export class TestApp {
       databaseUrl: url,
       onQuery: (statement) => sql.record(statement),
       poolMax: 20,
-      appRole: options.rowLevelSecurity ? DEFAULT_APP_DATABASE_ROLE : undefined,
+      appRole: (options.rowLevelSecurity ?? true) ? DEFAULT_APP_DATABASE_ROLE : undefined,
     });
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     pool.on('error', () => undefined);

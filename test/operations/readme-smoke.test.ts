@@ -22,9 +22,11 @@ function shellBlock(file: string, marker: string): string {
 function runShell(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const local = script.replaceAll('http://localhost:4000', server.baseUrl);
   return new Promise((resolve) => {
+    // --norc: Node's stdio pipes are sockets, and Debian's bash sources /etc/bash.bashrc for a shell whose stdin
+    // is a socket at SHLVL 1 (taken for rsh), which fails under -u.
     execFile(
       'bash',
-      ['-euo', 'pipefail', '-c', local],
+      ['--norc', '-euo', 'pipefail', '-c', local],
       { env: { ...process.env, KEY: key }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

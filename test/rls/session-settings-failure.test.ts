@@ -10,7 +10,9 @@ let orm: MikroORM;
 
 beforeAll(async () => {
   const url = await createTestDatabase();
-  orm = await MikroORM.init(ormConfig({ databaseUrl: url, poolMax: 2, appRole: 'no_such_role_for_this_test' }));
+  orm = await MikroORM.init(
+    ormConfig({ databaseUrl: url, poolMax: 2, appRole: 'no_such_role_for_this_test' }),
+  );
 });
 afterAll(() => orm?.close(true));
 

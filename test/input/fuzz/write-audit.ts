@@ -13,9 +13,11 @@ export class WriteAudit {
   private constructor(private readonly pool: pg.Pool) {}
 
   static async install(pool: pg.Pool): Promise<WriteAudit> {
+    // SECURITY DEFINER: requests write as the row-level security application role, which has no grant on this
+    // table; the audit row is written as its owner whatever role made the change.
     await pool.query(`
       create table fuzz_writes (id bigserial primary key, table_name text not null, operation text not null);
-      create function fuzz_audit() returns trigger language plpgsql as $$
+      create function fuzz_audit() returns trigger language plpgsql security definer as $$
       begin
         insert into fuzz_writes (table_name, operation) values (TG_TABLE_NAME, TG_OP);
         return null;
