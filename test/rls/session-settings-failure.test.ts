@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { runInOrganizationSession } from '../../src/core/db-session.js';
+import { Environment } from '../../src/core/scope.js';
 import { ormConfig } from '../../src/db/orm.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => orm?.close(true));
 
 it('gives the connection back to the pool when the session settings cannot be applied', async () => {
-  const scope = { organizationId: '00000000-0000-4000-8000-000000000001', environment: 'sandbox' as const };
+  const scope = { organizationId: '00000000-0000-4000-8000-000000000001', environment: Environment.SANDBOX };
   for (let attempt = 0; attempt < 5; attempt += 1) {
     await expect(
       runInOrganizationSession(scope, () => orm.em.fork().getConnection().execute('select 1 as one')),
