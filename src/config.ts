@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
+import { HEARTBEAT_INTERVAL_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 
 /** The server's configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -29,6 +30,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** Number of background jobs one process runs at once. */
   workerConcurrency: number;
+  /** JOB_STALE_AFTER_MS: how long another process's silent job worker counts as alive (core/job-worker-liveness.ts). */
+  jobStaleAfterMs: number;
   /** Start the background job runner in this process (set to false for a pure API node). */
   runWorker: boolean;
   /** Seed the demo organization when the database is empty. */
@@ -96,6 +99,17 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+/** At least two heartbeats: a live worker must never be taken for dead between two of its beats. */
+function staleAfterFromEnv(env: NodeJS.ProcessEnv): number {
+  const value = intFromEnv(env, 'JOB_STALE_AFTER_MS', STALE_AFTER_MS);
+  if (value < 2 * HEARTBEAT_INTERVAL_MS)
+    throw new Error(
+      `JOB_STALE_AFTER_MS must be at least ${2 * HEARTBEAT_INTERVAL_MS} (two ${HEARTBEAT_INTERVAL_MS} ms ` +
+        `heartbeats of a live worker), got ${value}`,
+    );
+  return value;
+}
+
 function boolFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -114,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     metricsToken: env.METRICS_TOKEN || undefined,
     workerConcurrency: intFromEnv(env, 'WORKER_CONCURRENCY', 10),
+    jobStaleAfterMs: staleAfterFromEnv(env),
     runWorker: boolFromEnv(env, 'RUN_WORKER', true),
     seedDemo: boolFromEnv(env, 'SEED_DEMO', true),
     publicUrl: env.PUBLIC_URL || `http://localhost:${port}`,

@@ -88,6 +88,7 @@ if (config.runWorker) {
     taskList: taskList(database.orm, deps),
     cronItems,
     concurrency: config.workerConcurrency,
+    staleAfterMs: config.jobStaleAfterMs,
     log: (level, message) =>
       level === 'error'
         ? logger.error(message)

@@ -8,7 +8,13 @@ import { WebhookReceiver } from './webhook-receiver.js';
 
 const EVENTS = 1000;
 const BOUND_MS = 60_000;
-const SERVER_ENV = { RUN_WORKER: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WORKER_CONCURRENCY: '10' };
+// The killed process's locked jobs come back after JOB_STALE_AFTER_MS (the shortest allowed, not 20 s).
+const SERVER_ENV = {
+  RUN_WORKER: 'true',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WORKER_CONCURRENCY: '10',
+  JOB_STALE_AFTER_MS: '10000',
+};
 
 let setup: TestApp;
 let receiver: WebhookReceiver;
