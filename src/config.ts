@@ -99,6 +99,16 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
   return value;
 }
 
+/** The embedded PostgreSQL's port; it cannot share the API's (only checked when it is used: no DATABASE_URL). */
+function embeddedPortFromEnv(env: NodeJS.ProcessEnv, apiPort: number): number {
+  const value = intFromEnv(env, 'EMBEDDED_PG_PORT', 54329);
+  if (!env.DATABASE_URL && value === apiPort)
+    throw new Error(
+      `EMBEDDED_PG_PORT and PORT are both ${value}: the embedded PostgreSQL and the API need a port each`,
+    );
+  return value;
+}
+
 /** At least two heartbeats: a live worker must never be taken for dead between two of its beats. */
 function staleAfterFromEnv(env: NodeJS.ProcessEnv): number {
   const value = intFromEnv(env, 'JOB_STALE_AFTER_MS', STALE_AFTER_MS);
@@ -124,7 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     appDatabaseRole: env.APP_DATABASE_ROLE || DEFAULT_APP_DATABASE_ROLE,
     enforceRowLevelSecurity: env.ROW_LEVEL_SECURITY !== 'off',
     dataDir: path.resolve(env.DATA_DIR || '.data'),
-    embeddedPostgresPort: intFromEnv(env, 'EMBEDDED_PG_PORT', 54329),
+    embeddedPostgresPort: embeddedPortFromEnv(env, port),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     metricsToken: env.METRICS_TOKEN || undefined,
     workerConcurrency: intFromEnv(env, 'WORKER_CONCURRENCY', 10),

@@ -20,7 +20,17 @@ import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from './db/seeds/demo.js';
 import { buildAppSchema } from './schema.js';
 import { cronItems, taskList } from './tasks.js';
 
-const config = loadConfig();
+/** A wrong setting is the operator's mistake: one line naming the variable, exit 1, no stack trace. */
+function configOrExit(): ReturnType<typeof loadConfig> {
+  try {
+    return loadConfig();
+  } catch (error) {
+    process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
+const config = configOrExit();
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,

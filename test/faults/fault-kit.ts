@@ -31,7 +31,8 @@ export class FaultServer {
     env: Record<string, string | undefined>,
     options: { viaNpm?: boolean; waitReady?: boolean } = {},
   ): Promise<FaultServer> {
-    const port = await freePort();
+    // Never the embedded PostgreSQL's port: seen once in CI, both on one port, the start hung for 90 s.
+    const port = await freePort(Number(env.EMBEDDED_PG_PORT ?? 0));
     const [command, args] = options.viaNpm
       ? ['npm', ['run', '-s', 'serve']]
       : [process.execPath, [path.resolve('dist/src/main.js')]];
@@ -50,7 +51,13 @@ export class FaultServer {
     child.stdout?.on('data', (chunk: Buffer) => (captured.text += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (captured.text += chunk.toString()));
     const server = new FaultServer(child, port, captured);
-    if (options.waitReady !== false) await server.waitReady();
+    if (options.waitReady !== false) {
+      // A server that never got ready is not returned to the test, so nobody else would stop it.
+      await server.waitReady().catch((error: unknown) => {
+        server.reap();
+        throw error;
+      });
+    }
     return server;
   }
 

@@ -3,16 +3,22 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
 
-/** A free loopback port, from the OS. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/**
+ * A free loopback port, from the OS, other than `taken`: a port chosen earlier but not bound yet (say, the
+ * EMBEDDED_PG_PORT of a server about to start) is free to the OS and may be handed out again.
+ */
+export async function freePort(...taken: number[]): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port: chosen } = server.address() as { port: number };
+        server.close(() => resolve(chosen));
+      });
     });
-  });
+    if (!taken.includes(port)) return port;
+  }
 }
 
 /** The real server (`node dist/src/main.js`) as a second process on an existing database. */

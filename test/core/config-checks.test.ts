@@ -14,3 +14,14 @@ describe('JOB_STALE_AFTER_MS', () => {
     expect(() => loadConfig({ JOB_STALE_AFTER_MS: 'soon' })).toThrow(/JOB_STALE_AFTER_MS/);
   });
 });
+
+describe('EMBEDDED_PG_PORT', () => {
+  it('refuses the API’s own port when the embedded PostgreSQL is used, and accepts it with DATABASE_URL', () => {
+    expect(() => loadConfig({ PORT: '4100', EMBEDDED_PG_PORT: '4100' })).toThrow(
+      /EMBEDDED_PG_PORT and PORT are both 4100/,
+    );
+    expect(loadConfig({ PORT: '4100', EMBEDDED_PG_PORT: '4100', DATABASE_URL: 'postgres://x/y' }).port).toBe(
+      4100,
+    );
+  });
+});
