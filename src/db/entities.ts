@@ -44,6 +44,7 @@ import { BlockedEnrollmentAttempt } from '../device-management/blocked-enrollmen
 import { EnrollmentRestriction } from '../device-management/enrollment-policy.entity.js';
 import { TenantGroup, TenantGroupMember } from '../tenant-groups/tenant-group.entity.js';
 import { PortalDirtyTenant, PortalTenantAggregate } from '../portal/portal-aggregate.entity.js';
+import { DeviceDashboardCount } from '../device-management/device-dashboard-count.entity.js';
 
 /** Entities that belong to an organization and environment; the scope filter applies to each. */
 export const SCOPED_ENTITIES = [
@@ -104,5 +105,6 @@ export const ALL_ENTITIES = [
   AnnouncedSignIn,
   SecretsKeyCheck,
   PortalDirtyTenant,
+  DeviceDashboardCount,
   ...SCOPED_ENTITIES,
 ];

@@ -45,7 +45,7 @@ function summaryOf(rows: CountRow[]): DeviceDashboardSummary {
 
 /**
  * Device dashboards (SPEC 2.6 "Dashboard metrics (device)", 4.2; docs/devices.md "Dashboards"): counted in
- * SQL over the devices table, one statement per dashboard (plus the tenant check when one is named), whatever
+ * SQL (stored per-tenant counts; the enrollment trend over the devices' enrollment dates), one statement per dashboard (plus the tenant check when one is named), whatever
  * the number of devices or tenants. With a tenant they cover that tenant; without one, every tenant of the
  * organization (as the portal does). The filters platform, ownership and compliance state apply to all.
  */
@@ -123,12 +123,15 @@ export class DeviceDashboardService {
     };
   }
 
-  /** Devices matched by the filters, per platform and compliance state: one statement. */
+  /**
+   * Devices matched by the filters, per platform and compliance state: one statement over the per-tenant counts
+   * the devices table's triggers keep (device-dashboard-count.entity.ts), never over the devices themselves.
+   */
   private async counts(args: DeviceDashboardArgs): Promise<CountRow[]> {
     const filter = await this.filter(args);
     return this.ctx.em.execute<CountRow[]>(
-      `select os_platform, compliance_state, count(*)::int as n from devices where ${filter.sql}
-        group by os_platform, compliance_state`,
+      `select os_platform, compliance_state, sum(devices)::int as n from device_dashboard_counts
+        where ${filter.sql} group by os_platform, compliance_state`,
       filter.params,
     );
   }

@@ -32,7 +32,7 @@ import {
   name: 'devices_risk_index',
   properties: ['organizationId', 'environment', 'tenantId', 'riskRank', 'exposureScore', 'id'],
 })
-/** The device dashboards (src/device-management/device-dashboard.service.ts) count index-only from this one. */
+/** A tenant's enrollment trend (src/device-management/device-dashboard.service.ts) reads index-only from this one. */
 @Index({
   name: 'devices_dashboard_index',
   properties: [
@@ -43,6 +43,19 @@ import {
     'complianceState',
     'ownership',
     'enrolledAt',
+  ],
+})
+/** The organization-wide enrollment trend reads the date range index-only (the tenant one uses the index above). */
+@Index({
+  name: 'devices_enrollment_index',
+  properties: [
+    'organizationId',
+    'environment',
+    'enrolledAt',
+    'tenantId',
+    'osPlatform',
+    'complianceState',
+    'ownership',
   ],
 })
 export class Device extends ScopedEntity {

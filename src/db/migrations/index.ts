@@ -18,6 +18,7 @@ import { Migration20261207090000_user_search } from './Migration20261207090000_u
 import { Migration20261207090100_user_jobs } from './Migration20261207090100_user_jobs.js';
 import { Migration20261210090000_device_management } from './Migration20261210090000_device_management.js';
 import { Migration20261213090000_tenant_consent } from './Migration20261213090000_tenant_consent.js';
+import { Migration20261217090000_device_dashboard_counts } from './Migration20261217090000_device_dashboard_counts.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -68,4 +69,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261213090000_tenant_consent', class: Migration20261213090000_tenant_consent },
   { name: 'Migration20261216090000_portal_scale', class: Migration20261216090000_portal_scale },
   { name: 'Migration20261215090000_tracked_operations', class: Migration20261215090000_tracked_operations },
+  {
+    name: 'Migration20261217090000_device_dashboard_counts',
+    class: Migration20261217090000_device_dashboard_counts,
+  },
 ];
