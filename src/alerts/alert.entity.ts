@@ -66,10 +66,14 @@ export class SecurityAlert extends ScopedEntity {
   affectedEntity!: string;
 
   @Field(() => ID, { nullable: true, description: 'Our user, when the alert is about one we know' })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'security_alerts_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 
   @Field(() => ID, { nullable: true, description: 'Our device, when the alert is about one' })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'security_alerts_device_id_index' })
   @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, deleteRule: 'set null' })
   deviceId: string | null = null;
 

@@ -46,6 +46,8 @@ export class BackupSnapshot extends ScopedEntity {
   resourceName!: string;
 
   @Field(() => ID, { nullable: true, description: 'Mailbox and drive: our user who owns it' })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'backup_snapshots_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 

@@ -57,6 +57,8 @@ export class ComplianceConnector extends ScopedEntity {
     | 'updatedAt';
 
   @Field(() => ID)
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'compliance_connectors_tenant_id_index' })
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
   tenantId!: string;
 

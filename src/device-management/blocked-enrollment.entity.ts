@@ -33,6 +33,8 @@ export class BlockedEnrollmentAttempt extends ScopedEntity {
   externalId!: string;
 
   @Field(() => ID, { nullable: true, description: "Our user, when the cloud's user is one we know" })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'blocked_enrollment_attempts_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 
@@ -69,6 +71,8 @@ export class BlockedEnrollmentAttempt extends ScopedEntity {
   detail!: string;
 
   @Field(() => ID, { nullable: true, description: 'The policy that decided' })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'blocked_enrollment_attempts_policy_id_index' })
   @ManyToOne(() => EnrollmentRestriction, {
     mapToPk: true,
     fieldName: 'policy_id',

@@ -46,6 +46,8 @@ export class DeviceAction extends TrackedOperation {
     | 'checkpoint';
 
   @Field(() => ID)
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'device_actions_tenant_id_index' })
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
   tenantId!: string;
 

@@ -109,6 +109,8 @@ export class Device extends ScopedEntity {
   complianceGraceExpiresAt: Date | null = null;
 
   @Field(() => ID, { nullable: true, description: "The device's primary user (owner)" })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'devices_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 

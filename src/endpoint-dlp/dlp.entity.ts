@@ -67,6 +67,8 @@ export class EndpointDlpAlert extends ScopedEntity {
   externalId!: string;
 
   @Field(() => ID)
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'endpoint_dlp_alerts_policy_id_index' })
   @ManyToOne(() => EndpointDlpPolicy, { mapToPk: true, fieldName: 'policy_id', deleteRule: 'cascade' })
   policyId!: string;
 
@@ -79,6 +81,8 @@ export class EndpointDlpAlert extends ScopedEntity {
   activity!: DlpActivity;
 
   @Field(() => ID, { nullable: true })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'endpoint_dlp_alerts_device_id_index' })
   @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, deleteRule: 'set null' })
   deviceId: string | null = null;
 
@@ -87,6 +91,8 @@ export class EndpointDlpAlert extends ScopedEntity {
   deviceName: string | null = null;
 
   @Field(() => ID, { nullable: true })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'endpoint_dlp_alerts_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 

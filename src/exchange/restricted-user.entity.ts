@@ -34,6 +34,8 @@ export class RestrictedUser extends ScopedEntity {
   externalId!: string;
 
   @Field(() => ID, { nullable: true, description: 'Our user, when the restricted mailbox is one we know' })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'restricted_users_user_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'user_id', nullable: true, deleteRule: 'set null' })
   userId: string | null = null;
 

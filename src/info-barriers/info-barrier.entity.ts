@@ -58,6 +58,8 @@ export class BarrierPolicy extends ScopedEntity {
   type!: BarrierPolicyType;
 
   @Field(() => ID)
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'info_barrier_policies_source_segment_id_index' })
   @ManyToOne(() => BarrierSegment, { mapToPk: true, fieldName: 'source_segment_id', deleteRule: 'cascade' })
   sourceSegmentId!: string;
 

@@ -99,6 +99,8 @@ export class UserOffboarding extends RequestedOperation {
   [OptionalProps]?: 'status' | 'failureReason' | 'startedAt' | 'finishedAt' | 'runAttempts' | 'checkpoint';
 
   @Field(() => ID)
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'user_offboardings_tenant_id_index' })
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
   tenantId!: string;
 

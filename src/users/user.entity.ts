@@ -173,6 +173,8 @@ export class User extends ScopedEntity {
   employeeType: string | null = null;
 
   @Field(() => ID, { nullable: true })
+  /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
+  @Index({ name: 'users_manager_id_index' })
   @ManyToOne(() => User, { mapToPk: true, fieldName: 'manager_id', nullable: true, deleteRule: 'set null' })
   managerId: string | null = null;
 
