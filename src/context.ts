@@ -4,6 +4,7 @@ import { Loaders } from './core/loaders.js';
 import { SCOPE_FILTER } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
 import type { Viewer } from './core/viewer.js';
+import { consentBoundProvider } from './tenants/tenant-consent.js';
 
 /** The context of one GraphQL operation, whether it came in on /graphql or through the REST adapter. */
 export interface RequestContext extends ServiceContext {
@@ -25,6 +26,7 @@ export function createRequestContext(
   });
   const ctx: RequestContext = {
     ...deps,
+    provider: consentBoundProvider(deps.provider, viewer.organizationId),
     em,
     scope: { organizationId: viewer.organizationId, environment: viewer.environment },
     actor: `${viewer.credentialKind}:${viewer.credentialId}`,
@@ -35,7 +37,11 @@ export function createRequestContext(
   return ctx;
 }
 
-/** A service context for background work acting inside one organization's scope. */
+/**
+ * A service context for background work acting inside one organization's scope. Both kinds see the cloud
+ * through the organization's delegated access (consentBoundProvider): a tenant that withdrew its grant
+ * refuses every call.
+ */
 export function createJobContext(
   orm: MikroORM,
   deps: AppDeps,
@@ -44,5 +50,5 @@ export function createJobContext(
 ): ServiceContext {
   const em = orm.em.fork();
   em.setFilterParams(SCOPE_FILTER, scope);
-  return { ...deps, em, scope, actor };
+  return { ...deps, provider: consentBoundProvider(deps.provider, scope.organizationId), em, scope, actor };
 }

@@ -4,7 +4,8 @@ import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provi
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
-import { Environment, SCOPE_FILTER, type Scope } from '../core/scope.js';
+import { Environment, type Scope } from '../core/scope.js';
+import { createJobContext } from '../context.js';
 import { prepareDatabase } from '../db/prepare.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from '../db/seeds/demo.js';
 import { Organization } from '../organizations/organization.entity.js';
@@ -68,7 +69,5 @@ export function environmentOf(choice: EnvironmentChoice): Environment {
 
 /** A service context acting in one organization and environment, as a job would. */
 export function contextFor(db: CliDatabase, scope: Scope, actor: string): ServiceContext {
-  const em = db.orm.em.fork();
-  em.setFilterParams(SCOPE_FILTER, scope);
-  return { ...db.deps, em, scope, actor };
+  return createJobContext(db.orm, db.deps, scope, actor);
 }

@@ -3,6 +3,8 @@ import type { CronItem, Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import type { Environment, Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
+import type { CloudProvider } from '../cloud/provider.js';
+import { consentBoundProvider } from '../tenants/tenant-consent.js';
 import { purgeDeletedUsers, RECOVERY_WINDOW_MS } from './deleted-user.service.js';
 
 export const DELETED_USER_PURGE_TASK = 'deleted-user-purge';
@@ -59,6 +61,12 @@ export async function purgeExpiredUsers(
   const result: PurgeResult = { purged: 0, activeUpstream: 0, failed: 0 };
   const passedOver: string[] = []; // users this run leaves as they are, so no batch reads them again
   const connection = orm.em.getConnection();
+  const clouds = new Map<string, CloudProvider>();
+  const cloudOf = (organizationId: string): CloudProvider => {
+    const cloud = clouds.get(organizationId) ?? consentBoundProvider(deps.provider, organizationId);
+    clouds.set(organizationId, cloud);
+    return cloud;
+  };
   for (let batch = 0; batch < limits.maxBatches; batch++) {
     const candidates = await connection.execute<Candidate[]>(
       `select u.id, u.organization_id, u.environment, u.external_id, t.external_id as tenant_external_id
@@ -70,7 +78,8 @@ export async function purgeExpiredUsers(
     );
     const byScope = new Map<string, { scope: Scope; ids: string[] }>();
     for (const candidate of candidates) {
-      const gone = await deps.provider
+      // Through the organization's delegated access, as every call: a tenant that withdrew it refuses.
+      const gone = await cloudOf(candidate.organization_id)
         .purgeUser(candidate.tenant_external_id, candidate.external_id)
         .catch(() => null);
       if (gone === null) {

@@ -1,3 +1,5 @@
+import { refreshAllSnapshotCatalogs } from '../../src/backup/backup-catalog.js';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -93,6 +95,25 @@ describe('GET /api/backup/snapshots', () => {
     expect(later.body.meta?.total).toBe(30 * 6 + 1);
     const cutoff = new Date(app.clock.now().getTime() - 30 * DAY - 1).toISOString();
     expect(await listSnapshots(app, org.keys.read, tenant.id, `${query}&to=${cutoff}`)).toEqual([]);
+    app.clock.set(new Date('2026-11-01T12:00:00Z'));
+  });
+
+  it("leaves the catalog of a tenant that withdrew the organization's grant as it was, and refreshes the others", async () => {
+    const { tenant: kept } = await backupTenant(app, org);
+    const { tenant: revoked } = await backupTenant(app, org);
+    const query = '?workload=Site%20collaboration&resourceId=site-intranet&limit=100';
+    const [keptBefore, revokedBefore] = [
+      await listSnapshots(app, org.keys.read, kept.id, query),
+      await listSnapshots(app, org.keys.read, revoked.id, query),
+    ];
+    await (app.deps.provider as SimulatedCloudProvider).consent.revokeDelegatedAccess(
+      revoked.externalId,
+      org.organization.id,
+    );
+    app.clock.advance(4 * HOUR);
+    expect(await refreshAllSnapshotCatalogs(app.orm, app.deps)).toBeGreaterThan(0);
+    expect(await listSnapshots(app, org.keys.read, kept.id, query)).toHaveLength(keptBefore.length + 1);
+    expect(await listSnapshots(app, org.keys.read, revoked.id, query)).toEqual(revokedBefore);
     app.clock.set(new Date('2026-11-01T12:00:00Z'));
   });
 

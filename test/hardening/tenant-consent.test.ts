@@ -201,3 +201,41 @@ describe('sync checks the grant on every run', () => {
     expect(after.body.data.status).toBe('active');
   });
 });
+
+describe('every cloud call on behalf of the organization needs the grant', () => {
+  async function cloudUsers(externalId: string): Promise<number> {
+    return (await cloud.listUsers(externalId)).length;
+  }
+  const createUser = (org: OrganizationWithKeys, tenantId: string, upn: string) =>
+    app.request<Envelope<{ id: string }>>('POST', `/v1/tenants/${tenantId}/users`, {
+      key: org.keys.write,
+      body: { firstName: 'Ada', lastName: 'Grant', userPrincipalName: upn, password: 'Correct-Horse-42' },
+    });
+
+  it('refuses a write after the customer revoked the grant (403 CONSENT_REQUIRED, nothing written here or upstream), and accepts it again after a new grant', async () => {
+    const externalId = await customer(owner);
+    const mine = (await onboard(owner.keys.write, externalId)).body.data!.onboardTenant;
+    expect((await syncAndWait(owner, mine.id)).status).toBe(JobStatus.COMPLETED);
+    const domain = (await cloud.getTenant(externalId)).domains[0];
+    const [localBefore, upstreamBefore] = [await usersOf(mine.id), await cloudUsers(externalId)];
+
+    await cloud.consent.revokeDelegatedAccess(externalId, owner.organization.id);
+    const refused = await createUser(owner, mine.id, `ada.refused@${domain}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { reason: 'CONSENT_REQUIRED', externalId },
+    });
+    expect(refused.body.error?.message).toContain(`tenants grant ${externalId}`);
+    expect(await usersOf(mine.id)).toBe(localBefore);
+    expect(await cloudUsers(externalId)).toBe(upstreamBefore);
+    // What was synced while the grant held stays readable (docs/security-model.md "Tenant consent").
+    const listed = await app.request('GET', `/v1/tenants/${mine.id}/users?limit=1`, { key: owner.keys.read });
+    expect(listed.status).toBe(200);
+
+    await grantConsent(app, externalId, owner.organization.id);
+    const accepted = await createUser(owner, mine.id, `ada.accepted@${domain}`);
+    expect(accepted.status).toBe(201);
+    expect(await cloudUsers(externalId)).toBe(upstreamBefore + 1);
+  });
+});

@@ -1,3 +1,4 @@
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems, taskList } from '../../src/tasks.js';
 import { DELETED_USER_PURGE_TASK, purgeExpiredUsers } from '../../src/users/deleted-user-purge.task.js';
@@ -136,5 +137,25 @@ describe('the deleted-user purge job', () => {
     expect(result).toEqual({ purged: 1, activeUpstream: 1, failed: 0 });
     expect(await rowExists(app, back.id)).toBe(true);
     expect(await rowExists(app, gone.id)).toBe(false);
+  });
+
+  it("passes over a tenant that withdrew the organization's grant (the cloud refuses), and purges the others", async () => {
+    await drain();
+    const revoked = await createTenant(app, org.scope);
+    const kept = await createUser(app, tenant);
+    const refused = await createUser(app, revoked);
+    await softDelete(app, org.keys.admin, tenant, kept);
+    await softDelete(app, org.keys.admin, revoked, refused);
+    await (app.deps.provider as SimulatedCloudProvider).consent.revokeDelegatedAccess(
+      revoked.externalId,
+      org.organization.id,
+    );
+    app.clock.advance(30 * DAY);
+    const result = await purgeExpiredUsers(app.orm, app.deps);
+    // (activeUpstream counts the user the test above restored upstream, still in our recycle bin.)
+    expect(result).toMatchObject({ purged: 1, failed: 1 });
+    expect(await rowExists(app, kept.id)).toBe(false);
+    expect(await rowExists(app, refused.id)).toBe(true);
+    expect(await inCloud(refused.externalId, revoked)).toBe(true);
   });
 });
