@@ -41,15 +41,16 @@ export async function namedApiKey(
   return { id: apiKey.id, secret };
 }
 
-/** A member signed in through an OAuth client of this name: the access token (write:users) and its row id. */
+/** A member signed in through an OAuth client of this name: the access token (write:users unless said) and its row id. */
 export async function memberToken(
   app: TestApp,
   scope: Scope,
-  fields: { email: string; clientName: string },
+  fields: { email: string; clientName: string; scopes?: Permission[] },
 ): Promise<{ memberId: string; token: string; tokenId: string }> {
   const member = await createMember(app, scope.organizationId, { email: fields.email });
   const client = await createOAuthClient(app, scope, { name: fields.clientName });
-  const token = await issueAccessToken(app, client, member, [Permission.READ_USERS, Permission.WRITE_USERS]);
+  const scopes = fields.scopes ?? [Permission.READ_USERS, Permission.WRITE_USERS];
+  const token = await issueAccessToken(app, client, member, scopes);
   const { rows } = await app.pool.query<{ id: string }>(
     'select id from oauth_tokens where member_id = $1 order by created_at desc limit 1',
     [member.id],

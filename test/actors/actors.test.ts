@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import { TestApp } from '../helpers/test-app.js';
+import { api, seedSecurity } from '../security/security-kit.js';
 import { listDeleted, softDelete } from '../users/deleted-user-kit.js';
 import { memberToken, namedApiKey, UNKNOWN, userDeletedBy, type ActorBody } from './actor-kit.js';
 
@@ -147,4 +149,36 @@ it('the caller’s own member reads the same through its access token', async ()
 it('the other organization cannot read this tenant at all (404), so not its actors either', async () => {
   const res = await listDeleted(app, other.keys.admin, tenant.id);
   expect(res.status).toBe(404);
+});
+
+it('an alert comment written through an access token shows its member as author', async () => {
+  // A tenant of its own: the sync that raises the alert must not touch the deleted users above.
+  const alertTenant = await createTenant(app, org.scope);
+  const { alertIds } = await seedSecurity(app, org.scope, alertTenant, {
+    alerts: [{ title: 'Phishing mail' }],
+  });
+  const writer = await memberToken(app, org.scope, {
+    email: 'sam@msp.example',
+    clientName: 'Acme PSA',
+    scopes: [Permission.READ_TENANTS, Permission.WRITE_TENANTS],
+  });
+  const res = await api<{ author: ActorBody; authorName: string }>(
+    app,
+    'POST',
+    `/alerts/${alertIds[0]}/comments`,
+    {
+      key: writer.token,
+      tenantId: alertTenant.id,
+      body: { text: 'Header checked' },
+    },
+  );
+  expect(res.status).toBe(201);
+  expect(res.body.data.author).toEqual({
+    type: 'MEMBER',
+    id: writer.memberId,
+    name: 'sam@msp.example',
+    email: 'sam@msp.example',
+    oauthClientName: 'Acme PSA',
+  });
+  expect(res.body.data.authorName).toBe('sam@msp.example');
 });
