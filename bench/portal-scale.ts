@@ -209,11 +209,12 @@ export async function measurePortalScale(options: PortalScaleOptions): Promise<P
       options.load,
       () => server.cpuMs(),
     );
-    const goal = (name: string, value: number, target: number) => ({
+    // A latency of a pass that completed nothing (every request slower than the pass) is 0: never a met goal.
+    const goal = (name: string, value: number, target: number, measured: LoadResult | null = null) => ({
       name,
       value,
       target,
-      met: value <= target,
+      met: value <= target && (measured === null || (measured.requests > 0 && measured.failures === 0)),
     });
     return {
       data: {
@@ -225,9 +226,9 @@ export async function measurePortalScale(options: PortalScaleOptions): Promise<P
       fullRecalculationMs,
       load: { stats, summary, search },
       goals: [
-        goal('tenant stats p50 (ms)', stats.latencyP50Ms, PORTAL_GOALS.statsP50Ms),
-        goal('license summary p50 (ms)', summary.latencyP50Ms, PORTAL_GOALS.summaryP50Ms),
-        goal('cross-tenant user search p50 (ms)', search.latencyP50Ms, PORTAL_GOALS.searchP50Ms),
+        goal('tenant stats p50 (ms)', stats.latencyP50Ms, PORTAL_GOALS.statsP50Ms, stats),
+        goal('license summary p50 (ms)', summary.latencyP50Ms, PORTAL_GOALS.summaryP50Ms, summary),
+        goal('cross-tenant user search p50 (ms)', search.latencyP50Ms, PORTAL_GOALS.searchP50Ms, search),
         goal('full recalculation (ms)', fullRecalculationMs, PORTAL_GOALS.fullRecalculationMs),
       ],
     };

@@ -1,3 +1,5 @@
+import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
+import type { Scope } from '../../src/core/scope.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -12,7 +14,7 @@ import type { TestApp } from './test-app.js';
  *     { limit: 25 });
  */
 
-interface PlanNode {
+export interface PlanNode {
   'Node Type': string;
   'Actual Rows': number;
   'Actual Loops': number;
@@ -24,6 +26,8 @@ interface PlanNode {
   'Parent Relationship'?: string;
   'Subplan Name'?: string;
   Strategy?: string;
+  'Shared Hit Blocks'?: number;
+  'Shared Read Blocks'?: number;
   Plans?: PlanNode[];
 }
 
@@ -105,13 +109,29 @@ export function statementOf(message: string): string {
 
 const READ_STATEMENT = /^(select|with)\b/i;
 
-/** Runs `statement` again under EXPLAIN ANALYZE (inside a rolled-back transaction) and returns its plan. */
-export async function explainAnalyze(app: TestApp, statement: string): Promise<PlanNode> {
+/**
+ * Runs `statement` again under EXPLAIN ANALYZE (inside a rolled-back transaction) and returns its plan. With
+ * `session`, as API requests run it: the application role under the row-level security policies, with that
+ * organization and environment (a policy hides non-leakproof conditions such as LIKE or lower() from indexes,
+ * so the service role's plan can look better than the request's).
+ */
+export async function explainAnalyze(
+  app: TestApp,
+  statement: string,
+  session?: Scope,
+  options: { buffers?: boolean } = {},
+): Promise<PlanNode> {
   const client = await app.pool.connect();
   try {
     await client.query('begin read only');
+    if (session)
+      await client.query(
+        `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
+                set_config('role', $3, true)`,
+        [session.organizationId, session.environment, DEFAULT_APP_DATABASE_ROLE],
+      );
     const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-      `explain (analyze, format json) ${statement}`,
+      `explain (analyze, ${options.buffers ? 'buffers, ' : ''}format json) ${statement}`,
     );
     return result.rows[0]['QUERY PLAN'][0].Plan;
   } finally {
