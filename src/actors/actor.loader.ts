@@ -9,6 +9,13 @@ interface KeyRow {
   name: string;
 }
 
+interface MemberRow {
+  member_id: string;
+  email: string;
+  client_id: string | null;
+  client_name: string | null;
+}
+
 interface TokenRow {
   id: string;
   member_id: string;
@@ -17,11 +24,12 @@ interface TokenRow {
 }
 
 /**
- * Every principal of the batch in at most two statements: one for the API keys, one for the access tokens
- * joined to their members (and OAuth clients). Both name the caller's organization themselves (row-level
- * security does too), so another organization's key or member never lends its name: it stays UNKNOWN.
- * Revoked keys still resolve (revocation keeps the row). Access tokens are deleted by housekeeping a while
- * after they expire, and then their actions show as UNKNOWN.
+ * Every principal of the batch in at most three statements: one for the API keys, one for the members (with the
+ * OAuth clients they acted through), one for the access tokens of records written before members were recorded
+ * (joined to their members and clients). Each names the caller's organization itself (row-level security does
+ * too), so another organization's key or member never lends its name: it stays UNKNOWN. Revoked keys still
+ * resolve (revocation keeps the row). A legacy access-token principal shows as UNKNOWN once housekeeping has
+ * deleted the expired token; new records name the member, who stays readable while a member.
  */
 async function resolveActors(ctx: RequestContext, principals: readonly string[]): Promise<Actor[]> {
   const parsed = principals.map(parsePrincipal);
@@ -30,9 +38,13 @@ async function resolveActors(ctx: RequestContext, principals: readonly string[])
   ];
   const keyIds = idsOf('api_key');
   const tokenIds = idsOf('access_token');
+  const memberIds = idsOf('member');
+  const clientIds = [
+    ...new Set(parsed.flatMap((p) => (p.kind === 'member' && p.clientId ? [p.clientId] : []))),
+  ];
   const organizationId = ctx.viewer.organizationId;
 
-  const [keys, tokens] = await Promise.all([
+  const [keys, tokens, members] = await Promise.all([
     keyIds.length === 0
       ? Promise.resolve([] as KeyRow[])
       : ctx.em.execute<KeyRow[]>('select id, name from api_keys where organization_id = ? and id in (?)', [
@@ -49,9 +61,22 @@ async function resolveActors(ctx: RequestContext, principals: readonly string[])
             where t.organization_id = ? and t.id in (?)`,
           [organizationId, tokenIds],
         ),
+    memberIds.length === 0
+      ? Promise.resolve([] as MemberRow[])
+      : ctx.em.execute<MemberRow[]>(
+          `select m.id as member_id, m.email, c.id as client_id, c.name as client_name
+             from members m
+             left join oauth_clients c on ${clientIds.length === 0 ? 'false' : 'c.organization_id = m.organization_id and c.id in (?)'}
+            where m.organization_id = ? and m.id in (?)`,
+          [...(clientIds.length === 0 ? [] : [clientIds]), organizationId, memberIds],
+        ),
   ]);
   const keyById = new Map(keys.map((row) => [row.id, row]));
   const tokenById = new Map(tokens.map((row) => [row.id, row]));
+  const emailOfMember = new Map(members.map((row) => [row.member_id, row.email]));
+  const clientNames = new Map(
+    members.flatMap((row) => (row.client_id ? [[row.client_id, row.client_name]] : [])),
+  );
 
   return parsed.map((principal): Actor => {
     switch (principal.kind) {
@@ -69,6 +94,17 @@ async function resolveActors(ctx: RequestContext, principals: readonly string[])
           name: token.email,
           email: token.email,
           oauthClientName: token.client_name,
+        };
+      }
+      case 'member': {
+        const email = emailOfMember.get(principal.id);
+        if (email === undefined) return UNKNOWN_ACTOR;
+        return {
+          type: ActorType.MEMBER,
+          id: principal.id,
+          name: email,
+          email,
+          oauthClientName: (principal.clientId && clientNames.get(principal.clientId)) ?? null,
         };
       }
       case 'system':

@@ -27,7 +27,7 @@ registerEnumType(ActorType, {
 });
 
 /**
- * The readable form of a stored principal string (`api_key:<id>`, `access_token:<id>`, `system:<job>`, or a
+ * The readable form of a stored principal string (`api_key:<id>`, `member:<id>:<client id>`, legacy `access_token:<id>`, `system:<job>`, or a
  * name from the cloud). Rows keep storing the string; ActorResolver derives this at read time.
  */
 @ObjectType({

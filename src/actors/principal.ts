@@ -7,6 +7,8 @@ import { ActorType, type Actor } from './actor.type.js';
 export type Principal =
   | { kind: 'api_key'; id: string }
   | { kind: 'access_token'; id: string }
+  /** What an access token did (since 2026-11-26): the member, and the OAuth client it acted through. */
+  | { kind: 'member'; id: string; clientId: string | null }
   | { kind: 'system'; job: string }
   | { kind: 'upstream'; name: string }
   | { kind: 'unknown' };
@@ -14,6 +16,12 @@ export type Principal =
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parsePrincipal(principal: string): Principal {
+  const member = /^member:([^:]*):(.*)$/.exec(principal);
+  if (member) {
+    const [, id, clientId] = member;
+    if (!UUID.test(id) || (clientId !== '' && !UUID.test(clientId))) return { kind: 'unknown' };
+    return { kind: 'member', id, clientId: clientId || null };
+  }
   const match = /^(api_key|access_token|system):(.*)$/.exec(principal);
   if (!match) return principal.trim() ? { kind: 'upstream', name: principal } : { kind: 'unknown' };
   const [, kind, rest] = match;

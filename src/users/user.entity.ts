@@ -248,7 +248,7 @@ export class User extends ScopedEntity {
   @Enum({ items: () => InvitationStatus, nullable: true })
   invitationStatus: InvitationStatus | null = null;
 
-  /** Who invited the guest: a principal string (api_key:<id>, access_token:<id>) or the upstream inviter. */
+  /** Who invited the guest: a principal string (api_key:<id>, member:<id>:<client id>) or the upstream inviter. */
   @Property({ type: 'text', nullable: true })
   invitedBy: string | null = null;
 

@@ -46,7 +46,7 @@ export async function memberToken(
   app: TestApp,
   scope: Scope,
   fields: { email: string; clientName: string; scopes?: Permission[] },
-): Promise<{ memberId: string; token: string; tokenId: string }> {
+): Promise<{ memberId: string; clientId: string; token: string; tokenId: string }> {
   const member = await createMember(app, scope.organizationId, { email: fields.email });
   const client = await createOAuthClient(app, scope, { name: fields.clientName });
   const scopes = fields.scopes ?? [Permission.READ_USERS, Permission.WRITE_USERS];
@@ -55,7 +55,7 @@ export async function memberToken(
     'select id from oauth_tokens where member_id = $1 order by created_at desc limit 1',
     [member.id],
   );
-  return { memberId: member.id, token, tokenId: rows[0].id };
+  return { memberId: member.id, clientId: client.id, token, tokenId: rows[0].id };
 }
 
 /** A user of the tenant deleted `deletedAt` ago by this stored principal (written as the services write it). */

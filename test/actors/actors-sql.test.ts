@@ -7,25 +7,25 @@ import { memberToken, namedApiKey, userDeletedBy } from './actor-kit.js';
 
 /**
  * Actors cost a fixed number of SQL statements whatever the number of rows: a list of N rows deleted by N
- * different principals (API keys, members' access tokens, jobs, cloud names) runs the same statements for
- * N=2 and N=20, one of them for the keys and one for the tokens with their members.
+ * different principals (API keys, members with their OAuth clients, legacy access tokens, jobs, cloud names)
+ * runs the same statements for N=5 and N=20: one for the keys, one for the members, one for the tokens.
  */
 let app: TestApp;
 let org: OrganizationWithKeys;
 const tenants: Record<number, Tenant> = {};
 
-/** N principals, all different: a quarter each of keys, access tokens, jobs and cloud names. */
+/** N principals, all different: a fifth each of keys, members, legacy access tokens, jobs and cloud names. */
 async function principals(count: number, label: string): Promise<string[]> {
   const result: string[] = [];
   for (let i = 0; i < count; i++) {
-    if (i % 4 === 0) result.push(`api_key:${(await namedApiKey(app, org.scope, `${label} key ${i}`)).id}`);
-    else if (i % 4 === 1) {
-      const { tokenId } = await memberToken(app, org.scope, {
+    if (i % 5 === 0) result.push(`api_key:${(await namedApiKey(app, org.scope, `${label} key ${i}`)).id}`);
+    else if (i % 5 === 1 || i % 5 === 2) {
+      const { tokenId, memberId, clientId } = await memberToken(app, org.scope, {
         email: `${label}-${i}@msp.example`,
         clientName: `${label} PSA ${i}`,
       });
-      result.push(`access_token:${tokenId}`);
-    } else if (i % 4 === 2) result.push(`system:job-${label}-${i}`);
+      result.push(i % 5 === 1 ? `access_token:${tokenId}` : `member:${memberId}:${clientId}`);
+    } else if (i % 5 === 3) result.push(`system:job-${label}-${i}`);
     else result.push(`admin-${label}-${i}@contoso.example`);
   }
   return result;
@@ -34,7 +34,7 @@ async function principals(count: number, label: string): Promise<string[]> {
 beforeAll(async () => {
   app = await TestApp.start();
   org = await createOrganizationWithKeys(app);
-  for (const count of [2, 20]) {
+  for (const count of [5, 20]) {
     const tenant = await createTenant(app, org.scope);
     for (const principal of await principals(count, `n${count}`))
       await userDeletedBy(app, tenant, principal, app.clock.now());
@@ -82,14 +82,15 @@ async function graphqlList(count: number): Promise<void> {
 it.each([
   ['REST', restList],
   ['GraphQL', graphqlList],
-])('%s: the same statements for 2 and for 20 different actors', async (_name, list) => {
-  await list(2); // warm-up: the key is verified and cached
-  const two = await app.sql.during(() => list(2));
-  const twoLog = [...app.sql.log];
+])('%s: the same statements for 5 and for 20 different actors', async (_name, list) => {
+  await list(5); // warm-up: the key is verified and cached
+  const five = await app.sql.during(() => list(5));
+  const fiveLog = [...app.sql.log];
   const twenty = await app.sql.during(() => list(20));
-  expect(twenty).toBe(two);
-  for (const log of [twoLog, app.sql.log]) {
+  expect(twenty).toBe(five);
+  for (const log of [fiveLog, app.sql.log]) {
     expect(log.filter((statement) => statement.includes('from api_keys where'))).toHaveLength(1);
+    expect(log.filter((statement) => statement.includes('from members m'))).toHaveLength(1);
     expect(log.filter((statement) => statement.includes('from oauth_tokens t'))).toHaveLength(1);
   }
 });

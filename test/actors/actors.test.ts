@@ -19,6 +19,7 @@ let other: OrganizationWithKeys;
 let tenant: Tenant;
 let opsKey: { id: string; secret: string };
 let member: Awaited<ReturnType<typeof memberToken>>;
+let formerMemberId: string;
 const deletedBy = new Map<string, string>(); // user id → how it was deleted (the test's own label)
 
 const DELETED_USERS = /* GraphQL */ `
@@ -62,7 +63,15 @@ beforeAll(async () => {
   deletedBy.set(await userDeletedBy(app, tenant, 'system:tenant-sync', now), 'system');
   deletedBy.set(await userDeletedBy(app, tenant, 'admin@contoso.onmicrosoft.com', now), 'upstream');
 
-  // An access token housekeeping has purged since, and a key id that never existed.
+  // A member's action outlives the token it came through (housekeeping deletes expired tokens after a day).
+  const former = await memberToken(app, org.scope, { email: 'lee@msp.example', clientName: 'Night PSA' });
+  formerMemberId = former.memberId;
+  const byFormerToken = await createUser(app, tenant);
+  await softDelete(app, former.token, tenant, byFormerToken);
+  deletedBy.set(byFormerToken.id, 'member whose token is gone');
+  await app.pool.query('delete from oauth_tokens where member_id = $1', [former.memberId]);
+
+  // A legacy access-token principal whose token housekeeping has purged since, and a key id that never existed.
   const purged = await memberToken(app, org.scope, { email: 'gone@msp.example', clientName: 'Old PSA' });
   deletedBy.set(await userDeletedBy(app, tenant, `access_token:${purged.tokenId}`, now), 'purged token');
   await app.pool.query('delete from oauth_tokens where id = $1', [purged.tokenId]);
@@ -78,6 +87,10 @@ beforeAll(async () => {
   deletedBy.set(
     await userDeletedBy(app, tenant, `access_token:${foreignMember.tokenId}`, now),
     'foreign member',
+  );
+  deletedBy.set(
+    await userDeletedBy(app, tenant, `member:${foreignMember.memberId}:${foreignMember.clientId}`, now),
+    'foreign member principal',
   );
 }, 60_000);
 afterAll(() => app.stop());
@@ -101,10 +114,18 @@ function expected(): Record<string, ActorBody> {
       email: null,
       oauthClientName: null,
     },
+    'member whose token is gone': {
+      type: 'MEMBER',
+      id: formerMemberId,
+      name: 'lee@msp.example',
+      email: 'lee@msp.example',
+      oauthClientName: 'Night PSA',
+    },
     'purged token': UNKNOWN,
     'unknown key': UNKNOWN,
     'foreign key': UNKNOWN,
     'foreign member': UNKNOWN,
+    'foreign member principal': UNKNOWN,
   };
 }
 

@@ -12,6 +12,20 @@ describe('stored principal strings', () => {
       'access_token:0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f',
       { kind: 'access_token', id: '0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f' },
     ],
+    [
+      'member:0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f:5c4d1f0e-8f1a-4c47-9a0e-0d7c6a1b2c3d',
+      {
+        kind: 'member',
+        id: '0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f',
+        clientId: '5c4d1f0e-8f1a-4c47-9a0e-0d7c6a1b2c3d',
+      },
+    ],
+    [
+      'member:0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f:',
+      { kind: 'member', id: '0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f', clientId: null },
+    ],
+    ['member:not-a-uuid:', { kind: 'unknown' }],
+    ['member:0b0e6c1e-2c6f-4a8e-8f5d-7a9b1c2d3e4f:nope', { kind: 'unknown' }],
     ['system:tenant-sync', { kind: 'system', job: 'tenant-sync' }],
     ['admin@contoso.onmicrosoft.com', { kind: 'upstream', name: 'admin@contoso.onmicrosoft.com' }],
     ['api_key:not-a-uuid', { kind: 'unknown' }],
