@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Loaders } from './core/loaders.js';
 import { SCOPE_FILTER } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
-import type { Viewer } from './core/viewer.js';
+import { principalOf, type Viewer } from './core/viewer.js';
 import { consentBoundProvider } from './tenants/tenant-consent.js';
 
 /** The context of one GraphQL operation, whether it came in on /graphql or through the REST adapter. */
@@ -29,7 +29,7 @@ export function createRequestContext(
     provider: consentBoundProvider(deps.provider, viewer.organizationId),
     em,
     scope: { organizationId: viewer.organizationId, environment: viewer.environment },
-    actor: `${viewer.credentialKind}:${viewer.credentialId}`,
+    actor: principalOf(viewer),
     viewer,
     requestId,
     loaders: new Loaders(() => ctx),

@@ -1,5 +1,6 @@
 import { TenantGroupResolver } from './tenant-groups/tenant-group.resolver.js';
 import { UserDirectoryResolver } from './user-directory/user-directory.resolver.js';
+import { ActorResolver } from './actors/actor.resolver.js';
 import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
@@ -69,6 +70,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   DeviceDashboardResolver,
   TenantGroupResolver,
   UserDirectoryResolver,
+  ActorResolver,
 ];
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {

@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /** The GraphQL operations behind the backup routes of SPEC 4.2 (snapshots and restores, SPEC 2.6, 4.4). */
 const SNAPSHOT_FIELDS = /* GraphQL */ `
   id
@@ -30,7 +31,7 @@ const RESTORE_JOB_FIELDS = /* GraphQL */ `
   skippedCount
   failedCount
   progress { itemsProcessed itemsTotal percent }
-  initiatedBy
+  initiatedBy ${ACTOR_FIELDS}
   createdAt
   startedAt
   completedAt

@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /** The GraphQL operations behind the compliance connector routes of SPEC 4.2 (SPEC 2.6 "Data connector"). */
 const CONNECTOR_FIELDS = /* GraphQL */ `
   id
@@ -7,7 +8,7 @@ const CONNECTOR_FIELDS = /* GraphQL */ `
   sourceType
   status
   configurationError
-  pausedBy
+  pausedBy ${ACTOR_FIELDS}
   userMapping { strategy mappings { sourceIdentity userPrincipalName } unmatched fallbackMailbox }
   scheduleHours
   credentialFields

@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /** The GraphQL operations behind the exchange routes of SPEC 4.2 (restricted users, SPEC 2.6 and 3.3). */
 const RESTRICTED_USER_FIELDS = /* GraphQL */ `
   id
@@ -10,7 +11,7 @@ const RESTRICTED_USER_FIELDS = /* GraphQL */ `
   status
   actionRequired
   unblockedAt
-  unblockedBy
+  unblockedBy ${ACTOR_FIELDS}
 `;
 
 export const LIST_RESTRICTED_USERS = /* GraphQL */ `

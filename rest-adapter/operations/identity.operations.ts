@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 import { USER_FIELDS } from './users.operations.js';
 
 /** The GraphQL operations behind the identity routes of SPEC 4.2 (deleted users, SPEC 2.6 and 3.4). */
@@ -8,7 +9,7 @@ const DELETED_USER_FIELDS = /* GraphQL */ `
   userPrincipalName
   userType
   deletedAt
-  deletedBy
+  deletedBy ${ACTOR_FIELDS}
   daysRemaining
   permanentDeletionAt
   hadLicenses
@@ -56,7 +57,7 @@ const GUEST_FIELDS = /* GraphQL */ `
   accountStatus
   createdAt
   lastSignInAt
-  invitedBy
+  invitedBy ${ACTOR_FIELDS}
   invitedAt
   invitationSentAt
   invitationAcceptedAt

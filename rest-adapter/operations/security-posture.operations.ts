@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /** The GraphQL operations behind the security-posture routes of SPEC 4.2 (recommendations, secure score, barriers). */
 /** The list keeps to the summary (a page of 100 stays well within the query cost limit); the detail adds each tenant. */
 const RECOMMENDATION_SUMMARY_FIELDS = /* GraphQL */ `
@@ -14,7 +15,7 @@ const RECOMMENDATION_SUMMARY_FIELDS = /* GraphQL */ `
 
 const RECOMMENDATION_FIELDS = /* GraphQL */ `
   ${RECOMMENDATION_SUMMARY_FIELDS}
-  tenants { tenantId status applySupported snoozedUntil dismissReason statusChangedAt statusChangedBy }
+  tenants { tenantId status applySupported snoozedUntil dismissReason statusChangedAt statusChangedBy ${ACTOR_FIELDS} }
 `;
 
 const APPLY_OPERATION_FIELDS = /* GraphQL */ `
@@ -131,10 +132,10 @@ export const LIST_SECURE_SCORES = /* GraphQL */ `
   }
 `;
 
-const SEGMENT_FIELDS = /* GraphQL */ `id tenantId name attribute value memberCount createdAt createdBy`;
-const POLICY_FIELDS = /* GraphQL */ `id tenantId name type sourceSegmentId targetSegmentIds createdAt createdBy`;
+const SEGMENT_FIELDS = /* GraphQL */ `id tenantId name attribute value memberCount createdAt createdBy ${ACTOR_FIELDS}`;
+const POLICY_FIELDS = /* GraphQL */ `id tenantId name type sourceSegmentId targetSegmentIds createdAt createdBy ${ACTOR_FIELDS}`;
 const APPLICATION_FIELDS = /* GraphQL */ `
-  id tenantId status startedAt pushedAt appliedAt failureReason segmentCount policyCount requestedBy
+  id tenantId status startedAt pushedAt appliedAt failureReason segmentCount policyCount requestedBy ${ACTOR_FIELDS}
 `;
 
 export const LIST_SEGMENTS = /* GraphQL */ `

@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /**
  * The GraphQL operations behind the security routes of SPEC 4.2: alerts, device security, isolation, scans
  * and endpoint DLP. Filters arrive as variables (REST query parameters) and are put together here.
@@ -25,7 +26,7 @@ const COMMENT_FIELDS = /* GraphQL */ `
   id
   alertId
   text
-  author
+  author ${ACTOR_FIELDS}
   authorName
   createdAt
 `;
@@ -152,7 +153,7 @@ const ACTION_FIELDS = /* GraphQL */ `
   scanType
   reason
   notes
-  requestedBy
+  requestedBy ${ACTOR_FIELDS}
   requestedAt
   startedAt
   completedAt

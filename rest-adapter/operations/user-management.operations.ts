@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 import { USER_FIELDS } from './users.operations.js';
 
 /** The GraphQL operations behind /api/user-management-identity (issue #14; docs/user-management.md). */
@@ -90,7 +91,7 @@ const USER_IMPORT_FIELDS = /* GraphQL */ `
   createdRows
   failedRows
   failureReason
-  createdBy
+  createdBy ${ACTOR_FIELDS}
   createdAt
   startedAt
   finishedAt
@@ -125,7 +126,7 @@ const OFFBOARDING_FIELDS = /* GraphQL */ `
   options
   steps { name status startedAt finishedAt error result attempts }
   failureReason
-  createdBy
+  createdBy ${ACTOR_FIELDS}
   createdAt
   startedAt
   finishedAt

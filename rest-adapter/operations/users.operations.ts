@@ -1,3 +1,4 @@
+import { ACTOR_FIELDS } from './actor.fields.js';
 /** The GraphQL operations behind the user routes of SPEC 4.1 (wire names: DECISIONS "Wire names of the core records"). */
 export const USER_FIELDS = /* GraphQL */ `
   id
@@ -57,6 +58,6 @@ export const UPDATE_USER = /* GraphQL */ `
 /** The deleted user, with when and by whom it was deleted. */
 export const DELETE_USER = /* GraphQL */ `
   mutation DeleteUser($tenantId: UUID!, $id: UUID!) {
-    deleteUser(tenantId: $tenantId, id: $id) { ${USER_FIELDS} deletedAt deletedBy }
+    deleteUser(tenantId: $tenantId, id: $id) { ${USER_FIELDS} deletedAt deletedBy ${ACTOR_FIELDS} }
   }
 `;

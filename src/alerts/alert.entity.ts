@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Device } from '../devices/device.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -111,7 +112,7 @@ export class AlertComment extends ScopedEntity {
   @Property({ type: 'text' })
   text!: string;
 
-  @Field({ description: 'Who wrote it: api_key:<id> or access_token:<id>' })
+  @Field(() => Actor, { description: 'Who wrote it: an API key or a member' })
   @Property({ type: 'text' })
   author!: string;
 

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/postgresql';
+import { parsePrincipal } from '../actors/principal.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js';
@@ -204,13 +205,16 @@ export class AlertService {
 
   /** The caller's name: the API key's name, or the sign-in name of the member behind an access token. */
   private async actorName(): Promise<string> {
-    const [kind, credentialId] = this.ctx.actor.split(':');
-    if (kind === 'api_key') {
-      const key = await this.ctx.em.findOne(ApiKey, { id: credentialId });
+    const principal = parsePrincipal(this.ctx.actor);
+    if (principal.kind === 'api_key') {
+      const key = await this.ctx.em.findOne(ApiKey, { id: principal.id });
       if (key) return `${key.name} (API key)`;
-    } else if (kind === 'access_token') {
-      const token = await this.ctx.em.findOne(OAuthToken, { id: credentialId });
-      const member = token ? await this.member(token.memberId).catch(() => null) : null;
+    } else if (principal.kind === 'member' || principal.kind === 'access_token') {
+      const memberId =
+        principal.kind === 'member'
+          ? principal.id
+          : (await this.ctx.em.findOne(OAuthToken, { id: principal.id }))?.memberId;
+      const member = memberId ? await this.member(memberId).catch(() => null) : null;
       if (member) return member.email;
     }
     return this.ctx.actor;

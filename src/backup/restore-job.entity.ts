@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
   BackupWorkload,
@@ -114,7 +115,7 @@ export class RestoreJob extends TrackedOperation {
   @Property({ type: 'integer' })
   failedCount: number = 0;
 
-  @Field(() => ID, { description: 'Who started it: api_key:<id> or access_token:<id>' })
+  @Field(() => Actor, { description: 'Who started it: an API key or a member' })
   @Property()
   initiatedBy!: string;
 

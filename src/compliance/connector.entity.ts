@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
@@ -98,7 +99,7 @@ export class ComplianceConnector extends ScopedEntity {
   @Property({ type: 'text', nullable: true })
   configurationError: string | null = null;
 
-  @Field(() => String, { nullable: true, description: 'Who paused it (null when paused by failures)' })
+  @Field(() => Actor, { nullable: true, description: 'Who paused it (null when paused by failures)' })
   @Property({ type: 'text', nullable: true })
   pausedBy: string | null = null;
 

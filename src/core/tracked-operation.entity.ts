@@ -30,7 +30,7 @@ export abstract class RequestedOperation extends TrackedOperation {
   @Property({ type: 'text', nullable: true })
   failureReason: string | null = null;
 
-  @Field()
+  /** A principal string. Each kind exposes it as an Actor in its own resolver (core knows no feature types). */
   @Property()
   createdBy!: string;
 

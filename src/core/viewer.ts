@@ -10,6 +10,9 @@ export interface Viewer extends Scope {
   rateLimitPerMinute: number;
   credentialKind: CredentialKind;
   credentialId: string;
+  /** Access tokens only: the member the token acts for, and the OAuth client it was issued to. */
+  memberId?: string;
+  oauthClientId?: string;
   /** API keys only: the key's level. */
   level?: PermissionLevel;
   permissions: ReadonlySet<Permission>;
@@ -60,4 +63,15 @@ export function assertPermission(
       ...(viewer.level ? { level: viewer.level } : { granted: [...viewer.permissions] }),
     },
   );
+}
+
+/**
+ * The principal string the audit columns store for what this viewer does (src/actors reads it back as a readable
+ * actor). An access token is recorded as its member and client, not the token: housekeeping deletes expired
+ * tokens after a day, and the member must stay readable for as long as the record exists.
+ */
+export function principalOf(viewer: Viewer): string {
+  if (viewer.credentialKind === 'access_token' && viewer.memberId)
+    return `member:${viewer.memberId}:${viewer.oauthClientId ?? ''}`;
+  return `${viewer.credentialKind}:${viewer.credentialId}`;
 }

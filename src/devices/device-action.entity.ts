@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { Device } from './device.entity.js';
 import { DeviceActionKind, DeviceActionStatus, IsolationType, ScanType } from './device.enums.js';
@@ -79,7 +80,7 @@ export class DeviceAction extends TrackedOperation {
   @Property({ type: 'text', nullable: true })
   notes: string | null = null;
 
-  @Field({ description: 'Who asked: api_key:<id> or access_token:<id>' })
+  @Field(() => Actor, { description: 'Who asked: an API key or a member' })
   @Property({ type: 'text' })
   requestedBy!: string;
 

@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
@@ -67,9 +68,9 @@ export class RestrictedUser extends ScopedEntity {
   @Property({ type: 'timestamptz', nullable: true })
   unblockedAt: Date | null = null;
 
-  @Field(() => String, {
+  @Field(() => Actor, {
     nullable: true,
-    description: 'Who unblocked it here: api_key:<id> or access_token:<id>; null when unblocked in the cloud',
+    description: 'Who unblocked it here: an API key or a member; null when unblocked in the cloud',
   })
   @Property({ type: 'text', nullable: true })
   unblockedBy: string | null = null;

@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { BarrierApplicationStatus, BarrierPolicyType, SegmentAttribute } from './info-barrier.enums.js';
@@ -36,7 +37,7 @@ export class BarrierSegment extends ScopedEntity {
   @Property({ type: 'timestamptz' })
   createdAt!: Date;
 
-  @Field()
+  @Field(() => Actor)
   @Property({ type: 'text' })
   createdBy!: string;
 }
@@ -71,7 +72,7 @@ export class BarrierPolicy extends ScopedEntity {
   @Property({ type: 'timestamptz' })
   createdAt!: Date;
 
-  @Field()
+  @Field(() => Actor)
   @Property({ type: 'text' })
   createdBy!: string;
 }
@@ -115,7 +116,7 @@ export class BarrierApplication extends TrackedOperation {
   @Property({ type: 'integer' })
   policyCount!: number;
 
-  @Field()
+  @Field(() => Actor)
   @Property({ type: 'text' })
   requestedBy!: string;
 }

@@ -11,6 +11,8 @@ import { ACCESS_TOKEN_PREFIX, sha256 } from './oauth-secrets.js';
 
 interface TokenRow {
   id: string;
+  member_id: string;
+  oauth_client_id: string;
   organization_id: string;
   environment: Environment;
   scopes: string[];
@@ -41,7 +43,7 @@ export class AccessTokenAuthenticator implements Authenticator {
     token: string,
   ): Promise<{ ok: true; viewer: Viewer } | { ok: false; reason: 'invalid' }> {
     const rows = await this.orm.em.getConnection().execute<TokenRow[]>(
-      `select t.id, t.organization_id, t.environment, t.scopes, m.role,
+      `select t.id, t.member_id, t.oauth_client_id, t.organization_id, t.environment, t.scopes, m.role,
               o.slug, o.plan, o.custom_rate_limit_per_minute
          from oauth_tokens t
          join oauth_clients c on c.id = t.oauth_client_id and c.revoked_at is null
@@ -66,6 +68,8 @@ export class AccessTokenAuthenticator implements Authenticator {
             : RATE_LIMIT_BY_PLAN[row.plan],
         credentialKind: 'access_token',
         credentialId: row.id,
+        memberId: row.member_id,
+        oauthClientId: row.oauth_client_id,
         permissions: impliedPermissions(granted as Permission[]),
       },
     };

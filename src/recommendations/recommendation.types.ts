@@ -1,5 +1,6 @@
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import {
   ApplyOperationStatus,
@@ -32,7 +33,10 @@ export class RecommendationTenantState {
   @Field(() => GraphQLDateTime, { nullable: true })
   statusChangedAt!: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'api_key:<id>, access_token:<id> or system:<job>' })
+  @Field(() => Actor, {
+    nullable: true,
+    description: 'Who changed the status last: an API key, a member, or a job (e.g. Recommendation apply)',
+  })
   statusChangedBy!: string | null;
 }
 

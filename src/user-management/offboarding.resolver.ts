@@ -1,5 +1,6 @@
 import { GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { Permission } from '../core/permissions.js';
@@ -53,6 +54,11 @@ export class OffboardingResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return new OffboardingService(ctx).retry(tenantId, userId, id);
+  }
+
+  @FieldResolver(() => Actor, { description: 'Who started the offboarding' })
+  createdBy(@Root() offboarding: UserOffboarding): string {
+    return offboarding.createdBy;
   }
 
   @FieldResolver(() => [OffboardingStep], { description: 'In the order they run' })

@@ -1,5 +1,6 @@
 import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
@@ -34,6 +35,11 @@ export class UserImportResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return new UserImportService(ctx).get(tenantId, id);
+  }
+
+  @FieldResolver(() => Actor, { description: 'Who submitted the import' })
+  createdBy(@Root() operation: UserImport): string {
+    return operation.createdBy;
   }
 
   @FieldResolver(() => UserImportRowPage, { description: 'The rows and their outcome, in file order' })

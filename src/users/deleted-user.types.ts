@@ -1,5 +1,6 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { PageOf } from '../core/pagination.js';
 import { UserType } from './user.enums.js';
 
@@ -24,9 +25,9 @@ export class DeletedUser {
   @Field(() => GraphQLDateTime)
   deletedAt!: Date;
 
-  @Field(() => String, {
+  @Field(() => Actor, {
     nullable: true,
-    description: 'Who deleted it: api_key:<id>, access_token:<id>, or system:tenant-sync',
+    description: 'Who deleted it: an API key, a member, or the tenant sync (deleted in the cloud)',
   })
   deletedBy!: string | null;
 

@@ -1,6 +1,7 @@
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { PageOf } from '../core/pagination.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserType } from './user.enums.js';
 import { USER_FIELD_MAX_LENGTH } from './user.inputs.js';
@@ -44,9 +45,10 @@ export class GuestUser {
   @Field(() => GraphQLDateTime, { nullable: true })
   lastSignInAt!: Date | null;
 
-  @Field(() => String, {
+  @Field(() => Actor, {
     nullable: true,
-    description: 'Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream',
+    description:
+      'Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known',
   })
   invitedBy!: string | null;
 

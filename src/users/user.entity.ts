@@ -2,6 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
@@ -227,7 +228,7 @@ export class User extends ScopedEntity {
   @Property({ type: 'timestamptz', nullable: true, index: true })
   deletedAt: Date | null = null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => Actor, { nullable: true, description: 'Who deleted it (stored as a principal string)' })
   @Property({ type: 'text', nullable: true })
   deletedBy: string | null = null;
 
@@ -247,7 +248,7 @@ export class User extends ScopedEntity {
   @Enum({ items: () => InvitationStatus, nullable: true })
   invitationStatus: InvitationStatus | null = null;
 
-  /** Who invited the guest: api_key:<id>, access_token:<id>, or the upstream inviter. */
+  /** Who invited the guest: a principal string (api_key:<id>, member:<id>:<client id>) or the upstream inviter. */
   @Property({ type: 'text', nullable: true })
   invitedBy: string | null = null;
 

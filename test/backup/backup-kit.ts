@@ -8,6 +8,7 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { ActorBody } from '../actors/actor-kit.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -54,7 +55,7 @@ export interface RestoreJobBody {
   skippedCount: number;
   failedCount: number;
   progress: { itemsProcessed: number; itemsTotal: number; percent: number };
-  initiatedBy: string;
+  initiatedBy: ActorBody;
   completedAt: string | null;
   failureReason: string | null;
   download: { url: string; expiresAt: string } | null;

@@ -16,6 +16,7 @@ import {
   startRestore,
   untilFinished,
 } from './backup-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -357,7 +358,7 @@ describe('GET /api/backup/restore/history and /:jobId', () => {
       tenantId: tenant.id,
       workload: expect.any(String),
       itemCount: expect.any(Number),
-      initiatedBy: expect.stringMatching(/^api_key:/),
+      initiatedBy: apiKeyActor(),
       completedAt: expect.any(String),
       status: expect.stringMatching(/^(Completed|CompletedWithErrors|Failed|Cancelled)$/),
     });

@@ -6,13 +6,14 @@ import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factor
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { getWithBody, postureTenant } from './posture-kit.js';
+import { type ActorBody, apiKeyActor } from '../actors/actor-kit.js';
 
 interface TenantStateBody {
   tenantId: string;
   status: string;
   snoozedUntil: string | null;
   dismissReason: string | null;
-  statusChangedBy: string | null;
+  statusChangedBy: ActorBody | null;
 }
 interface RecommendationBody {
   id: string;
@@ -183,7 +184,7 @@ describe('dismiss, snooze and reopen (SPEC 3.3)', () => {
         tenantId: first.id,
         status: 'Dismissed',
         dismissReason: 'Third-party EDR enforces it',
-        statusChangedBy: expect.stringMatching(/^api_key:/),
+        statusChangedBy: apiKeyActor(),
       }),
     ]);
     const { rows: audit } = await app.pool.query(
@@ -262,7 +263,13 @@ describe('dismiss, snooze and reopen (SPEC 3.3)', () => {
       );
       expect(open.body.data.tenants[0]).toMatchObject({
         status: 'Open',
-        statusChangedBy: 'system:snooze-expiry',
+        statusChangedBy: {
+          type: 'SYSTEM',
+          id: 'snooze-expiry',
+          name: 'Snooze expiry',
+          email: null,
+          oauthClientName: null,
+        },
       });
     },
   );

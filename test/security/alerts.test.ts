@@ -6,6 +6,7 @@ import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factor
 import { createTenant } from '../factories/tenants.js';
 import { TestApp } from '../helpers/test-app.js';
 import { api, eventsOf, fieldsOf, securityCloud, seedSecurity, sync } from './security-kit.js';
+import { apiKeyActor, type ActorBody } from '../actors/actor-kit.js';
 
 interface AlertBody {
   id: string;
@@ -18,7 +19,7 @@ interface AlertBody {
   assignedToId: string | null;
   assignedTo: string | null;
   createdAt: string;
-  comments?: Array<{ text: string; author: string; authorName: string; createdAt: string }>;
+  comments?: Array<{ text: string; author: ActorBody; authorName: string; createdAt: string }>;
 }
 
 let app: TestApp;
@@ -264,7 +265,7 @@ describe('PATCH /api/security/alerts/:id', () => {
 describe('comments', () => {
   it('adds notes by the key, dated by the clock, shown oldest first in the detail', async () => {
     const { tenant, ids } = await alertTenant();
-    const first = await api<{ text: string; authorName: string; createdAt: string }>(
+    const first = await api<{ text: string; author: ActorBody; authorName: string; createdAt: string }>(
       app,
       'POST',
       `/alerts/${ids[1]}/comments`,
@@ -280,6 +281,7 @@ describe('comments', () => {
       createdAt: app.clock.now().toISOString(),
     });
     expect(first.body.data.authorName).toContain('API key');
+    expect(first.body.data.author).toEqual(apiKeyActor('Write key'));
     app.clock.advance(60_000);
     await api(app, 'POST', `/alerts/${ids[1]}/comments`, {
       key: org.keys.admin,

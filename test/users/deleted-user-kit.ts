@@ -2,6 +2,7 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import type { Envelope, UserBody } from './user-test-kit.js';
+import type { ActorBody } from '../actors/actor-kit.js';
 
 /** SPEC 2.6 "Deleted user", as GET /api/identity/users/deleted shows it. */
 export interface DeletedUserBody {
@@ -11,7 +12,7 @@ export interface DeletedUserBody {
   userPrincipalName: string;
   userType: string;
   deletedAt: string;
-  deletedBy: string | null;
+  deletedBy: ActorBody | null;
   daysRemaining: number;
   permanentDeletionAt: string;
   hadLicenses: boolean;

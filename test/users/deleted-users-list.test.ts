@@ -6,6 +6,7 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import { TestApp } from '../helpers/test-app.js';
 import { DAY, listDeleted, softDelete, type DeletedUserBody } from './deleted-user-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -49,7 +50,7 @@ describe('GET /api/identity/users/deleted', () => {
         userPrincipalName: plain.userPrincipalName,
         userType: 'Member',
         deletedAt: app.clock.now().toISOString(),
-        deletedBy: expect.stringMatching(/^api_key:/),
+        deletedBy: apiKeyActor('Admin key'),
         daysRemaining: 30,
         permanentDeletionAt: new Date(app.clock.now().getTime() + 30 * DAY).toISOString(),
         hadLicenses: false,

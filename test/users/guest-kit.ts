@@ -13,6 +13,7 @@ import {
 } from '../../src/users/user.enums.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { identity } from './deleted-user-kit.js';
+import type { ActorBody } from '../actors/actor-kit.js';
 
 /** SPEC 2.6 "Guest user", as the guest routes show it. */
 export interface GuestBody {
@@ -27,7 +28,7 @@ export interface GuestBody {
   accountStatus: string;
   createdAt: string;
   lastSignInAt: string | null;
-  invitedBy: string | null;
+  invitedBy: ActorBody | null;
   invitedAt: string | null;
   invitationSentAt: string | null;
   invitationAcceptedAt: string | null;

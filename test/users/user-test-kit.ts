@@ -1,4 +1,5 @@
 import type { TestApp } from '../helpers/test-app.js';
+import type { ActorBody } from '../actors/actor-kit.js';
 
 /** What the user tests share: the envelope, the wire shape of a user, and direct reads of the database. */
 export interface Envelope<T> {
@@ -42,7 +43,7 @@ export type UserBody = Record<(typeof USER_WIRE_FIELDS)[number], unknown> & {
   licenses: string[];
   generatedPassword?: string | null;
   deletedAt?: string | null;
-  deletedBy?: string | null;
+  deletedBy?: ActorBody | null;
 };
 
 export interface UserRow {

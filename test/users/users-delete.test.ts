@@ -5,6 +5,7 @@ import { createTenant } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { TestApp } from '../helpers/test-app.js';
 import { cloudObjects, eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -54,7 +55,7 @@ describe('DELETE /v1/tenants/:id/users/:userId', () => {
       managerId: null,
       licenses: [],
       deletedAt: now,
-      deletedBy: expect.stringMatching(/^api_key:/),
+      deletedBy: apiKeyActor('Admin key'),
     });
 
     // The row stays (recycle bin) with its profile and externalId.

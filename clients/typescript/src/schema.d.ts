@@ -2363,6 +2363,11 @@ export interface components {
          * @enum {string}
          */
         AccountStatus: "Enabled" | "Disabled";
+        /**
+         * @description What kind of principal acted
+         * @enum {string}
+         */
+        ActorType: "API_KEY" | "MEMBER" | "SYSTEM" | "UPSTREAM" | "UNKNOWN";
         AlertCommentInput: {
             /** @description 1 to 4000 characters */
             text: string;
@@ -3462,8 +3467,18 @@ export interface operations {
                                  */
                                 percent: number;
                             };
-                            /** @description Who started it: api_key:<id> or access_token:<id> */
-                            initiatedBy: string;
+                            /** @description Who started it: an API key or a member */
+                            initiatedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3574,8 +3589,18 @@ export interface operations {
                                  */
                                 percent: number;
                             };
-                            /** @description Who started it: api_key:<id> or access_token:<id> */
-                            initiatedBy: string;
+                            /** @description Who started it: an API key or a member */
+                            initiatedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3716,8 +3741,18 @@ export interface operations {
                                  */
                                 percent: number;
                             };
-                            /** @description Who started it: api_key:<id> or access_token:<id> */
-                            initiatedBy: string;
+                            /** @description Who started it: an API key or a member */
+                            initiatedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -3826,8 +3861,18 @@ export interface operations {
                                  */
                                 percent: number;
                             };
-                            /** @description Who started it: api_key:<id> or access_token:<id> */
-                            initiatedBy: string;
+                            /** @description Who started it: an API key or a member */
+                            initiatedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -4041,7 +4086,17 @@ export interface operations {
                             /** @description Paused by failures: the error to fix */
                             configurationError: string | null;
                             /** @description Who paused it (null when paused by failures) */
-                            pausedBy: string | null;
+                            pausedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             userMapping: {
                                 strategy: components["schemas"]["UserMappingStrategy"];
                                 mappings: {
@@ -4143,7 +4198,17 @@ export interface operations {
                             /** @description Paused by failures: the error to fix */
                             configurationError: string | null;
                             /** @description Who paused it (null when paused by failures) */
-                            pausedBy: string | null;
+                            pausedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             userMapping: {
                                 strategy: components["schemas"]["UserMappingStrategy"];
                                 mappings: {
@@ -4247,7 +4312,17 @@ export interface operations {
                             /** @description Paused by failures: the error to fix */
                             configurationError: string | null;
                             /** @description Who paused it (null when paused by failures) */
-                            pausedBy: string | null;
+                            pausedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             userMapping: {
                                 strategy: components["schemas"]["UserMappingStrategy"];
                                 mappings: {
@@ -5270,8 +5345,18 @@ export interface operations {
                             actionRequired: string;
                             /** Format: date-time */
                             unblockedAt: string | null;
-                            /** @description Who unblocked it here: api_key:<id> or access_token:<id>; null when unblocked in the cloud */
-                            unblockedBy: string | null;
+                            /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
+                            unblockedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -5336,8 +5421,18 @@ export interface operations {
                             actionRequired: string;
                             /** Format: date-time */
                             unblockedAt: string | null;
-                            /** @description Who unblocked it here: api_key:<id> or access_token:<id>; null when unblocked in the cloud */
-                            unblockedBy: string | null;
+                            /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
+                            unblockedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -5401,8 +5496,18 @@ export interface operations {
                             actionRequired: string;
                             /** Format: date-time */
                             unblockedAt: string | null;
-                            /** @description Who unblocked it here: api_key:<id> or access_token:<id>; null when unblocked in the cloud */
-                            unblockedBy: string | null;
+                            /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
+                            unblockedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -5467,8 +5572,18 @@ export interface operations {
                             actionRequired: string;
                             /** Format: date-time */
                             unblockedAt: string | null;
-                            /** @description Who unblocked it here: api_key:<id> or access_token:<id>; null when unblocked in the cloud */
-                            unblockedBy: string | null;
+                            /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
+                            unblockedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -5930,8 +6045,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             lastSignInAt: string | null;
-                            /** @description Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream */
-                            invitedBy: string | null;
+                            /** @description Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known */
+                            invitedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /** Format: date-time */
                             invitedAt: string | null;
                             /**
@@ -6006,8 +6131,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             lastSignInAt: string | null;
-                            /** @description Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream */
-                            invitedBy: string | null;
+                            /** @description Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known */
+                            invitedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /** Format: date-time */
                             invitedAt: string | null;
                             /**
@@ -6262,8 +6397,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             lastSignInAt: string | null;
-                            /** @description Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream */
-                            invitedBy: string | null;
+                            /** @description Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known */
+                            invitedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /** Format: date-time */
                             invitedAt: string | null;
                             /**
@@ -6412,8 +6557,18 @@ export interface operations {
                             userType: components["schemas"]["UserType"];
                             /** Format: date-time */
                             deletedAt: string;
-                            /** @description Who deleted it: api_key:<id>, access_token:<id>, or system:tenant-sync */
-                            deletedBy: string | null;
+                            /** @description Who deleted it: an API key, a member, or the tenant sync (deleted in the cloud) */
+                            deletedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /**
                              * Format: int32
                              * @description Whole days left to restore it (rounded up, 0 when the 30-day window has ended)
@@ -6490,8 +6645,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             lastSignInAt: string | null;
-                            /** @description Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream */
-                            invitedBy: string | null;
+                            /** @description Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known */
+                            invitedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /** Format: date-time */
                             invitedAt: string | null;
                             /**
@@ -6566,8 +6731,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             lastSignInAt: string | null;
-                            /** @description Who invited the guest: api_key:<id> or access_token:<id>; null when not known upstream */
-                            invitedBy: string | null;
+                            /** @description Who invited the guest: an API key, a member, or the inviter the cloud names; null when not known */
+                            invitedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                             /** Format: date-time */
                             invitedAt: string | null;
                             /**
@@ -7507,8 +7682,18 @@ export interface operations {
                                 id: string;
                                 alertId: string;
                                 text: string;
-                                /** @description Who wrote it: api_key:<id> or access_token:<id> */
-                                author: string;
+                                /** @description Who wrote it: an API key or a member */
+                                author: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                };
                                 /** @description The author's name: the API key's name or the signed-in member's sign-in name */
                                 authorName: string;
                                 /** Format: date-time */
@@ -7601,8 +7786,18 @@ export interface operations {
                                 id: string;
                                 alertId: string;
                                 text: string;
-                                /** @description Who wrote it: api_key:<id> or access_token:<id> */
-                                author: string;
+                                /** @description Who wrote it: an API key or a member */
+                                author: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                };
                                 /** @description The author's name: the API key's name or the signed-in member's sign-in name */
                                 authorName: string;
                                 /** Format: date-time */
@@ -7662,8 +7857,18 @@ export interface operations {
                             id: string;
                             alertId: string;
                             text: string;
-                            /** @description Who wrote it: api_key:<id> or access_token:<id> */
-                            author: string;
+                            /** @description Who wrote it: an API key or a member */
+                            author: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** @description The author's name: the API key's name or the signed-in member's sign-in name */
                             authorName: string;
                             /** Format: date-time */
@@ -8005,8 +8210,18 @@ export interface operations {
                             /** @description Why (isolate and release) */
                             reason: string | null;
                             notes: string | null;
-                            /** @description Who asked: api_key:<id> or access_token:<id> */
-                            requestedBy: string;
+                            /** @description Who asked: an API key or a member */
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             requestedAt: string;
                             /** Format: date-time */
@@ -8087,8 +8302,18 @@ export interface operations {
                             /** @description Why (isolate and release) */
                             reason: string | null;
                             notes: string | null;
-                            /** @description Who asked: api_key:<id> or access_token:<id> */
-                            requestedBy: string;
+                            /** @description Who asked: an API key or a member */
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             requestedAt: string;
                             /** Format: date-time */
@@ -8222,8 +8447,18 @@ export interface operations {
                             /** @description Why (isolate and release) */
                             reason: string | null;
                             notes: string | null;
-                            /** @description Who asked: api_key:<id> or access_token:<id> */
-                            requestedBy: string;
+                            /** @description Who asked: an API key or a member */
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             requestedAt: string;
                             /** Format: date-time */
@@ -8306,8 +8541,18 @@ export interface operations {
                                 /** @description Why (isolate and release) */
                                 reason: string | null;
                                 notes: string | null;
-                                /** @description Who asked: api_key:<id> or access_token:<id> */
-                                requestedBy: string;
+                                /** @description Who asked: an API key or a member */
+                                requestedBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                };
                                 /** Format: date-time */
                                 requestedAt: string;
                                 /** Format: date-time */
@@ -8388,8 +8633,18 @@ export interface operations {
                             /** @description Why (isolate and release) */
                             reason: string | null;
                             notes: string | null;
-                            /** @description Who asked: api_key:<id> or access_token:<id> */
-                            requestedBy: string;
+                            /** @description Who asked: an API key or a member */
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             requestedAt: string;
                             /** Format: date-time */
@@ -8602,7 +8857,17 @@ export interface operations {
                             segmentCount: number;
                             /** Format: int32 */
                             policyCount: number;
-                            requestedBy: string;
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         } | null;
                     };
                 };
@@ -8667,7 +8932,17 @@ export interface operations {
                             segmentCount: number;
                             /** Format: int32 */
                             policyCount: number;
-                            requestedBy: string;
+                            requestedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         };
                     };
                 };
@@ -8723,7 +8998,17 @@ export interface operations {
                             targetSegmentIds: string[];
                             /** Format: date-time */
                             createdAt: string;
-                            createdBy: string;
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -8781,7 +9066,17 @@ export interface operations {
                             targetSegmentIds: string[];
                             /** Format: date-time */
                             createdAt: string;
-                            createdBy: string;
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         };
                     };
                 };
@@ -8841,7 +9136,17 @@ export interface operations {
                             memberCount: number;
                             /** Format: date-time */
                             createdAt: string;
-                            createdBy: string;
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -8903,7 +9208,17 @@ export interface operations {
                             memberCount: number;
                             /** Format: date-time */
                             createdAt: string;
-                            createdBy: string;
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                         };
                     };
                 };
@@ -9062,8 +9377,18 @@ export interface operations {
                                 dismissReason: string | null;
                                 /** Format: date-time */
                                 statusChangedAt: string | null;
-                                /** @description api_key:<id>, access_token:<id> or system:<job> */
-                                statusChangedBy: string | null;
+                                /** @description Who changed the status last: an API key, a member, or a job (e.g. Recommendation apply) */
+                                statusChangedBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -9235,8 +9560,18 @@ export interface operations {
                                 dismissReason: string | null;
                                 /** Format: date-time */
                                 statusChangedAt: string | null;
-                                /** @description api_key:<id>, access_token:<id> or system:<job> */
-                                statusChangedBy: string | null;
+                                /** @description Who changed the status last: an API key, a member, or a job (e.g. Recommendation apply) */
+                                statusChangedBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -9317,8 +9652,18 @@ export interface operations {
                                 dismissReason: string | null;
                                 /** Format: date-time */
                                 statusChangedAt: string | null;
-                                /** @description api_key:<id>, access_token:<id> or system:<job> */
-                                statusChangedBy: string | null;
+                                /** @description Who changed the status last: an API key, a member, or a job (e.g. Recommendation apply) */
+                                statusChangedBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -9401,8 +9746,18 @@ export interface operations {
                                 dismissReason: string | null;
                                 /** Format: date-time */
                                 statusChangedAt: string | null;
-                                /** @description api_key:<id>, access_token:<id> or system:<job> */
-                                statusChangedBy: string | null;
+                                /** @description Who changed the status last: an API key, a member, or a job (e.g. Recommendation apply) */
+                                statusChangedBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                } | null;
                             }[];
                         };
                     };
@@ -10750,7 +11105,18 @@ export interface operations {
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
-                            createdBy: string;
+                            /** @description Who started the offboarding */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -10828,7 +11194,18 @@ export interface operations {
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
-                            createdBy: string;
+                            /** @description Who started the offboarding */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -10905,7 +11282,18 @@ export interface operations {
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
-                            createdBy: string;
+                            /** @description Who started the offboarding */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -11067,7 +11455,18 @@ export interface operations {
                                 failedRows: number;
                                 /** @description Why the whole operation failed */
                                 failureReason: string | null;
-                                createdBy: string;
+                                /** @description Who submitted the import */
+                                createdBy: {
+                                    type: components["schemas"]["ActorType"];
+                                    /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                    id: string | null;
+                                    /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                    name: string | null;
+                                    /** @description MEMBER only: the member’s sign-in email */
+                                    email: string | null;
+                                    /** @description MEMBER only: the OAuth client the member acted through */
+                                    oauthClientName: string | null;
+                                };
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -11144,7 +11543,18 @@ export interface operations {
                             failedRows: number;
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
-                            createdBy: string;
+                            /** @description Who submitted the import */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -11917,7 +12327,18 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             deletedAt: string | null;
-                            deletedBy: string | null;
+                            /** @description Who deleted it (stored as a principal string) */
+                            deletedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
                         };
                     };
                 };
