@@ -189,3 +189,23 @@ export async function multiplyRows(
   );
   await app.pool.query(`analyze "${table}"`);
 }
+
+/**
+ * The plan test of one list route at pages 1 and 3 of `limit` (the shape of every test/rest/list-plans*.test.ts):
+ * `path` may carry its own query (filters, sort); page and limit are added.
+ */
+export async function expectPagesReadTheirRows(
+  app: TestApp,
+  path: string,
+  key: string,
+  limit = 25,
+  pages: readonly number[] = [1, 3],
+): Promise<void> {
+  for (const page of pages) {
+    const paged = `${path}${path.includes('?') ? '&' : '?'}limit=${limit}&page=${page}`;
+    await expectListReadsItsPage(app, () => app.request('GET', paged, { key }), {
+      limit,
+      offset: (page - 1) * limit,
+    });
+  }
+}

@@ -20,6 +20,7 @@ import { Migration20261210090000_device_management } from './Migration2026121009
 import { Migration20261213090000_tenant_consent } from './Migration20261213090000_tenant_consent.js';
 import { Migration20261217090000_device_dashboard_counts } from './Migration20261217090000_device_dashboard_counts.js';
 import { Migration20261218090000_foreign_key_indexes } from './Migration20261218090000_foreign_key_indexes.js';
+import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -75,4 +76,5 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261217090000_device_dashboard_counts,
   },
   { name: 'Migration20261218090000_foreign_key_indexes', class: Migration20261218090000_foreign_key_indexes },
+  { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
 ];
