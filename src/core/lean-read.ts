@@ -185,7 +185,8 @@ export async function findLeanPage<T extends object>(
 /**
  * The same page-and-count statement for a list with its own SQL (an order by an expression such as
  * `lower(display_name)`, computed columns): `filter` must hold the scope condition, `order` should match an
- * index of `table` that starts with the filter's equalities, and `select` may add computed columns.
+ * index of `table` that starts with the filter's equalities, `select` may add computed columns and `alias` names
+ * the table in `filter`, `order` and `select`.
  */
 export async function findPageRows<R extends object>(
   ctx: LeanContext,
@@ -194,14 +195,15 @@ export async function findPageRows<R extends object>(
   order: string,
   args: PageArgs,
   select = '*',
+  alias = '',
 ): Promise<{ rows: R[]; pageInfo: Page<R>['pageInfo'] }> {
-  const from = quote(table);
+  const from = alias ? `${quote(table)} ${alias}` : quote(table);
   const rows = await ctx.em
     .getConnection()
     .execute<Array<R & { lean_total: string; lean_row: boolean }>>(
       `select lean_count.lean_total, lean_page.* from ` +
         `(select count(*) as lean_total from (select 1 from ${from} where ${filter.sql} limit ?) capped) lean_count ` +
-        `left join lateral (select true as lean_row, ${select === '*' ? `${from}.*` : select} from ${from} ` +
+        `left join lateral (select true as lean_row, ${select === '*' ? `${alias || quote(table)}.*` : select} from ${from} ` +
         `where ${filter.sql}${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
       [...filter.params, EXACT_TOTAL_LIMIT + 1, ...filter.params, args.limit, pageOffset(args)],
     );
