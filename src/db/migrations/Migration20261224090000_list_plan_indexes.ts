@@ -23,6 +23,18 @@ export class Migration20261224090000_list_plan_indexes extends Migration {
       `create index "endpoint_dlp_policies_name_index" on "endpoint_dlp_policies" ("organization_id", "environment", "tenant_id", "name", "id");`,
     );
     this.addSql(
+      `create index "restricted_users_status_index" on "restricted_users" ("organization_id", "environment", "tenant_id", "status", "restricted_at", "id");`,
+    );
+    this.addSql(
+      `create index "restore_job_items_ordinal_index" on "restore_job_items" ("job_id", "ordinal");`,
+    );
+    this.addSql(
+      `create index "compliance_connectors_list_index" on "compliance_connectors" ("organization_id", "environment", "tenant_id", "created_at", "id");`,
+    );
+    this.addSql(
+      `create index "tenants_name_index" on "tenants" ("organization_id", "environment", "name", "id");`,
+    );
+    this.addSql(
       `create index "users_stale_guests_index" on "users" ("organization_id", "environment", "tenant_id", (coalesce(last_sign_in_at, case when invitation_status = 'Pending' then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)), "id") where "user_type" = 'Guest' and "deleted_at" is null;`,
     );
   }
@@ -34,6 +46,10 @@ export class Migration20261224090000_list_plan_indexes extends Migration {
       'security_alerts_status_index',
       'endpoint_dlp_policies_name_index',
       'users_stale_guests_index',
+      'restricted_users_status_index',
+      'restore_job_items_ordinal_index',
+      'compliance_connectors_list_index',
+      'tenants_name_index',
     ])
       this.addSql(`drop index if exists "${index}";`);
     this.addSql(
