@@ -156,7 +156,7 @@ function orderClause<T>(shape: LeanShape, orderBy: LeanOrder<T>): string {
  * so PostgreSQL reads it through the ordered index and stops after offset + limit rows; the total is a separate
  * capped count (index-only where an index covers the filter). A window `count(*) over ()` beside the page
  * made PostgreSQL read, aggregate and sort the whole tenant for every page (issue #11); the plan tests in
- * test/rest/list-plans.test.ts keep it from coming back.
+ * test/rest/list-plans*.test.ts keep it from coming back.
  */
 export async function findLeanPage<T extends object>(
   ctx: LeanContext,
