@@ -18,12 +18,19 @@ import { measure, type LoadResult, type LoadSettings } from './load.js';
 export interface PortalScaleSettings {
   tenants: number;
   users: number;
+  /**
+   * Connections of the portal passes (BENCH_PORTAL_CONNECTIONS, 1): the goals are latencies of one reader, as
+   * for the device dashboards; at 10 connections on two cores p50 is mostly time spent queueing behind the others.
+   */
+  connections: number;
 }
 
 export interface PortalScaleResults {
   data: { tenants: number; users: number; licenseAssignments: number; seconds: number };
   /** One recount of every tenant's aggregates (all organizations of the bench database), ms. */
   fullRecalculationMs: number;
+  /** Connections of the three passes. */
+  connections: number;
   load: { stats: LoadResult; summary: LoadResult; search: LoadResult };
   goals: Array<{ name: string; value: number; target: number; met: boolean }>;
 }
@@ -196,24 +203,26 @@ export async function measurePortalScale(options: PortalScaleOptions): Promise<P
       method: 'GET' as const,
       headers,
     });
-    const stats = await measure(target('portal stats', '/api/msp-portal/tenants/stats'), options.load, () =>
+    const load = { ...options.load, connections: options.settings.connections };
+    const stats = await measure(target('portal stats', '/api/msp-portal/tenants/stats'), load, () =>
       server.cpuMs(),
     );
     const summary = await measure(
       target('license summary', '/api/msp-portal/license-intelligence/summary'),
-      options.load,
+      load,
       () => server.cpuMs(),
     );
     const search = await measure(
       target('user search', `/api/msp-portal/users/search?q=${encodeURIComponent(SEARCH_TERM)}&limit=25`),
-      options.load,
+      load,
       () => server.cpuMs(),
     );
-    const goal = (name: string, value: number, target: number) => ({
+    // A latency of a pass that completed nothing (every request slower than the pass) is 0: never a met goal.
+    const goal = (name: string, value: number, target: number, measured: LoadResult | null = null) => ({
       name,
       value,
       target,
-      met: value <= target,
+      met: value <= target && (measured === null || (measured.requests > 0 && measured.failures === 0)),
     });
     return {
       data: {
@@ -223,11 +232,12 @@ export async function measurePortalScale(options: PortalScaleOptions): Promise<P
         seconds: Math.round(seconds * 10) / 10,
       },
       fullRecalculationMs,
+      connections: load.connections,
       load: { stats, summary, search },
       goals: [
-        goal('tenant stats p50 (ms)', stats.latencyP50Ms, PORTAL_GOALS.statsP50Ms),
-        goal('license summary p50 (ms)', summary.latencyP50Ms, PORTAL_GOALS.summaryP50Ms),
-        goal('cross-tenant user search p50 (ms)', search.latencyP50Ms, PORTAL_GOALS.searchP50Ms),
+        goal('tenant stats p50 (ms)', stats.latencyP50Ms, PORTAL_GOALS.statsP50Ms, stats),
+        goal('license summary p50 (ms)', summary.latencyP50Ms, PORTAL_GOALS.summaryP50Ms, summary),
+        goal('cross-tenant user search p50 (ms)', search.latencyP50Ms, PORTAL_GOALS.searchP50Ms, search),
         goal('full recalculation (ms)', fullRecalculationMs, PORTAL_GOALS.fullRecalculationMs),
       ],
     };
@@ -239,7 +249,7 @@ export async function measurePortalScale(options: PortalScaleOptions): Promise<P
 export function formatPortalReport(results: PortalScaleResults): string {
   const { data, load } = results;
   const lines = [
-    `Portal at scale: ${data.tenants} tenants, ${data.users} users, ${data.licenseAssignments} assignments (seeded in ${data.seconds} s)`,
+    `Portal at scale: ${data.tenants} tenants, ${data.users} users, ${data.licenseAssignments} assignments (seeded in ${data.seconds} s); ${results.connections} connection(s)`,
     ...Object.values(load).map(
       (result) =>
         `  ${result.name.padEnd(16)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${result.latencyP50Ms} ms  p99 ${result.latencyP99Ms} ms  failures ${result.failures}`,
@@ -258,5 +268,9 @@ export function portalSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): Por
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
     return value;
   };
-  return { tenants: number('BENCH_PORTAL_TENANTS', 1000), users: number('BENCH_PORTAL_USERS', 1_000_000) };
+  return {
+    tenants: number('BENCH_PORTAL_TENANTS', 1000),
+    users: number('BENCH_PORTAL_USERS', 1_000_000),
+    connections: number('BENCH_PORTAL_CONNECTIONS', 1),
+  };
 }

@@ -22,6 +22,7 @@ import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath }
 import { differences, graphqlSnapshot, restSnapshot } from './verify.js';
 import { deliverySettingsFromEnv, formatDeliveryReport, measureWebhookDelivery } from './webhook-delivery.js';
 import { runDeviceDashboardScenario } from './device-dashboards.js';
+import { SecretBox } from '../src/core/secret-box.js';
 import { formatPortalReport, measurePortalScale, portalSettingsFromEnv } from './portal-scale.js';
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -46,9 +47,16 @@ async function cleanUp(): Promise<void> {
   }
 }
 
+/**
+ * One key for every product server of the run: once the webhook scenario has stored a sealed signing secret,
+ * a server without that key refuses to start (later scenarios start servers on the same database).
+ */
+const SECRETS_KEY = SecretBox.generateKey();
+
 function productEnv(database: BenchDatabase, port: number): Record<string, string> {
   return {
     DATABASE_URL: database.url,
+    SECRETS_KEY,
     PORT: String(port),
     SEED_DEMO: 'false',
     RUN_WORKER: 'false',
@@ -238,6 +246,7 @@ async function main(): Promise<void> {
     orm: database.orm,
     scope: data.scope,
     settings: deliverySettingsFromEnv(),
+    secretsKey: SECRETS_KEY,
     startServer: (env) => startProduct(database, [], env),
     log,
   });

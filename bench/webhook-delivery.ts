@@ -169,6 +169,8 @@ export interface DeliveryBenchOptions {
   orm: MikroORM;
   scope: Scope;
   settings: DeliverySettings;
+  /** The SECRETS_KEY of the run's product servers: the webhook's signing secret is sealed with it. */
+  secretsKey: string;
   /** Starts the product server with the job queue running and these extra variables. */
   startServer: (env: Record<string, string>) => Promise<ChildServer>;
   log: (message: string) => void;
@@ -179,8 +181,9 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
   const receiver = await Receiver.start();
   let server: ChildServer | null = null;
   try {
-    // Signing secrets sealed as in production, so every delivery pays for opening its secret.
-    const secretsKey = SecretBox.generateKey();
+    // Signing secrets sealed as in production, so every delivery pays for opening its secret; with the run's
+    // key, which every product server of the run is given.
+    const { secretsKey } = options;
     const deps: AppDeps = {
       clock: systemClock,
       provider: new SimulatedCloudProvider(orm, systemClock),

@@ -55,7 +55,7 @@ function decodeCursor(text: string): Cursor {
  * "Find this person in any customer tenant" (issue #11 item 5; docs/user-directory.md): users (not deleted) of
  * every tenant of the caller's organization and environment, optionally one tenant group's, whose display name,
  * UPN or mail contains the term, ignoring case and accents. One statement per page: the trigram index on the
- * folded key (user_search_key) finds the matches, the page is keyset-ordered by the folded display name (A to Z, accents ignored), then id.
+ * folded key (user_search_key), read by scoped_user_search, finds the matches, the page is keyset-ordered by the folded display name (A to Z, accents ignored), then id.
  */
 export class UserDirectoryService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -73,27 +73,31 @@ export class UserDirectoryService {
       'u.organization_id = ?',
       'u.environment = ?',
       'u.deleted_at is null',
-      // Folded in SQL with the same function as the index, so both sides ignore case and accents alike.
-      `user_search_key(u.display_name, u.user_principal_name, u.email) like '%' || user_search_fold(?) || '%'`,
       ...inGroup.map((condition) => `(${condition.sql})`),
     ];
     const params: unknown[] = [
+      // The matches (m) come from scoped_user_search (migration 20261219090000): under row-level security a LIKE
+      // written here could not use the trigram index and would read every user of the organization. It folds
+      // the term with the index's own function, so both sides ignore case and accents alike.
       this.ctx.scope.organizationId,
       this.ctx.scope.environment,
       escapeLike(term),
+      this.ctx.scope.organizationId,
+      this.ctx.scope.environment,
       ...inGroup.flatMap((condition) => condition.params),
     ];
     if (after) {
-      conditions.push('(user_search_fold(u.display_name), u.id) > (?, ?::uuid)');
+      conditions.push('(m.sort_name, m.id) > (?, ?::uuid)');
       params.push(after.name, after.id);
     }
     const rows = await this.ctx.em.getConnection().execute<DirectoryRow[]>(
       `select u.id, u.tenant_id, t.name as tenant_name, u.display_name, u.user_principal_name, u.email,
-              u.account_status, u.user_type, user_search_fold(u.display_name) as sort_name
-         from users u
+              u.account_status, u.user_type, m.sort_name
+         from scoped_user_search(?::uuid, ?, ?) m
+         join users u on u.id = m.id
          join tenants t on t.id = u.tenant_id
         where ${conditions.join(' and ')}
-        order by user_search_fold(u.display_name), u.id
+        order by m.sort_name, m.id
         limit ?`,
       [...params, args.limit + 1],
     );

@@ -128,11 +128,10 @@ it.each([
   ['restriction history', () => '/api/exchange/restricted-users/history'],
 ])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, pathOf) => {
   const path = pathOf();
-  await expectPagesReadTheirRows(
-    app,
-    `${path}${path.includes('?') ? '&' : '?'}tenantId=${tenant.id}`,
-    org.keys.admin,
-  );
+  await expectPagesReadTheirRows(app, `${path}${path.includes('?') ? '&' : '?'}tenantId=${tenant.id}`, {
+    key: org.keys.admin,
+    scope: org.scope,
+  });
 });
 
 /**

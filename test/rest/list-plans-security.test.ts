@@ -90,9 +90,8 @@ it.each([
   ['information-barrier segments', '/api/security/info-barriers/segments'],
   ['information-barrier policies', '/api/security/info-barriers/policies'],
 ])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, path) => {
-  await expectPagesReadTheirRows(
-    app,
-    `${path}${path.includes('?') ? '&' : '?'}tenantId=${tenant.id}`,
-    org.keys.admin,
-  );
+  await expectPagesReadTheirRows(app, `${path}${path.includes('?') ? '&' : '?'}tenantId=${tenant.id}`, {
+    key: org.keys.admin,
+    scope: org.scope,
+  });
 });

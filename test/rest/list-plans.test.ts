@@ -19,7 +19,8 @@ import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 /**
  * Issue #11: every list reads its page through an ordered index, O(limit) rows, on a tenant of a few thousand
  * rows (plus the total by a separate count). The plans come from EXPLAIN ANALYZE of the statements each request
- * really sent, so a new index, query or ORM change that reads the whole tenant per page fails here.
+ * really sent, run as the request ran them (application role, row-level security policies), so a new index, query
+ * or ORM change that reads the whole tenant per page fails here.
  */
 const ROWS = 3000;
 
@@ -113,6 +114,7 @@ it.each([
     await expectListReadsItsPage(app, () => app.request('GET', path, { key: org.keys.admin }), {
       limit: LIMIT,
       offset: (page - 1) * LIMIT,
+      session: org.scope,
     });
   }
 });
@@ -126,7 +128,7 @@ it('GraphQL users: the page and each user’s licenses read O(limit) rows', asyn
       const res = await app.graphql(org.keys.admin, query, { tenantId: tenant.id });
       return { status: res.body.errors ? 500 : res.status };
     },
-    { limit: LIMIT },
+    { limit: LIMIT, session: org.scope },
   );
 });
 

@@ -159,7 +159,7 @@ describe('GET /api/msp-portal/users/search', () => {
 });
 
 describe('the search plan', () => {
-  it('finds matches through the folded trigram index, not by reading every user', async () => {
+  it('finds matches through the folded trigram index, not by reading every user, as requests run it', async () => {
     const filler = await createUser(app, south, {
       displayName: 'Filler Row',
       userPrincipalName: 'filler@south.example.com',
@@ -170,13 +170,52 @@ describe('the search plan', () => {
       'tenant_id',
       'display_name',
     ]);
+    await app.pool.query('vacuum analyze users');
     await search('q=needle'); // warm-up
     app.sql.reset();
     await search('q=needle');
-    const statement = app.sql.log.map(statementOf).find((sql) => /user_search_key/.test(sql));
+    const statement = app.sql.log.map(statementOf).find((sql) => /scoped_user_search/.test(sql));
     expect(statement).toBeDefined();
-    const plan = JSON.stringify(await explainAnalyze(app, statement!));
-    expect(plan).toContain('"Index Name":"users_directory_search_trgm"');
-    expect(plan).not.toMatch(/"Node Type":"Seq Scan","[^}]*"Relation Name":"users"/);
+    // Under the application role and the policies, as the request ran it: no sequential scan of users, and the
+    // whole statement (the function's trigram search included) touches a small part of the table's pages.
+    const plan = await explainAnalyze(app, statement!, org.scope, { buffers: true });
+    expect(JSON.stringify(plan)).not.toMatch(/"Node Type":"Seq Scan","[^}]*"Relation Name":"users"/);
+    const [{ pages }] = (
+      await app.pool.query<{ pages: number }>(
+        `select relpages as pages from pg_class where relname = 'users'`,
+      )
+    ).rows;
+    const touched = (plan['Shared Hit Blocks'] ?? 0) + (plan['Shared Read Blocks'] ?? 0);
+    expect(pages).toBeGreaterThan(200);
+    expect(touched).toBeLessThan(pages / 4);
+  });
+
+  it('the function keeps the policy: an application-role caller sees its own organization only', async () => {
+    const client = await app.pool.connect();
+    const found = async (organizationId: string) =>
+      (
+        await client.query('select id from scoped_user_search($1::uuid, $2, $3)', [
+          organizationId,
+          org.scope.environment,
+          'jos',
+        ])
+      ).rowCount;
+    try {
+      await client.query('begin');
+      // The service role (jobs) names the organization it reads.
+      expect(await found(other.organization.id)).toBe(1);
+      await client.query(
+        `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
+                set_config('role', 'msp_app', true)`,
+        [org.scope.organizationId, org.scope.environment],
+      );
+      expect(await found(org.scope.organizationId)).toBe(3);
+      expect(await found(other.organization.id)).toBe(0);
+      await client.query(`select set_config('app.organization_id', '', true)`);
+      expect(await found(org.scope.organizationId)).toBe(0);
+    } finally {
+      await client.query('rollback');
+      client.release();
+    }
   });
 });

@@ -19,6 +19,7 @@ import { Migration20261207090100_user_jobs } from './Migration20261207090100_use
 import { Migration20261210090000_device_management } from './Migration20261210090000_device_management.js';
 import { Migration20261213090000_tenant_consent } from './Migration20261213090000_tenant_consent.js';
 import { Migration20261217090000_device_dashboard_counts } from './Migration20261217090000_device_dashboard_counts.js';
+import { Migration20261219090000_scoped_user_search } from './Migration20261219090000_scoped_user_search.js';
 import { Migration20261218090000_foreign_key_indexes } from './Migration20261218090000_foreign_key_indexes.js';
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
@@ -76,5 +77,6 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261217090000_device_dashboard_counts,
   },
   { name: 'Migration20261218090000_foreign_key_indexes', class: Migration20261218090000_foreign_key_indexes },
+  { name: 'Migration20261219090000_scoped_user_search', class: Migration20261219090000_scoped_user_search },
   { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
 ];
