@@ -23,6 +23,15 @@ import { AlertSeverity, AlertStatus } from './alert.enums.js';
   name: 'security_alerts_created_at_index',
   properties: ['organizationId', 'environment', 'tenantId', 'createdAt', 'id'],
 })
+// ?sort=severity and ?status= (the most common filter) page and count through their own index (issue #11).
+@Index({
+  name: 'security_alerts_severity_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'severityRank', 'createdAt', 'id'],
+})
+@Index({
+  name: 'security_alerts_status_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'status', 'createdAt', 'id'],
+})
 export class SecurityAlert extends ScopedEntity {
   [OptionalProps]?: 'userId' | 'deviceId' | 'assignedToId' | 'assignedTo' | 'statusChangedAt' | 'updatedAt';
 

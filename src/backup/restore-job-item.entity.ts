@@ -15,6 +15,8 @@ import { RestoreJob } from './restore-job.entity.js';
 @Entity({ tableName: 'restore_job_items' })
 @Unique({ name: 'restore_job_items_item_unique', properties: ['jobId', 'itemId'] })
 @Index({ name: 'restore_job_items_order_index', properties: ['jobId', 'status', 'ordinal'] })
+// A restore's items in processing order, whatever their status (GET /api/backup/restore/:jobId, issue #11).
+@Index({ name: 'restore_job_items_ordinal_index', properties: ['jobId', 'ordinal'] })
 export class RestoreJobItem extends ScopedEntity {
   [OptionalProps]?: 'status' | 'detail' | 'restoredTo' | 'exported' | 'processedAt';
 

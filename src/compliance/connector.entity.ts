@@ -44,6 +44,11 @@ export class ConnectorUserMapping {
 @ObjectType({ description: 'A compliance data connector (SPEC 2.6 "Data connector")' })
 @Entity({ tableName: 'compliance_connectors' })
 @Index({ name: 'compliance_connectors_due_index', properties: ['status', 'nextRunAt'] })
+// A tenant's connectors, newest first (issue #11: the page stops after offset + limit).
+@Index({
+  name: 'compliance_connectors_list_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'createdAt', 'id'],
+})
 export class ComplianceConnector extends ScopedEntity {
   [OptionalProps]?:
     | 'status'

@@ -1,7 +1,8 @@
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudContactInput } from '../cloud/provider.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
-import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { findPageRows } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -93,27 +94,18 @@ export class ContactService {
       where += ` and (display_name ilike ? or first_name ilike ? or last_name ilike ? or email ilike ?)`;
       params.push(pattern, pattern, pattern, pattern);
     }
-    const connection = this.ctx.em.getConnection();
-    const rows = await connection.execute<Array<Record<string, unknown> & { page_total: string }>>(
-      `select *, count(*) over () as page_total from contacts where ${where}
-        order by lower(display_name) asc, id asc limit ? offset ?`,
-      [...params, page.limit, pageOffset(page)],
+    // Paged through contacts_display_name_index with a separate capped count (issue #11): a window count beside
+    // the page read and sorted the whole tenant for every page. A search is a filter on that index's order, not
+    // served by an index of its own (docs/performance.md).
+    const { rows, pageInfo } = await findPageRows(
+      this.ctx,
+      'contacts',
+      { sql: where, params },
+      'lower(display_name) asc, id asc',
+      page,
     );
-    let total = rows.length > 0 ? Number(rows[0].page_total) : 0;
-    if (rows.length === 0) {
-      await this.tenant(tenantId);
-      if (pageOffset(page) > 0) {
-        const [count] = await connection.execute<Array<{ n: string }>>(
-          `select count(*) as n from contacts where ${where}`,
-          params,
-        );
-        total = Number(count.n);
-      }
-    }
-    return {
-      items: rows.map((row) => this.ctx.em.map(Contact, row)),
-      pageInfo: { page: page.page, limit: page.limit, total },
-    };
+    if (rows.length === 0) await this.tenant(tenantId);
+    return { items: rows.map((row) => this.ctx.em.map(Contact, row)), pageInfo };
   }
 
   async get(tenantId: string, id: string): Promise<Contact> {

@@ -172,7 +172,7 @@ function orderClause<T>(shape: LeanShape, orderBy: LeanOrder<T>): string {
  * so PostgreSQL reads it through the ordered index and stops after offset + limit rows; the total is a separate
  * capped count (index-only where an index covers the filter). A window `count(*) over ()` beside the page
  * made PostgreSQL read, aggregate and sort the whole tenant for every page (issue #11); the plan tests in
- * test/rest/list-plans.test.ts keep it from coming back.
+ * test/rest/list-plans*.test.ts keep it from coming back.
  */
 export async function findLeanPage<T extends object>(
   ctx: LeanContext,
@@ -188,23 +188,46 @@ export async function findLeanPage<T extends object>(
     filter.sql += ` and (${condition.sql})`;
     filter.params.push(...condition.params);
   }
-  const order = orderClause(shape, orderBy);
-  const table = quote(shape.table);
-  const connection = ctx.em.getConnection();
-  const rows = await connection.execute<
-    Array<Record<string, unknown> & { lean_total: string; lean_row: boolean }>
-  >(
-    `select lean_count.lean_total, lean_page.* from ` +
-      `(select count(*) as lean_total from (select 1 from ${table} where ${filter.sql} limit ?) capped) lean_count ` +
-      `left join lateral (select true as lean_row, ${table}.* from ${table} where ${filter.sql}` +
-      `${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
-    [...filter.params, EXACT_TOTAL_LIMIT + 1, ...filter.params, args.limit, pageOffset(args)],
+  const { rows, pageInfo } = await findPageRows<Record<string, unknown>>(
+    ctx,
+    shape.table,
+    filter,
+    orderClause(shape, orderBy),
+    args,
   );
+  return { items: rows.map((row) => toView<T>(shape, row)), pageInfo };
+}
+
+/**
+ * The same page-and-count statement for a list with its own SQL (an order by an expression such as
+ * `lower(display_name)`, computed columns): `filter` must hold the scope condition, `order` should match an
+ * index of `table` that starts with the filter's equalities, `select` may add computed columns and `alias` names
+ * the table in `filter`, `order` and `select`.
+ */
+export async function findPageRows<R extends object>(
+  ctx: LeanContext,
+  table: string,
+  filter: { sql: string; params: unknown[] },
+  order: string,
+  args: PageArgs,
+  select = '*',
+  alias = '',
+): Promise<{ rows: R[]; pageInfo: Page<R>['pageInfo'] }> {
+  const from = alias ? `${quote(table)} ${alias}` : quote(table);
+  const rows = await ctx.em
+    .getConnection()
+    .execute<Array<R & { lean_total: string; lean_row: boolean }>>(
+      `select lean_count.lean_total, lean_page.* from ` +
+        `(select count(*) as lean_total from (select 1 from ${from} where ${filter.sql} limit ?) capped) lean_count ` +
+        `left join lateral (select true as lean_row, ${select === '*' ? `${alias || quote(table)}.*` : select} from ${from} ` +
+        `where ${filter.sql}${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
+      [...filter.params, EXACT_TOTAL_LIMIT + 1, ...filter.params, args.limit, pageOffset(args)],
+    );
   let total = rows.length > 0 ? Number(rows[0].lean_total) : 0;
   const totalEstimated = total > EXACT_TOTAL_LIMIT;
-  if (totalEstimated) total = await estimatedTotal(ctx, table, filter, total);
+  if (totalEstimated) total = await estimatedTotal(ctx, from, filter, total);
   return {
-    items: rows.filter((row) => row.lean_row).map((row) => toView<T>(shape, row)),
+    rows: rows.filter((row) => row.lean_row),
     pageInfo: { page: args.page, limit: args.limit, total, totalEstimated },
   };
 }

@@ -8,7 +8,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { DEVICE_RECOMMENDATIONS } from './device-recommendations.js';
 import { Device } from './device.entity.js';
-import { DeviceActionKind } from './device.enums.js';
+import { DeviceActionKind, DeviceRiskLevel } from './device.enums.js';
 import {
   TimelineEntryKind,
   type DeviceFilter,
@@ -16,6 +16,14 @@ import {
   type DeviceRecommendationPage,
   type DeviceTimelineEntry,
 } from './device.types.js';
+
+/** risk_rank as security-sync.ts derives it from risk_level. */
+const RISK_RANKS: Record<DeviceRiskLevel, number> = {
+  [DeviceRiskLevel.HIGH]: 3,
+  [DeviceRiskLevel.MEDIUM]: 2,
+  [DeviceRiskLevel.LOW]: 1,
+  [DeviceRiskLevel.NO_DATA]: 0,
+};
 
 /** How much of a device's history the detail shows. */
 export const TIMELINE_LENGTH = 50;
@@ -31,7 +39,12 @@ function conditionsOf(filter: DeviceFilter): LeanCondition[] {
     problems.push({ field: 'exposureMin', problem: 'must not be above exposureMax' });
   if (problems.length > 0) throw new InvalidRequestError('Invalid device filter', problems);
   return [
-    ...anyOf('risk_level', filter.riskLevel),
+    // By the rank sync derives from the level (one to one), so that devices_risk_order_index serves the filter's
+    // page and count; a second condition on risk_level would only make the planner underestimate the rows.
+    ...anyOf(
+      'risk_rank',
+      filter.riskLevel?.map((level) => RISK_RANKS[level]),
+    ),
     ...atLeast('exposure_score', filter.exposureMin),
     ...atMost('exposure_score', filter.exposureMax),
     ...anyOf('os_platform', filter.osPlatform),

@@ -28,9 +28,11 @@ import {
   name: 'devices_external_id_unique',
   properties: ['organizationId', 'environment', 'tenantId', 'externalId'],
 })
+// The device security list's order, riskiest first, then by name (issue #11: the page stops after offset + limit).
 @Index({
-  name: 'devices_risk_index',
-  properties: ['organizationId', 'environment', 'tenantId', 'riskRank', 'exposureScore', 'id'],
+  name: 'devices_risk_order_index',
+  expression:
+    'create index "devices_risk_order_index" on "devices" ("organization_id", "environment", "tenant_id", "risk_rank" desc, "exposure_score" desc, "device_name", "id")',
 })
 /** A tenant's enrollment trend (src/device-management/device-dashboard.service.ts) reads index-only from this one. */
 @Index({

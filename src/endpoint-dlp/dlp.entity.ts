@@ -14,6 +14,11 @@ import { DlpActionTaken, DlpActivity, DlpPolicyAction } from './dlp.enums.js';
   name: 'endpoint_dlp_policies_external_id_unique',
   properties: ['organizationId', 'environment', 'tenantId', 'externalId'],
 })
+// Policies are listed by name (issue #11: the page stops after offset + limit).
+@Index({
+  name: 'endpoint_dlp_policies_name_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'name', 'id'],
+})
 export class EndpointDlpPolicy extends ScopedEntity {
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })

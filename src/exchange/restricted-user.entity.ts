@@ -23,6 +23,11 @@ import { RestrictionReason, RestrictionStatus } from './restricted-user.enums.js
   name: 'restricted_users_restricted_at_index',
   properties: ['organizationId', 'environment', 'tenantId', 'restrictedAt', 'id'],
 })
+// The current restrictions (status Restricted), newest first: page and count (issue #11).
+@Index({
+  name: 'restricted_users_status_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'status', 'restrictedAt', 'id'],
+})
 export class RestrictedUser extends ScopedEntity {
   [OptionalProps]?: 'userId' | 'status' | 'unblockedAt' | 'unblockedBy' | 'createdAt' | 'updatedAt';
 

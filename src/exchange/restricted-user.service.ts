@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import type { CloudRestrictedSenderRecord } from '../cloud/provider.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import { findLeanPage } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -135,17 +136,12 @@ export class RestrictedUserService {
   ): Promise<Page<RestrictedUser>> {
     const tenant = await this.tenant(tenantId);
     await this.refresh(tenant, await this.ctx.provider.listRestrictedSenders(tenant.externalId));
-    const [items, total] = await this.ctx.em.findAndCount(
-      RestrictedUser,
-      { tenantId, ...where },
-      {
-        orderBy: { restrictedAt: 'desc', id: 'desc' },
-        limit: page.limit,
-        offset: pageOffset(page),
-        refresh: true,
-      },
-    );
-    return { items, pageInfo: { page: page.page, limit: page.limit, total } };
+    // The lean page and capped count (issue #11), through restricted_users_restricted_at_index (history) or
+    // restricted_users_status_index (current restrictions).
+    return findLeanPage(this.ctx, RestrictedUser, { tenantId, ...where }, page, {
+      restrictedAt: 'desc',
+      id: 'desc',
+    });
   }
 
   private async refresh(tenant: Tenant, records: CloudRestrictedSenderRecord[]): Promise<void> {

@@ -1,5 +1,5 @@
+import { findPageRows } from '../core/lean-read.js';
 import type { Page } from '../core/pagination.js';
-import { pageOffset } from '../core/pagination.js';
 import { DAY_MS } from '../core/clock.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireTenants } from '../recommendations/tenant-selection.js';
@@ -13,7 +13,6 @@ export const TENANT_STATES_SQL = `coalesce((select json_agg(json_build_object('r
 interface ScoreRow {
   id: string;
   name: string;
-  total: string;
   states: ScoredState[];
   history: Array<{ day: string; score: number; maxScore: number }>;
 }
@@ -26,7 +25,7 @@ export function dayOf(instant: Date): string {
 /**
  * Secure score per tenant (SPEC 4.2 /api/security-vendor/secure-score): computed now from the tenants'
  * recommendation states (computeSecureScore), with the daily history the secure-score-snapshot job records.
- * One statement per page whatever its size (a second only for a page past the end).
+ * One statement per page whatever its size.
  */
 export class SecureScoreService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -38,24 +37,21 @@ export class SecureScoreService {
     const since = dayOf(new Date(this.ctx.clock.now().getTime() - (args.historyDays - 1) * DAY_MS));
     const where = `t.organization_id = ? and t.environment = ?${tenantIds ? ' and t.id in (?)' : ''}`;
     const whereParams = [scope.organizationId, scope.environment, ...(tenantIds ? [tenantIds] : [])];
-    const connection = this.ctx.em.getConnection();
-    const rows = await connection.execute<ScoreRow[]>(
-      `select t.id, t.name, count(*) over () as total, ${TENANT_STATES_SQL} as states,
+    // The page in name order through tenants_name_index, each page tenant's states and history by its own
+    // index, and a separate capped count: a window count read every tenant for each page (issue #11).
+    const { rows, pageInfo } = await findPageRows<ScoreRow>(
+      this.ctx,
+      'tenants',
+      { sql: where, params: whereParams },
+      't.name, t.id',
+      args,
+      `t.id, t.name, ${TENANT_STATES_SQL} as states,
               coalesce((select json_agg(json_build_object('day', h.day, 'score', h.score, 'maxScore', h.max_score)
                           order by h.day)
-                          from secure_score_snapshots h where h.tenant_id = t.id and h.day >= ?::date), '[]'::json) as history
-         from tenants t where ${where}
-        order by t.name, t.id limit ? offset ?`,
-      [since, ...whereParams, args.limit, pageOffset(args)],
+                          from secure_score_snapshots h where h.tenant_id = t.id
+                           and h.day >= '${since}'::date), '[]'::json) as history`, // since: our YYYY-MM-DD
+      't',
     );
-    let total = rows.length > 0 ? Number(rows[0].total) : 0;
-    if (rows.length === 0 && pageOffset(args) > 0) {
-      const [count] = await connection.execute<Array<{ total: string }>>(
-        `select count(*) as total from tenants t where ${where}`,
-        whereParams,
-      );
-      total = Number(count.total);
-    }
     return {
       items: rows.map((row) => ({
         tenantId: row.id,
@@ -63,7 +59,7 @@ export class SecureScoreService {
         ...computeSecureScore(row.states),
         history: row.history.map((day) => ({ ...day, percentage: percentageOf(day) })),
       })),
-      pageInfo: { page: args.page, limit: args.limit, total },
+      pageInfo,
     };
   }
 }

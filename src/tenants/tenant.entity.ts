@@ -34,6 +34,8 @@ export class PasswordPolicy {
 @Entity({ tableName: 'tenants' })
 @Unique({ properties: ['organizationId', 'environment', 'domain'] })
 @Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
+// The secure score list, by tenant name (issue #11: the page stops after offset + limit).
+@Index({ name: 'tenants_name_index', properties: ['organizationId', 'environment', 'name', 'id'] })
 export class Tenant extends ScopedEntity {
   [OptionalProps]?:
     'createdAt' | 'status' | 'lastSyncedAt' | 'passwordMinLength' | 'passwordRequireComplexity';

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { findPageRows } from '../core/lean-read.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -34,29 +35,22 @@ export class UserManagementService {
     this.users = new UserService(ctx);
   }
 
-  /** A page of the tenant's users by the filters and search; one statement (two past the end). */
+  /** A page of the tenant's users by the filters and search; one statement. */
   async search(tenantId: string, args: UserSearchArgs, page: PageArgs): Promise<Page<User>> {
     const { where, orderBy, params } = userSearchSql(this.ctx.scope, tenantId, args);
-    const rows = await this.ctx.em.execute<Array<Record<string, unknown> & { search_total: string }>>(
-      `select u.*, count(*) over () as search_total from users u where ${where}
-        order by ${orderBy} limit ? offset ?`,
-      [...params, page.limit, pageOffset(page)],
+    // Page through the order's index (users_display_name_order, the created_at index) and a separate capped
+    // count: a window count beside the page read and sorted every matching user for each page (issue #11).
+    const { rows, pageInfo } = await findPageRows<Record<string, unknown>>(
+      this.ctx,
+      'users',
+      { sql: where, params },
+      orderBy,
+      page,
+      '*',
+      'u',
     );
-    let total = rows.length > 0 ? Number(rows[0].search_total) : 0;
-    if (rows.length === 0) {
-      await this.tenant(tenantId); // an empty page of a foreign tenant is a 404
-      if (pageOffset(page) > 0) {
-        const [count] = await this.ctx.em.execute<Array<{ n: string }>>(
-          `select count(*) as n from users u where ${where}`,
-          params,
-        );
-        total = Number(count.n);
-      }
-    }
-    return {
-      items: rows.map((row) => this.ctx.em.map(User, row)),
-      pageInfo: { page: page.page, limit: page.limit, total },
-    };
+    if (rows.length === 0) await this.tenant(tenantId); // an empty page of a foreign tenant is a 404
+    return { items: rows.map((row) => this.ctx.em.map(User, row)), pageInfo };
   }
 
   /**

@@ -1,8 +1,8 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../core/clock.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { findLeanPage } from '../core/lean-read.js';
-import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
+import { findLeanPage, findPageRows } from '../core/lean-read.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
@@ -101,12 +101,18 @@ interface StaleRow {
   invitation_sent_at: string | null;
   invitation_accepted_at: string | null;
   inactive_since: string;
-  total: string;
 }
 
 const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
 /** to_json(timestamptz) gives ISO 8601 text that Date parses exactly. */
 const iso = (column: string) => `to_json(${column}) #>> '{}'`;
+
+/**
+ * When a guest went inactive (SPEC 4.2 stale guest criteria): the last sign-in, else the pending invitation's last
+ * sending or the acceptance, else the invitation or creation. Written exactly as in users_stale_guests_index
+ * (src/users/user.entity.ts), which serves the stale list's order and filter.
+ */
+export const INACTIVE_SINCE = `coalesce(last_sign_in_at, case when invitation_status = 'Pending' then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)`;
 
 /**
  * Guests of a tenant (SPEC 2.6, 3.3, 4.2): list, invite, resend, stale guests, remove. Like every user write,
@@ -142,45 +148,28 @@ export class GuestService {
   async stale(tenantId: string, page: PageArgs): Promise<Page<StaleGuest>> {
     const now = this.ctx.clock.now();
     const cutoff = new Date(now.getTime() - STALE_GUEST_DAYS * DAY_MS);
-    const inactiveSince = `coalesce(last_sign_in_at, case when invitation_status = 'Pending'
-        then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)`;
-    const rows = await this.ctx.em.execute<StaleRow[]>(
-      `select id, tenant_id, display_name, email, user_principal_name, guest_source, invitation_status,
+    // Paged through users_stale_guests_index (the same expression, longest inactive first) with a separate
+    // capped count: a window count over the tenant's guests read and sorted them all for every page (issue #11).
+    const { rows, pageInfo } = await findPageRows<StaleRow>(
+      this.ctx,
+      'users',
+      {
+        sql: `organization_id = ? and environment = ? and tenant_id = ? and user_type = 'Guest'
+          and deleted_at is null and ${INACTIVE_SINCE} <= ?`,
+        params: [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, cutoff],
+      },
+      `${INACTIVE_SINCE} asc, id asc`,
+      page,
+      `id, tenant_id, display_name, email, user_principal_name, guest_source, invitation_status,
               account_status, ${iso('created_at')} as created_at, ${iso('last_sign_in_at')} as last_sign_in_at,
               invited_by, ${iso('invited_at')} as invited_at, ${iso('invitation_sent_at')} as invitation_sent_at,
               ${iso('invitation_accepted_at')} as invitation_accepted_at,
-              ${iso('inactive_since')} as inactive_since, count(*) over () as total
-         from (select *, ${inactiveSince} as inactive_since from users
-                where organization_id = ? and environment = ? and tenant_id = ?
-                  and user_type = 'Guest' and deleted_at is null) as guests
-        where inactive_since <= ?
-        order by inactive_since asc, id asc
-        limit ? offset ?`,
-      [
-        this.ctx.scope.organizationId,
-        this.ctx.scope.environment,
-        tenantId,
-        cutoff,
-        page.limit,
-        pageOffset(page),
-      ],
+              ${iso(INACTIVE_SINCE)} as inactive_since`,
     );
-    let total = rows.length > 0 ? Number(rows[0].total) : 0;
-    if (rows.length === 0) {
-      await this.tenant(tenantId);
-      if (pageOffset(page) > 0) {
-        const [count] = await this.ctx.em.execute<Array<{ n: string }>>(
-          `select count(*) as n from users
-            where organization_id = ? and environment = ? and tenant_id = ? and user_type = 'Guest'
-              and deleted_at is null and ${inactiveSince} <= ?`,
-          [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, cutoff],
-        );
-        total = Number(count.n);
-      }
-    }
+    if (rows.length === 0) await this.tenant(tenantId);
     return {
       items: rows.map((row) => this.staleGuestOf(row, now)),
-      pageInfo: { page: page.page, limit: page.limit, total },
+      pageInfo,
     };
   }
 

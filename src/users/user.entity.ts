@@ -91,6 +91,12 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_display_name_order" on "users" ("organization_id", "environment", "tenant_id", lower("display_name"), "id") where "deleted_at" is null',
 })
+// Stale guests of a tenant, longest inactive first (GuestService.stale; the expression is INACTIVE_SINCE there).
+@Index({
+  name: 'users_stale_guests_index',
+  expression:
+    'create index "users_stale_guests_index" on "users" ("organization_id", "environment", "tenant_id", (coalesce(last_sign_in_at, case when invitation_status = \'Pending\' then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)), "id") where "user_type" = \'Guest\' and "deleted_at" is null',
+})
 export class User extends ScopedEntity {
   [OptionalProps]?:
     | 'createdAt'

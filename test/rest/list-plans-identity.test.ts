@@ -1,0 +1,145 @@
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { contactInput, createContact } from '../contacts/contact-kit.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { createUser } from '../factories/users.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { expectListReadsItsPage, expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
+import { TestApp } from '../helpers/test-app.js';
+import { um } from '../user-management/um-kit.js';
+import { softDelete } from '../users/deleted-user-kit.js';
+import { createGuest, DAY } from '../users/guest-kit.js';
+
+/**
+ * Issue #11 plan tests for the identity and user-management lists: a tenant of ~3,000 contacts, stale guests,
+ * users and import rows; pages 1 and 3 of 25 with the default order and the most common filter or sort
+ * (helpers: test/helpers/list-plan.ts).
+ */
+const ROWS = 3000;
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let tenant: Tenant;
+let importId: string;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  tenant = await createTenant(app, org.scope);
+  const contact = await createContact(app, org.keys.admin, tenant.id, contactInput('ann@fabrikam.example'));
+  expect(contact.status).toBe(201);
+  await multiplyRows(app, 'contacts', contact.body.data.id, ROWS);
+
+  const now = app.clock.now();
+  const guest = await createGuest(app, tenant, { lastSignInAt: new Date(now.getTime() - 100 * DAY) });
+  await multiplyRows(app, 'users', guest.id, ROWS);
+  // Each copy inactive a little longer than the last (copies are a second older each).
+  await app.pool.query(
+    `update users set last_sign_in_at = $2::timestamptz - interval '100 days' - ($3::timestamptz - created_at)
+      where tenant_id = $1 and user_type = 'Guest'`,
+    [tenant.id, now, guest.createdAt],
+  );
+  const member = await createUser(app, tenant, { firstName: 'Searchable', lastName: 'Person' });
+  await multiplyRows(app, 'users', member.id, ROWS);
+  await app.pool.query(
+    `update users set account_status = 'Disabled' where tenant_id = $1 and user_type = 'Member'
+       and created_at < $2::timestamptz - interval '5 minutes'`,
+    [tenant.id, now],
+  );
+  await multiplyRows(
+    app,
+    'users',
+    (await createUser(app, tenant, { firstName: 'Rare', lastName: 'Zyx' })).id,
+    10,
+  );
+  // The users table of a real server holds many organizations: counts must not read theirs.
+  const elsewhere = await createTenant(app, (await createOrganizationWithKeys(app)).scope);
+  await multiplyRows(app, 'users', (await createUser(app, elsewhere)).id, 4 * ROWS);
+  await app.pool.query('vacuum analyze users');
+
+  const header = 'UserPrincipalName,FirstName,LastName,DisplayName,Password,Department,UsageLocation';
+  const bulk = await um<{ operation: { id: string } }>(app, 'POST', '/bulk', {
+    key: org.keys.admin,
+    tenantId: tenant.id,
+    csv: `${header}\nbulk@${tenant.domain},Bulk,Row,,,,\n`,
+  });
+  expect(bulk.status).toBe(202);
+  importId = bulk.body.data.operation.id;
+  // One row per line of a large file: copies of the first with the following line numbers.
+  await app.pool.query(
+    `insert into user_import_rows select (t).* from (
+       select jsonb_populate_record(r, jsonb_build_object('id', gen_random_uuid(), 'line', r.line + n)) as t
+         from user_import_rows r, generate_series(1, $2::int) as n where r.import_id = $1) copies`,
+    [importId, ROWS],
+  );
+  await app.pool.query('analyze user_import_rows');
+}, 180_000);
+afterAll(() => app.stop());
+
+const inTenant = (path: string) => `${path}${path.includes('?') ? '&' : '?'}tenantId=${tenant.id}`;
+
+/**
+ * Known gap under row-level security (docs/performance.md): the stale guests' "inactive since" is a COALESCE/
+ * GREATEST expression, which PostgreSQL does not count as leakproof, so behind the policy it cannot be an index
+ * condition and the page reads the tenant's guests and sorts them. Checked here as the service role (jobs, and
+ * the ordered index itself); a stored generated column would close the gap.
+ */
+it('stale guests (service role): the page is read through an index, O(limit) rows (pages 1 and 3)', async () => {
+  await expectPagesReadTheirRows(app, inTenant('/api/identity/users/stale-guests'), { key: org.keys.admin });
+});
+
+it.each([
+  ['contacts', '/api/identity/contacts'],
+  ['managed users (by name)', '/api/user-management-identity/users'],
+  ['managed users (newest first)', '/api/user-management-identity/users?sortBy=createdAt'],
+  ['managed users of an account status', '/api/user-management-identity/users?accountStatus=Enabled'],
+  ['a bulk creation’s rows', () => `/api/user-management-identity/users/bulk/${importId}`],
+])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, path) => {
+  await expectPagesReadTheirRows(app, inTenant(typeof path === 'string' ? path : path()), {
+    key: org.keys.admin,
+    scope: org.scope,
+  });
+});
+
+/**
+ * A search's filter (a substring of name, UPN or mail) and its order (by name) are served by different indexes
+ * (users_directory_search_trgm, users_directory_order): PostgreSQL either reads the matches and sorts them, or
+ * walks the organization's users in name order until the page is full. Either reads at most the organization's
+ * users, never another organization's (docs/performance.md "Searches").
+ */
+it('users across tenants (keyset ?after): a search reads at most the organization’s users', async () => {
+  const { rows } = await app.pool.query<{ n: number }>(
+    'select count(*)::int as n from users where organization_id = $1 and deleted_at is null',
+    [org.scope.organizationId],
+  );
+  for (const q of ['zyx', 'searchable']) {
+    const path = `/api/msp-portal/users/search?q=${q}&limit=25`;
+    await expectListReadsItsPage(app, () => app.request('GET', path, { key: org.keys.admin }), {
+      limit: rows[0].n,
+      session: org.scope,
+    });
+  }
+});
+
+/**
+ * A deleted user's OneDrive files come from the upstream cloud (provider.userManagement.listDriveItems), not
+ * from our tables: there is no plan of ours to check, so the request's statements stay the same in number
+ * whatever the page size.
+ */
+it('a deleted user’s OneDrive files (read from the cloud): the same statements at limit=5 and limit=100', async () => {
+  const user = await createUser(app, tenant);
+  await softDelete(app, org.keys.admin, tenant, user);
+  const read = async (limit: number) => {
+    const res = await app.request<Envelope<unknown[]>>(
+      'GET',
+      inTenant(`/api/identity/users/${user.id}/onedrive?limit=${limit}`),
+      { key: org.keys.admin },
+    );
+    expect(res.status).toBe(200);
+  };
+  await read(5);
+  const small = await app.sql.during(() => read(5));
+  const large = await app.sql.during(() => read(100));
+  expect(small).toBeGreaterThan(0);
+  expect(large).toBe(small);
+});

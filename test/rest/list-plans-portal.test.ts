@@ -1,0 +1,97 @@
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { expectListReadsItsPage, expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
+import { TestApp } from '../helpers/test-app.js';
+import { insertSecurityRows } from '../security/security-kit.js';
+import { postureTenant } from '../security-posture/posture-kit.js';
+
+/**
+ * Issue #11 plan tests for the lists across tenants and the catalogs: an organization of ~3,000 tenants (each with
+ * its recommendation states), tenant groups, and one tenant of ~3,000 devices (helpers: test/helpers/list-plan.ts).
+ */
+const ROWS = 3000;
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let posture: Tenant;
+let devicesTenant: Tenant;
+let states: number;
+let devices: number;
+
+beforeAll(async () => {
+  app = await TestApp.start();
+  org = await createOrganizationWithKeys(app);
+  posture = await postureTenant(app, org.scope);
+  await multiplyRows(app, 'tenants', posture.id, ROWS);
+  // Every copy gets the recommendation states of the first (one row per tenant and recommendation).
+  await app.pool.query(
+    `insert into tenant_recommendations select (t).* from (
+       select jsonb_populate_record(r, jsonb_build_object('id', gen_random_uuid(), 'tenant_id', t.id)) as t
+         from tenant_recommendations r join tenants t on t.organization_id = r.organization_id and t.id <> r.tenant_id
+        where r.tenant_id = $1) copies`,
+    [posture.id],
+  );
+  await app.pool.query('vacuum analyze tenant_recommendations');
+  states = (
+    await app.pool.query<{ n: number }>(
+      'select count(*)::int as n from tenant_recommendations where organization_id = $1',
+      [org.scope.organizationId],
+    )
+  ).rows[0].n;
+
+  const group = await app.request<{ data: { id: string } }>('POST', '/api/msp-portal/tenant-groups', {
+    key: org.keys.write,
+    body: { name: 'West', tenantIds: [posture.id] },
+  });
+  expect(group.status).toBe(201);
+  await multiplyRows(app, 'tenant_groups', group.body.data.id, ROWS);
+
+  devicesTenant = await createTenant(app, org.scope);
+  const { deviceId } = await insertSecurityRows(app, org.scope, devicesTenant);
+  await app.pool.query(
+    `update devices set open_recommendations = array['update-os', 'disable-smbv1'] where id = $1`,
+    [deviceId],
+  );
+  await multiplyRows(app, 'devices', deviceId, ROWS);
+  devices = ROWS + 1;
+}, 180_000);
+afterAll(() => app.stop());
+
+it.each([
+  ['secure score per tenant', '/api/security-vendor/secure-score'],
+  ['tenant groups', '/api/msp-portal/tenant-groups'],
+])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, path) => {
+  await expectPagesReadTheirRows(app, path, { key: org.keys.admin, scope: org.scope });
+});
+
+/**
+ * Catalog lists: their items are a small fixed catalog (recommendations, integration types), not rows, so the
+ * page costs what computing the catalog costs. The plan checks that this reads only the organization's (or
+ * tenant's) rows behind it, through an index: never other organizations', never a sort of more than that.
+ */
+it('security recommendations: each catalog item with its affected tenants reads only the organization’s states', async () => {
+  for (const page of [1, 3]) {
+    const path = `/api/security/recommendations?limit=5&page=${page}`;
+    await expectListReadsItsPage(app, () => app.request('GET', path, { key: org.keys.admin }), {
+      limit: states,
+      session: org.scope,
+    });
+  }
+});
+
+it('device security recommendations: counted over the tenant’s devices only', async () => {
+  const path = `/api/security/device-security/recommendations?tenantId=${devicesTenant.id}&limit=5`;
+  await expectListReadsItsPage(app, () => app.request('GET', path, { key: org.keys.admin }), {
+    limit: devices,
+    session: org.scope,
+  });
+});
+
+it('integrations (a catalog of three types): reads O(1) rows', async () => {
+  await expectListReadsItsPage(
+    app,
+    () => app.request('GET', '/api/settings/integrations', { key: org.keys.admin }),
+    { limit: 3, session: org.scope, mayBeEmpty: true },
+  );
+});
