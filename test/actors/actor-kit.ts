@@ -6,6 +6,24 @@ import { createMember, createOAuthClient, issueAccessToken } from '../factories/
 import { createUser } from '../factories/users.js';
 import type { TestApp } from '../helpers/test-app.js';
 
+/** A tenant's deleted users with every field of their `deletedBy` actor (GraphQL). */
+export const DELETED_USERS_WITH_ACTORS = /* GraphQL */ `
+  query ($tenantId: UUID!) {
+    deletedUsers(tenantId: $tenantId, limit: 100) {
+      items {
+        id
+        deletedBy {
+          type
+          id
+          name
+          email
+          oauthClientName
+        }
+      }
+    }
+  }
+`;
+
 /** The readable actor of an audit field, as REST and GraphQL show it. */
 export interface ActorBody {
   type: 'API_KEY' | 'MEMBER' | 'SYSTEM' | 'UPSTREAM' | 'UNKNOWN';

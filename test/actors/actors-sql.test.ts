@@ -3,7 +3,7 @@ import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factor
 import { createTenant } from '../factories/tenants.js';
 import { TestApp } from '../helpers/test-app.js';
 import { listDeleted } from '../users/deleted-user-kit.js';
-import { memberToken, namedApiKey, userDeletedBy } from './actor-kit.js';
+import { memberToken, namedApiKey, userDeletedBy, DELETED_USERS_WITH_ACTORS } from './actor-kit.js';
 
 /**
  * Actors cost a fixed number of SQL statements whatever the number of rows: a list of N rows deleted by N
@@ -43,23 +43,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app.stop());
 
-const GRAPHQL = /* GraphQL */ `
-  query ($tenantId: UUID!) {
-    deletedUsers(tenantId: $tenantId, limit: 100) {
-      items {
-        id
-        deletedBy {
-          type
-          id
-          name
-          email
-          oauthClientName
-        }
-      }
-    }
-  }
-`;
-
 async function restList(count: number): Promise<void> {
   const res = await listDeleted(app, org.keys.read, tenants[count].id, '?limit=100');
   expect(res.status).toBe(200);
@@ -72,7 +55,7 @@ async function restList(count: number): Promise<void> {
 async function graphqlList(count: number): Promise<void> {
   const res = await app.graphql<{ deletedUsers: { items: Array<{ deletedBy: { type: string } }> } }>(
     org.keys.read,
-    GRAPHQL,
+    DELETED_USERS_WITH_ACTORS,
     { tenantId: tenants[count].id },
   );
   expect(res.body.errors).toBeUndefined();

@@ -7,7 +7,14 @@ import { createUser } from '../factories/users.js';
 import { TestApp } from '../helpers/test-app.js';
 import { api, seedSecurity } from '../security/security-kit.js';
 import { listDeleted, softDelete } from '../users/deleted-user-kit.js';
-import { memberToken, namedApiKey, UNKNOWN, userDeletedBy, type ActorBody } from './actor-kit.js';
+import {
+  memberToken,
+  namedApiKey,
+  UNKNOWN,
+  userDeletedBy,
+  type ActorBody,
+  DELETED_USERS_WITH_ACTORS,
+} from './actor-kit.js';
 
 /**
  * Audit fields (here deletedBy of the deleted-users list, the same resolver serves every other one) show who
@@ -21,23 +28,6 @@ let opsKey: { id: string; secret: string };
 let member: Awaited<ReturnType<typeof memberToken>>;
 let formerMemberId: string;
 const deletedBy = new Map<string, string>(); // user id → how it was deleted (the test's own label)
-
-const DELETED_USERS = /* GraphQL */ `
-  query ($tenantId: UUID!) {
-    deletedUsers(tenantId: $tenantId, limit: 100) {
-      items {
-        id
-        deletedBy {
-          type
-          id
-          name
-          email
-          oauthClientName
-        }
-      }
-    }
-  }
-`;
 
 beforeAll(async () => {
   app = await TestApp.start();
@@ -153,7 +143,7 @@ it('REST: every kind of principal reads as an actor; purged and foreign ones as 
 it('GraphQL: the same actors', async () => {
   const res = await app.graphql<{
     deletedUsers: { items: Array<{ id: string; deletedBy: ActorBody }> };
-  }>(org.keys.read, DELETED_USERS, { tenantId: tenant.id });
+  }>(org.keys.read, DELETED_USERS_WITH_ACTORS, { tenantId: tenant.id });
   expect(res.body.errors).toBeUndefined();
   expect(byLabel(res.body.data!.deletedUsers.items)).toEqual(expected());
 });

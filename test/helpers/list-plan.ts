@@ -243,3 +243,18 @@ export async function expectPagesReadTheirRows(
     });
   }
 }
+
+/**
+ * For a list whose page comes from the cloud rather than our tables (no plan of ours to check): `read(limit)`
+ * sends the request (and checks its status); the statements it costs must be the same at limit 5 and 100.
+ */
+export async function expectStatementsConstantInLimit(
+  app: TestApp,
+  read: (limit: number) => Promise<void>,
+): Promise<void> {
+  await read(5); // warm-up: caches the key
+  const small = await app.sql.during(() => read(5));
+  const large = await app.sql.during(() => read(100));
+  expect(small).toBeGreaterThan(0);
+  expect(large).toBe(small);
+}
