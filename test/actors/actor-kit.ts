@@ -1,8 +1,8 @@
-import { ApiKeyService } from '../../src/api-keys/api-key.service.js';
 import { Permission, PermissionLevel } from '../../src/core/permissions.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { createApiKey } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
 import type { TestApp } from '../helpers/test-app.js';
 
@@ -43,20 +43,12 @@ export const UNKNOWN: ActorBody = {
 };
 
 /** An Admin API key with this name. */
-export async function namedApiKey(
+export function namedApiKey(
   app: TestApp,
   scope: Scope,
   name: string,
 ): Promise<{ id: string; secret: string }> {
-  const { apiKey, secret } = await new ApiKeyService({
-    em: app.orm.em.fork(),
-    scope,
-    clock: app.clock,
-  }).create({
-    name,
-    level: PermissionLevel.ADMIN,
-  });
-  return { id: apiKey.id, secret };
+  return createApiKey(app, scope, PermissionLevel.ADMIN, { name });
 }
 
 /** A member signed in through an OAuth client of this name: the access token (write:users unless said) and its row id. */

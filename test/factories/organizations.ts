@@ -37,14 +37,14 @@ export async function createApiKey(
   app: TestApp,
   scope: Scope,
   level: PermissionLevel,
-  extra: { allowedIps?: string[] } = {},
+  extra: { allowedIps?: string[]; name?: string } = {},
 ): Promise<{ id: string; secret: string }> {
   const { apiKey, secret } = await new ApiKeyService({
     em: app.orm.em.fork(),
     scope,
     clock: app.clock,
   }).create({
-    name: `${level} key`,
+    name: extra.name ?? `${level} key`,
     level,
     allowedIps: extra.allowedIps,
   });
