@@ -18,13 +18,33 @@ export interface RateLimitOutcome {
 }
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
+/** One request's share of a counted batch: its place in the window and the window's time left. */
+interface Counted {
+  consumed: number;
+  msBeforeNext: number;
+}
+
+interface Waiter {
+  points: number;
+  resolve: (counted: Counted) => void;
+  reject: (error: unknown) => void;
+}
+
 /**
  * Fixed 60-second windows per organization and environment (per IP for requests without valid
  * credentials), shared by /v1, /api and /graphql. Counters live in PostgreSQL through
  * rate-limiter-flexible, so every server process on the database shares them.
+ *
+ * Requests of one window that arrive while its counter's UPSERT is in flight are counted together by the
+ * next one (their points summed): under load one statement counts many requests instead of each queueing
+ * for the same hot row. Nothing is counted late or guessed: every request is in the shared counter before it
+ * is allowed, and each gets its exact place in the batch (the counter before the batch plus the points of
+ * the requests ahead of it), so the decisions are those of counting them one by one in that order.
  */
 export class RateLimiter {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
+  /** Per window key: the requests waiting for the UPSERT in flight to finish (absent: none in flight). */
+  private readonly waiting = new Map<string, Waiter[]>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -54,23 +74,56 @@ export class RateLimiter {
   async consume(viewer: Viewer | undefined, ip: string, points = 1): Promise<RateLimitOutcome> {
     const key = viewer ? `${viewer.organizationId}:${viewer.environment}` : `ip:${ip}`;
     const limit = viewer ? viewer.rateLimitPerMinute : RATE_LIMIT_BY_PLAN[Plan.STARTER];
-    let outcome: RateLimiterRes;
-    let allowed = true;
-    try {
-      outcome = await this.limiterFor(limit).consume(key, points);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      outcome = rejection;
-      allowed = false;
-      rateLimitRejections.inc({ caller: viewer ? 'credential' : 'ip' });
-    }
+    const { consumed, msBeforeNext } = await this.count(limit, key, points);
+    const allowed = consumed <= limit;
+    if (!allowed) rateLimitRejections.inc({ caller: viewer ? 'credential' : 'ip' });
     return {
       allowed,
       limit,
-      remaining: Math.max(0, outcome.remainingPoints),
-      resetSeconds: Math.ceil((Date.now() + outcome.msBeforeNext) / 1000),
-      retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)),
+      remaining: Math.max(0, limit - consumed),
+      resetSeconds: Math.ceil((Date.now() + msBeforeNext) / 1000),
+      retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
     };
+  }
+
+  private count(limit: number, key: string, points: number): Promise<Counted> {
+    return new Promise<Counted>((resolve, reject) => {
+      const queueKey = `${limit}|${key}`;
+      const queue = this.waiting.get(queueKey);
+      if (queue) queue.push({ points, resolve, reject });
+      else {
+        this.waiting.set(queueKey, []);
+        void this.countBatch(limit, key, queueKey, [{ points, resolve, reject }]);
+      }
+    });
+  }
+
+  /** One UPSERT for `batch`, then the same for whatever queued meanwhile, until nothing waits. */
+  private async countBatch(limit: number, key: string, queueKey: string, batch: Waiter[]): Promise<void> {
+    const total = batch.reduce((sum, waiter) => sum + waiter.points, 0);
+    try {
+      let counted: RateLimiterRes;
+      try {
+        counted = await this.limiterFor(limit).consume(key, total);
+      } catch (rejection) {
+        // Over the limit: the library rejects with the counter, which it has incremented all the same.
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        counted = rejection;
+      }
+      let consumed = counted.consumedPoints - total;
+      for (const waiter of batch) {
+        consumed += waiter.points;
+        waiter.resolve({ consumed, msBeforeNext: counted.msBeforeNext });
+      }
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+    }
+    const next = this.waiting.get(queueKey) ?? [];
+    if (next.length === 0) this.waiting.delete(queueKey);
+    else {
+      this.waiting.set(queueKey, []);
+      void this.countBatch(limit, key, queueKey, next);
+    }
   }
 
   middleware() {

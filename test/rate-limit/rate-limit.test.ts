@@ -1,3 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Viewer } from '../../src/core/viewer.js';
+import { RateLimiter } from '../../src/http/rate-limit.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { createOrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
@@ -82,6 +86,51 @@ describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environm
       expect(await second.stop()).toBe(0);
     }
   }, 60_000);
+
+  it('counts a burst exactly, in fewer statements than requests, and shares it with other processes', async () => {
+    // The pool the limiter writes through, counting its statements.
+    let statements = 0;
+    const countingPool = new Proxy(app.pool, {
+      get(target, property, receiver) {
+        if (property !== 'query') return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<pg.Pool['query']>) => {
+          statements += 1;
+          return (target.query as (...queryArgs: unknown[]) => unknown)(...args);
+        };
+      },
+    });
+    const limiter = new RateLimiter(countingPool);
+    const viewer = { organizationId: randomUUID(), environment: 'sandbox', rateLimitPerMinute: 60 } as Viewer;
+
+    const outcomes = await Promise.all(Array.from({ length: 70 }, () => limiter.consume(viewer, '')));
+
+    const allowed = outcomes.filter((outcome) => outcome.allowed);
+    expect(allowed).toHaveLength(60);
+    // Each allowed request got its own place in the window, as if counted one by one.
+    expect(allowed.map((outcome) => outcome.remaining).sort((a, b) => a - b)).toEqual([...Array(60).keys()]);
+    expect(outcomes.filter((outcome) => !outcome.allowed).every((outcome) => outcome.remaining === 0)).toBe(
+      true,
+    );
+    // The first request's UPSERT counted it alone; the 69 that arrived meanwhile shared the next one.
+    expect(statements).toBe(2);
+    // Another process (its own limiter) sees the whole burst counted.
+    const elsewhere = await new RateLimiter(app.pool).consume(viewer, '');
+    expect(elsewhere.allowed).toBe(false);
+    // A charge of several points (a costly GraphQL query) is counted with its weight.
+    const costly = { ...viewer, organizationId: randomUUID() };
+    const [first, second] = await Promise.all([
+      limiter.consume(costly, '', 50),
+      limiter.consume(costly, '', 20),
+    ]);
+    expect([first.allowed, first.remaining, second.allowed, second.remaining]).toEqual([true, 10, false, 0]);
+  });
+
+  it('keeps its counters in an unlogged table (no WAL write or flush per request)', async () => {
+    const { rows } = await app.pool.query<{ relpersistence: string }>(
+      `select relpersistence from pg_class where oid = 'rate_limits'::regclass`,
+    );
+    expect(rows[0].relpersistence).toBe('u');
+  });
 
   it('counts requests without valid credentials per IP at the Starter limit', async () => {
     const res = await get(app.baseUrl, '/v1/tenants', 'svc_sk_test_invalid');
