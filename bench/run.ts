@@ -237,8 +237,10 @@ async function main(): Promise<void> {
 
   let profile: ProfileSummary | undefined;
   if (config.cpuProfile) {
-    log('Profiling the product server during one REST pass');
-    profile = await profileRestPass(config, database, targets.rest, settings);
+    // BENCH_PROFILE_TARGET=graphql profiles a GraphQL pass instead.
+    const profiled = process.env.BENCH_PROFILE_TARGET === 'graphql' ? 'graphql' : 'rest';
+    log(`Profiling the product server during one ${profiled === 'rest' ? 'REST' : 'GraphQL'} pass`);
+    profile = await profileRestPass(config, database, targets[profiled], settings);
   }
 
   log('Webhook delivery: deliveries per second and event→delivery latency');

@@ -4,6 +4,7 @@ import type { RequestContext } from '../src/context.js';
 import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { assertRequirements } from '../src/http/operation-requirements.js';
+import { sendJson } from '../src/http/respond.js';
 import { successEnvelope } from './envelope.js';
 import { bodyProblem, queryProblems } from './request-input.js';
 import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
@@ -172,7 +173,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       const data = result.data?.[route.rootField] as Record<string, unknown> | null | undefined;
       const etag = route.definition.etag ? data?.[route.definition.etag] : undefined;
       if (typeof etag === 'number' || typeof etag === 'string') res.set('ETag', `"${etag}"`);
-      res.status(status).json(successEnvelope(data, route.definition.metaFields));
+      sendJson(res, status, successEnvelope(data, route.definition.metaFields));
     } catch (error) {
       next(error);
     }

@@ -106,6 +106,17 @@ describe('query limits (issue #9 item 2)', () => {
     expect(app.sql.count - before).toBeLessThan(5);
   });
 
+  it('costs one document by its variables each time (the cost cache keys on them)', async () => {
+    const fields =
+      'id displayName firstName lastName jobTitle department companyName officeLocation createdAt businessPhone mobilePhone employeeId usageLocation';
+    const page = `users(tenantId: $t, limit: $limit) { items { ${fields} } }`;
+    const query = `query($t: UUID!, $limit: Int) { ${Array.from({ length: 25 }, (_, i) => `u${i}: ${page}`).join(' ')} }`;
+    const small = await post(query, { t: tenant.id, limit: 1 });
+    expect(small.body.errors).toBeUndefined();
+    expectLimit(await post(query, { t: tenant.id, limit: 100 }), 'cost');
+    expect((await post(query, { t: tenant.id, limit: 1 })).body.errors).toBeUndefined();
+  });
+
   it('charges a query its cost in rate-limit points', async () => {
     const charged = await createOrganizationWithKeys(app);
     const call = (query: string, variables: Record<string, unknown> = {}) =>
