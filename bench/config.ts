@@ -57,3 +57,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
   if (config.pageSize > 100) throw new Error('BENCH_PAGE_SIZE must be at most 100 (the API maximum)');
   return config;
 }
+
+/**
+ * The V8 flags of package.json's `start` and `serve` scripts (docs/performance.md "Memory"), so the bench
+ * measures the server as it is run; test/operations/start-flags.test.ts keeps the two equal.
+ */
+export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=16'];

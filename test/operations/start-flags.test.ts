@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { PRODUCT_NODE_FLAGS } from '../../bench/config.js';
+
+/** The bench must measure the server as `npm start` runs it: the same V8 flags (docs/performance.md "Memory"). */
+describe('the server’s Node flags', () => {
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+
+  it.each(['start', 'serve'])('npm run %s starts the server with the bench’s flags', (script) => {
+    const command = /exec node (.*)dist\/src\/main\.js/.exec(scripts[script]);
+    expect(command?.[1].trim().split(/\s+/)).toEqual(PRODUCT_NODE_FLAGS);
+  });
+});
