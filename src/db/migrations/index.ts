@@ -80,5 +80,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261218090000_foreign_key_indexes', class: Migration20261218090000_foreign_key_indexes },
   { name: 'Migration20261219090000_scoped_user_search', class: Migration20261219090000_scoped_user_search },
   { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
-  { name: 'Migration20261227090000_unlogged_rate_limits', class: Migration20261227090000_unlogged_rate_limits },
+  {
+    name: 'Migration20261227090000_unlogged_rate_limits',
+    class: Migration20261227090000_unlogged_rate_limits,
+  },
 ];
