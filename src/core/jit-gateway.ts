@@ -2,6 +2,7 @@ import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server
 import {
   GraphQLError,
   printSchema,
+  valueFromASTUntyped,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -14,6 +15,26 @@ type Executor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['execu
 
 /** Documents kept compiled; clients send a handful of distinct documents, so this is rarely reached. */
 const MAX_COMPILED = 500;
+
+/**
+ * The variables as sent plus, for each one the request omits, the operation's default written as a client
+ * would send it (enum names, plain objects). graphql-jit leaves such defaults out and refuses a non-null
+ * variable with a default as "not provided", which graphql-js (and the spec) accept: without this, a
+ * valid `query($limit: Int! = 2)` sent without `limit` crashed as an internal error.
+ */
+function withOperationDefaults(
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
+  let completed = variables;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!definition.defaultValue || variables[name] !== undefined) continue;
+    if (completed === variables) completed = { ...variables };
+    completed[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return completed;
+}
 
 /**
  * Apollo's executor replaced by graphql-jit, as the REST adapter already does for its fixed documents
@@ -69,7 +90,11 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
     );
     if (!isCompiledQuery(query)) return query;
     // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
-    return query.query(undefined, request.context, request.request.variables ?? {});
+    return query.query(
+      undefined,
+      request.context,
+      withOperationDefaults(operation, request.request.variables ?? {}),
+    );
   };
 
   return {
