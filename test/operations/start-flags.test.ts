@@ -6,7 +6,7 @@ describe('the server’s Node flags', () => {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 
   it.each(['start', 'serve'])('npm run %s starts the server with the bench’s flags', (script) => {
-    const command = /exec node (.*)dist\/src\/main\.js/.exec(scripts[script]);
+    const command = /exec node (.*?)(scripts\/start\.mjs|dist\/src\/main\.js)/.exec(scripts[script]);
     expect(command?.[1].trim().split(/\s+/)).toEqual(PRODUCT_NODE_FLAGS);
   });
 });
