@@ -1,10 +1,11 @@
 /**
- * `npm start` runs this before `node dist/src/main.js`: it builds (incremental tsc) only when an input of the
+ * `npm start` (scripts/start.mjs) and `npm run cli` run this before the server or the CLI: it builds (incremental tsc) only when an input of the
  * build changed since the last successful build, so a restart skips tsc entirely (issue #11, item 6).
  *
  * Inputs: every file and folder under tsconfig.build.json's `include` (a folder's mtime changes when a file is
  * added, removed or renamed in it), the tsconfig files and package-lock.json. The stamp `dist/.build-stamp` is
  * written only after tsc succeeded, so a failed build is retried on the next start.
+ * `npm run build` runs it with FORCE_BUILD=true (always tsc), so its stamp is current after any build.
  * Plain JavaScript on purpose: it has to run before anything is compiled.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,7 +41,9 @@ const started = Date.now();
 const inputs = [...buildConfig.include, 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 const newestInput = Math.max(...inputs.map((input) => newestMtime(path.join(root, input))));
 if (process.env.FORCE_BUILD !== 'true' && stampMtime() > newestInput) {
-  console.error(`build: dist is current (checked in ${Date.now() - started} ms)`);
+  // `--quiet` (the cli and build scripts): a command's output stays its own.
+  if (!process.argv.includes('--quiet'))
+    console.error(`build: dist is current (checked in ${Date.now() - started} ms)`);
 } else {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
@@ -48,5 +51,5 @@ if (process.env.FORCE_BUILD !== 'true' && stampMtime() > newestInput) {
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
-  console.error(`build: compiled in ${Date.now() - started} ms`);
+  if (!process.argv.includes('--quiet')) console.error(`build: compiled in ${Date.now() - started} ms`);
 }

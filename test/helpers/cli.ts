@@ -25,7 +25,7 @@ export function runCli(databaseUrl: string, ...args: string[]): Promise<CliResul
 }
 
 /**
- * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first), with the
+ * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first when the sources changed), with the
  * default logging: neither LOG_LEVEL nor NODE_ENV=test (which would silence the logs) is passed on.
  */
 export function runNpmCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
