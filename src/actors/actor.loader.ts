@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { RequestContext } from '../context.js';
 import { defineLoader } from '../core/loaders.js';
+import type { ServiceContext } from '../core/service-context.js';
 import { ActorType, type Actor } from './actor.type.js';
 import { parsePrincipal, systemActor, UNKNOWN_ACTOR, upstreamActor, type Principal } from './principal.js';
 
@@ -31,7 +31,7 @@ interface TokenRow {
  * resolve (revocation keeps the row). A legacy access-token principal shows as UNKNOWN once housekeeping has
  * deleted the expired token; new records name the member, who stays readable while a member.
  */
-async function resolveActors(ctx: RequestContext, principals: readonly string[]): Promise<Actor[]> {
+export async function resolveActors(ctx: ServiceContext, principals: readonly string[]): Promise<Actor[]> {
   const parsed = principals.map(parsePrincipal);
   const idsOf = (kind: Principal['kind']) => [
     ...new Set(parsed.flatMap((p) => (p.kind === kind && 'id' in p ? [p.id] : []))),
@@ -42,7 +42,7 @@ async function resolveActors(ctx: RequestContext, principals: readonly string[])
   const clientIds = [
     ...new Set(parsed.flatMap((p) => (p.kind === 'member' && p.clientId ? [p.clientId] : []))),
   ];
-  const organizationId = ctx.viewer.organizationId;
+  const organizationId = ctx.scope.organizationId;
 
   const [keys, tokens, members] = await Promise.all([
     keyIds.length === 0

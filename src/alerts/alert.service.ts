@@ -1,13 +1,12 @@
 import { LockMode } from '@mikro-orm/postgresql';
-import { parsePrincipal } from '../actors/principal.js';
-import { ApiKey } from '../api-keys/api-key.entity.js';
+import { resolveActors } from '../actors/actor.loader.js';
+import { ActorType } from '../actors/actor.type.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js';
 import { findLeanIn, findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { Member } from '../members/member.entity.js';
-import { OAuthToken } from '../oauth/oauth-grant.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { assertAlertMove } from './alert-status.js';
@@ -204,19 +203,11 @@ export class AlertService {
   }
 
   /** The caller's name: the API key's name, or the sign-in name of the member behind an access token. */
+  /** The caller as a comment's stored author name: "<key name> (API key)", a member's email, else the principal. */
   private async actorName(): Promise<string> {
-    const principal = parsePrincipal(this.ctx.actor);
-    if (principal.kind === 'api_key') {
-      const key = await this.ctx.em.findOne(ApiKey, { id: principal.id });
-      if (key) return `${key.name} (API key)`;
-    } else if (principal.kind === 'member' || principal.kind === 'access_token') {
-      const memberId =
-        principal.kind === 'member'
-          ? principal.id
-          : (await this.ctx.em.findOne(OAuthToken, { id: principal.id }))?.memberId;
-      const member = memberId ? await this.member(memberId).catch(() => null) : null;
-      if (member) return member.email;
-    }
+    const [actor] = await resolveActors(this.ctx, [this.ctx.actor]);
+    if (actor.type === ActorType.API_KEY) return `${actor.name} (API key)`;
+    if (actor.type === ActorType.MEMBER && actor.email) return actor.email;
     return this.ctx.actor;
   }
 
