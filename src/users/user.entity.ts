@@ -35,10 +35,11 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
 @Entity({ tableName: 'users' })
 @Index({ properties: ['organizationId', 'environment', 'tenantId', 'createdAt', 'id'] })
 // UPNs are unique among users that are not deleted: a soft-deleted user's UPN may be taken again (SPEC 3.4).
+// On the folded column, not lower(...): see userPrincipalNameFolded.
 @Index({
   name: 'users_active_upn_unique',
   expression:
-    'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", lower("user_principal_name")) where "deleted_at" is null',
+    'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", "user_principal_name_folded") where "deleted_at" is null',
 })
 // The recycle bin of a tenant, newest deletion first (GET /api/identity/users/deleted).
 @Index({
@@ -146,6 +147,13 @@ export class User extends ScopedEntity {
   @Field({ description: 'Sign-in address, username@domain' })
   @Property()
   userPrincipalName!: string;
+
+  /**
+   * lower(userPrincipalName), kept by PostgreSQL. The UPN checks compare it with a plain `=`, which stays an index
+   * condition under the row-level security policies (`lower(...) = ?` does not: it is not leakproof).
+   */
+  @Property({ type: 'text', generated: '(lower(user_principal_name)) stored', nullable: true })
+  readonly userPrincipalNameFolded?: string;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
