@@ -23,6 +23,7 @@ import { Migration20261219090000_scoped_user_search } from './Migration202612190
 import { Migration20261218090000_foreign_key_indexes } from './Migration20261218090000_foreign_key_indexes.js';
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
 import { Migration20261225090000_upn_folded } from './Migration20261225090000_upn_folded.js';
+import { Migration20261225090100_guest_inactive_since } from './Migration20261225090100_guest_inactive_since.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -81,4 +82,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261219090000_scoped_user_search', class: Migration20261219090000_scoped_user_search },
   { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
   { name: 'Migration20261225090000_upn_folded', class: Migration20261225090000_upn_folded },
+  {
+    name: 'Migration20261225090100_guest_inactive_since',
+    class: Migration20261225090100_guest_inactive_since,
+  },
 ];
