@@ -100,6 +100,8 @@ it.each([
   ['managed users (by name)', '/api/user-management-identity/users'],
   ['managed users (newest first)', '/api/user-management-identity/users?sortBy=createdAt'],
   ['managed users of an account status', '/api/user-management-identity/users?accountStatus=Enabled'],
+  // The match runs in scoped_tenant_user_search (its reads: test/user-management/users-search-plan.test.ts).
+  ['managed users (a search)', '/api/user-management-identity/users?search=zyx'],
   ['a bulk creation’s rows', () => `/api/user-management-identity/users/bulk/${importId}`],
 ])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, path) => {
   await expectPagesReadTheirRows(app, inTenant(typeof path === 'string' ? path : path()), {

@@ -24,6 +24,7 @@ import { Migration20261218090000_foreign_key_indexes } from './Migration20261218
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
 import { Migration20261225090000_upn_folded } from './Migration20261225090000_upn_folded.js';
 import { Migration20261225090100_guest_inactive_since } from './Migration20261225090100_guest_inactive_since.js';
+import { Migration20261225090200_scoped_tenant_user_search } from './Migration20261225090200_scoped_tenant_user_search.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -85,5 +86,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261225090100_guest_inactive_since',
     class: Migration20261225090100_guest_inactive_since,
+  },
+  {
+    name: 'Migration20261225090200_scoped_tenant_user_search',
+    class: Migration20261225090200_scoped_tenant_user_search,
   },
 ];
