@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { raw } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
@@ -49,7 +48,8 @@ export class UserImportService {
     const taken = await this.ctx.em.find(
       User,
       {
-        [raw((alias) => `lower(${alias}.user_principal_name)`)]: { $in: [...lineOfUpn.keys()] },
+        // The folded column, not lower(...): the unique index serves it under row-level security.
+        userPrincipalNameFolded: { $in: [...lineOfUpn.keys()] },
         deletedAt: null,
       },
       { fields: ['userPrincipalName'] },

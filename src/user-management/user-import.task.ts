@@ -129,7 +129,7 @@ async function landedBefore(
 ): Promise<string | null> {
   const [found] = await ctx.em.execute<Array<{ id: string }>>(
     `select id from users where organization_id = ? and environment = ? and tenant_id = ?
-        and lower(user_principal_name) = ? and deleted_at is null and created_at >= ?`,
+        and user_principal_name_folded = ? and deleted_at is null and created_at >= ?`,
     [
       operation.organizationId,
       operation.environment,

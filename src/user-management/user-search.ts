@@ -90,9 +90,12 @@ export class UserSearchArgs {
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
- * The WHERE and ORDER BY of a search over the `users` table (alias u), with its parameters. The text
- * search compares lower(column) with LIKE, which the trigram GIN indexes of users_search_* serve for both
- * prefix and contains patterns (migration 20261207090000), so it stays an index search on large tenants.
+ * The WHERE and ORDER BY of a search over the `users` table (alias u), with its parameters. The text search
+ * compares lower(column) with LIKE, which the trigram GIN indexes of users_search_* serve for both prefix and
+ * contains patterns (migration 20261207090000). It runs in scoped_tenant_user_search (migration 20261225090200):
+ * written here, under the row-level security policies LIKE and lower() (not leakproof) could not use those
+ * indexes and every search read all of the tenant's users; the function, owned by the service role, applies the
+ * policy's condition itself.
  */
 export function userSearchSql(
   scope: Scope,
@@ -145,10 +148,10 @@ export function userSearchSql(
       (args.searchMode ?? SearchMode.CONTAINS) === SearchMode.PREFIX
         ? `${escapeLike(term)}%`
         : `%${escapeLike(term)}%`;
-    conditions.push(
-      '(lower(u.display_name) like ? or lower(u.user_principal_name) like ? or lower(u.email) like ?)',
-    );
-    params.push(pattern, pattern, pattern);
+    // = any(array(...)), not in (select ...): the ids become an index condition on the primary key. As a join,
+    // PostgreSQL may hash the matches and read every user of the organization to probe them.
+    conditions.push('u.id = any(array(select id from scoped_tenant_user_search(?::uuid, ?, ?::uuid, ?)))');
+    params.push(scope.organizationId, scope.environment, tenantId, pattern);
   }
   const sortBy = args.sortBy ?? UserSortField.DISPLAY_NAME;
   const order = args.sortOrder ?? (sortBy === UserSortField.DISPLAY_NAME ? SortOrder.ASC : SortOrder.DESC);

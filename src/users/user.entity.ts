@@ -35,10 +35,11 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
 @Entity({ tableName: 'users' })
 @Index({ properties: ['organizationId', 'environment', 'tenantId', 'createdAt', 'id'] })
 // UPNs are unique among users that are not deleted: a soft-deleted user's UPN may be taken again (SPEC 3.4).
+// On the folded column, not lower(...): see userPrincipalNameFolded.
 @Index({
   name: 'users_active_upn_unique',
   expression:
-    'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", lower("user_principal_name")) where "deleted_at" is null',
+    'create unique index "users_active_upn_unique" on "users" ("organization_id", "environment", "user_principal_name_folded") where "deleted_at" is null',
 })
 // The recycle bin of a tenant, newest deletion first (GET /api/identity/users/deleted).
 @Index({
@@ -91,11 +92,11 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_display_name_order" on "users" ("organization_id", "environment", "tenant_id", lower("display_name"), "id") where "deleted_at" is null',
 })
-// Stale guests of a tenant, longest inactive first (GuestService.stale; the expression is INACTIVE_SINCE there).
+// Stale guests of a tenant, longest inactive first (GuestService.stale), on the stored guestInactiveSince.
 @Index({
   name: 'users_stale_guests_index',
   expression:
-    'create index "users_stale_guests_index" on "users" ("organization_id", "environment", "tenant_id", (coalesce(last_sign_in_at, case when invitation_status = \'Pending\' then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at)), "id") where "user_type" = \'Guest\' and "deleted_at" is null',
+    'create index "users_stale_guests_index" on "users" ("organization_id", "environment", "tenant_id", "guest_inactive_since", "id") where "guest_inactive_since" is not null',
 })
 export class User extends ScopedEntity {
   [OptionalProps]?:
@@ -146,6 +147,13 @@ export class User extends ScopedEntity {
   @Field({ description: 'Sign-in address, username@domain' })
   @Property()
   userPrincipalName!: string;
+
+  /**
+   * lower(userPrincipalName), kept by PostgreSQL. The UPN checks compare it with a plain `=`, which stays an index
+   * condition under the row-level security policies (`lower(...) = ?` does not: it is not leakproof).
+   */
+  @Property({ type: 'text', generated: '(lower(user_principal_name)) stored', nullable: true })
+  readonly userPrincipalNameFolded?: string;
 
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
@@ -267,6 +275,21 @@ export class User extends ScopedEntity {
 
   @Property({ type: 'timestamptz', nullable: true })
   invitationAcceptedAt: Date | null = null;
+
+  /**
+   * When a guest that is not removed went inactive (SPEC 4.2 stale guest criteria): the last sign-in, else the
+   * pending invitation's last sending or the acceptance, else the invitation or creation; null for members and
+   * removed guests. Kept by PostgreSQL so the stale list compares and orders a plain column, which stays an index
+   * condition under the row-level security policies (the expression does not: COALESCE and GREATEST are not
+   * leakproof). Migration 20261225090100 says why it is null for the other rows.
+   */
+  @Property({
+    type: 'timestamptz',
+    generated:
+      "(case when user_type = 'Guest' and deleted_at is null then coalesce(last_sign_in_at, case when invitation_status = 'Pending' then greatest(invited_at, invitation_sent_at) else invitation_accepted_at end, invited_at, created_at) else null end) stored",
+    nullable: true,
+  })
+  readonly guestInactiveSince?: Date;
 
   /** The account status before the delete disabled sign-in: what a restore gives back (null: keep as is). */
   @Enum({ items: () => AccountStatus, nullable: true })

@@ -389,10 +389,13 @@ export class UserService {
     return rows.length > 0;
   }
 
-  /** A quick refusal before the cloud is called; the unique index still decides races. */
+  /**
+   * A quick refusal before the cloud is called; the unique index still decides races. Compared on the folded
+   * column (plain `=`), so the unique index serves it under the row-level security policies.
+   */
   async assertUpnFree(userPrincipalName: string, exceptUserId: string | null): Promise<void> {
     const taken = await this.ctx.em.count(User, {
-      [raw((alias) => `lower(${alias}.user_principal_name)`)]: userPrincipalName,
+      userPrincipalNameFolded: userPrincipalName.toLowerCase(),
       deletedAt: null,
       ...(exceptUserId ? { id: { $ne: exceptUserId } } : {}),
     });

@@ -148,6 +148,35 @@ export async function explainAnalyze(
 }
 
 /**
+ * One statement a request sent (`statement`, as logged), planned as the request ran it (application role, the
+ * caller's `session`): fails when it scans `table` sequentially or its scans of `table` read more than `maxRows`
+ * rows. For single-row lookups (a uniqueness check) rather than pages.
+ */
+export async function expectStatementReadsFewRows(
+  app: TestApp,
+  statement: string,
+  session: Scope,
+  table: string,
+  maxRows = 10,
+): Promise<PlanNode> {
+  const plan = await explainAnalyze(app, statement, session);
+  const problems: string[] = [];
+  const walk = (node: PlanNode): void => {
+    if (SCAN_NODE.test(node['Node Type']) && node['Relation Name'] === table) {
+      if (node['Node Type'] === 'Seq Scan') problems.push(`a sequential scan of ${table}`);
+      else if (rowsRead(node) > maxRows)
+        problems.push(
+          `${node['Node Type']} on ${table} (${node['Index Name']}) reads ${rowsRead(node)} rows`,
+        );
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(plan);
+  expect(problems).toEqual([]);
+  return plan;
+}
+
+/**
  * Sends the request (after one unmeasured warm-up, which caches the API key), collects the reads it made and
  * fails, naming statement and node, when one of them reads more than O(limit) rows for its page.
  */
@@ -202,9 +231,20 @@ export async function multiplyRows(
       where c.conrelid = $1::regclass and c.contype = 'f'`,
     [`public.${table}`],
   );
+  // A unique index on a generated column (users_active_upn_unique on the folded UPN) binds its source columns.
+  const generated = await app.pool.query<{ name: string; expression: string }>(
+    `select column_name as name, generation_expression as expression from information_schema.columns
+      where table_schema = 'public' and table_name = $1 and is_generated = 'ALWAYS'`,
+    [table],
+  );
   const references = new Set(foreignKeys.rows.map(({ name }) => name));
+  const named = (name: string, text: string) => new RegExp(`\\b${name}\\b`).test(text);
   const inUniqueIndex = (name: string) =>
-    uniqueIndexes.rows.some(({ definition }) => new RegExp(`\\b${name}\\b`).test(definition));
+    uniqueIndexes.rows.some(
+      ({ definition }) =>
+        named(name, definition) ||
+        generated.rows.some((column) => named(column.name, definition) && named(name, column.expression)),
+    );
   const expressions = columns.rows.map(({ name, type }) => {
     const column = `"${name}"`;
     if (name === 'id') return 'gen_random_uuid()';

@@ -22,6 +22,9 @@ import { Migration20261217090000_device_dashboard_counts } from './Migration2026
 import { Migration20261219090000_scoped_user_search } from './Migration20261219090000_scoped_user_search.js';
 import { Migration20261218090000_foreign_key_indexes } from './Migration20261218090000_foreign_key_indexes.js';
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
+import { Migration20261225090000_upn_folded } from './Migration20261225090000_upn_folded.js';
+import { Migration20261225090100_guest_inactive_since } from './Migration20261225090100_guest_inactive_since.js';
+import { Migration20261225090200_scoped_tenant_user_search } from './Migration20261225090200_scoped_tenant_user_search.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
@@ -80,6 +83,15 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261218090000_foreign_key_indexes', class: Migration20261218090000_foreign_key_indexes },
   { name: 'Migration20261219090000_scoped_user_search', class: Migration20261219090000_scoped_user_search },
   { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
+  { name: 'Migration20261225090000_upn_folded', class: Migration20261225090000_upn_folded },
+  {
+    name: 'Migration20261225090100_guest_inactive_since',
+    class: Migration20261225090100_guest_inactive_since,
+  },
+  {
+    name: 'Migration20261225090200_scoped_tenant_user_search',
+    class: Migration20261225090200_scoped_tenant_user_search,
+  },
   {
     name: 'Migration20261227090000_unlogged_rate_limits',
     class: Migration20261227090000_unlogged_rate_limits,
