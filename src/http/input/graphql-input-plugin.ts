@@ -5,8 +5,20 @@ import { unsafeTextProblem, unsafeTextProblems, type TextProblem } from './unsaf
 
 const pathText = (path: Array<string | number>) => path.join('.');
 
+/** Per parsed document: Apollo hands every request of the same text the same document (its document cache). */
+const literalProblemsByDocument = new WeakMap<DocumentNode, TextProblem[]>();
+
 /** Unsafe strings written into the document itself (arguments, defaults), named by argument path. */
 function literalProblems(document: DocumentNode): TextProblem[] {
+  let problems = literalProblemsByDocument.get(document);
+  if (!problems) {
+    problems = findLiteralProblems(document);
+    literalProblemsByDocument.set(document, problems);
+  }
+  return problems;
+}
+
+function findLiteralProblems(document: DocumentNode): TextProblem[] {
   const problems: TextProblem[] = [];
   const walk = (node: ValueNode, path: Array<string | number>): void => {
     if (node.kind === Kind.STRING) {
