@@ -34,7 +34,7 @@ export interface CompiledRoute {
   sources: Map<string, VariableSource>;
   /** What the root field's resolver needs (its `@RequirePermission`), checked before the input is. */
   requirements: Requirement[];
-  /** Runs the document: compiled once with graphql-jit (fixed documents are its best case). */
+  /** Runs the document: compiled once, on the first call, with graphql-jit (fixed documents are its best case). */
   run(context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
 
@@ -100,12 +100,22 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   if (definition.tenant && !(variables.get(definition.tenant)?.type instanceof GraphQLNonNull)) {
     throw new Error(`REST route ${where}: the tenant variable $${definition.tenant} must be non-null`);
   }
-  const jit = compileQuery(schema, document);
-  const run: CompiledRoute['run'] = isCompiledQuery(jit)
-    ? (context, variableValues) => jit.query(undefined, context, variableValues)
-    : (contextValue, variableValues) => execute({ schema, document, contextValue, variableValues });
+  // Compiled on the route's first call, not here: graphql-jit takes ~0.5 s for all routes, which a restart
+  // would otherwise wait for before answering (issue #11 item 6); the document is validated above either way.
+  let compiled: CompiledRoute['run'] | undefined;
+  const run: CompiledRoute['run'] = (context, variableValues) => {
+    compiled ??= jitRunner(schema, document);
+    return compiled(context, variableValues);
+  };
   const requirements = operationRequirements(schema, operation);
   return { definition, document, rootField, variables, sources, requirements, run };
+}
+
+function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {
+  const jit = compileQuery(schema, document);
+  return isCompiledQuery(jit)
+    ? (context, variableValues) => jit.query(undefined, context, variableValues)
+    : (contextValue, variableValues) => execute({ schema, document, contextValue, variableValues });
 }
 
 export interface CoercionProblem {
