@@ -53,8 +53,11 @@ const [{ createApp }, { buildAppSchema }, { cronItems, taskList }, { SimulatedCl
     import('./cloud/simulated/simulated-cloud.provider.js'),
     import('./db/seeds/demo.js'),
   ]);
+const phases: Record<string, number> = { modules: performance.now() };
 const schema = await buildAppSchema();
+phases.schema = performance.now();
 const database = await databaseReady;
+phases.database = performance.now();
 const { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } = demoSeed;
 const secrets = chooseSecretBox(config);
 try {
@@ -99,6 +102,7 @@ const app = await createApp({
   metricsToken: config.metricsToken,
 });
 
+phases.app = performance.now();
 let runner: Runner | null = null;
 if (config.runWorker) {
   runner = await startJobRunner({
@@ -118,6 +122,12 @@ if (config.runWorker) {
 
 await new Promise<void>((resolve) => app.server.listen(config.port, resolve));
 ready = true;
+// Milliseconds since the process started, at the end of each start-up step (docs/performance.md "Cold start").
+phases.listening = performance.now();
+logger.info(
+  { startup: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, Math.round(v)])) },
+  'started',
+);
 logger.info(
   [
     `Listening on http://localhost:${config.port}`,
