@@ -22,6 +22,7 @@ import { Migration20261217090000_device_dashboard_counts } from './Migration2026
 import { Migration20261219090000_scoped_user_search } from './Migration20261219090000_scoped_user_search.js';
 import { Migration20261218090000_foreign_key_indexes } from './Migration20261218090000_foreign_key_indexes.js';
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
+import { Migration20261226090000_user_search_columns } from './Migration20261226090000_user_search_columns.js';
 import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
@@ -80,6 +81,10 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261218090000_foreign_key_indexes', class: Migration20261218090000_foreign_key_indexes },
   { name: 'Migration20261219090000_scoped_user_search', class: Migration20261219090000_scoped_user_search },
   { name: 'Migration20261224090000_list_plan_indexes', class: Migration20261224090000_list_plan_indexes },
+  {
+    name: 'Migration20261226090000_user_search_columns',
+    class: Migration20261226090000_user_search_columns,
+  },
   {
     name: 'Migration20261226090100_portal_next_crossing',
     class: Migration20261226090100_portal_next_crossing,
