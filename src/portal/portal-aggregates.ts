@@ -129,9 +129,13 @@ export class PortalAggregates {
   /** Two statements for any number of tenants: their recommendation states, then one upsert of every figure. */
   private async recount(tx: EntityManager, tenantIds: string[], now: Date): Promise<void> {
     if (tenantIds.length === 0) return;
-    // The recount hashes every assignment of the batch against its users: with the default 4 MB of work memory
-    // that hash spills to disk in batches at a thousand tenants of a thousand users each.
+    // Recounting every tenant hashes every assignment of the batch against its users: with the default 4 MB of
+    // work memory that hash spills to disk in batches at a thousand tenants of a thousand users each. A few
+    // tenants (the five-minute job's usual batch) read the covering indexes of migration 20261226090200 in a
+    // nested loop; with parallel workers allowed the planner prefers a parallel bitmap scan of the assignments'
+    // heap instead, slower on a two-core machine whose other core is serving requests.
     await tx.execute(`set local work_mem = '64MB'`, [], 'run');
+    await tx.execute(`set local max_parallel_workers_per_gather = 0`, [], 'run');
     const inactiveSince = new Date(now.getTime() - INACTIVE_AFTER_DAYS * DAY_MS);
     const states = await tx.execute<Array<{ id: string; states: ScoredState[] }>>(
       `select t.id, ${TENANT_STATES_SQL} as states from tenants t where t.id in (?)`,

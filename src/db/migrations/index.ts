@@ -24,6 +24,7 @@ import { Migration20261218090000_foreign_key_indexes } from './Migration20261218
 import { Migration20261224090000_list_plan_indexes } from './Migration20261224090000_list_plan_indexes.js';
 import { Migration20261226090000_user_search_columns } from './Migration20261226090000_user_search_columns.js';
 import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
+import { Migration20261226090200_portal_recount_indexes } from './Migration20261226090200_portal_recount_indexes.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -88,5 +89,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261226090100_portal_next_crossing',
     class: Migration20261226090100_portal_next_crossing,
+  },
+  {
+    name: 'Migration20261226090200_portal_recount_indexes',
+    class: Migration20261226090200_portal_recount_indexes,
   },
 ];
