@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { migrate, openOrm } from '../src/db/orm.js';
 import { applyRowLevelSecurity } from '../src/db/row-level-security.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../src/core/db-session.js';
@@ -45,7 +45,12 @@ async function recreateDatabase(adminUrl: string): Promise<void> {
  */
 export async function openBenchDatabase(
   config: BenchConfig,
-  options: { onQuery: (sql: string) => void; log: (message: string) => void },
+  options: {
+    onQuery: (sql: string) => void;
+    log: (message: string) => void;
+    /** Keep an existing `bench` database (its data and schema; new migrations still apply) instead of recreating it. */
+    keep?: boolean;
+  },
 ): Promise<BenchDatabase> {
   let adminUrl: string;
   let stopServer: () => Promise<void> = async () => undefined;
@@ -70,7 +75,8 @@ export async function openBenchDatabase(
   let orm: MikroORM | null = null;
   let pool: pg.Pool | null = null;
   try {
-    await recreateDatabase(adminUrl);
+    if (options.keep) await ensureDatabase(adminUrl, BENCH_DATABASE);
+    else await recreateDatabase(adminUrl);
     const url = withDatabase(adminUrl, BENCH_DATABASE);
     orm = await openOrm({ databaseUrl: url, onQuery: options.onQuery, poolMax: 10 });
     pool = new pg.Pool({ connectionString: url, max: 10 });

@@ -1,6 +1,7 @@
 /**
  * `npm run -s build && node dist/bench/portal-run.js`: the portal scenario alone (bench/portal-scale.ts), on a
- * fresh bench database, without the main passes. BENCH_PORTAL_TENANTS / BENCH_PORTAL_USERS scale it down.
+ * fresh bench database, without the main passes. BENCH_PORTAL_TENANTS / BENCH_PORTAL_USERS scale it down;
+ * BENCH_PORTAL_KEEP=true keeps the database (and its seeded data) for the next run.
  */
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
@@ -39,12 +40,13 @@ export async function startPortalProduct(database: BenchDatabase) {
 }
 
 const config = loadBenchConfig();
-const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
+const settings = portalSettingsFromEnv();
+const database = await openBenchDatabase(config, { onQuery: () => undefined, log, keep: settings.keep });
 try {
   const results = await measurePortalScale({
     orm: database.orm,
     pool: database.pool,
-    settings: portalSettingsFromEnv(),
+    settings,
     load: {
       connections: config.connections,
       durationSeconds: config.durationSeconds,

@@ -11,7 +11,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 @Entity({ tableName: 'portal_tenant_aggregates' })
 @Index({ properties: ['organizationId', 'environment'] })
 export class PortalTenantAggregate extends ScopedEntity {
-  [OptionalProps]?: 'secureScorePercent' | 'inactiveLicensedUsers' | 'inactiveBySku';
+  [OptionalProps]?: 'secureScorePercent' | 'inactiveLicensedUsers' | 'inactiveBySku' | 'nextCrossingAt';
 
   @OneToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade', owner: true })
   tenantId!: string;
@@ -28,9 +28,19 @@ export class PortalTenantAggregate extends ScopedEntity {
   @Property({ type: 'jsonb' })
   inactiveBySku: Record<string, number> = {};
 
-  /** The clock time the figures were computed at (REST meta.dataAsOf, GraphQL dataAsOf). */
+  /**
+   * The clock time the figures are known to be exact at (REST meta.dataAsOf, GraphQL dataAsOf): their recount,
+   * or a later run of the scheduled job that found no mark and no crossing due.
+   */
   @Property()
   refreshedAt!: Date;
+
+  /**
+   * When the first user counted active at the recount reaches 30 days without a sign-in (and a figure changes
+   * with no write); null when no licensed user is active. The scheduled job recounts the tenant from then on.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  nextCrossingAt: Date | null = null;
 }
 
 /**

@@ -7,8 +7,9 @@ export const PORTAL_AGGREGATES_FULL_TASK = 'portal.aggregates.full';
 export const PORTAL_AGGREGATES_DIRTY_TASK = 'portal.aggregates.dirty';
 
 /**
- * SPEC 8.3 "Portal dashboard refresh: every 5 minutes": the full recalculation recounts every tenant, which
- * also moves users across the 30-day inactivity line as time passes (no write marks that).
+ * SPEC 8.3 "Portal dashboard refresh: every 5 minutes": brings every tenant up to the clock (refreshAll). It
+ * is what moves users across the 30-day inactivity line as time passes (no write marks that): it recounts the
+ * marked tenants and those whose stored next crossing has come, and confirms the others.
  */
 export const PORTAL_AGGREGATES_FULL_CRON: CronItem = {
   task: PORTAL_AGGREGATES_FULL_TASK,
@@ -30,7 +31,7 @@ export function portalAggregatesFullTask(orm: MikroORM, deps: AppDeps): Task {
     const started = performance.now();
     const tenants = await new PortalAggregates(orm.em.fork(), deps.clock).refreshAll();
     helpers.logger.info(
-      `portal aggregates: ${tenants} tenants recounted in ${Math.round(performance.now() - started)} ms`,
+      `portal aggregates: ${tenants} tenants recounted (the others confirmed) in ${Math.round(performance.now() - started)} ms`,
     );
   };
 }

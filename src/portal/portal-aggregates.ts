@@ -13,11 +13,16 @@ export const REFRESH_BATCH_TENANTS = 1000;
 /** Dirty marks taken per refresh transaction (a burst of writes is absorbed over several passes). */
 const DIRTY_MARKS_PER_PASS = 5000;
 
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
 /**
  * Recounts the portal's per-tenant aggregates (docs/portal.md "Aggregates"): the secure score, the inactive
  * assignments per SKU and the inactive licensed users. Every write path stays correct under concurrency because
  * nothing is added or subtracted: a refresh recounts whole tenants from the committed rows, and a change that
- * commits after a recount read its rows has left its own dirty mark, which the next refresh sees.
+ * commits after a recount read its rows has left its own dirty mark, which the next refresh sees. The clock is
+ * the only other thing that changes a figure, and only when a licensed user crosses the 30-day line: each
+ * recount stores when the tenant's next crossing falls (`next_crossing_at`), so the scheduled job recounts the
+ * tenants whose crossing has come and only confirms the others.
  */
 export class PortalAggregates {
   constructor(
@@ -26,40 +31,54 @@ export class PortalAggregates {
   ) {}
 
   /**
-   * Every tenant of every organization, in batches by id (the scheduled full recalculation). The dirty marks
-   * already committed when it starts are taken away at the end: every batch read after their changes. Marks
-   * committed later stay, whichever batch they concern.
+   * The scheduled five-minute job: brings every tenant's figures up to the clock's time. Marked tenants are
+   * recounted (refreshDirty); then tenants without figures or whose next crossing has come; the rest are exact
+   * as stored (no write marked them and no user of theirs crossed the line since their recount), so their
+   * `refreshed_at` moves to now in one statement. A write committing meanwhile keeps its mark and its tenant's
+   * time, as in any recount. Returns the tenants recounted.
    */
   async refreshAll(): Promise<number> {
-    const marks = await this.em
-      .getConnection()
-      .execute<Array<{ ids: string[] | null }>>(`select jsonb_agg(id) as ids from portal_dirty_tenants`);
-    const refreshed = await this.recountEveryTenant();
-    const seen = marks[0]?.ids ?? [];
-    if (seen.length > 0)
-      await this.em
-        .getConnection()
-        .execute(
-          `delete from portal_dirty_tenants where id in (select value::bigint from jsonb_array_elements_text(?::jsonb))`,
-          [JSON.stringify(seen)],
-          'run',
-        );
-    return refreshed;
+    const marked = await this.refreshDirty();
+    const now = this.clock.now();
+    const due = await this.recountTenants(
+      `left join portal_tenant_aggregates a on a.tenant_id = t.id
+        where (a.tenant_id is null or a.next_crossing_at <= ?::timestamptz)`,
+      [now.toISOString()],
+      now,
+    );
+    await this.em.getConnection().execute(
+      `update portal_tenant_aggregates a set refreshed_at = ?::timestamptz
+        where a.refreshed_at < ?::timestamptz
+          and (a.next_crossing_at is null or a.next_crossing_at > ?::timestamptz)
+          and not exists (select 1 from portal_dirty_tenants d where d.tenant_id = a.tenant_id)`,
+      [now.toISOString(), now.toISOString(), now.toISOString()],
+      'run',
+    );
+    return marked + due;
   }
 
-  private async recountEveryTenant(): Promise<number> {
-    let after = '00000000-0000-0000-0000-000000000000';
+  /**
+   * Every tenant of every organization, whatever its marks and crossing (the bench's worst case: the first run,
+   * or every tenant due at once). Marks stay for refreshDirty. Returns the tenants recounted.
+   */
+  async recountEveryTenant(): Promise<number> {
+    return this.recountTenants('where true', [], this.clock.now());
+  }
+
+  /** The tenants `condition` selects (alias t for tenants), recounted in batches by id, one transaction each. */
+  private async recountTenants(condition: string, params: unknown[], now: Date): Promise<number> {
+    let after = FIRST_ID;
     let refreshed = 0;
     for (;;) {
       const rows = await this.em
         .getConnection()
-        .execute<Array<{ id: string }>>(`select id from tenants where id > ? order by id limit ?`, [
-          after,
-          REFRESH_BATCH_TENANTS,
-        ]);
+        .execute<Array<{ id: string }>>(
+          `select t.id from tenants t ${condition} and t.id > ? order by t.id limit ?`,
+          [...params, after, REFRESH_BATCH_TENANTS],
+        );
       if (rows.length === 0) return refreshed;
       const ids = rows.map((row) => row.id);
-      await this.em.transactional((tx) => this.recount(tx, ids));
+      await this.em.transactional((tx) => this.recount(tx, ids, now));
       refreshed += ids.length;
       if (rows.length < REFRESH_BATCH_TENANTS) return refreshed;
       after = ids[ids.length - 1];
@@ -88,7 +107,7 @@ export class PortalAggregates {
           ],
         );
         const ids = [...new Set(marks.map((mark) => mark.tenant_id))].sort();
-        await this.recount(tx, ids);
+        await this.recount(tx, ids, this.clock.now());
         return { marks: marks.length, tenants: ids.length };
       });
       refreshed += count.tenants;
@@ -108,12 +127,15 @@ export class PortalAggregates {
   }
 
   /** Two statements for any number of tenants: their recommendation states, then one upsert of every figure. */
-  private async recount(tx: EntityManager, tenantIds: string[]): Promise<void> {
+  private async recount(tx: EntityManager, tenantIds: string[], now: Date): Promise<void> {
     if (tenantIds.length === 0) return;
-    // The recount hashes every assignment of the batch against its users: with the default 4 MB of work memory
-    // that hash spills to disk in batches at a thousand tenants of a thousand users each.
+    // Recounting every tenant hashes every assignment of the batch against its users: with the default 4 MB of
+    // work memory that hash spills to disk in batches at a thousand tenants of a thousand users each. A few
+    // tenants (the five-minute job's usual batch) read the covering indexes of migration 20261226090200 in a
+    // nested loop; with parallel workers allowed the planner prefers a parallel bitmap scan of the assignments'
+    // heap instead, slower on a two-core machine whose other core is serving requests.
     await tx.execute(`set local work_mem = '64MB'`, [], 'run');
-    const now = this.clock.now();
+    await tx.execute(`set local max_parallel_workers_per_gather = 0`, [], 'run');
     const inactiveSince = new Date(now.getTime() - INACTIVE_AFTER_DAYS * DAY_MS);
     const states = await tx.execute<Array<{ id: string; states: ScoredState[] }>>(
       `select t.id, ${TENANT_STATES_SQL} as states from tenants t where t.id in (?)`,
@@ -126,45 +148,54 @@ export class PortalAggregates {
     await tx.execute(
       `with target as (
          select t.id, t.organization_id, t.environment from tenants t where t.id in (?)
-       ), inactive as (
-         select la.tenant_id, la.sku_id, la.user_id
+       ), licensed as (
+         select la.tenant_id, la.sku_id, la.user_id,
+                coalesce(u.last_sign_in_at, u.created_at) as active_at,
+                (u.account_status = ? or coalesce(u.last_sign_in_at, u.created_at) <= ?::timestamptz) as inactive
            from license_assignments la
            join users u on u.id = la.user_id
-          where la.tenant_id in (?)
-            and u.deleted_at is null
-            and (u.account_status = ? or coalesce(u.last_sign_in_at, u.created_at) <= ?::timestamptz)
+          where la.tenant_id in (?) and u.deleted_at is null
        ), by_sku as (
          select tenant_id, jsonb_object_agg(sku_id, assignments) as counts
-           from (select tenant_id, sku_id, count(*) as assignments from inactive group by tenant_id, sku_id) s
+           from (select tenant_id, sku_id, count(*) as assignments from licensed where inactive
+                  group by tenant_id, sku_id) s
           group by tenant_id
        ), held_users as (
          select i.tenant_id, count(distinct i.user_id) as users
-           from inactive i
+           from licensed i
            join tenant_licenses held on held.tenant_id = i.tenant_id and held.sku_id = i.sku_id
+          where i.inactive
           group by i.tenant_id
+       ), crossing as (
+         -- The earliest active licensed user reaches the line first; a disabled one is inactive already.
+         select tenant_id, min(active_at) + ?::float8 * interval '1 millisecond' as at
+           from licensed where not inactive group by tenant_id
        ), scores as (
          select * from jsonb_to_recordset(?::jsonb) as s(tenant_id uuid, percent float8)
        )
        insert into portal_tenant_aggregates
          (id, organization_id, environment, tenant_id, secure_score_percent, inactive_licensed_users,
-          inactive_by_sku, refreshed_at)
+          inactive_by_sku, refreshed_at, next_crossing_at)
        select gen_random_uuid(), t.organization_id, t.environment, t.id, scores.percent, coalesce(h.users, 0),
-              coalesce(b.counts, '{}'::jsonb), ?::timestamptz
+              coalesce(b.counts, '{}'::jsonb), ?::timestamptz, c.at
          from target t
          left join by_sku b on b.tenant_id = t.id
          left join held_users h on h.tenant_id = t.id
+         left join crossing c on c.tenant_id = t.id
          left join scores on scores.tenant_id = t.id
         order by t.id
        on conflict (tenant_id) do update set
          secure_score_percent = excluded.secure_score_percent,
          inactive_licensed_users = excluded.inactive_licensed_users,
          inactive_by_sku = excluded.inactive_by_sku,
-         refreshed_at = excluded.refreshed_at`,
+         refreshed_at = excluded.refreshed_at,
+         next_crossing_at = excluded.next_crossing_at`,
       [
-        tenantIds,
         tenantIds,
         AccountStatus.DISABLED,
         inactiveSince.toISOString(),
+        tenantIds,
+        INACTIVE_AFTER_DAYS * DAY_MS,
         JSON.stringify(scores),
         now.toISOString(),
       ],

@@ -55,7 +55,8 @@ function decodeCursor(text: string): Cursor {
  * "Find this person in any customer tenant" (issue #11 item 5; docs/user-directory.md): users (not deleted) of
  * every tenant of the caller's organization and environment, optionally one tenant group's, whose display name,
  * UPN or mail contains the term, ignoring case and accents. One statement per page: the trigram index on the
- * folded key (user_search_key), read by scoped_user_search, finds the matches, the page is keyset-ordered by the folded display name (A to Z, accents ignored), then id.
+ * stored folded key, read by scoped_user_search, finds the matches; the page is keyset-ordered by the stored
+ * folded display name (A to Z, accents ignored), then id.
  */
 export class UserDirectoryService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -67,18 +68,19 @@ export class UserDirectoryService {
     if (term.length > MAX_SEARCH_LENGTH)
       throw InvalidRequestError.field('q', `must be at most ${MAX_SEARCH_LENGTH} characters long`);
     const after = args.after ? decodeCursor(args.after) : null;
-    const inGroup = await tenantGroupCondition(this.ctx, args.tenantGroupId, 'u.tenant_id');
+    const inGroup = await tenantGroupCondition(this.ctx, args.tenantGroupId, 'm.tenant_id');
 
+    // The matches (m) come from scoped_user_search (migrations 20261219090000, 20261226090000): under row-level
+    // security a LIKE written here could not use the trigram index and would read every user of the
+    // organization. It folds the term with the index's own function, so both sides ignore case and accents
+    // alike, leaves out deleted users and other scopes, and returns the columns the page shows (no second look
+    // at users per match). The tenants join is under the policies and names the scope too.
     const conditions = [
-      'u.organization_id = ?',
-      'u.environment = ?',
-      'u.deleted_at is null',
+      't.organization_id = ?',
+      't.environment = ?',
       ...inGroup.map((condition) => `(${condition.sql})`),
     ];
     const params: unknown[] = [
-      // The matches (m) come from scoped_user_search (migration 20261219090000): under row-level security a LIKE
-      // written here could not use the trigram index and would read every user of the organization. It folds
-      // the term with the index's own function, so both sides ignore case and accents alike.
       this.ctx.scope.organizationId,
       this.ctx.scope.environment,
       escapeLike(term),
@@ -91,11 +93,10 @@ export class UserDirectoryService {
       params.push(after.name, after.id);
     }
     const rows = await this.ctx.em.getConnection().execute<DirectoryRow[]>(
-      `select u.id, u.tenant_id, t.name as tenant_name, u.display_name, u.user_principal_name, u.email,
-              u.account_status, u.user_type, m.sort_name
+      `select m.id, m.tenant_id, t.name as tenant_name, m.display_name, m.user_principal_name, m.email,
+              m.account_status, m.user_type, m.sort_name
          from scoped_user_search(?::uuid, ?, ?) m
-         join users u on u.id = m.id
-         join tenants t on t.id = u.tenant_id
+         join tenants t on t.id = m.tenant_id
         where ${conditions.join(' and ')}
         order by m.sort_name, m.id
         limit ?`,

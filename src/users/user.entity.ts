@@ -76,16 +76,17 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_search_email_trgm" on "users" using gin (lower("email") gin_trgm_ops) where "deleted_at" is null',
 })
-// Cross-tenant user search (src/user-directory): case- and accent-folded trigram key, and A to Z across tenants.
+// The portal recount's lookup of each assignment's user, answered from the index (src/portal/portal-aggregates.ts).
+@Index({
+  name: 'users_recount_index',
+  expression:
+    'create index "users_recount_index" on "users" ("id") include ("account_status", "last_sign_in_at", "created_at") where "deleted_at" is null',
+})
+// Cross-tenant user search (src/user-directory): trigram index on the stored case- and accent-folded key.
 @Index({
   name: 'users_directory_search_trgm',
   expression:
-    'create index "users_directory_search_trgm" on "users" using gin (user_search_key("display_name", "user_principal_name", "email") gin_trgm_ops) where "deleted_at" is null',
-})
-@Index({
-  name: 'users_directory_order',
-  expression:
-    'create index "users_directory_order" on "users" ("organization_id", "environment", user_search_fold("display_name"), "id") where "deleted_at" is null',
+    'create index "users_directory_search_trgm" on "users" using gin ("directory_search_key" gin_trgm_ops) where "deleted_at" is null',
 })
 @Index({
   name: 'users_display_name_order',
@@ -253,6 +254,21 @@ export class User extends ScopedEntity {
   /** The mail address of a guest (lower-case); null for members (they sign in with their UPN). */
   @Property({ type: 'text', nullable: true })
   email: string | null = null;
+
+  /**
+   * The cross-tenant search's key and order (src/user-directory; docs/user-directory.md "Index"): name, UPN and
+   * mail folded for case and accents, and the folded display name, kept by PostgreSQL so a search's recheck and
+   * sort read columns instead of calling unaccent on every match.
+   */
+  @Property({
+    type: 'text',
+    generated: '(user_search_key(display_name, user_principal_name, email)) stored',
+    nullable: true,
+  })
+  readonly directorySearchKey?: string;
+
+  @Property({ type: 'text', generated: '(user_search_fold(display_name)) stored', nullable: true })
+  readonly directorySortName?: string;
 
   /** Guests only (SPEC 2.6 "Guest user" source); members: null. */
   @Enum({ items: () => GuestSource, nullable: true })

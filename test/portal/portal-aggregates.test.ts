@@ -14,7 +14,8 @@ import { TestApp } from '../helpers/test-app.js';
 /**
  * The stored portal aggregates (docs/portal.md "Aggregates") against a recount written here from the raw rows,
  * in plain TypeScript: after our own writes (dirty marks, recounted by the one-minute job or the next read),
- * after time passes (the five-minute recalculation), and with a write that commits while a recount runs.
+ * after time passes (the five-minute job, which recounts only the tenants whose next crossing of the 30-day
+ * line has come), and with a write that commits while a recount runs.
  */
 
 let app: TestApp;
@@ -26,6 +27,8 @@ let users: User[];
 interface Recount {
   inactiveLicensedUsers: number;
   inactiveBySku: Record<string, number>;
+  /** When the first active licensed user reaches 30 days without a sign-in (ISO), null if none is active. */
+  nextCrossingAt: string | null;
 }
 
 /** Reads every user, assignment and held SKU of the tenants and counts in memory. */
@@ -61,10 +64,20 @@ async function recount(): Promise<Record<string, Recount>> {
       .map((user) => user.id),
   );
   const result: Record<string, Recount> = Object.fromEntries(
-    ids.map((id) => [id, { inactiveLicensedUsers: 0, inactiveBySku: {} }]),
+    ids.map((id) => [id, { inactiveLicensedUsers: 0, inactiveBySku: {}, nextCrossingAt: null }]),
   );
   const counted = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
+  const byId = new Map(userRows.rows.map((user) => [user.id, user]));
   for (const assignment of assignments.rows) {
+    const user = byId.get(assignment.user_id)!;
+    if (user.deleted_at === null && !inactive.has(assignment.user_id)) {
+      const crossing = new Date(
+        (user.last_sign_in_at ?? user.created_at).getTime() + INACTIVE_AFTER_DAYS * DAY_MS,
+      ).toISOString();
+      const tenant = result[assignment.tenant_id];
+      if (tenant.nextCrossingAt === null || crossing < tenant.nextCrossingAt)
+        tenant.nextCrossingAt = crossing;
+    }
     if (!inactive.has(assignment.user_id)) continue;
     const tenant = result[assignment.tenant_id];
     tenant.inactiveBySku[assignment.sku_id] = (tenant.inactiveBySku[assignment.sku_id] ?? 0) + 1;
@@ -80,14 +93,20 @@ async function stored(): Promise<Record<string, Recount>> {
     tenant_id: string;
     inactive_licensed_users: number;
     inactive_by_sku: Record<string, number>;
+    next_crossing_at: Date | null;
   }>(
-    `select tenant_id, inactive_licensed_users, inactive_by_sku from portal_tenant_aggregates where tenant_id = any($1)`,
+    `select tenant_id, inactive_licensed_users, inactive_by_sku, next_crossing_at
+       from portal_tenant_aggregates where tenant_id = any($1)`,
     [tenants.map((tenant) => tenant.id)],
   );
   return Object.fromEntries(
     rows.rows.map((row) => [
       row.tenant_id,
-      { inactiveLicensedUsers: row.inactive_licensed_users, inactiveBySku: row.inactive_by_sku },
+      {
+        inactiveLicensedUsers: row.inactive_licensed_users,
+        inactiveBySku: row.inactive_by_sku,
+        nextCrossingAt: row.next_crossing_at?.toISOString() ?? null,
+      },
     ]),
   );
 }
@@ -209,4 +228,47 @@ it('serve the portal without writing: marked tenants wait for the one-minute job
   );
   // Only the marked tenant was recounted: the answer is as old as its oldest figures (the other tenant's).
   expect(res.body.meta.dataAsOf).toBe(countedAt);
+});
+
+it('recount a tenant whose user crosses the 30-day line without any write when the crossing comes, and only then', async () => {
+  const third = await createTenant(app, org.scope);
+  tenants.push(third);
+  const e3 = await createSku(app, third, { skuPartNumber: 'ENTERPRISEPACK', total: 5 });
+  const user = await createUser(app, third, {
+    createdAt: new Date(app.clock.now().getTime() - 100 * DAY_MS),
+  });
+  await giveLicense(app, third, user, e3);
+  // Signed in 25 days ago: the earliest crossing of all tenants (the first tenant's next one is 8 days away).
+  const signedIn = new Date(app.clock.now().getTime() - 25 * DAY_MS);
+  await app.pool.query(`update users set last_sign_in_at = $1 where id = $2`, [signedIn, user.id]);
+  await aggregates().refreshAll();
+  const crossing = new Date(signedIn.getTime() + INACTIVE_AFTER_DAYS * DAY_MS);
+  expect((await stored())[third.id]).toEqual({
+    inactiveLicensedUsers: 0,
+    inactiveBySku: {},
+    nextCrossingAt: crossing.toISOString(),
+  });
+  expect(await stored()).toEqual(await recount());
+
+  // A second before it: nothing to recount; every tenant's figures are confirmed exact at the clock's time.
+  app.clock.set(new Date(crossing.getTime() - 1000));
+  expect(await aggregates().refreshAll()).toBe(0);
+  const times = await app.pool.query<{ refreshed_at: Date }>(
+    `select refreshed_at from portal_tenant_aggregates where tenant_id = any($1)`,
+    [tenants.map((tenant) => tenant.id)],
+  );
+  expect(times.rows.map((row) => row.refreshed_at.toISOString())).toEqual(
+    tenants.map(() => app.clock.now().toISOString()),
+  );
+  expect(await stored()).toEqual(await recount());
+
+  // At the crossing: that tenant alone is recounted, and its user now holds an inactive seat.
+  app.clock.set(crossing);
+  expect(await aggregates().refreshAll()).toBe(1);
+  expect((await stored())[third.id]).toEqual({
+    inactiveLicensedUsers: 1,
+    inactiveBySku: { [e3.skuId]: 1 },
+    nextCrossingAt: null,
+  });
+  expect(await stored()).toEqual(await recount());
 });

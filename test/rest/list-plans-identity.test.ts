@@ -111,10 +111,9 @@ it.each([
 });
 
 /**
- * A search's filter (a substring of name, UPN or mail) and its order (by name) are served by different indexes
- * (users_directory_search_trgm, users_directory_order): PostgreSQL either reads the matches and sorts them, or
- * walks the organization's users in name order until the page is full. Either reads at most the organization's
- * users, never another organization's (docs/performance.md "Searches").
+ * A search's filter (a substring of name, UPN or mail) is served by the trigram index users_directory_search_trgm;
+ * the matches are sorted by name. It reads at most the organization's users, never another organization's
+ * (docs/performance.md "Searches").
  */
 it('users across tenants (keyset ?after): a search reads at most the organization’s users', async () => {
   const { rows } = await app.pool.query<{ n: number }>(

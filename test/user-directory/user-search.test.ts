@@ -142,6 +142,16 @@ describe('GET /api/msp-portal/users/search', () => {
     expect(names(await search('q=jbe', users))).toEqual(['Josef Berg']);
   });
 
+  it('follows a rename: PostgreSQL keeps the stored search key and sort name on every update', async () => {
+    const user = await createUser(app, north, {
+      displayName: 'Before Rename',
+      userPrincipalName: 'renamed@north.example.com',
+    });
+    await app.pool.query(`update users set display_name = 'Zoë Renamed' where id = $1`, [user.id]);
+    expect(names(await search('q=ZOE%20REN'))).toEqual(['Zoë Renamed']);
+    expect(names(await search('q=before'))).toEqual([]);
+  });
+
   it('is the GraphQL query searchUsersAcrossTenants', async () => {
     const res = await app.graphql<{
       searchUsersAcrossTenants: { items: Array<{ displayName: string }>; pageInfo: { hasMore: boolean } };

@@ -25,6 +25,9 @@ import { Migration20261224090000_list_plan_indexes } from './Migration2026122409
 import { Migration20261225090000_upn_folded } from './Migration20261225090000_upn_folded.js';
 import { Migration20261225090100_guest_inactive_since } from './Migration20261225090100_guest_inactive_since.js';
 import { Migration20261225090200_scoped_tenant_user_search } from './Migration20261225090200_scoped_tenant_user_search.js';
+import { Migration20261226090000_user_search_columns } from './Migration20261226090000_user_search_columns.js';
+import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
+import { Migration20261226090200_portal_recount_indexes } from './Migration20261226090200_portal_recount_indexes.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
@@ -91,6 +94,18 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261225090200_scoped_tenant_user_search',
     class: Migration20261225090200_scoped_tenant_user_search,
+  },
+  {
+    name: 'Migration20261226090000_user_search_columns',
+    class: Migration20261226090000_user_search_columns,
+  },
+  {
+    name: 'Migration20261226090100_portal_next_crossing',
+    class: Migration20261226090100_portal_next_crossing,
+  },
+  {
+    name: 'Migration20261226090200_portal_recount_indexes',
+    class: Migration20261226090200_portal_recount_indexes,
   },
   {
     name: 'Migration20261227090000_unlogged_rate_limits',
