@@ -27,6 +27,7 @@ import { Migration20261225090100_guest_inactive_since } from './Migration2026122
 import { Migration20261225090200_scoped_tenant_user_search } from './Migration20261225090200_scoped_tenant_user_search.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261228090000_device_recommendation_counts } from './Migration20261228090000_device_recommendation_counts.js';
+import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -100,5 +101,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261228090000_device_recommendation_counts',
     class: Migration20261228090000_device_recommendation_counts,
+  },
+  {
+    name: 'Migration20261228090100_users_folded_email_department',
+    class: Migration20261228090100_users_folded_email_department,
   },
 ];
