@@ -128,7 +128,7 @@ function timelineEntryOf(row: TimelineRow): DeviceTimelineEntry {
 
 /**
  * Device security of a tenant (SPEC 2.6 "Device", 4.2): the list, a device with its timeline, and the
- * recommendations counted over the devices. Devices come from the cloud through sync (security-sync.ts).
+ * recommendations with their stored device counts. Devices come from the cloud through sync (security-sync.ts).
  */
 export class DeviceSecurityService {
   constructor(private readonly ctx: ServiceContext) {}
