@@ -27,6 +27,7 @@ import { WebhookAttempt, WebhookDelivery } from '../webhooks/webhook-delivery.en
 import { Webhook } from '../webhooks/webhook.entity.js';
 import { AlertComment, SecurityAlert } from '../alerts/alert.entity.js';
 import { DeviceAction } from '../devices/device-action.entity.js';
+import { DeviceRecommendationCount } from '../devices/device-recommendation-count.entity.js';
 import { Device } from '../devices/device.entity.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from '../endpoint-dlp/dlp.entity.js';
 import { SecretsKeyCheck } from './secrets-key-check.entity.js';
@@ -68,6 +69,7 @@ export const SCOPED_ENTITIES = [
   OAuthToken,
   Device,
   DeviceAction,
+  DeviceRecommendationCount,
   SecurityAlert,
   AlertComment,
   EndpointDlpPolicy,

@@ -1,7 +1,7 @@
 /**
  * The device security recommendations the cloud can report on a device (SPEC 2.6 "Security recommendation
  * (device area)": title, impact High/Medium, affected device count). A device carries the codes open on it
- * (`devices.open_recommendations`); the list counts the devices per code.
+ * (`devices.open_recommendations`); the list reads the devices per code from `device_recommendation_counts`.
  */
 export type RecommendationImpact = 'High' | 'Medium';
 

@@ -120,7 +120,8 @@ export function userSearchSql(
   equal('u.source', args.source);
   equal('u.is_service_account', args.isServiceAccount);
   if (args.department?.trim()) {
-    conditions.push('lower(u.department) = ?');
+    // The stored lower(department) with `=`: users_department_index serves it under the policies (lower() would not).
+    conditions.push('u.department_folded = ?');
     params.push(args.department.trim().toLowerCase());
   }
   if (args.hasLicense !== undefined && args.hasLicense !== null) {

@@ -323,12 +323,15 @@ export class GuestService {
     return user;
   }
 
-  /** 409 when the address is a guest's address or a user's sign-in name in the tenant (not removed). */
+  /**
+   * 409 when the address is a guest's address or a user's sign-in name in the tenant (not removed). On the folded
+   * columns with `=`, so that users_active_email_index and users_active_upn_unique serve it under the policies.
+   */
   private async assertAddressFree(em: EntityManager, tenantId: string, email: string): Promise<void> {
     const [existing] = await em.execute<Array<{ id: string; user_type: string }>>(
       `select id, user_type from users
         where organization_id = ? and environment = ? and tenant_id = ? and deleted_at is null
-          and (lower(email) = ? or lower(user_principal_name) = ?)
+          and (email_folded = ? or user_principal_name_folded = ?)
         limit 1`,
       [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, email, email],
     );

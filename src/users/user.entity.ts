@@ -53,11 +53,17 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_guests_index" on "users" ("organization_id", "environment", "tenant_id", "created_at" desc, "id" desc) where "user_type" = \'Guest\' and "deleted_at" is null',
 })
-// An invitation to an address already in the tenant is refused (409): looked up by lower(email).
+// An invitation to an address already in the tenant is refused (409): looked up by the folded email.
 @Index({
   name: 'users_active_email_index',
   expression:
-    'create index "users_active_email_index" on "users" ("organization_id", "environment", "tenant_id", lower("email")) where "deleted_at" is null',
+    'create index "users_active_email_index" on "users" ("organization_id", "environment", "tenant_id", "email_folded") where "deleted_at" is null',
+})
+// The managed-user list's department filter (src/user-management/user-search.ts), by the folded department.
+@Index({
+  name: 'users_department_index',
+  expression:
+    'create index "users_department_index" on "users" ("organization_id", "environment", "tenant_id", "department_folded") where "deleted_at" is null',
 })
 // User-management search (src/user-management/user-search.ts): trigram indexes serve LIKE on lower(...)
 // for contains and prefix patterns; the display-name index serves the default A-to-Z order.
@@ -164,6 +170,10 @@ export class User extends ScopedEntity {
   @Property({ type: 'text', nullable: true })
   department: string | null = null;
 
+  /** lower(department), kept by PostgreSQL: the list's department filter, an index condition under the policies. */
+  @Property({ type: 'text', generated: '(lower(department)) stored', nullable: true })
+  readonly departmentFolded?: string;
+
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   companyName: string | null = null;
@@ -269,6 +279,10 @@ export class User extends ScopedEntity {
 
   @Property({ type: 'text', generated: '(user_search_fold(display_name)) stored', nullable: true })
   readonly directorySortName?: string;
+
+  /** lower(email), kept by PostgreSQL (synced guests' addresses may not be): the invitation's address check. */
+  @Property({ type: 'text', generated: '(lower(email)) stored', nullable: true })
+  readonly emailFolded?: string;
 
   /** Guests only (SPEC 2.6 "Guest user" source); members: null. */
   @Enum({ items: () => GuestSource, nullable: true })

@@ -42,6 +42,8 @@ export interface PageBudget {
   session?: Scope;
   /** A list that may be empty here (a catalog without stored rows): its plans are still checked. */
   mayBeEmpty?: true;
+  /** Tables none of the request's statements may read (a list served by stored counts instead of its rows). */
+  untouched?: readonly string[];
 }
 
 const SCAN_NODE = /Scan$/;
@@ -94,6 +96,8 @@ export function planProblems(root: PlanNode, budget: PageBudget, statement = '')
       if ((node.Plans ?? []).some((child) => rowsRead(child) > allowed))
         problems.push(`an aggregate over ${node.Plans?.[0]?.['Actual Rows']} rows for a page`);
     }
+    if (node['Relation Name'] && budget.untouched?.includes(node['Relation Name']))
+      problems.push(`${type} reads ${node['Relation Name']}, which this list must not read`);
     if (SCAN_NODE.test(type) && rowsRead(node) > allowed)
       problems.push(
         `${type} on ${node['Relation Name'] ?? '?'}${node['Index Name'] ? ` (${node['Index Name']})` : ''} ` +

@@ -29,6 +29,8 @@ import { Migration20261226090000_user_search_columns } from './Migration20261226
 import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
 import { Migration20261226090200_portal_recount_indexes } from './Migration20261226090200_portal_recount_indexes.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
+import { Migration20261228090000_device_recommendation_counts } from './Migration20261228090000_device_recommendation_counts.js';
+import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -110,5 +112,13 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261227090000_unlogged_rate_limits',
     class: Migration20261227090000_unlogged_rate_limits,
+  },
+  {
+    name: 'Migration20261228090000_device_recommendation_counts',
+    class: Migration20261228090000_device_recommendation_counts,
+  },
+  {
+    name: 'Migration20261228090100_users_folded_email_department',
+    class: Migration20261228090100_users_folded_email_department,
   },
 ];
