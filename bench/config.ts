@@ -63,3 +63,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
  * measures the server as it is run; test/operations/start-flags.test.ts keeps the two equal.
  */
 export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=16'];
+
+/** The flags the bench starts the product with: PRODUCT_NODE_FLAGS, or BENCH_PRODUCT_NODE_FLAGS to compare others. */
+export function productNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const override = env.BENCH_PRODUCT_NODE_FLAGS;
+  return override === undefined ? PRODUCT_NODE_FLAGS : override.split(/\s+/).filter((flag) => flag !== '');
+}

@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild } from './children.js';
-import { loadBenchConfig, PRODUCT_NODE_FLAGS } from './config.js';
+import { loadBenchConfig, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { runDeviceDashboardScenario } from './device-dashboards.js';
 import { scaleData } from './scale-data.js';
@@ -34,7 +34,7 @@ try {
       return startChild({
         name: 'product server',
         script: PRODUCT_SCRIPT,
-        nodeArgs: PRODUCT_NODE_FLAGS,
+        nodeArgs: productNodeFlags(),
         port,
         env: {
           DATABASE_URL: database.url,

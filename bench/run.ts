@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, PRODUCT_NODE_FLAGS, type BenchConfig } from './config.js';
+import { loadBenchConfig, productNodeFlags, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { measureInterleaved, type MeasuredTarget, type TargetKey } from './interleave.js';
 import { measure, type LoadSettings, type LoadTarget } from './load.js';
@@ -75,7 +75,7 @@ async function startProduct(
     script: PRODUCT_SCRIPT,
     port,
     env: { ...productEnv(database, port), ...extraEnv },
-    nodeArgs: [...PRODUCT_NODE_FLAGS, ...nodeArgs],
+    nodeArgs: [...productNodeFlags(), ...nodeArgs],
     readyPath: '/health/ready',
   });
   cleanups.push(() => child.stop());
