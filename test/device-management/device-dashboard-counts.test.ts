@@ -1,6 +1,7 @@
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
 import { TestApp } from '../helpers/test-app.js';
 import { addCloudDevices, sync } from './device-management-kit.js';
 
@@ -33,20 +34,11 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 /** Stored counts and a recount, as sorted `key → n` lines, for this organization. */
-async function storedAndRecounted(): Promise<{ stored: string[]; recounted: string[] }> {
-  const lines = async (sql: string) =>
-    (await app.pool.query<Record<string, string | number>>(sql, [org.organization.id])).rows
-      .map((row) => Object.values(row).join(' '))
-      .sort();
-  return {
-    stored: await lines(
-      `select ${KEY}, devices from device_dashboard_counts where organization_id = $1 and devices <> 0`,
-    ),
-    recounted: await lines(
-      `select ${KEY}, count(*)::int from devices where organization_id = $1 group by ${KEY}`,
-    ),
-  };
-}
+const storedAndRecounted = () =>
+  storedCounts(app, org.organization.id, {
+    stored: `select ${KEY}, devices from device_dashboard_counts where organization_id = $1 and devices <> 0`,
+    recounted: `select ${KEY}, count(*)::int from devices where organization_id = $1 group by ${KEY}`,
+  });
 
 async function expectExact(): Promise<void> {
   const { stored, recounted } = await storedAndRecounted();

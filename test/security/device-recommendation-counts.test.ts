@@ -3,6 +3,7 @@ import { BACK_FILL } from '../../src/db/migrations/Migration20261228090000_devic
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
+import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
 import { TestApp } from '../helpers/test-app.js';
 import { api, seedSecurity } from './security-kit.js';
 
@@ -34,21 +35,12 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 /** Stored counts and a recount, as sorted `key → n` lines, for this organization. */
-async function storedAndRecounted(): Promise<{ stored: string[]; recounted: string[] }> {
-  const lines = async (sql: string) =>
-    (await app.pool.query<Record<string, string | number>>(sql, [org.organization.id])).rows
-      .map((row) => Object.values(row).join(' '))
-      .sort();
-  return {
-    stored: await lines(
-      `select ${KEY}, devices from device_recommendation_counts where organization_id = $1`,
-    ),
-    recounted: await lines(
-      `select ${KEY}, count(*)::int from devices, unnest(open_recommendations) as code
+const storedAndRecounted = () =>
+  storedCounts(app, org.organization.id, {
+    stored: `select ${KEY}, devices from device_recommendation_counts where organization_id = $1`,
+    recounted: `select ${KEY}, count(*)::int from devices, unnest(open_recommendations) as code
         where organization_id = $1 group by ${KEY}`,
-    ),
-  };
-}
+  });
 
 async function expectExact(): Promise<void> {
   const { stored, recounted } = await storedAndRecounted();
