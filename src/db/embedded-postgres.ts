@@ -207,7 +207,17 @@ class EmbeddedCluster {
 
   /** Starts the postmaster as a child and resolves once it answers a query. */
   private async spawnServer(): Promise<void> {
-    const flags = ['-c', 'max_connections=300', '-c', 'listen_addresses=127.0.0.1'];
+    // TCP on loopback only, and no Unix-domain socket: nothing here connects through one, and its lock file in
+    // /tmp names the postmaster's pid, so after a kill -9 a not-yet-reaped (zombie) postmaster made the next
+    // start fail ("lock file /tmp/.s.PGSQL.<port>.lock already exists") although its pid file was cleaned up.
+    const flags = [
+      '-c',
+      'max_connections=300',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+    ];
     if (this.options.fast)
       flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
     const child = spawn(
