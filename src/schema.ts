@@ -13,7 +13,7 @@ import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ContactResolver } from './contacts/contact.resolver.js';
 import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
-import { withStrictIds } from './core/ids.js';
+import { withServiceScalars } from './core/scalars.js';
 import { IntegrationResolver } from './integrations/integration.resolver.js';
 import { LicenseResolver } from './licenses/license.resolver.js';
 import { MemberResolver } from './members/member.resolver.js';
@@ -106,5 +106,5 @@ export async function buildAppSchema(): Promise<GraphQLSchema> {
     // per-server EventHub instead (src/subscriptions), this one serves topic-based subscriptions.
     pubSub: createPubSub(),
   });
-  return withStrictIds(schema);
+  return withServiceScalars(schema);
 }

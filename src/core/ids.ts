@@ -1,5 +1,4 @@
-import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { GraphQLUUID } from 'graphql-scalars';
 
 /**
@@ -27,10 +26,3 @@ export const StrictUUID = new GraphQLScalarType({
   parseValue: (value) => canonicalUuid(value),
   parseLiteral: (node) => canonicalUuid(node.kind === Kind.STRING ? node.value : undefined, node),
 });
-
-/** `schema` with every use of the UUID scalar (whichever module it came from) replaced by StrictUUID. */
-export function withStrictIds(schema: GraphQLSchema): GraphQLSchema {
-  return mapSchema(schema, {
-    [MapperKind.SCALAR_TYPE]: (type) => (type.name === StrictUUID.name ? StrictUUID : type),
-  });
-}
