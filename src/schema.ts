@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { BackupResolver } from './backup/backup.resolver.js';
 import { ConnectorResolver } from './compliance/connector.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
@@ -98,7 +98,26 @@ async function validateArgument(value: unknown): Promise<void> {
   }
 }
 
+/**
+ * Plain fields (a property or getter of the object, no field resolver) are read by the executor itself instead of
+ * through type-graphql's per-field wrapper. The wrapper only runs middlewares and auth checks, and this schema has
+ * neither (no global middlewares, no authChecker, no @UseMiddleware/@Authorized on fields: permissions are checked
+ * per operation, src/http/operation-requirements.ts); it cost an object, a closure and a resolver call per field
+ * of every item (600 per page of 25 users, issue #11). A field published under another name than its property
+ * (`@Field({ name })`) keeps the wrapper, since the executor would read the published name.
+ */
+function readPlainFieldsDirectly(): void {
+  const storage = getMetadataStorage();
+  for (const field of storage.fields) {
+    const renamed = field.name !== field.schemaName;
+    const guarded = (field.middlewares?.length ?? 0) > 0 || field.roles !== undefined;
+    if (field.simple === undefined && (renamed || guarded)) field.simple = false;
+  }
+  for (const objectType of storage.objectTypes) objectType.simpleResolvers ??= true;
+}
+
 export async function buildAppSchema(): Promise<GraphQLSchema> {
+  readPlainFieldsDirectly();
   const schema = await buildSchema({
     resolvers: RESOLVERS,
     validateFn: validateArgument,
