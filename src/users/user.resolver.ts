@@ -18,8 +18,12 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 export class UserResolver {
   @Query(() => UserPage, { description: 'Users of a tenant that are not deleted, newest first' })
   @RequirePermission(FEATURES.identity.read)
-  users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
-    return new UserService(ctx).list(tenantId, page);
+  async users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
+    const { users, licenses } = await new UserService(ctx).listWithLicenses(tenantId, page);
+    // The page brought each user's SKU ids: `licenses` below answers from the loader's cache, no second query.
+    const loader = ctx.loaders.get(userLicensesLoader);
+    for (const [userId, skuIds] of licenses) loader.prime(userId, skuIds);
+    return users;
   }
 
   @Query(() => User, { description: 'A user of a tenant; a deleted user is not found' })
