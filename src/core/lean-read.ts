@@ -1,6 +1,6 @@
 import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { epochMsOfUtcTimestampText } from './iso-time.js';
+import { parseTimestamp } from './iso-time.js';
 import { pageOffset, type Page, type PageArgs } from './pagination.js';
 import type { Scope } from './scope.js';
 
@@ -142,18 +142,6 @@ function whereClause<T>(
     }
   }
   return { sql: conditions.join(' and '), params };
-}
-
-/**
- * MikroORM's driver hands timestamps over as PostgreSQL text ("2026-11-01 12:06:00.5+00"). Sessions run in
- * UTC, so the usual value ends in "+00": that case is computed by arithmetic (core/iso-time.ts, several times
- * faster than Date's parser; a hot list parses a hundred timestamps per page), any other offset goes to Date.
- */
-export function parseTimestamp(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const epochMs = epochMsOfUtcTimestampText(value);
-  if (!Number.isNaN(epochMs)) return new Date(epochMs);
-  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
 }
 
 function toView<T>(shape: LeanShape, row: Record<string, unknown>): T {

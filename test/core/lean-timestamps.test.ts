@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { parseTimestamp } from '../../src/core/lean-read.js';
+import { parseTimestamp } from '../../src/core/iso-time.js';
 
 /** Lean pages parse PostgreSQL's timestamp text themselves (src/core/lean-read.ts): same instants as ISO. */
 describe('parseTimestamp', () => {
