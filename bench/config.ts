@@ -62,7 +62,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
  * The V8 flags of package.json's `start` and `serve` scripts (docs/performance.md "Memory"), so the bench
  * measures the server as it is run; test/operations/start-flags.test.ts keeps the two equal.
  */
-export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=16'];
+export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=1024'];
 
 /** The flags the bench starts the product with: PRODUCT_NODE_FLAGS, or BENCH_PRODUCT_NODE_FLAGS to compare others. */
 export function productNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
