@@ -1,5 +1,6 @@
 import {
   generateDirectory,
+  type GeneratedDirectory,
   type SimulatedTenantSpec,
 } from '../../src/cloud/simulated/simulated-cloud.generator.js';
 
@@ -13,18 +14,28 @@ const SPEC: SimulatedTenantSpec = {
 const AT = new Date('2026-11-01T12:00:00Z');
 
 describe('the simulated cloud generator', () => {
-  const directory = generateDirectory(SPEC, AT);
-  const { users, skus, assignments, groups, signIns } = directory;
-  const byId = new Map(users.map((u) => [u.externalId, u]));
+  let directory: GeneratedDirectory;
+  let users: GeneratedDirectory['users'];
+  let skus: GeneratedDirectory['skus'];
+  let assignments: GeneratedDirectory['assignments'];
+  let groups: GeneratedDirectory['groups'];
+  let signIns: GeneratedDirectory['signIns'];
+  let byId: Map<string, GeneratedDirectory['users'][number]>;
 
-  it('gives the same directory for the same seed, and another for another seed', () => {
-    expect(generateDirectory(SPEC, AT)).toEqual(directory);
-    const other = generateDirectory({ ...SPEC, seed: 78 }, AT);
+  beforeAll(async () => {
+    directory = await generateDirectory(SPEC, AT);
+    ({ users, skus, assignments, groups, signIns } = directory);
+    byId = new Map(users.map((u) => [u.externalId, u]));
+  });
+
+  it('gives the same directory for the same seed, and another for another seed', async () => {
+    expect(await generateDirectory(SPEC, AT)).toEqual(directory);
+    const other = await generateDirectory({ ...SPEC, seed: 78 }, AT);
     expect(other.users.map((u) => u.userPrincipalName)).not.toEqual(users.map((u) => u.userPrincipalName));
   });
 
-  it('keeps the same directory when only the external id is given', () => {
-    const named = generateDirectory({ ...SPEC, externalId: 'fixed-id' }, AT);
+  it('keeps the same directory when only the external id is given', async () => {
+    const named = await generateDirectory({ ...SPEC, externalId: 'fixed-id' }, AT);
     expect(named.tenant.externalId).toBe('fixed-id');
     expect(named.users).toEqual(users);
   });

@@ -1,10 +1,4 @@
 import type { Faker } from '@faker-js/faker';
-import { faker as fakerCH } from '@faker-js/faker/locale/de_CH';
-import { faker as fakerDE } from '@faker-js/faker/locale/de';
-import { faker as fakerAU } from '@faker-js/faker/locale/en_AU';
-import { faker as fakerCA } from '@faker-js/faker/locale/en_CA';
-import { faker as fakerGB } from '@faker-js/faker/locale/en_GB';
-import { faker as fakerUS } from '@faker-js/faker/locale/en_US';
 import {
   cloudUserRecord,
   type CloudGroupRecord,
@@ -62,14 +56,30 @@ export interface GeneratedDirectory {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 
-const FAKER_BY_COUNTRY: Record<string, Faker> = {
-  US: fakerUS,
-  GB: fakerGB,
-  CA: fakerCA,
-  AU: fakerAU,
-  DE: fakerDE,
-  CH: fakerCH,
-};
+/**
+ * faker and its locale data (~4 MiB of heap, ~70 ms to load) come in the first time a directory or a sign-in
+ * batch is generated, not with every server's start-up (issue #11: memory and start time).
+ */
+let fakersByCountry: Promise<Record<string, Faker>> | undefined;
+
+function fakers(): Promise<Record<string, Faker>> {
+  fakersByCountry ??= Promise.all([
+    import('@faker-js/faker/locale/en_US'),
+    import('@faker-js/faker/locale/en_GB'),
+    import('@faker-js/faker/locale/en_CA'),
+    import('@faker-js/faker/locale/en_AU'),
+    import('@faker-js/faker/locale/de'),
+    import('@faker-js/faker/locale/de_CH'),
+  ]).then(([us, gb, ca, au, de, ch]) => ({
+    US: us.faker,
+    GB: gb.faker,
+    CA: ca.faker,
+    AU: au.faker,
+    DE: de.faker,
+    CH: ch.faker,
+  }));
+  return fakersByCountry;
+}
 const USAGE_LOCATIONS = ['US', 'GB', 'CA', 'IE', 'DE', 'NL', 'AU', 'FR'];
 /** Where guests and travelling staff sign in from: ordinary places, not risky ones. */
 const FAMILIAR_PLACES = Object.entries(OFFICE_CITIES).flatMap(([country, cities]) =>
@@ -535,11 +545,15 @@ class DirectoryBuilder {
  * SKUs with prepaid seats, license assignments within the seats, groups and sign-ins (a few risky).
  * Deterministic: the same spec and reference date give the same directory.
  */
-export function generateDirectory(spec: SimulatedTenantSpec, referenceDate: Date): GeneratedDirectory {
+export async function generateDirectory(
+  spec: SimulatedTenantSpec,
+  referenceDate: Date,
+): Promise<GeneratedDirectory> {
+  const byCountry = await fakers();
   const unknown = (spec.departments ?? []).filter((department) => !(department in DEPARTMENTS));
   if (unknown.length > 0) throw new Error(`Unknown departments: ${unknown.join(', ')}`);
   if (spec.domains.length === 0) throw new Error('A simulated tenant needs at least one domain');
-  const f = FAKER_BY_COUNTRY[spec.country ?? 'US'] ?? fakerUS;
+  const f = byCountry[spec.country ?? 'US'] ?? byCountry.US;
   f.seed(spec.seed);
   // Drawn first and always, so an explicit externalId leaves the rest of the directory unchanged.
   const derivedExternalId = f.string.uuid();
@@ -571,17 +585,17 @@ export function generateDirectory(spec: SimulatedTenantSpec, referenceDate: Date
  * One step of upstream activity for `advance`: a few people sign in (now, or seconds before), and one
  * of them from an unfamiliar place with a risky sign-in. Deterministic for a tenant seed and tick.
  */
-export function generateSignInBatch(
+export async function generateSignInBatch(
   users: CloudUserRecord[],
   seed: number,
   tick: number,
   referenceDate: Date,
-): CloudSignInRecord[] {
+): Promise<CloudSignInRecord[]> {
+  const f = (await fakers()).US;
   const candidates = users
     .filter((u) => u.userType === 'Member' && !u.isServiceAccount && !u.deletedAt && u.accountEnabled)
     .sort((a, b) => a.externalId.localeCompare(b.externalId));
   if (candidates.length === 0) return [];
-  const f = fakerUS;
   f.seed([seed, tick]);
   const now = referenceDate.getTime();
   const people = f.helpers.arrayElements(candidates, { min: 1, max: Math.min(6, candidates.length) });

@@ -473,7 +473,7 @@ export class SimulatedCloudProvider implements CloudProvider {
    * is (`created: false`), so seeding twice or from two processes at once is harmless.
    */
   async createTenant(spec: SimulatedTenantSpec): Promise<{ tenant: CloudTenantRecord; created: boolean }> {
-    const directory = generateDirectory(spec, this.clock.now());
+    const directory = await generateDirectory(spec, this.clock.now());
     const created = await this.em().transactional((em) => this.writeDirectory(em, directory));
     return { tenant: directory.tenant, created };
   }
@@ -540,7 +540,7 @@ export class SimulatedCloudProvider implements CloudProvider {
       tenant.tick += 1;
       const userRows = await em.find(SimulatedCloudObject, { tenantExternalId, kind: 'user' });
       const users = userRows.map((userRow) => userRow.data as unknown as CloudUserRecord);
-      const signIns = generateSignInBatch(users, tenant.seed, tenant.tick, this.clock.now());
+      const signIns = await generateSignInBatch(users, tenant.seed, tenant.tick, this.clock.now());
       const byUpn = new Map(userRows.map((userRow) => [String(userRow.data.userPrincipalName), userRow]));
       for (const signIn of signIns) {
         const userRow = byUpn.get(signIn.userPrincipalName)!;
