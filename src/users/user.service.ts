@@ -103,10 +103,10 @@ export function upnDomainProblems(userPrincipalName: string, tenant: Tenant): Fi
 export class UserService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Read-only views (findLeanPage): the hot list of the API skips entity construction. */
   /**
-   * A page of users and, in the same statement, the SKU ids each holds (oldest assignment first, as
-   * userLicensesLoader reads them): the list answers in one round trip instead of two (issue #11).
+   * A page of users as read-only views (findLeanPage: the hot list of the API skips entity construction) and, in
+   * the same statement, the SKU ids each holds (oldest assignment first, as userLicensesLoader reads them): the
+   * list answers in one round trip instead of two (issue #11).
    */
   async listWithLicenses(
     tenantId: string,
