@@ -105,5 +105,8 @@ export function parseTimestamp(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const epochMs = epochMsOfUtcTimestampText(value);
   if (!Number.isNaN(epochMs)) return new Date(epochMs);
-  return new Date(value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'));
+  // PostgreSQL writes offsets as "+05" or "+05:30", ISO wants "+05:00"; a bare day ("2026-11-01", a `date`
+  // column) has no offset to complete, and Date reads it as UTC midnight.
+  const iso = value.replace(' ', 'T');
+  return new Date(iso.includes('T') ? iso.replace(/([+-]\d\d)$/, '$1:00') : iso);
 }

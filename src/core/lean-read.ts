@@ -91,7 +91,8 @@ function shapeOf(em: EntityManager, entity: EntityClass<object>): LeanShape {
       .map((prop) => ({
         property: prop.name,
         column: prop.fieldNames[0],
-        isDate: prop.runtimeType === 'Date' || /^timestamp|^date/.test(prop.columnTypes?.[0] ?? ''),
+        // A `date` column read into a string (a day, not an instant) stays PostgreSQL's YYYY-MM-DD text.
+        isDate: prop.runtimeType === 'Date' || /^timestamp/.test(prop.columnTypes?.[0] ?? ''),
       }));
     const prototype = viewPrototypeOf(
       entity,
