@@ -195,7 +195,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
-  app.use(restoreDownloadRouter(orm, deps));
+  app.use(restoreDownloadRouter(orm, deps, logError));
   app.use('/v1/api', guard, jsonBody, features.router, notFound);
   app.use('/v1', guard, jsonBody, versioned.router, notFound);
   app.use('/api', guard, jsonBody, features.router, notFound);

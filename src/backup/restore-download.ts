@@ -1,10 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import express, { type Request, type Response } from 'express';
 import type { AppDeps } from '../core/service-context.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { RestoreItemStatus } from './backup.enums.js';
-import { RestoreJobItem } from './restore-job-item.entity.js';
 import { RestoreJob } from './restore-job.entity.js';
 
 /**
@@ -59,26 +60,66 @@ async function serveDownload(orm: MikroORM, deps: AppDeps, req: Request, res: Re
   if (!valid) return refuse(res, 403, 'FORBIDDEN', 'This download link is not valid');
   if (deps.clock.now().getTime() >= expires * 1000)
     return refuse(res, 403, 'FORBIDDEN', 'This download link has expired: export again to get a new one');
-  const items = await em.find(
-    RestoreJobItem,
-    { jobId: job!.id, status: RestoreItemStatus.RESTORED },
-    { filters: false, orderBy: { ordinal: 'asc' } },
-  );
+  res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('content-disposition', `attachment; filename="restore-${job!.id}.json"`);
-  res.json({
-    restoreJobId: job!.id,
-    workload: job!.workload,
-    resource: job!.resourceName,
-    snapshotTakenAt: job!.snapshotTakenAt.toISOString(),
-    items: items.map((item) => item.exported),
-  });
+  // pipeline: the next page is read only once the client took the last one, and a client that goes away
+  // ends the generator (no further reads).
+  await pipeline(Readable.from(exportArchive(em, job!)), res);
+}
+
+/** Items read per statement while an archive streams: memory per download stays a page, whatever its size. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/**
+ * The archive as JSON text, page by page over the (job, status, ordinal) index. Each item is PostgreSQL's own
+ * text of its jsonb: never parsed or re-serialized here.
+ */
+export async function* exportArchive(
+  em: EntityManager,
+  job: RestoreJob,
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<string> {
+  const head = {
+    restoreJobId: job.id,
+    workload: job.workload,
+    resource: job.resourceName,
+    snapshotTakenAt: job.snapshotTakenAt.toISOString(),
+  };
+  yield `${JSON.stringify(head).slice(0, -1)},"items":[`;
+  let afterOrdinal = 0;
+  for (let first = true; ;) {
+    const rows = await em
+      .getConnection()
+      .execute<Array<{ ordinal: number; exported: string | null }>>(
+        `select ordinal, exported::text as exported from restore_job_items ` +
+          `where job_id = ? and status = ? and ordinal > ? order by ordinal limit ?`,
+        [job.id, RestoreItemStatus.RESTORED, afterOrdinal, pageSize],
+      );
+    if (rows.length > 0) {
+      yield (first ? '' : ',') + rows.map((row) => row.exported ?? 'null').join(',');
+      first = false;
+      afterOrdinal = rows[rows.length - 1].ordinal;
+    }
+    if (rows.length < pageSize) break;
+  }
+  yield ']}';
 }
 
 /** Mounted before the API guard (src/app.ts). */
-export function restoreDownloadRouter(orm: MikroORM, deps: AppDeps): express.Router {
+export function restoreDownloadRouter(
+  orm: MikroORM,
+  deps: AppDeps,
+  logError: (error: unknown, req: Request) => void,
+): express.Router {
   const router = express.Router();
   router.get('/api/backup/restore/:jobId/download', (req, res, next) => {
-    serveDownload(orm, deps, req, res).catch(next);
+    serveDownload(orm, deps, req, res).catch((error: unknown) => {
+      if (!res.headersSent) return next(error);
+      // Part of the archive is on its way, so no status can follow: the connection is cut, and the client
+      // sees a truncated body (no closing bracket). A client that went away is not an error of ours.
+      res.destroy();
+      if ((error as { code?: string }).code !== 'ERR_STREAM_PREMATURE_CLOSE') logError(error, req);
+    });
   });
   return router;
 }

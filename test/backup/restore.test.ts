@@ -1,3 +1,5 @@
+import { exportArchive } from '../../src/backup/restore-download.js';
+import { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
@@ -231,6 +233,12 @@ describe('restore outcomes', () => {
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain(`restore-${job.id}.json`);
     expect(download.body.items.map((item) => item.itemId)).toEqual(['documents/1', 'documents/2']);
+    expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // Streamed a page at a time (src/backup/restore-download.ts): pages of one item make the same archive.
+    const stored = await app.orm.em.fork().findOneOrFail(RestoreJob, { id: job.id }, { filters: false });
+    let archive = '';
+    for await (const chunk of exportArchive(app.orm.em.fork(), stored, 1)) archive += chunk;
+    expect(JSON.parse(archive)).toEqual(download.body);
     const forged = await app.request('GET', path.replace(/signature=[^&]+/, 'signature=AAAA'));
     expect(forged.status).toBe(403);
     app.clock.advance(DAY);
