@@ -1,7 +1,7 @@
+import { invalid } from '../core/errors.js';
 import { parse } from 'csv-parse/sync';
 import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
-import { invalid } from '../users/user.service.js';
 import type { ContactFields } from './contact.validation.js';
 
 /** SPEC 2.6 "Contact CSV columns (bulk import)", each with the contact field it fills. */

@@ -1,12 +1,18 @@
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudContactInput } from '../cloud/provider.js';
-import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import {
+  ConflictError,
+  type FieldProblem,
+  invalid,
+  InvalidRequestError,
+  NotFoundError,
+} from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPageRows } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { invalid } from '../users/user.service.js';
 import { csvNameOf, readContactsCsv } from './contact-csv.js';
 import { Contact } from './contact.entity.js';
 import { ContactImportRowStatus, ContactSource } from './contact.enums.js';
@@ -122,7 +128,7 @@ export class ContactService {
     await this.assertEmailFree(this.ctx.em, tenantId, values.email, null);
     const [cloud] = await this.ctx.provider.createContacts(tenant.externalId, [cloudInputOf(values)]);
     const undo = () => this.ctx.provider.deleteContact(tenant.externalId, cloud.externalId);
-    return this.undoInCloudOnFailure(undo, values.email, () =>
+    return this.recordAfterCloud(undo, values.email, () =>
       this.ctx.em.transactional(async (em) => {
         const now = this.ctx.clock.now();
         const contact = em.create(Contact, {
@@ -158,7 +164,7 @@ export class ContactService {
     await this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(values));
     const undo = () =>
       this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(previous));
-    return this.undoInCloudOnFailure(undo, values.email, () =>
+    return this.recordAfterCloud(undo, values.email, () =>
       this.ctx.em.transactional(async (em) => {
         const current = await em.findOne(
           Contact,
@@ -258,7 +264,7 @@ export class ContactService {
         for (const record of cloud)
           await this.ctx.provider.deleteContact(tenant.externalId, record.externalId);
       };
-      await this.undoInCloudOnFailure(undo, null, () =>
+      await this.recordAfterCloud(undo, null, () =>
         this.ctx.em.transactional(async (em) => {
           const now = this.ctx.clock.now();
           const contacts = toCreate.map((row, index) =>
@@ -289,26 +295,19 @@ export class ContactService {
     return values;
   }
 
-  /** Writes our rows; if that fails, undoes the cloud change. A unique clash on the address becomes 409. */
-  private async undoInCloudOnFailure<T>(
+  /** Writes our rows (undoInCloudOnFailure); a unique clash on the address becomes 409. */
+  private async recordAfterCloud<T>(
     undo: () => Promise<void>,
     email: string | null,
     write: () => Promise<T>,
   ): Promise<T> {
     try {
-      return await write();
+      return await undoInCloudOnFailure(undo, write);
     } catch (error) {
-      // The client needs the original error; a failed undo is left to the next sync to reconcile.
-      await undo().catch(() => undefined);
-      if (isEmailClash(error)) {
-        throw email
-          ? emailTaken(email, null)
-          : new ConflictError(
-              'A contact with one of these addresses was created meanwhile; import again',
-              {},
-            );
-      }
-      throw error;
+      if (!isEmailClash(error)) throw error;
+      throw email
+        ? emailTaken(email, null)
+        : new ConflictError('A contact with one of these addresses was created meanwhile; import again', {});
     }
   }
 

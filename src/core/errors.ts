@@ -92,6 +92,14 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+/** 400 for every problem found at once: "Invalid <what>: field problem; field problem", each field in details. */
+export function invalid(problems: FieldProblem[], what = 'request'): InvalidRequestError {
+  return new InvalidRequestError(
+    `Invalid ${what}: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
+    problems,
+  );
+}
+
 export class NotFoundError extends AppError {
   constructor(resource: string, id?: string) {
     super('NOT_FOUND', id ? `${resource} ${id} was not found` : `${resource} was not found`, {

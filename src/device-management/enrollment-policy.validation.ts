@@ -1,4 +1,4 @@
-import { InvalidRequestError, type FieldProblem } from '../core/errors.js';
+import { type FieldProblem, invalid } from '../core/errors.js';
 import {
   EnrollmentPlatform,
   MANUFACTURER_BLOCK_PLATFORMS,
@@ -162,10 +162,7 @@ export function assertValidPolicy(draft: PolicyDraft, unknownGroupIds: ReadonlyS
       problems.push({ field: 'platformRestrictions', problem: 'belongs to Device Type Restrictions' });
   }
   if (problems.length > 0) {
-    throw new InvalidRequestError(
-      `Invalid enrollment restriction: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-      problems,
-    );
+    throw invalid(problems, 'enrollment restriction');
   }
 }
 

@@ -1,3 +1,4 @@
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
@@ -82,16 +83,11 @@ export class LicenseService {
 
     const { tenant, user, license } = subjects;
     await this.ctx.provider.assignLicense(tenant.externalId, user.externalId, license.skuId);
-    try {
-      return await this.ctx.em.transactional((em) => this.takeSeat(em, subjects));
-    } catch (error) {
-      // The seat was gone after all: the cloud must not keep what we refused. Best effort: the
-      // client needs the original error, and a sync reconciles the cloud if this undo fails too.
-      await this.ctx.provider
-        .removeLicense(tenant.externalId, user.externalId, license.skuId)
-        .catch(() => undefined);
-      throw error;
-    }
+    // The seat may be gone after all (the transaction re-checks): the cloud must not keep what we refused.
+    return undoInCloudOnFailure(
+      () => this.ctx.provider.removeLicense(tenant.externalId, user.externalId, license.skuId),
+      () => this.ctx.em.transactional((em) => this.takeSeat(em, subjects)),
+    );
   }
 
   /** Takes the user's license away and returns the seat to the pool; idempotent (see LicenseRemoval). */

@@ -1,12 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../core/clock.js';
-import {
-  ConflictError,
-  ForbiddenError,
-  InvalidRequestError,
-  NotFoundError,
-  type FieldProblem,
-} from '../core/errors.js';
+import { ConflictError, type FieldProblem, ForbiddenError, invalid, NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { Viewer } from '../core/viewer.js';
 import { pageOffset } from '../core/pagination.js';
@@ -69,10 +63,7 @@ export class MemberService {
   async create(input: NewMember): Promise<Member> {
     const problems = problemsOf(input);
     if (problems.length > 0) {
-      throw new InvalidRequestError(
-        `Invalid member: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-        problems,
-      );
+      throw invalid(problems, 'member');
     }
     const { em, scope, clock } = this.ctx;
     const role = input.role ?? MemberRole.MEMBER;

@@ -1,5 +1,5 @@
 import { findLeanPage } from '../core/lean-read.js';
-import { InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import { type FieldProblem, invalid, NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { OAuthClient } from './oauth-client.entity.js';
@@ -37,10 +37,7 @@ export class OAuthClientService {
   async create(input: NewOAuthClient): Promise<{ client: OAuthClient; clientSecret: string }> {
     const problems = problemsOf(input);
     if (problems.length > 0) {
-      throw new InvalidRequestError(
-        `Invalid OAuth client: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-        problems,
-      );
+      throw invalid(problems, 'OAuth client');
     }
     const clientSecret = randomSecret(CLIENT_SECRET_PREFIX);
     const client = new OAuthClient(this.ctx.scope, {

@@ -1,4 +1,4 @@
-import { InvalidRequestError, type FieldProblem } from '../core/errors.js';
+import { type FieldProblem, invalid } from '../core/errors.js';
 import {
   CATEGORY_SHORT_FORMS,
   RecommendationCategory,
@@ -76,10 +76,7 @@ export function parseRecommendationFilter(args: RecommendationListArgs): Recomme
       problems.push({ field: 'status', problem: 'must be one of open, in progress, dismissed, snoozed' });
   }
   if (problems.length > 0) {
-    throw new InvalidRequestError(
-      `Invalid filter: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-      problems,
-    );
+    throw invalid(problems, 'filter');
   }
   return filter;
 }

@@ -1,4 +1,4 @@
-import { ForbiddenError, InvalidRequestError, type FieldProblem } from '../core/errors.js';
+import { type FieldProblem, ForbiddenError, invalid } from '../core/errors.js';
 import {
   eventMatches,
   kindMatches,
@@ -29,10 +29,7 @@ function tenantProblems(field: string, tenantIds: readonly string[] | null | und
 
 function reject(problems: FieldProblem[]): void {
   if (problems.length === 0) return;
-  throw new InvalidRequestError(
-    `Invalid event filter: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-    problems,
-  );
+  throw invalid(problems, 'event filter');
 }
 
 /**

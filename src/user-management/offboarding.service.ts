@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { ConflictError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import { ConflictError, type FieldProblem, invalid, NotFoundError } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { User } from '../users/user.entity.js';
-import { invalid, UserService } from '../users/user.service.js';
+import { UserService } from '../users/user.service.js';
 import {
   OffboardingStatus,
   OffboardingStepStatus,

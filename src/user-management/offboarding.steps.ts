@@ -5,7 +5,8 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { Group, GroupMembership } from '../users/group.entity.js';
 import { User } from '../users/user.entity.js';
 import { AccountStatus } from '../users/user.enums.js';
-import { userPath, UserService } from '../users/user.service.js';
+import { userPath } from '../users/user.rules.js';
+import { UserService } from '../users/user.service.js';
 import { OffboardingStepName, type OffboardingOptions, type UserOffboarding } from './offboarding.entity.js';
 
 /** The steps in the order they run (issue #14 item 5). Licenses go only after the mailbox is shared. */

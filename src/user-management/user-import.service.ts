@@ -8,7 +8,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { generatePassword, passwordProblems } from '../users/password.js';
 import { User } from '../users/user.entity.js';
-import { upnDomainProblems } from '../users/user.service.js';
+import { upnDomainProblems } from '../users/user.rules.js';
 import { readUsersCsv, rowProblemsError } from './user-csv.js';
 import { UserImport, UserImportRow } from './user-import.entity.js';
 import type { GeneratedImportPassword, UserImportSubmission } from './user-import.types.js';

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPageRows } from '../core/lean-read.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
@@ -8,7 +8,8 @@ import { generatePassword, passwordProblems } from '../users/password.js';
 import { EDITABLE_PROFILE_FIELDS, User } from '../users/user.entity.js';
 import { UserSource } from '../users/user.enums.js';
 import type { UpdateUserInput } from '../users/user.inputs.js';
-import { invalid, userPath, UserService } from '../users/user.service.js';
+import { userPath } from '../users/user.rules.js';
+import { UserService } from '../users/user.service.js';
 import { userSearchSql, type UserSearchArgs } from './user-search.js';
 import type { PasswordReset, ReplaceUserInput, ResetPasswordInput } from './user-management.types.js';
 

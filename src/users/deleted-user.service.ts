@@ -1,6 +1,7 @@
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../core/clock.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -9,7 +10,7 @@ import type { DeletedUser, PurgedUser } from './deleted-user.types.js';
 import { User } from './user.entity.js';
 import { AccountStatus } from './user.enums.js';
 import type { RestoreUserInput } from './user.inputs.js';
-import { invalid, upnDomainProblems, userPath, UserService } from './user.service.js';
+import { assertUpnFree, flushClaimingUpn, upnDomainProblems, userPath } from './user.rules.js';
 
 /** SPEC 8.3: a deleted user can be restored for 30 days, then it is permanently deleted. */
 export const RECOVERY_WINDOW_DAYS = 30;
@@ -203,9 +204,8 @@ export class DeletedUserService {
       if (problems.length > 0) throw invalid(problems);
     }
     const userPrincipalName = requested ?? user.userPrincipalName;
-    const users = new UserService(this.ctx);
     try {
-      await users.assertUpnFree(userPrincipalName.toLowerCase(), id);
+      await assertUpnFree(this.ctx.em, userPrincipalName.toLowerCase(), id);
     } catch (error) {
       throw error instanceof ConflictError && !requested ? upnReused(userPrincipalName) : error;
     }
@@ -234,7 +234,7 @@ export class DeletedUserService {
     let restoredMeanwhile = false;
     // The cloud change is undone (best effort) if our transaction fails, unless another request restored
     // the user in between: the cloud's state is then that request's.
-    return users.undoInCloudOnFailure(
+    return undoInCloudOnFailure(
       () => (restoredMeanwhile ? Promise.resolve() : undo()),
       () =>
         this.ctx.em.transactional(async (em) => {
@@ -260,7 +260,7 @@ export class DeletedUserService {
             managerId: null,
             updatedAt: now,
           });
-          await users.flushClaimingUpn(em, userPrincipalName);
+          await flushClaimingUpn(em, userPrincipalName);
           await emitEvent(
             { ...this.ctx, em },
             {

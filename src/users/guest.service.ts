@@ -1,6 +1,7 @@
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../core/clock.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import { findLeanPage, findPageRows } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
@@ -9,7 +10,8 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { StaleGuestReason, type GuestUser, type InviteGuestInput, type StaleGuest } from './guest.types.js';
 import { User } from './user.entity.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserSource, UserType } from './user.enums.js';
-import { invalid, userPath, UserService } from './user.service.js';
+import { UserService } from './user.service.js';
+import { flushClaimingUpn, userPath } from './user.rules.js';
 
 /** SPEC 8 "Stale guest threshold": 90 days without sign-in, read from the injectable clock. */
 export const STALE_GUEST_DAYS = 90;
@@ -200,12 +202,11 @@ export class GuestService {
       sendInvitation,
       invitedBy: this.ctx.actor,
     });
-    const users = new UserService(this.ctx);
     const undo = async () => {
       await this.ctx.provider.deleteUser(tenant.externalId, cloudGuest.externalId);
       await this.ctx.provider.purgeUser(tenant.externalId, cloudGuest.externalId);
     };
-    const guest = await users.undoInCloudOnFailure(undo, () =>
+    const guest = await undoInCloudOnFailure(undo, () =>
       this.ctx.em.transactional(async (em) => {
         // Two invitations of one address at once: the second waits here, then finds the first.
         await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
@@ -236,7 +237,7 @@ export class GuestService {
           createdAt: new Date(cloudGuest.createdAt),
           updatedAt: now,
         });
-        await users.flushClaimingUpn(em, created.userPrincipalName);
+        await flushClaimingUpn(em, created.userPrincipalName);
         await this.emitInvited(em, tenant, created, { sent: sendInvitation, resent: false });
         return created;
       }),

@@ -1,12 +1,12 @@
-import { LockMode, raw, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudUserPatch } from '../cloud/provider.js';
-import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
+import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { GroupMembership } from './group.entity.js';
 import { generatePassword, passwordProblems } from './password.js';
 import { User } from './user.entity.js';
 import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
@@ -19,8 +19,16 @@ import {
   syncedReadOnlyFields,
   type UserChanges,
 } from './user.changes.js';
-
-const UPN_INDEX = 'users_active_upn_unique';
+import {
+  assertUpnFree,
+  flushClaimingUpn,
+  softDeleted,
+  upnDomainProblems,
+  USER_STATES,
+  userPath,
+  validManager,
+} from './user.rules.js';
+import { markDeleted } from './user-soft-delete.js';
 
 /**
  * A password we generated, kept only on the entity object the create mutation returns (the GraphQL
@@ -30,65 +38,6 @@ const generatedPasswords = new WeakMap<User, string>();
 
 export function generatedPasswordOf(user: User): string | null {
   return generatedPasswords.get(user) ?? null;
-}
-
-export function userPath(user: Pick<User, 'id' | 'tenantId'>): string {
-  return `/tenants/${user.tenantId}/users/${user.id}`;
-}
-
-export function invalid(problems: FieldProblem[]): InvalidRequestError {
-  return new InvalidRequestError(
-    `Invalid request: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-    problems,
-  );
-}
-
-/** A user's lifecycle states of SPEC 3.4, as named in 409 details (`from`, `to`, `allowed`). */
-export const USER_STATES = {
-  ACTIVE: 'active',
-  SOFT_DELETED: 'soft-deleted',
-  PERMANENTLY_DELETED: 'permanently deleted',
-} as const;
-
-/** 409 for a move on a soft-deleted user: it exists (listed under deleted users) and can be restored. */
-function softDeleted(user: User, to: string): ConflictError {
-  const since = user.deletedAt!.toISOString();
-  return new ConflictError(
-    `User ${user.id} is deleted (since ${since}): restore it first (POST /api/identity/users/${user.id}/restore)`,
-    {
-      from: USER_STATES.SOFT_DELETED,
-      to,
-      allowed: [USER_STATES.ACTIVE, USER_STATES.PERMANENTLY_DELETED],
-      deletedAt: since,
-    },
-  );
-}
-
-function upnTaken(userPrincipalName: string): ConflictError {
-  return new ConflictError(`The userPrincipalName ${userPrincipalName} is already taken by another user`, {
-    fields: [{ field: 'userPrincipalName', problem: 'is already taken by another user' }],
-    userPrincipalName,
-  });
-}
-
-function isUpnClash(error: unknown): boolean {
-  return (
-    error instanceof UniqueConstraintViolationException &&
-    (error as { constraint?: unknown }).constraint === UPN_INDEX
-  );
-}
-
-/** The domain of a UPN must be one of the tenant's verified domains (compared lower-case). */
-export function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProblem[] {
-  const domain = userPrincipalName.slice(userPrincipalName.lastIndexOf('@') + 1);
-  return tenant.domains.includes(domain)
-    ? []
-    : [
-        {
-          field: 'userPrincipalName',
-          problem: `must use one of the tenant's domains: ${tenant.domains.join(', ')}`,
-        },
-      ];
 }
 
 /**
@@ -169,10 +118,10 @@ export class UserService {
     if (suppliedPassword !== null)
       problems.push(...passwordProblems(suppliedPassword, tenant.passwordPolicy));
     const manager = fields.managerId
-      ? await this.validManager(tenantId, fields.managerId, null, problems)
+      ? await validManager(this.ctx.em, tenantId, fields.managerId, null, problems)
       : null;
     if (problems.length > 0) throw invalid(problems);
-    await this.assertUpnFree(userPrincipalName, null);
+    await assertUpnFree(this.ctx.em, userPrincipalName, null);
 
     const password = suppliedPassword ?? generatePassword(tenant.passwordPolicy);
     const values = {
@@ -197,7 +146,7 @@ export class UserService {
       password,
     });
 
-    const user = await this.undoInCloudOnFailure(
+    const user = await undoInCloudOnFailure(
       () => this.ctx.provider.deleteUser(tenant.externalId, cloudUser.externalId),
       () =>
         this.ctx.em.transactional(async (em) => {
@@ -212,7 +161,7 @@ export class UserService {
             createdAt: now,
             updatedAt: now,
           });
-          await this.flushClaimingUpn(em, userPrincipalName);
+          await flushClaimingUpn(em, userPrincipalName);
           await emitEvent(
             { ...this.ctx, em },
             {
@@ -252,18 +201,18 @@ export class UserService {
       requested.userPrincipalName = requested.userPrincipalName.toLowerCase();
       problems.push(...upnDomainProblems(requested.userPrincipalName, tenant));
     }
-    if (requested.managerId) await this.validManager(tenantId, requested.managerId, id, problems);
+    if (requested.managerId) await validManager(this.ctx.em, tenantId, requested.managerId, id, problems);
     if (problems.length > 0) throw invalid(problems);
 
     const changes = changedFields(user, requested);
     if (Object.keys(changes).length === 0) return user; // nothing to do: no cloud call, no event
-    if (changes.userPrincipalName) await this.assertUpnFree(changes.userPrincipalName, id);
+    if (changes.userPrincipalName) await assertUpnFree(this.ctx.em, changes.userPrincipalName, id);
 
     const before = Object.fromEntries(
       Object.keys(changes).map((field) => [field, user[field as keyof UserChanges]]),
     ) as UserChanges;
     await this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(changes));
-    return this.undoInCloudOnFailure(
+    return undoInCloudOnFailure(
       async () =>
         this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(before)),
       () =>
@@ -276,7 +225,7 @@ export class UserService {
           );
           if (!current) throw await this.goneDuringUpdate(em, tenantId, id);
           em.assign(current, { ...changes, updatedAt: this.ctx.clock.now() });
-          await this.flushClaimingUpn(em, current.userPrincipalName);
+          await flushClaimingUpn(em, current.userPrincipalName);
           await emitEvent(
             { ...this.ctx, em },
             {
@@ -307,137 +256,7 @@ export class UserService {
     ]);
     // The cloud delete is idempotent: if our transaction fails, a retry of the DELETE converges.
     await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
-    return this.ctx.em.transactional(async (em) => {
-      const now = this.ctx.clock.now();
-      // Only the request that flips deleted_at goes on, so a concurrent DELETE cannot return seats twice.
-      const marked = await em.nativeUpdate(
-        User,
-        { id, deletedAt: null },
-        {
-          deletedAt: now,
-          deletedBy: this.ctx.actor,
-          // The status before sign-in is blocked (one UPDATE reads the old row): what a restore gives back.
-          accountStatusAtDeletion: raw('account_status'),
-          hadLicenses: false, // set below when seats were returned
-          accountStatus: AccountStatus.DISABLED,
-          sessionsRevokedAt: now,
-          managerId: null,
-          updatedAt: now,
-        },
-      );
-      if (marked === 0) {
-        // Another request deleted it first: the same answer as a DELETE arriving after that one.
-        const deleted = await em.findOne(User, { id, tenantId }, { refresh: true });
-        throw deleted?.deletedAt
-          ? softDeleted(deleted, USER_STATES.SOFT_DELETED)
-          : new NotFoundError('User', id);
-      }
-      const groupsLeft = await em.nativeDelete(GroupMembership, { userId: id });
-      const licensesReturned = await this.returnLicenses(em, id);
-      // The recycle bin shows whether the user held licenses (SPEC 2.6); a restore does not give them back.
-      if (licensesReturned.length > 0) await em.nativeUpdate(User, { id }, { hadLicenses: true });
-      await emitEvent(
-        { ...this.ctx, em },
-        {
-          kind: 'user.deleted',
-          severity: 'informational',
-          tenant: tenant.eventRef,
-          details: { userId: id, userPrincipalName: user.userPrincipalName, licensesReturned, groupsLeft },
-          actionPath: userPath(user),
-        },
-      );
-      return em.findOneOrFail(User, { id }, { refresh: true });
-    });
-  }
-
-  /** Deletes the user's assignments and gives each seat back to its SKU, in one statement. */
-  private async returnLicenses(em: EntityManager, userId: string): Promise<string[]> {
-    const rows = await em.execute<Array<{ sku_id: string }>>(
-      `with removed as (
-         delete from license_assignments
-          where user_id = ? and organization_id = ? and environment = ?
-          returning tenant_id, sku_id
-       ), seats as (
-         select tenant_id, sku_id, count(*)::int as returned from removed group by tenant_id, sku_id
-       ), counters as (
-         update tenant_licenses as license
-            set consumed = greatest(license.consumed - seats.returned, 0)
-           from seats
-          where license.tenant_id = seats.tenant_id and license.sku_id = seats.sku_id
-          returning license.sku_id
-       )
-       select sku_id from removed order by sku_id`,
-      [userId, this.ctx.scope.organizationId, this.ctx.scope.environment],
-    );
-    return rows.map((row) => row.sku_id);
-  }
-
-  /** A user can be managed by an active user of the same tenant that is not below them. */
-  private async validManager(
-    tenantId: string,
-    managerId: string,
-    userId: string | null,
-    problems: FieldProblem[],
-  ): Promise<User | null> {
-    if (managerId === userId) {
-      problems.push({ field: 'managerId', problem: 'must not be the user themself' });
-      return null;
-    }
-    const manager = await this.ctx.em.findOne(User, { id: managerId, tenantId, deletedAt: null });
-    if (!manager) {
-      problems.push({ field: 'managerId', problem: 'must be the id of a user of the same tenant' });
-      return null;
-    }
-    if (userId && (await this.isAboveInChain(userId, managerId))) {
-      problems.push({ field: 'managerId', problem: 'would make a management cycle' });
-    }
-    return manager;
-  }
-
-  /** Whether `userId` is somewhere in the management chain above `managerId` (one recursive query). */
-  private async isAboveInChain(userId: string, managerId: string): Promise<boolean> {
-    const rows = await this.ctx.em.execute<Array<{ found: number }>>(
-      `with recursive chain(id, manager_id) as (
-         select id, manager_id from users where id = ?
-         union
-         select users.id, users.manager_id from users join chain on users.id = chain.manager_id
-       )
-       select 1 as found from chain where manager_id = ? limit 1`,
-      [managerId, userId],
-    );
-    return rows.length > 0;
-  }
-
-  /**
-   * A quick refusal before the cloud is called; the unique index still decides races. Compared on the folded
-   * column (plain `=`), so the unique index serves it under the row-level security policies.
-   */
-  async assertUpnFree(userPrincipalName: string, exceptUserId: string | null): Promise<void> {
-    const taken = await this.ctx.em.count(User, {
-      userPrincipalNameFolded: userPrincipalName.toLowerCase(),
-      deletedAt: null,
-      ...(exceptUserId ? { id: { $ne: exceptUserId } } : {}),
-    });
-    if (taken > 0) throw upnTaken(userPrincipalName);
-  }
-
-  async flushClaimingUpn(em: EntityManager, userPrincipalName: string): Promise<void> {
-    try {
-      await em.flush();
-    } catch (error) {
-      throw isUpnClash(error) ? upnTaken(userPrincipalName) : error;
-    }
-  }
-
-  /** Runs `write`; if it fails, undoes the cloud change already made (best effort) and rethrows. */
-  async undoInCloudOnFailure<T>(undo: () => Promise<void>, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      // The client needs the original error; a failed undo is left to the next sync to reconcile.
-      await undo().catch(() => undefined);
-      throw error;
-    }
+    return markDeleted(this.ctx, tenant, user);
   }
 
   private async cloudPatchOf(changes: UserChanges): Promise<CloudUserPatch> {

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { InvalidRequestError, type FieldProblem } from '../core/errors.js';
+import { type FieldProblem, invalid } from '../core/errors.js';
 import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import { kindMatches } from '../core/events/event-filter.js';
 import type { ServiceContext } from '../core/service-context.js';
@@ -196,10 +196,6 @@ export async function checkWebhookFields(
   else if (fields.enabled !== undefined) checked.enabled = fields.enabled;
   // The DNS lookup (up to resolveTimeoutMs) is the slow part: only input that is otherwise valid waits for it.
   if (problems.length === 0 && target) problems.push(...(await targetProblems(target, options)));
-  if (problems.length > 0)
-    throw new InvalidRequestError(
-      `Invalid webhook: ${problems.map((p) => `${p.field} ${p.problem}`).join('; ')}`,
-      problems,
-    );
+  if (problems.length > 0) throw invalid(problems, 'webhook');
   return checked;
 }

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, visit, type DocumentNode, type ValueNode } from 'graphql';
-import { InvalidRequestError, type FieldProblem } from '../../core/errors.js';
+import { type FieldProblem, invalid } from '../../core/errors.js';
 import { unsafeTextProblem, unsafeTextProblems, type TextProblem } from './unsafe-text.js';
 
 const pathText = (path: Array<string | number>) => path.join('.');
@@ -51,10 +51,7 @@ export function unsafeTextPlugin<TContext extends object>(): ApolloServerPlugin<
         const problems = [...unsafeTextProblems(request.variables ?? {}), ...literalProblems(document)];
         if (problems.length === 0) return;
         const fields: FieldProblem[] = problems.map((p) => ({ field: pathText(p.path), problem: p.problem }));
-        const appError = new InvalidRequestError(
-          `Invalid request: ${fields.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
-          fields,
-        );
+        const appError = invalid(fields);
         throw new GraphQLError(appError.message, {
           originalError: appError,
           extensions: { ...appError.extensions, http: { status: 400 } },
