@@ -30,6 +30,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** Number of background jobs one process runs at once. */
   workerConcurrency: number;
+  /** Jobs fetched per query (graphile-worker's local queue, core/jobs.ts); 0 or 1: one query per job. */
+  workerLocalQueueSize: number;
   /** JOB_STALE_AFTER_MS: how long another process's silent job worker counts as alive (core/job-worker-liveness.ts). */
   jobStaleAfterMs: number;
   /** Start the background job runner in this process (set to false for a pure API node). */
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     metricsToken: env.METRICS_TOKEN || undefined,
     workerConcurrency: intFromEnv(env, 'WORKER_CONCURRENCY', 10),
+    workerLocalQueueSize: intFromEnv(env, 'WORKER_LOCAL_QUEUE_SIZE', 20),
     jobStaleAfterMs: staleAfterFromEnv(env),
     runWorker: boolFromEnv(env, 'RUN_WORKER', true),
     seedDemo: boolFromEnv(env, 'SEED_DEMO', true),

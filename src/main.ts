@@ -110,6 +110,7 @@ if (config.runWorker) {
     taskList: taskList(database.orm, deps),
     cronItems,
     concurrency: config.workerConcurrency,
+    localQueueSize: config.workerLocalQueueSize,
     staleAfterMs: config.jobStaleAfterMs,
     log: (level, message) =>
       level === 'error'

@@ -88,6 +88,7 @@ async function importUsers(db: CliDatabase, options: ImportOptions): Promise<voi
     pgPool: db.pool,
     taskList: { [USER_IMPORT_TASK]: userImportTask(db.orm, db.deps) },
     concurrency: 1,
+    localQueueSize: 1, // this process runs one import
     pollIntervalMs: POLL_MS,
     log: () => undefined,
   });

@@ -55,6 +55,13 @@ export interface JobRunnerOptions {
   /** Scheduled tasks; absent in tests, which run them by hand with a moved clock. */
   cronItems?: CronItem[];
   concurrency: number;
+  /**
+   * graphile-worker's local queue: one query locks and fetches this many due jobs, which the process's workers then
+   * take without a round trip each (≤ 1: one query per job; WORKER_LOCAL_QUEUE_SIZE, docs/performance.md "Job
+   * queue"). Queued jobs are locked by the pool's id, so the liveness sweep returns a killed process's queued jobs
+   * as it returns its running ones; a stopping process hands them back at once.
+   */
+  localQueueSize: number;
   pollIntervalMs?: number;
   /** How long a silent worker is taken for alive (default STALE_AFTER_MS; tests use less). */
   staleAfterMs?: number;
@@ -76,6 +83,7 @@ function outsideOrganizationSessions(taskList: TaskList): TaskList {
 }
 
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
+  const { localQueueSize } = options;
   const liveness = new JobWorkerLiveness(
     options.pgPool,
     (message) => options.log('warning', message),
@@ -91,6 +99,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     // inside a request would otherwise inherit that request's row-level security session.
     taskList: outsideOrganizationSessions(options.taskList),
     concurrency: options.concurrency,
+    preset: { worker: { localQueue: { size: localQueueSize > 1 ? localQueueSize : -1 } } },
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1000,
     parsedCronItems: parseCronItems(options.cronItems ?? []), // declared in code (tasks.ts), not a crontab file

@@ -7,6 +7,7 @@ import type { Runner } from 'graphile-worker';
 import pg from 'pg';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { MovableClock } from '../../src/core/clock.js';
 import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
@@ -137,6 +138,8 @@ export class TestApp {
           pgPool: pool,
           taskList: taskList(orm, deps),
           concurrency: 2,
+          // The server's default, so job tests run the queue as production does.
+          localQueueSize: loadConfig({}).workerLocalQueueSize,
           pollIntervalMs: 50,
           staleAfterMs: options.jobStaleAfterMs,
           log: () => undefined,

@@ -75,6 +75,11 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
   const first = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
   servers.push(first);
   await until(() => distinctIds().size >= 50, 30_000, 'the first deliveries');
+  // Killed with jobs in its local queue (core/jobs.ts), locked by its pool's id: those must come back too.
+  const { rows: queued } = await setup.pool.query<{ count: number }>(
+    `select count(*)::int as count from graphile_worker._private_jobs where locked_by like 'pool-%'`,
+  );
+  expect(queued[0].count).toBeGreaterThan(1);
   await first.kill();
   servers = servers.filter((server) => server !== first);
   const deliveredBeforeKill = distinctIds().size;
