@@ -1,6 +1,6 @@
-import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudContactInput } from '../cloud/provider.js';
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import {
   ConflictError,
   type FieldProblem,

@@ -1,5 +1,5 @@
-import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';

@@ -1,6 +1,6 @@
-import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode } from '@mikro-orm/postgresql';
 import { DAY_MS } from '../core/clock.js';
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';

@@ -1,5 +1,5 @@
-import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { DAY_MS } from '../core/clock.js';
 import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import { findLeanPage, findPageRows } from '../core/lean-read.js';
@@ -7,11 +7,12 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { StaleGuestReason, type GuestUser, type InviteGuestInput, type StaleGuest } from './guest.types.js';
+import type { GuestUser, InviteGuestInput, StaleGuest } from './guest.types.js';
+import { displayNameFromEmail, guestOf, staleGuestOf, type StaleRow } from './guest.views.js';
 import { User } from './user.entity.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserSource, UserType } from './user.enums.js';
-import { UserService } from './user.service.js';
 import { flushClaimingUpn, userPath } from './user.rules.js';
+import { UserService } from './user.service.js';
 
 /** SPEC 8 "Stale guest threshold": 90 days without sign-in, read from the injectable clock. */
 export const STALE_GUEST_DAYS = 90;
@@ -27,37 +28,6 @@ const REMOVAL = 'Removal';
 
 export interface GuestListFilter {
   invitationStatus?: InvitationStatus | null;
-}
-
-export function guestOf(user: User): GuestUser {
-  return {
-    id: user.id,
-    tenantId: user.tenantId,
-    displayName: user.displayName,
-    email: user.email,
-    userPrincipalName: user.userPrincipalName,
-    userType: user.userType,
-    source: user.guestSource ?? GuestSource.B2B_COLLABORATION,
-    invitationStatus: user.invitationStatus ?? InvitationStatus.NOT_APPLICABLE,
-    accountStatus: user.accountStatus,
-    createdAt: user.createdAt,
-    lastSignInAt: user.lastSignInAt,
-    invitedBy: user.invitedBy,
-    invitedAt: user.invitedAt,
-    invitationSentAt: user.invitationSentAt,
-    invitationAcceptedAt: user.invitationAcceptedAt,
-    deletedAt: user.deletedAt,
-  };
-}
-
-/** "jane.doe-smith@example.com" → "Jane Doe Smith": a display name when the invitation gives none. */
-export function displayNameFromEmail(email: string): string {
-  const words = email
-    .slice(0, email.indexOf('@'))
-    .split(/[._+-]+/)
-    .filter((word) => word !== '');
-  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
-  return name || email;
 }
 
 function notAGuest(user: User): ConflictError {
@@ -87,25 +57,6 @@ function notPending(user: Pick<User, 'id' | 'invitationStatus'>, status: string 
   );
 }
 
-interface StaleRow {
-  id: string;
-  tenant_id: string;
-  display_name: string;
-  email: string | null;
-  user_principal_name: string;
-  guest_source: GuestSource | null;
-  invitation_status: InvitationStatus | null;
-  account_status: AccountStatus;
-  created_at: string;
-  last_sign_in_at: string | null;
-  invited_by: string | null;
-  invited_at: string | null;
-  invitation_sent_at: string | null;
-  invitation_accepted_at: string | null;
-  inactive_since: string;
-}
-
-const toDate = (value: string | null): Date | null => (value === null ? null : new Date(value));
 /** to_json(timestamptz) gives ISO 8601 text that Date parses exactly. */
 const iso = (column: string) => `to_json(${column}) #>> '{}'`;
 
@@ -164,7 +115,7 @@ export class GuestService {
     );
     if (rows.length === 0) await this.tenant(tenantId);
     return {
-      items: rows.map((row) => this.staleGuestOf(row, now)),
+      items: rows.map((row) => staleGuestOf(row, now)),
       pageInfo,
     };
   }
@@ -337,37 +288,6 @@ export class GuestService {
       [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, email, email],
     );
     if (existing) throw addressTaken(email, { id: existing.id, userType: existing.user_type });
-  }
-
-  private staleGuestOf(row: StaleRow, now: Date): StaleGuest {
-    const inactiveSince = new Date(row.inactive_since);
-    const reason =
-      row.last_sign_in_at !== null
-        ? StaleGuestReason.NO_SIGN_IN_FOR_90_DAYS
-        : row.invitation_status === InvitationStatus.PENDING
-          ? StaleGuestReason.PENDING_INVITATION_NOT_REDEEMED
-          : StaleGuestReason.ACCEPTED_NEVER_SIGNED_IN;
-    return {
-      id: row.id,
-      tenantId: row.tenant_id,
-      displayName: row.display_name,
-      email: row.email,
-      userPrincipalName: row.user_principal_name,
-      userType: UserType.GUEST,
-      source: row.guest_source ?? GuestSource.B2B_COLLABORATION,
-      invitationStatus: row.invitation_status ?? InvitationStatus.NOT_APPLICABLE,
-      accountStatus: row.account_status,
-      createdAt: new Date(row.created_at),
-      lastSignInAt: toDate(row.last_sign_in_at),
-      invitedBy: row.invited_by,
-      invitedAt: toDate(row.invited_at),
-      invitationSentAt: toDate(row.invitation_sent_at),
-      invitationAcceptedAt: toDate(row.invitation_accepted_at),
-      deletedAt: null,
-      reason,
-      inactiveSince,
-      daysInactive: Math.floor((now.getTime() - inactiveSince.getTime()) / DAY_MS),
-    };
   }
 
   private tenant(tenantId: string): Promise<Tenant> {
