@@ -3,7 +3,7 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { User } from '../users/user.entity.js';
-import { IsUserPrincipalName, maxLength, notBlank, ProfileDetailsInput } from '../users/user.inputs.js';
+import { NamedProfileInput } from '../users/user.inputs.js';
 
 export const ManagedUserPage = PageOf(User, 'ManagedUser');
 
@@ -11,28 +11,7 @@ export const ManagedUserPage = PageOf(User, 'ManagedUser');
   description:
     'The whole editable profile of a user (PUT): an optional field left out is cleared; accountStatus and mfaStatus stay as they are unless given. Synced users: only fields whose value changes are checked against the read-only set.',
 })
-export class ReplaceUserInput extends ProfileDetailsInput {
-  @Field()
-  @notBlank()
-  @maxLength('firstName')
-  firstName!: string;
-
-  @Field()
-  @notBlank()
-  @maxLength('lastName')
-  lastName!: string;
-
-  @Field({ description: "username@domain, where domain is one of the tenant's domains" })
-  @IsUserPrincipalName()
-  @maxLength('userPrincipalName')
-  userPrincipalName!: string;
-
-  @Field(() => String, { nullable: true, description: 'Defaults to "First Last"' })
-  @IsOptional()
-  @notBlank()
-  @maxLength('displayName')
-  displayName?: string | null;
-}
+export class ReplaceUserInput extends NamedProfileInput {}
 
 @InputType({ description: 'A password reset (issue #14 item 3)' })
 export class ResetPasswordInput {

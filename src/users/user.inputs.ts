@@ -137,8 +137,9 @@ export abstract class ProfileDetailsInput {
   accountStatus?: AccountStatus;
 }
 
-@InputType({ description: 'A new cloud user of a tenant (SPEC 2.3)' })
-export class CreateUserInput extends ProfileDetailsInput {
+/** The names of a whole profile: a new user's (POST) and a replaced one's (PUT). */
+@InputType()
+export abstract class NamedProfileInput extends ProfileDetailsInput {
   @Field()
   @notBlank()
   @maxLength('firstName')
@@ -159,7 +160,10 @@ export class CreateUserInput extends ProfileDetailsInput {
   @notBlank()
   @maxLength('displayName')
   displayName?: string | null;
+}
 
+@InputType({ description: 'A new cloud user of a tenant (SPEC 2.3)' })
+export class CreateUserInput extends NamedProfileInput {
   @Field(() => String, {
     nullable: true,
     description:
