@@ -17,7 +17,8 @@ const tenantIdsArg = () => Arg('tenantIds', () => [GraphQLUUID]);
 
 /**
  * Tenant groups (REST: /api/msp-portal/tenant-groups). Groups are about tenants, so they take the tenant
- * permissions: read:tenants reads, write:tenants (Write or Admin key) creates, changes and deletes.
+ * permissions: read:tenants reads, write:tenants (Write or Admin key) creates and changes; every DELETE (a group, its
+ * members) needs an Admin key (DECISIONS: Admin = everything, including every DELETE).
  */
 @Resolver(() => TenantGroupView)
 export class TenantGroupResolver {
@@ -57,7 +58,7 @@ export class TenantGroupResolver {
   @Mutation(() => TenantGroupView, {
     description: 'Deletes a group (its tenants are untouched); answers the group as it was',
   })
-  @RequirePermission(FEATURES.tenants.write)
+  @RequirePermission(FEATURES.tenants.admin)
   deleteTenantGroup(@idArg() id: string, @Ctx() ctx: RequestContext) {
     return new TenantGroupService(ctx).delete(id);
   }
@@ -75,7 +76,7 @@ export class TenantGroupResolver {
   @Mutation(() => TenantGroupView, {
     description: 'Removes tenants from a group (the tenants are untouched)',
   })
-  @RequirePermission(FEATURES.tenants.write)
+  @RequirePermission(FEATURES.tenants.admin)
   removeTenantGroupMembers(
     @idArg() id: string,
     @tenantIdsArg() tenantIds: string[],

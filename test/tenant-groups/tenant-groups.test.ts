@@ -74,14 +74,23 @@ describe('tenant group CRUD (REST)', () => {
       body: { tenantIds: [tenants[2].id, tenants[0].id] }, // tenants[0] is already in: stays once
     });
     expect(added.body.data.tenantIds).toEqual(ids(tenants));
-    const removed = await app.request<Envelope<GroupBody>>('DELETE', `${GROUPS}/${created.id}/members`, {
+    // Every DELETE needs an Admin key (DECISIONS): a Write key gets 403 and the group keeps its members.
+    const refused = await app.request('DELETE', `${GROUPS}/${created.id}/members`, {
       key: org.keys.write,
+      body: { tenantIds: [tenants[1].id] },
+    });
+    expect(refused.status).toBe(403);
+    const removed = await app.request<Envelope<GroupBody>>('DELETE', `${GROUPS}/${created.id}/members`, {
+      key: org.keys.admin,
       body: { tenantIds: [tenants[1].id] },
     });
     expect(removed.body.data.tenantIds).toEqual(ids([tenants[0], tenants[2]]));
 
+    expect((await app.request('DELETE', `${GROUPS}/${created.id}`, { key: org.keys.write })).status).toBe(
+      403,
+    );
     const deleted = await app.request<Envelope<GroupBody>>('DELETE', `${GROUPS}/${created.id}`, {
-      key: org.keys.write,
+      key: org.keys.admin,
     });
     expect(deleted.status).toBe(200);
     expect((await app.request('GET', `${GROUPS}/${created.id}`, { key: org.keys.read })).status).toBe(404);
@@ -204,7 +213,7 @@ describe('tenant groups through GraphQL', () => {
     );
     expect(foreign.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     const deleted = await app.graphql(
-      org.keys.write,
+      org.keys.admin,
       'mutation ($id: UUID!) { deleteTenantGroup(id: $id) { id } }',
       {
         id: group.id,

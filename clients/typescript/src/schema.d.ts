@@ -868,7 +868,7 @@ export interface paths {
          * delete a tenant group; its tenants are untouched (write:tenants)
          * @description delete a tenant group; its tenants are untouched (write:tenants).
          *
-         *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
+         *     Needs an API key of level Admin or an access token with the scope write:tenants. Also served under /v1/api.
          */
         delete: operations["deleteTenantGroup"];
         options?: never;
@@ -902,7 +902,7 @@ export interface paths {
          * remove tenants {tenantIds} from a group (write:tenants)
          * @description remove tenants {tenantIds} from a group (write:tenants).
          *
-         *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
+         *     Needs an API key of level Admin or an access token with the scope write:tenants. Also served under /v1/api.
          */
         delete: operations["removeTenantGroupMembers"];
         options?: never;
