@@ -1,7 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../src/context.js';
-import { InvalidRequestError, NotFoundError, toAppError, type FieldProblem } from '../src/core/errors.js';
+import {
+  invalid,
+  InvalidRequestError,
+  NotFoundError,
+  toAppError,
+  type FieldProblem,
+} from '../src/core/errors.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { assertRequirements } from '../src/http/operation-requirements.js';
 import { sendJson } from '../src/http/respond.js';
@@ -145,6 +151,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
     try {
       // Permission first: a caller who may not call the route learns nothing about its input or records.
       if (req.viewer) assertRequirements(req.viewer, route.requirements);
+      if (req.bodyError !== undefined) throw req.bodyError; // a body that could not be read (400)
       const variables = variablesOf(route, req);
       const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
       if (problems.length > 0) {
@@ -157,11 +164,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
           const resource = route.sources.get(unknownId.variable)?.from === 'tenant' ? 'Tenant' : 'Resource';
           throw new NotFoundError(resource, String(variables[unknownId.variable]));
         }
-        const fields = problems.map((p) => fieldProblem(route, p));
-        throw new InvalidRequestError(
-          `Invalid request: ${fields.map((f) => `${f.field} ${f.problem}`).join('; ')}`,
-          fields,
-        );
+        throw invalid(problems.map((p) => fieldProblem(route, p)));
       }
       const result = await route.run(deps.contextFor(req), variables);
       if (result.errors?.length) {

@@ -25,7 +25,7 @@ import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { answerClientError } from './http/input/client-error.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
-import { httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
+import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
@@ -181,6 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   // Then the organization's database session (row-level security), which must follow the body parser.
   const jsonBody = [parseJson, organizationSession];
+  const restBody = [deferBodyErrors(parseJson, options.maxJsonBodyBytes), organizationSession];
   const contextFor = (req: Request): RequestContext => {
     // A route wired without organizationSession would run its SQL as the service role: refuse instead.
     if (!currentOrganizationSession())
@@ -196,9 +197,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
   app.use(restoreDownloadRouter(orm, deps, logError));
-  app.use('/v1/api', guard, jsonBody, features.router, notFound);
-  app.use('/v1', guard, jsonBody, versioned.router, notFound);
-  app.use('/api', guard, jsonBody, features.router, notFound);
+  app.use('/v1/api', guard, restBody, features.router, notFound);
+  app.use('/v1', guard, restBody, versioned.router, notFound);
+  app.use('/api', guard, restBody, features.router, notFound);
 
   const apollo = new ApolloServer<RequestContext>({
     // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.

@@ -8,6 +8,8 @@ declare global {
       /** The authenticated caller; set by the authenticate middleware. */
       viewer?: Viewer;
       requestId: string;
+      /** What the body parser refused on a REST route, reported after the route's permission check. */
+      bodyError?: unknown;
     }
   }
 }

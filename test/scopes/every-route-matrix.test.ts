@@ -180,15 +180,15 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 /**
- * Calls a route with input that is wrong in every way (ids that cannot exist, an empty body, an unknown
- * tenant), so a caller without the permission can only learn it from a 403 that comes first.
+ * Calls a route with input that is wrong in every way (ids that cannot exist, a body that is not even JSON, an
+ * unknown tenant), so a caller without the permission can only learn it from a 403 that comes first.
  */
 async function callBadly(mount: string, method: string, path: string, credential: string) {
   const url = mount + path.replace(/:type\b/, 'webhook').replace(/:\w+/g, 'not-a-uuid');
-  const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+  const rawBody = method === 'GET' || method === 'DELETE' ? undefined : '{"malformed": ';
   const res = await app.request<Envelope>(method, url, {
     key: credential,
-    body,
+    rawBody,
     headers: { 'x-tenant-id': '00000000-0000-4000-8000-000000000000' },
   });
   return res.status === 403 ? `403 ${res.body.error?.code}` : 'not 403';

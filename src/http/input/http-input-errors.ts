@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, InvalidRequestError, NotFoundError } from '../../core/errors.js';
 
 /**
@@ -77,4 +77,18 @@ export function httpInputError(thrown: unknown, maxJsonBodyBytes: number): AppEr
     );
   }
   return null;
+}
+
+/**
+ * The body parser, with what it refuses (malformed JSON, too large, an unknown encoding) kept on the request instead
+ * of answered at once: a REST route reports it after its permission check (rest-adapter/handler.ts), so a caller
+ * who may not call the route gets 403 whatever the body. GraphQL cannot: its permissions depend on the document.
+ */
+export function deferBodyErrors(parse: RequestHandler, maxJsonBodyBytes: number): RequestHandler {
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) => {
+      if (error === undefined || !httpInputError(error, maxJsonBodyBytes)) return next(error);
+      req.bodyError = error;
+      next();
+    });
 }
