@@ -140,7 +140,8 @@ export const SECURITY_POSTURE_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     status: 202,
     summary:
-      'validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed)',
+      'validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed); ' +
+      '409 naming the users when segments now share a user',
   },
   {
     method: 'GET',

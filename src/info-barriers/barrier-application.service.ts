@@ -7,6 +7,8 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
 import { BarrierApplicationStatus } from './info-barrier.enums.js';
 import { policyConflicts } from './info-barrier-validation.js';
+import { readSegmentDirectory } from './segment-membership.js';
+import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';
 
 export const BARRIER_APPLY_TASK = 'info-barrier-apply';
 export const BARRIER_APPLY_MAX_ATTEMPTS = 5;
@@ -19,11 +21,16 @@ export interface BarrierApplyJobPayload {
   environment: string;
 }
 
+/** Why an apply (or its job) refused a set whose segments share users. */
+export const overlapMessage = (users: number) =>
+  `${users} user(s) are in more than one segment; a user belongs to one segment only, so nothing was applied`;
+
 const ACTIVE = [BarrierApplicationStatus.PENDING, BarrierApplicationStatus.APPLYING];
 
 /**
  * Applying a tenant's information barriers (SPEC 4.2 POST /api/security/info-barriers/apply, 4.4, 8.3): the
- * whole policy set is validated (contradictions are 409 naming the policies), then an application is
+ * whole policy set is validated (contradictions are 409 naming the policies; segments that now share a user,
+ * by the cloud's directory, are 409 naming the users as at segment creation), then an application is
  * recorded with its start time and the info-barrier-apply job is queued in the same transaction. One
  * application at a time per tenant: a second apply while one is Pending or Applying is 409.
  */
@@ -31,7 +38,9 @@ export class BarrierApplicationService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async apply(tenantId: string): Promise<BarrierApplication> {
-    await new TenantService(this.ctx).get(tenantId);
+    const tenant = await new TenantService(this.ctx).get(tenantId);
+    // Read before the lock: a cloud call is not made while the tenant's row is held.
+    const directory = await readSegmentDirectory(this.ctx.provider, tenant.externalId);
     return this.ctx.em.transactional(async (em) => {
       await em.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const running = await em.findOne(
@@ -50,7 +59,7 @@ export class BarrierApplicationService {
         );
       }
       const [segments, policies] = await Promise.all([
-        em.count(BarrierSegment, { tenantId }),
+        em.find(BarrierSegment, { tenantId }, { orderBy: { createdAt: 'asc' }, refresh: true }),
         em.find(BarrierPolicy, { tenantId }, { orderBy: { createdAt: 'asc' }, refresh: true }),
       ]);
       const conflicts = policyConflicts(policies);
@@ -59,12 +68,14 @@ export class BarrierApplicationService {
           conflicts,
         });
       }
+      // Creation keeps segments apart, but members move (a profile changed here or in the cloud since).
+      await assertNoSegmentOverlap(em, tenantId, segmentOverlaps(directory, segments), overlapMessage);
       const application = em.create(BarrierApplication, {
         organizationId: this.ctx.scope.organizationId,
         environment: this.ctx.scope.environment,
         tenantId,
         startedAt: this.ctx.clock.now(),
-        segmentCount: segments,
+        segmentCount: segments.length,
         policyCount: policies.length,
         requestedBy: this.ctx.actor,
       });

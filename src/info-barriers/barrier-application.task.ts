@@ -5,10 +5,20 @@ import type { Environment } from '../core/scope.js';
 import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { BARRIER_APPLICATION_MS, type BarrierApplyJobPayload } from './barrier-application.service.js';
+import {
+  BARRIER_APPLICATION_MS,
+  overlapMessage,
+  type BarrierApplyJobPayload,
+} from './barrier-application.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
 import { BarrierApplicationStatus } from './info-barrier.enums.js';
 import { readSegmentDirectory, segmentMembers } from './segment-membership.js';
+import {
+  assertNoSegmentOverlap,
+  describeOverlaps,
+  SegmentOverlapError,
+  segmentOverlaps,
+} from './segment-overlap.js';
 
 export const BARRIER_PROGRESS_TASK = 'info-barrier-progress';
 export const BARRIER_ACTOR = 'system:info-barrier-apply';
@@ -34,13 +44,15 @@ export const BARRIER_APPLY_JOB: TrackedJobKind<BarrierApplication> = {
   failed: BarrierApplicationStatus.FAILED,
   completed: BarrierApplicationStatus.APPLYING,
   reasonColumn: 'failureReason',
-  retryable: () => true, // a cloud or database hiccup: the queue retries; the last attempt fails it
+  // A cloud or database hiccup: the queue retries; the last attempt fails it. Overlapping segments do not
+  // pass by waiting: the application fails at once with the reason.
+  retryable: (error) => !(error instanceof SegmentOverlapError),
 };
 
 /**
  * Pending → Applying: pushes the tenant's segments (with their members now) and policies to the cloud,
  * which replaces its configuration (idempotent, so a retried or resumed job pushes the same set again
- * harmlessly).
+ * harmlessly). Pending → Failed, nothing pushed, when segments now share a user (the reason names them).
  */
 export async function pushBarrierApplication(
   ctx: ServiceContext,
@@ -61,6 +73,13 @@ async function pushConfiguration(ctx: ServiceContext, application: BarrierApplic
     ctx.em.find(BarrierPolicy, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
   ]);
   const directory = await readSegmentDirectory(ctx.provider, tenant.externalId);
+  // Apply checked this too, but membership may have changed since: never push a user in two segments.
+  await assertNoSegmentOverlap(
+    ctx.em,
+    tenant.id,
+    segmentOverlaps(directory, segments),
+    (users, overlaps) => `${overlapMessage(users)}: ${describeOverlaps(overlaps)}`,
+  );
   await ctx.provider.applyInformationBarriers(tenant.externalId, {
     segments: segments.map((segment) => ({
       id: segment.id,

@@ -56,7 +56,8 @@ export class InfoBarrierResolver {
 
   @Mutation(() => BarrierApplication, {
     description:
-      'Validates the policy set and starts applying it (Applied after 24 hours); 409 while one runs',
+      'Validates the policy set and starts applying it (Applied after 24 hours); 409 while one runs, when ' +
+      'policies contradict, or when segments share a user (naming the users, as segment creation does)',
   })
   @RequirePermission(Permission.WRITE_TENANTS)
   applyInformationBarriers(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {

@@ -5,11 +5,11 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { User } from '../users/user.entity.js';
 import { BarrierSegment } from './info-barrier.entity.js';
 import { requiredText } from './info-barrier-validation.js';
 import type { CreateSegmentInput } from './info-barrier.types.js';
-import { OVERLAP_LIST_LIMIT, readSegmentDirectory, segmentMembers } from './segment-membership.js';
+import { readSegmentDirectory, segmentMembers } from './segment-membership.js';
+import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';
 
 /**
  * Information-barrier segments of a tenant (SPEC 2.6 "Segment", 4.2): a user belongs to one segment only,
@@ -40,34 +40,13 @@ export class SegmentService {
       const clash = existing.find((segment) => segment.name.toLowerCase() === name.toLowerCase());
       if (clash)
         throw new ConflictError(`A segment named "${clash.name}" already exists`, { segmentId: clash.id });
-      const memberIds = new Set(members.map((user) => user.externalId));
-      const overlapping = existing.flatMap((segment) =>
-        segmentMembers(directory, segment)
-          .filter((user) => memberIds.has(user.externalId))
-          .map((user) => ({ user, segment })),
+      await assertNoSegmentOverlap(
+        em,
+        tenantId,
+        segmentOverlaps(directory, existing, { attribute: input.attribute, value }),
+        (users) =>
+          `${users} user(s) would be in this segment and in another; a user belongs to one segment only`,
       );
-      if (overlapping.length > 0) {
-        const named = overlapping.slice(0, OVERLAP_LIST_LIMIT);
-        const ours = await em.find(
-          User,
-          { tenantId, externalId: { $in: named.map(({ user }) => user.externalId) } },
-          { fields: ['id', 'externalId'] },
-        );
-        const userIdOf = new Map(ours.map((user) => [user.externalId, user.id]));
-        throw new ConflictError(
-          `${overlapping.length} user(s) would be in this segment and in another; a user belongs to one segment only`,
-          {
-            overlapCount: overlapping.length,
-            overlappingUsers: named.map(({ user, segment }) => ({
-              userId: userIdOf.get(user.externalId) ?? null,
-              userPrincipalName: user.userPrincipalName,
-              displayName: user.displayName,
-              segmentId: segment.id,
-              segmentName: segment.name,
-            })),
-          },
-        );
-      }
       const segment = em.create(BarrierSegment, {
         organizationId: this.ctx.scope.organizationId,
         environment: this.ctx.scope.environment,

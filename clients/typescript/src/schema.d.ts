@@ -1306,8 +1306,8 @@ export interface paths {
         get: operations["getInformationBarrierApplication"];
         put?: never;
         /**
-         * validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed)
-         * @description validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed).
+         * validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed); 409 naming the users when segments now share a user
+         * @description validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed); 409 naming the users when segments now share a user.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -8898,7 +8898,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed) */
+            /** @description validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed); 409 naming the users when segments now share a user */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
