@@ -158,6 +158,11 @@ export async function createApp(options: AppOptions): Promise<App> {
     next();
   });
 
+  // Express would answer OPTIONS itself, in plain text ("GET, HEAD"). The API serves no CORS preflight and answers
+  // JSON only (SPEC 2.1): OPTIONS is a method it does not serve, like any other, with the 404 envelope.
+  app.use((req: Request, _res: Response, next: NextFunction) =>
+    next(req.method === 'OPTIONS' ? new NotFoundError('Route', `OPTIONS ${req.path}`) : undefined),
+  );
   app.use(httpMetricsMiddleware());
   sampleDatabase('api', options.pool);
   app.use(metricsRouter(options.metricsToken));

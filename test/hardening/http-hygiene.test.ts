@@ -29,6 +29,30 @@ describe('HTTP hygiene (issue #9 item 8)', () => {
     }
   });
 
+  it("answers OPTIONS with the JSON error envelope, not Express's plain-text method list (SPEC 2.1)", async () => {
+    for (const [path, key] of [
+      ['/v1/tenants', org.keys.admin],
+      ['/api/msp-portal/tenants/stats', org.keys.read],
+      ['/graphql', org.keys.read],
+      ['/health/live', undefined],
+      ['/v1/tenants', undefined],
+    ] as const) {
+      const res = await app.request<Envelope & { errors?: Array<{ extensions: { code: string } }> }>(
+        'OPTIONS',
+        path,
+        { key },
+      );
+      expect({ path, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        path,
+        status: 404,
+        type: 'application/json; charset=utf-8',
+      });
+      // /graphql answers errors in GraphQL's own shape (docs/api.md), the rest in the REST envelope.
+      const code = res.body.error?.code ?? res.body.errors?.[0].extensions.code;
+      expect({ path, code }).toEqual({ path, code: 'NOT_FOUND' });
+    }
+  });
+
   it('names the Bearer scheme on a 401', async () => {
     const res = await app.request('GET', '/v1/tenants');
     expect(res.status).toBe(401);
