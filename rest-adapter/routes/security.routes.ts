@@ -121,7 +121,7 @@ export const SECURITY_ROUTES: RouteDefinition[] = [
     body: 'input',
     status: 202,
     summary:
-      'isolate a device ({type: Full|Selective, reason, notes}); the same operation as /security/devices/:id/isolate',
+      'isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}); the same operation as /security/devices/:id/isolate',
   },
   {
     method: 'POST',
@@ -142,7 +142,8 @@ export const SECURITY_ROUTES: RouteDefinition[] = [
     params: { id: 'id' },
     body: 'input',
     status: 202,
-    summary: 'isolate a device ({type: Full|Selective, reason, notes}), carried out by a job',
+    summary:
+      'isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}), carried out by a job',
   },
   {
     method: 'POST',

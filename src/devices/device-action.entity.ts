@@ -64,7 +64,7 @@ export class DeviceAction extends TrackedOperation {
   @Enum({ items: () => DeviceActionStatus })
   status: DeviceActionStatus = DeviceActionStatus.PENDING;
 
-  @Field(() => IsolationType, { nullable: true, description: 'Isolate: Full or Selective' })
+  @Field(() => IsolationType, { nullable: true, description: 'Isolate: FULL or SELECTIVE' })
   @Enum({ items: () => IsolationType, nullable: true })
   isolationType: IsolationType | null = null;
 

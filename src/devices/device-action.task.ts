@@ -14,7 +14,13 @@ import {
 } from './device-action.service.js';
 import { DeviceAction } from './device-action.entity.js';
 import { Device } from './device.entity.js';
-import { DeviceActionKind, DeviceActionStatus, IsolationState } from './device.enums.js';
+import {
+  DeviceActionKind,
+  DeviceActionStatus,
+  IsolationState,
+  IsolationType,
+  ScanType,
+} from './device.enums.js';
 
 /** The cloud is asked for the action's status every POLL_DELAY_MS, DEVICE_ACTION_MAX_POLLS times at most. */
 export const POLL_DELAY_MS = 5_000;
@@ -59,6 +65,13 @@ export function deviceActionTask(orm: MikroORM, deps: AppDeps): Task {
   };
 }
 
+/** The cloud's own names (CloudDeviceActionRequest): Isolate Full | Selective, Scan Quick | Full. */
+function cloudActionType(action: DeviceAction): string | null {
+  if (action.isolationType !== null)
+    return action.isolationType === IsolationType.FULL ? 'Full' : 'Selective';
+  return action.scanType === null ? null : action.scanType === ScanType.FULL ? 'Full' : 'Quick';
+}
+
 async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | typeof CONTINUES_IN_NEXT_JOB> {
   const device = await ctx.em.findOneOrFail(Device, { id: action.deviceId });
   const tenant = await ctx.em.findOneOrFail(Tenant, { id: action.tenantId });
@@ -66,9 +79,7 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | t
     const started = await ctx.provider.security.startDeviceAction(tenant.externalId, device.externalId, {
       requestId: action.id,
       kind: action.kind,
-      type:
-        action.isolationType ??
-        (action.scanType === null ? null : action.scanType === 'full' ? 'Full' : 'Quick'),
+      type: cloudActionType(action),
       comment: [action.reason, action.notes].filter(Boolean).join(' - '),
     });
     action.externalId = started.externalId;

@@ -148,7 +148,7 @@ export class Device extends ScopedEntity {
   @Enum({ items: () => IsolationState })
   isolationState: IsolationState = IsolationState.NOT_ISOLATED;
 
-  @Field(() => IsolationType, { nullable: true, description: 'While isolated: Full or Selective' })
+  @Field(() => IsolationType, { nullable: true, description: 'While isolated: FULL or SELECTIVE' })
   @Enum({ items: () => IsolationType, nullable: true })
   isolationType: IsolationType | null = null;
 

@@ -74,15 +74,15 @@ export enum IsolationState {
 }
 registerEnumType(IsolationState, { name: 'IsolationState', description: 'Not isolated or Isolated' });
 
-/** SPEC 2.6 "Isolation": type. */
+/** SPEC 2.6 "Isolation": type, with SPEC's spelling on REST. */
 export enum IsolationType {
-  FULL = 'Full',
-  SELECTIVE = 'Selective',
+  FULL = 'Full isolation',
+  SELECTIVE = 'Selective isolation',
 }
 registerEnumType(IsolationType, {
   name: 'IsolationType',
   description:
-    'Full (Full isolation: all traffic blocked but the management channel) or Selective (Selective isolation)',
+    'FULL (REST "Full isolation": all traffic blocked but the management channel) or SELECTIVE (REST "Selective isolation")',
 });
 
 export enum ScanType {

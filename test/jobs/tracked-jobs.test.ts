@@ -146,7 +146,7 @@ const cases: Case[] = [
     start: async () => {
       const tenant = await createTenant(app, org.scope);
       const { deviceIds } = await seedSecurity(app, org.scope, tenant, { devices: [{ deviceName: 'PC-1' }] });
-      const body = { type: 'Full', reason: 'Suspicious process', notes: 'Ticket 1' };
+      const body = { type: 'Full isolation', reason: 'Suspicious process', notes: 'Ticket 1' };
       return (
         await post<{ id: string }>(`/api/security/device-security/${deviceIds[0]}/isolate`, body, tenant.id)
       ).id;

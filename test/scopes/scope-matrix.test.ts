@@ -206,7 +206,7 @@ const PROBES: Probe[] = [
     call: async (t) => {
       const { deviceId } = await insertSecurityRows(app, org.scope, tenant);
       return rest('POST', `/api/security/devices/${deviceId}/isolate?tenantId=${tenant.id}`, t, {
-        type: 'Full',
+        type: 'Full isolation',
         reason: 'Probe',
         notes: 'Probe',
       });

@@ -120,7 +120,11 @@ async function externalIdOf(deviceId: string): Promise<string> {
   return rows[0].external_id;
 }
 
-const ISOLATION = { type: 'Full', reason: 'Ransomware behaviour', notes: 'Ticket 4711; user informed' };
+const ISOLATION = {
+  type: 'Full isolation',
+  reason: 'Ransomware behaviour',
+  notes: 'Ticket 4711; user informed',
+};
 
 describe('GET /api/security/device-security', () => {
   it('lists riskiest first and combines filters', async () => {
@@ -202,7 +206,7 @@ describe('isolation', () => {
     expect(started.body.data).toMatchObject({
       kind: 'Isolate',
       status: 'Pending',
-      isolationType: 'Full',
+      isolationType: 'Full isolation',
       reason: ISOLATION.reason,
     });
     // While in flight the other path refuses too.
@@ -221,14 +225,14 @@ describe('isolation', () => {
     });
     expect(status.body.data).toMatchObject({
       state: 'Isolated',
-      isolationType: 'Full',
+      isolationType: 'Full isolation',
       actionInProgress: false,
       lastAction: { id: started.body.data.id, status: 'Succeeded' },
     });
     const isolated = await eventsOf(app, tenant.id, 'device.isolated');
     expect(isolated).toEqual([
       expect.objectContaining({
-        details: expect.objectContaining({ deviceId: ids[0], isolationType: 'Full' }),
+        details: expect.objectContaining({ deviceId: ids[0], isolationType: 'Full isolation' }),
       }),
     ]);
 
@@ -277,7 +281,7 @@ describe('isolation', () => {
     const started = await api<ActionBody>(app, 'POST', `/devices/${ids[2]}/isolate`, {
       key: org.keys.write,
       tenantId: tenant.id,
-      body: { ...ISOLATION, type: 'Selective' },
+      body: { ...ISOLATION, type: 'Selective isolation' },
     });
     expect(started.status).toBe(202);
     expect(await waitForAction(app, started.body.data.id)).toBe('Failed');
@@ -307,14 +311,14 @@ describe('isolation', () => {
     const empty = await api(app, 'POST', `/devices/${ids[0]}/isolate`, {
       key: org.keys.write,
       tenantId: tenant.id,
-      body: { type: 'Full', reason: ' ', notes: '' },
+      body: { type: 'Full isolation', reason: ' ', notes: '' },
     });
     expect(empty.status).toBe(400);
     expect(fieldsOf(empty.body).map((f) => f.field)).toEqual(['reason', 'notes']);
     const missing = await api(app, 'POST', `/device-security/${ids[0]}/isolate`, {
       key: org.keys.write,
       tenantId: tenant.id,
-      body: { type: 'Full' },
+      body: { type: 'Full isolation' },
     });
     expect(missing.status).toBe(400);
     const badType = await api(app, 'POST', `/devices/${ids[0]}/isolate`, {

@@ -91,12 +91,12 @@ it('events, alertCreated, alertUpdated and deviceIsolated deliver what sync, PAT
   const action = await api<{ id: string }>(app, 'POST', `/devices/${deviceId}/isolate`, {
     key: org.keys.write,
     tenantId: tenant.id,
-    body: { type: 'Full', reason: 'Ransomware', notes: 'Containment' },
+    body: { type: 'Full isolation', reason: 'Ransomware', notes: 'Containment' },
   });
   expect(await waitForAction(app, action.body.data.id)).toBe('Succeeded');
   expect(await nextReal(isolated)).toMatchObject({
     event: 'device.isolated',
-    details: { deviceId, isolationType: 'Full' },
+    details: { deviceId, isolationType: 'Full isolation' },
   });
   expect((await nextReal(all)).event).toBe('device.isolated');
 });

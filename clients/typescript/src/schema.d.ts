@@ -1124,8 +1124,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * isolate a device ({type: Full|Selective, reason, notes}); the same operation as /security/devices/:id/isolate
-         * @description isolate a device ({type: Full|Selective, reason, notes}); the same operation as /security/devices/:id/isolate.
+         * isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}); the same operation as /security/devices/:id/isolate
+         * @description isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}); the same operation as /security/devices/:id/isolate.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -1190,8 +1190,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * isolate a device ({type: Full|Selective, reason, notes}), carried out by a job
-         * @description isolate a device ({type: Full|Selective, reason, notes}), carried out by a job.
+         * isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}), carried out by a job
+         * @description isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}), carried out by a job.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -2742,10 +2742,10 @@ export interface components {
          */
         IsolationState: "Not isolated" | "Isolated";
         /**
-         * @description Full (Full isolation: all traffic blocked but the management channel) or Selective (Selective isolation)
+         * @description FULL (REST "Full isolation": all traffic blocked but the management channel) or SELECTIVE (REST "Selective isolation")
          * @enum {string}
          */
-        IsolationType: "Full" | "Selective";
+        IsolationType: "Full isolation" | "Selective isolation";
         /**
          * @description Queued → Running → Completed | Failed | Cancelled
          * @enum {string}
@@ -8052,7 +8052,7 @@ export interface operations {
                             /** @description The device's primary user (owner) */
                             userId: string | null;
                             isolationState: components["schemas"]["IsolationState"];
-                            /** @description While isolated: Full or Selective */
+                            /** @description While isolated: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
@@ -8130,7 +8130,7 @@ export interface operations {
                             /** @description The device's primary user (owner) */
                             userId: string | null;
                             isolationState: components["schemas"]["IsolationState"];
-                            /** @description While isolated: Full or Selective */
+                            /** @description While isolated: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                             /** @description Isolation actions, scans and alerts of the device, newest first (50 at most) */
                             timeline: {
@@ -8184,7 +8184,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description isolate a device ({type: Full|Selective, reason, notes}); the same operation as /security/devices/:id/isolate */
+            /** @description isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}); the same operation as /security/devices/:id/isolate */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8203,7 +8203,7 @@ export interface operations {
                             deviceId: string;
                             kind: components["schemas"]["DeviceActionKind"];
                             status: components["schemas"]["DeviceActionStatus"];
-                            /** @description Isolate: Full or Selective */
+                            /** @description Isolate: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                             /** @description Scan: quick or full */
                             scanType: components["schemas"]["ScanType"] | null;
@@ -8295,7 +8295,7 @@ export interface operations {
                             deviceId: string;
                             kind: components["schemas"]["DeviceActionKind"];
                             status: components["schemas"]["DeviceActionStatus"];
-                            /** @description Isolate: Full or Selective */
+                            /** @description Isolate: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                             /** @description Scan: quick or full */
                             scanType: components["schemas"]["ScanType"] | null;
@@ -8421,7 +8421,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description isolate a device ({type: Full|Selective, reason, notes}), carried out by a job */
+            /** @description isolate a device ({type: "Full isolation"|"Selective isolation", reason, notes}), carried out by a job */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8440,7 +8440,7 @@ export interface operations {
                             deviceId: string;
                             kind: components["schemas"]["DeviceActionKind"];
                             status: components["schemas"]["DeviceActionStatus"];
-                            /** @description Isolate: Full or Selective */
+                            /** @description Isolate: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                             /** @description Scan: quick or full */
                             scanType: components["schemas"]["ScanType"] | null;
@@ -8534,7 +8534,7 @@ export interface operations {
                                 deviceId: string;
                                 kind: components["schemas"]["DeviceActionKind"];
                                 status: components["schemas"]["DeviceActionStatus"];
-                                /** @description Isolate: Full or Selective */
+                                /** @description Isolate: FULL or SELECTIVE */
                                 isolationType: components["schemas"]["IsolationType"] | null;
                                 /** @description Scan: quick or full */
                                 scanType: components["schemas"]["ScanType"] | null;
@@ -8626,7 +8626,7 @@ export interface operations {
                             deviceId: string;
                             kind: components["schemas"]["DeviceActionKind"];
                             status: components["schemas"]["DeviceActionStatus"];
-                            /** @description Isolate: Full or Selective */
+                            /** @description Isolate: FULL or SELECTIVE */
                             isolationType: components["schemas"]["IsolationType"] | null;
                             /** @description Scan: quick or full */
                             scanType: components["schemas"]["ScanType"] | null;
