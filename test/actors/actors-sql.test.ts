@@ -1,7 +1,8 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { listDeleted } from '../users/deleted-user-kit.js';
 import { memberToken, namedApiKey, userDeletedBy, DELETED_USERS_WITH_ACTORS } from './actor-kit.js';
 
@@ -32,8 +33,7 @@ async function principals(count: number, label: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   for (const count of [5, 20]) {
     const tenant = await createTenant(app, org.scope);
     for (const principal of await principals(count, `n${count}`))

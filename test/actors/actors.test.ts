@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { api, seedSecurity } from '../security/security-kit.js';
 import { listDeleted, softDelete } from '../users/deleted-user-kit.js';
 import {
@@ -30,10 +31,7 @@ let formerMemberId: string;
 const deletedBy = new Map<string, string>(); // user id → how it was deleted (the test's own label)
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   opsKey = await namedApiKey(app, org.scope, 'Ops key');
   member = await memberToken(app, org.scope, { email: 'dana@msp.example', clientName: 'Acme PSA' });
   const now = app.clock.now();

@@ -3,16 +3,14 @@ import { Plan } from '../../src/organizations/organization.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import { createTestDatabase, type TestApp } from '../helpers/test-app.js';
 import { AppWithOptions } from '../oauth/app-with-options.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 interface KeyBody {

@@ -1,7 +1,8 @@
 import { RestoreRunner } from '../../src/backup/restore-runner.js';
 import { createJobContext } from '../../src/context.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   backupCall,
   backupTenant,
@@ -16,10 +17,7 @@ import {
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 const FIRST_ATTEMPT = { attempts: 1, max_attempts: 5 };

@@ -2,9 +2,10 @@ import { exportArchive } from '../../src/backup/restore-download.js';
 import { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   backupCall,
   backupTenant,
@@ -28,9 +29,7 @@ let users: User[];
 let sibling: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start({ jobs: true });
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ jobs: true, other: true }));
   ({ tenant, users } = await backupTenant(app, org));
   sibling = (await backupTenant(app, org)).tenant;
 });

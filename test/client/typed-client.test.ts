@@ -18,6 +18,7 @@ import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factor
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import { assertMatchesOpenApi } from '../helpers/openapi-validator.js';
+import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 
@@ -41,8 +42,7 @@ const validatingFetch = async (request: Request): Promise<Response> => {
 const clientFor = (token: string) => createMspClient({ baseUrl: app.baseUrl, token, fetch: validatingFetch });
 
 beforeAll(async () => {
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
 }, 60_000);
 afterAll(() => app.stop());
 

@@ -1,10 +1,11 @@
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp, type ApiResponse } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp, ApiResponse } from '../helpers/test-app.js';
 
 interface ConnectorBody {
   id: string;
@@ -53,11 +54,7 @@ let other: OrganizationWithKeys;
 /** Every response body seen, to prove the credential never comes back. */
 const seen: string[] = [];
 
-beforeAll(async () => {
-  app = await TestApp.start({ jobs: true });
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ jobs: true, other: true })));
 afterAll(() => app.stop());
 
 async function call<T>(

@@ -1,8 +1,9 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { addCloudDevices, sync } from './device-management-kit.js';
 
 /**
@@ -17,8 +18,7 @@ let tenants: Tenant[];
 const KEY = 'organization_id, environment, tenant_id, os_platform, ownership, compliance_state';
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   for (const [t, tenant] of tenants.entries()) {
     const platforms = ['Windows', 'macOS', 'iOS'] as const;

@@ -1,10 +1,10 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { DAY_MS } from '../../src/core/clock.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { addCloudDevices, api, fieldsOf, sync } from './device-management-kit.js';
 
 let app: TestApp;
@@ -18,9 +18,7 @@ const OWNERSHIPS = ['Corporate', 'Personal'] as const;
 
 /** Two tenants of the organization with a spread of devices (and one of another organization), via sync. */
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ other: true }));
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   const now = app.clock.now().getTime();
   for (const [t, tenant] of tenants.entries()) {

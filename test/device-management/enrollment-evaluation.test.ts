@@ -1,8 +1,8 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createGroup, createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   addCloudDevices,
   api,
@@ -18,11 +18,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 const EVALUATE = `mutation($t: UUID!, $input: EvaluateEnrollmentInput!) {

@@ -3,7 +3,8 @@ import { fanOutEvent } from '../../src/core/events/event-fanout.js';
 import { recordEvent } from '../../src/core/events/record-event.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
@@ -14,9 +15,11 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({
+    jobs: true,
+    webhooks: { allowPrivateTargets: true },
+    other: true,
+  }));
 });
 afterAll(async () => {
   await app.stop();

@@ -8,10 +8,11 @@ import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.
 import { announceRiskySignIns } from '../../src/security/risky-signins.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
@@ -40,8 +41,7 @@ let webhook: WebhookBody;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
   cloud = app.deps.provider as SimulatedCloudProvider;
   webhook = await createWebhook(app, org.keys.admin, {
     url: receiver.url('/security'),

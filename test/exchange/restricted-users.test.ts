@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
+import { startSuite } from '../helpers/suite.js';
 import type { ApiResponse, TestApp as App } from '../helpers/test-app.js';
-import { TestApp } from '../helpers/test-app.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { simulatedCloud } from '../users/guest-kit.js';
 import type { Envelope } from '../users/user-test-kit.js';
 import { type ActorBody, apiKeyActor } from '../actors/actor-kit.js';
@@ -27,11 +28,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 function exchange<T>(

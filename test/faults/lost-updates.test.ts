@@ -3,9 +3,10 @@
  * is in effect afterwards (rows are locked for the change: webhook.service.ts, member.service.ts).
  */
 import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
 
@@ -13,10 +14,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 const box = new SecretBox(parseSecretsKey(TEST_SECRETS_KEY));
 
-beforeAll(async () => {
-  app = await TestApp.start({ webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite({ webhooks: { allowPrivateTargets: true } })));
 afterAll(() => app.stop());
 
 async function storedSecrets(webhookId: string): Promise<string[]> {

@@ -16,8 +16,8 @@ import { QUERY_LIMITS, queryCost, ratePointsOf } from '../../src/http/query-limi
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -25,9 +25,7 @@ let tenant: Tenant;
 let schema: GraphQLSchema;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
   schema = await buildAppSchema();
 });
 afterAll(() => app.stop());

@@ -1,9 +1,10 @@
 import { Permission } from '../../src/core/permissions.js';
 import { Member, MemberRole } from '../../src/members/member.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Issue #9 item 4: members are organization-wide, so managing them needs live authority. Before the fix a
@@ -13,10 +14,7 @@ import { TestApp } from '../helpers/test-app.js';
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 const CREATE_MEMBER = 'mutation($input: CreateMemberInput!) { createMember(input: $input) { id role } }';

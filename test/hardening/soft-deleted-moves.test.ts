@@ -1,20 +1,16 @@
 import { InvitationStatus } from '../../src/users/user.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createGuest, removeGuest, resend } from '../users/guest-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, tenant } = await startSuite({ tenant: true })));
 afterAll(() => app.stop());
 
 const REFUSED = {

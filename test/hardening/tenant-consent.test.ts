@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import { JobStatus } from '../../src/core/job-status.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Issue #9 item 3: a tenant belongs to the organization it consented to. Before the fix any organization
@@ -34,10 +35,8 @@ let owner: OrganizationWithKeys;
 let intruder: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start({ jobs: true });
+  ({ app, org: owner, other: intruder } = await startSuite({ jobs: true, other: true }));
   cloud = app.deps.provider as SimulatedCloudProvider;
-  owner = await createOrganizationWithKeys(app);
-  intruder = await createOrganizationWithKeys(app);
 });
 afterAll(() => app.stop());
 

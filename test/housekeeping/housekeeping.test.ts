@@ -1,8 +1,9 @@
 import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
 import { cronItems, taskList } from '../../src/tasks.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 import { Permission } from '../../src/core/permissions.js';
 
@@ -10,10 +11,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 
 // No job runner: deliveries stay pending, which is the case housekeeping must not break.
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 async function exists(table: string, where: string, params: unknown[]): Promise<boolean> {

@@ -1,14 +1,12 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 /** The client's mistakes graphql-js answers itself, answered 400 by the graphql-jit executor too (not a 500). */

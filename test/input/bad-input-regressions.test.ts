@@ -1,11 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { expectEnvelope, expectInvalid, rowCount, tableHash } from './input-kit.js';
 
 /** One regression test per root cause of issue #18 and the input part of #9 item 8 (docs/api.md). */
@@ -15,9 +15,7 @@ let tenant: Tenant;
 let userId: string;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
   userId = (await createUser(app, tenant)).id;
 });
 afterAll(() => app.stop());

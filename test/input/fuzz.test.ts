@@ -4,10 +4,11 @@ import { restSchemaOf } from '../../rest-adapter/rest-schema.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { buildAppSchema } from '../../src/schema.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { graphqlCases, mutationFields } from './fuzz/graphql-cases.js';
 import { plausibleValues } from './fuzz/plausible.js';
 import { restCases, type RestCase } from './fuzz/rest-cases.js';
@@ -35,11 +36,14 @@ let tenantIds: string[];
 let plausible: ReturnType<typeof plausibleValues>;
 
 beforeAll(async () => {
-  app = await TestApp.start();
   // Unlimited rate, so thousands of requests in a minute are answered rather than throttled.
-  org = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM, customRateLimitPerMinute: null });
-  const other = await createOrganizationWithKeys(app);
-  const tenant = await createTenant(app, org.scope);
+  const suite = await startSuite({
+    organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null },
+    other: true,
+    tenant: true,
+  });
+  ({ app, org } = suite);
+  const { other, tenant } = suite;
   const foreignTenant = await createTenant(app, other.scope);
   const user = await createUser(app, tenant);
   const foreignUser = await createUser(app, foreignTenant);

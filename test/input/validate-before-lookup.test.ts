@@ -1,6 +1,7 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { expectInvalid, rowCount } from './input-kit.js';
 
 /**
@@ -12,15 +13,14 @@ let org: OrganizationWithKeys;
 const lookedUp: string[] = [];
 
 beforeAll(async () => {
-  app = await TestApp.start({
+  ({ app, org } = await startSuite({
     webhooks: {
       resolveHost: async (hostname) => {
         lookedUp.push(hostname);
         return ['203.0.113.10']; // documentation range: refused as not public
       },
     },
-  });
-  org = await createOrganizationWithKeys(app);
+  }));
 });
 afterAll(() => app.stop());
 

@@ -34,21 +34,19 @@ import { USER_OFFBOARDING_JOB } from '../../src/user-management/offboarding.task
 import { USER_IMPORT_TASK } from '../../src/user-management/user-import.service.js';
 import { USER_IMPORT_JOB } from '../../src/user-management/user-import.task.js';
 import { backupTenant, latestSnapshot, startRestore } from '../backup/backup-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { seedSecurity } from '../security/security-kit.js';
 import { tenantMissing } from '../security-posture/posture-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 async function post<T>(path: string, body: unknown, tenantId?: string): Promise<T> {

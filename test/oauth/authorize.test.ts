@@ -10,7 +10,8 @@ import {
   REDIRECT_URI,
   type RegisteredClient,
 } from '../factories/oauth.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -18,8 +19,7 @@ let registered: RegisteredClient;
 let owner: { email: string; password: string };
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   owner = await createMember(app, org.organization.id, { email: 'ana.owner@example.com' });
   registered = await createOAuthClient(app, org.scope, {
     name: 'Acme <PSA> & "Friends"',

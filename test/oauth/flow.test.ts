@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import {
   authorizeInBrowser,
   createMember,
@@ -9,7 +9,8 @@ import {
 } from '../factories/oauth.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -18,8 +19,7 @@ let member: { email: string; password: string };
 let config: client.Configuration;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   await createTenant(app, org.scope, { name: 'Contoso Flow' });
   member = await createMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);

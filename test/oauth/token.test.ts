@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as client from 'openid-client';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import {
   authorizeInBrowser,
   createMember,
@@ -12,7 +12,8 @@ import {
 } from '../factories/oauth.js';
 import { sha256 } from '../../src/oauth/oauth-secrets.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -21,8 +22,7 @@ let member: { email: string; password: string };
 let config: client.Configuration;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   member = await createMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);
   config = openIdConfiguration(app, registered);

@@ -1,5 +1,6 @@
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
@@ -12,8 +13,11 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, metricsToken: TOKEN, webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({
+    jobs: true,
+    metricsToken: TOKEN,
+    webhooks: { allowPrivateTargets: true },
+  }));
 });
 afterAll(async () => {
   await app.stop();

@@ -5,11 +5,12 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * The stored portal aggregates (docs/portal.md "Aggregates") against a recount written here from the raw rows,
@@ -122,8 +123,7 @@ async function dirtyTenants(): Promise<string[]> {
 const aggregates = () => new PortalAggregates(app.orm.em.fork(), app.clock);
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   skus = new Map();
   users = [];

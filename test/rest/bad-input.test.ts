@@ -1,18 +1,16 @@
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import { TenantSync } from '../../src/tenants/sync-run.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start({ maxJsonBodyBytes: 1024 * 1024 });
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ maxJsonBodyBytes: 1024 * 1024, tenant: true }));
 });
 afterAll(() => app.stop());
 

@@ -1,13 +1,14 @@
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { backupCall, backupTenant, listSnapshots, startRestore } from '../backup/backup-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import {
   expectPagesReadTheirRows,
   expectStatementsConstantInLimit,
   multiplyRows,
 } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Issue #11 plan tests for the backup, compliance and Exchange lists: ~3,000 snapshots, finished restores,
@@ -39,8 +40,7 @@ async function numberedCopies(table: string, id: string, column: string, unique:
 }
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   tenant = (await backupTenant(app, org)).tenant;
   const [snapshot] = await listSnapshots(app, org.keys.read, tenant.id, '?workload=Mailbox&limit=1');
   snapshotId = snapshot.id;

@@ -10,7 +10,8 @@ import {
   expectStatementsConstantInLimit,
   multiplyRows,
 } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { createGuest, DAY } from '../users/guest-kit.js';
@@ -28,9 +29,7 @@ let tenant: Tenant;
 let importId: string;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
   const contact = await createContact(app, org.keys.admin, tenant.id, contactInput('ann@fabrikam.example'));
   expect(contact.status).toBe(201);
   await multiplyRows(app, 'contacts', contact.body.data.id, ROWS);

@@ -1,9 +1,10 @@
 import { DEVICE_RECOMMENDATIONS } from '../../src/devices/device-recommendations.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { expectListReadsItsPage, expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 import { postureTenant } from '../security-posture/posture-kit.js';
 
@@ -21,8 +22,7 @@ let states: number;
 let devices: number;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   posture = await postureTenant(app, org.scope);
   await multiplyRows(app, 'tenants', posture.id, ROWS);
   // Every copy gets the recommendation states of the first (one row per tenant and recommendation).

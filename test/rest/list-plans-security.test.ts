@@ -1,8 +1,8 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
 /**
@@ -17,9 +17,7 @@ let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
   const scope = [org.scope.organizationId, org.scope.environment, tenant.id];
   const { alertId, deviceId } = await insertSecurityRows(app, org.scope, tenant);
   await multiplyRows(app, 'security_alerts', alertId, ROWS);

@@ -3,15 +3,12 @@ import { PermissionLevel } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient } from '../factories/oauth.js';
-import {
-  createApiKey,
-  createOrganizationWithKeys,
-  type OrganizationWithKeys,
-} from '../factories/organizations.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import { expectListReadsItsPage, multiplyRows } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createGuest } from '../users/guest-kit.js';
 import { insertBlockedAttempt } from '../device-management/device-management-kit.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
@@ -30,9 +27,10 @@ let tenant: Tenant;
 let webhookId: string;
 
 beforeAll(async () => {
-  app = await TestApp.start({ webhooks: { resolveHost: async () => ['93.184.215.14'] } });
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({
+    webhooks: { resolveHost: async () => ['93.184.215.14'] },
+    tenant: true,
+  }));
   await multiplyRows(app, 'tenants', (await createTenant(app, org.scope)).id, ROWS);
 
   const user = await createUser(app, tenant);

@@ -1,11 +1,8 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
 import { createMember, createOAuthClient } from '../factories/oauth.js';
-import {
-  createApiKey,
-  createOrganizationWithKeys,
-  type OrganizationWithKeys,
-} from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 
 /**
@@ -20,8 +17,7 @@ let webhookId: string;
 
 beforeAll(async () => {
   // No job runner: deliveries stay pending, and the webhooks' public address is never contacted.
-  app = await TestApp.start({ webhooks: { resolveHost: async () => ['93.184.215.14'] } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ webhooks: { resolveHost: async () => ['93.184.215.14'] } }));
   const webhooks = [];
   for (let i = 0; i < ITEMS; i++)
     webhooks.push(

@@ -3,11 +3,12 @@ import { LIST_DELETED_USERS } from '../../rest-adapter/operations/identity.opera
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Tenant-scoped /api routes select their tenant with X-Tenant-Id or ?tenantId= (DECISIONS "Identity and
@@ -20,10 +21,7 @@ let tenant: Tenant;
 let deleted: User;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   deleted = await createUser(app, tenant);
   const res = await app.request('DELETE', `/v1/tenants/${tenant.id}/users/${deleted.id}`, {
     key: org.keys.admin,

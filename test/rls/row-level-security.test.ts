@@ -1,8 +1,9 @@
 import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { ISOLATION_POLICY } from '../../src/db/row-level-security.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 // Isolation in PostgreSQL itself (docs/security-model.md, "Row-level security"): whatever SQL the request
 // path writes, the database returns only the rows of the request's organization and environment.
@@ -11,8 +12,7 @@ let orgA: OrganizationWithKeys;
 let orgB: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start({ rowLevelSecurity: true });
-  [orgA, orgB] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
+  ({ app, org: orgA, other: orgB } = await startSuite({ rowLevelSecurity: true, other: true }));
   await Promise.all([
     createTenant(app, orgA.scope),
     createTenant(app, orgB.scope),

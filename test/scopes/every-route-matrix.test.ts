@@ -2,9 +2,10 @@ import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/inde
 import { Permission } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * What every REST route needs, written by hand from SPEC 5.1/5.2 and DECISIONS "OAuth scopes" (not read
@@ -169,9 +170,8 @@ let org: OrganizationWithKeys;
 const tokens = new Map<string, string>();
 
 beforeAll(async () => {
-  app = await TestApp.start();
   // Custom plan, unlimited: ~100 routes × 12 credentials × 2 passes is past the Scale plan's 1,000 a minute.
-  org = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM, customRateLimitPerMinute: null });
+  ({ app, org } = await startSuite({ organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null } }));
   const client = await createOAuthClient(app, org.scope);
   const member = await createMember(app, org.organization.id);
   for (const scope of Object.values(Permission))

@@ -8,11 +8,12 @@ import {
   issueAccessToken,
   type RegisteredClient,
 } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
 import { refreshCatalog } from '../backup/backup-kit.js';
 import { insertSecurityRows } from '../security/security-kit.js';
@@ -29,8 +30,7 @@ let webhookId: string;
 const HOOK_URL = 'http://127.0.0.1:9/hook';
 
 beforeAll(async () => {
-  app = await TestApp.start({ webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ webhooks: { allowPrivateTargets: true } }));
   webhookId = (await createWebhook(app, org.keys.admin, { url: HOOK_URL, events: ['user.*'] })).id;
   tenant = await createTenant(app, org.scope);
   sku = await createSku(app, tenant, { total: 100 });

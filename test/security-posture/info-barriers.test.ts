@@ -6,11 +6,12 @@ import {
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { cronItems } from '../../src/tasks.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createGroup, createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { cloudObjects } from '../users/user-test-kit.js';
 
 interface SegmentBody {
@@ -43,11 +44,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 function barriers<T>(

@@ -8,9 +8,10 @@ import {
 import { RECOMMENDATION_APPLY_TASK } from '../../src/recommendations/recommendation-apply.service.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { taskList } from '../../src/tasks.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
 
 interface OperationBody {
@@ -29,11 +30,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 const apply = (id: string, body: unknown, headers: Record<string, string> = {}, key = org.keys.write) =>

@@ -2,9 +2,10 @@ import { expireSnoozes } from '../../src/recommendations/recommendation-snooze.t
 import { DAY_MS } from '../../src/core/clock.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems } from '../../src/tasks.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { getWithBody, postureTenant } from './posture-kit.js';
 import { type ActorBody, apiKeyActor } from '../actors/actor-kit.js';
 
@@ -35,9 +36,7 @@ let first: Tenant;
 let second: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ other: true }));
   first = await postureTenant(app, org.scope, ['mfa-admin-roles', 'dmarc-records', 'tamper-protection']);
   second = await postureTenant(app, org.scope, ['mfa-admin-roles', 'safe-links']);
 });

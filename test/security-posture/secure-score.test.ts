@@ -4,10 +4,11 @@ import { runApplyOperation } from '../../src/recommendations/recommendation-appl
 import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
 import { cronItems } from '../../src/tasks.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { postureTenant } from './posture-kit.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 
@@ -30,9 +31,7 @@ let tenant: Tenant;
 const MAX = 71;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ other: true }));
   // Unmet: mfa-admin-roles (10, Identity), safe-links (6, Email), tamper-protection (5, Device).
   tenant = await postureTenant(app, org.scope, ['mfa-admin-roles', 'safe-links', 'tamper-protection']);
 });

@@ -2,9 +2,10 @@ import { ALERT_MOVES } from '../../src/alerts/alert-status.js';
 import { AlertStatus } from '../../src/alerts/alert.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createMember } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { api, eventsOf, fieldsOf, securityCloud, seedSecurity, sync } from './security-kit.js';
 import { apiKeyActor, type ActorBody } from '../actors/actor-kit.js';
 
@@ -26,11 +27,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 const HOUR = 3_600_000;

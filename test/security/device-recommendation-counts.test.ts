@@ -1,10 +1,11 @@
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import { BACK_FILL } from '../../src/db/migrations/Migration20261228090000_device_recommendation_counts.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { api, seedSecurity } from './security-kit.js';
 
 /**
@@ -21,8 +22,7 @@ const KEY = 'organization_id, environment, tenant_id, code';
 const CODES = [['update-os', 'enable-bitlocker'], ['update-os'], [], ['require-passcode', 'update-chrome']];
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   for (const [t, tenant] of tenants.entries())
     await seedSecurity(app, org.scope, tenant, {

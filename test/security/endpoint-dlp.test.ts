@@ -1,8 +1,8 @@
 import type { CloudDlpAlertRecord, CloudDlpPolicyRecord } from '../../src/cloud/security.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { api, fieldsOf, securityCloud, sync } from './security-kit.js';
 
 interface PolicyBody {
@@ -65,10 +65,7 @@ function hit(
 }
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   const cloud = securityCloud(app);
   const at = (hours: number) => new Date(app.clock.now().getTime() - hours * HOUR).toISOString();
   await cloud.addDlp(

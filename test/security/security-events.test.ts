@@ -1,6 +1,7 @@
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   bearer,
   connect,
@@ -22,8 +23,10 @@ const connections: Connection[] = [];
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true, retryScheduleMs: [] } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({
+    jobs: true,
+    webhooks: { allowPrivateTargets: true, retryScheduleMs: [] },
+  }));
 });
 afterAll(async () => {
   await Promise.all(connections.splice(0).map((connection) => connection.close()));

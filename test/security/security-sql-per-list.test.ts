@@ -1,7 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { api } from './security-kit.js';
 
 /**
@@ -15,9 +15,7 @@ let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
   const scope = [org.scope.organizationId, org.scope.environment, tenant.id, ITEMS];
   await app.pool.query(
     `insert into devices (id, organization_id, environment, tenant_id, external_id, device_name, os_platform,

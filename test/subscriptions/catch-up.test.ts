@@ -1,19 +1,13 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
-import {
-  createApiKey,
-  createOrganizationWithKeys,
-  type OrganizationWithKeys,
-} from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { bearer, connect, emitTestEvent, EVENT_FIELDS, waitUntilLive } from './subscription-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 /** The server's LISTEN connection, as PostgreSQL sees it. */

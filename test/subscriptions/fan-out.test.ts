@@ -1,8 +1,8 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   bearer,
   connect,
@@ -20,9 +20,7 @@ let tenant: Tenant;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
-  instanceA = await TestApp.start();
-  org = await createOrganizationWithKeys(instanceA);
-  tenant = await createTenant(instanceA, org.scope, { domain: 'contoso.example' });
+  ({ app: instanceA, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
   instanceB = await ServerProcess.start(instanceA.databaseUrl);
 });
 afterEach(async () => {

@@ -7,7 +7,8 @@ import {
   type OrganizationWithKeys,
 } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   bearer,
   connect,
@@ -26,9 +27,7 @@ let secondTenant: Tenant;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-  tenant = await createTenant(app, org.scope, { domain: 'contoso.example' });
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'contoso.example' } }));
   secondTenant = await createTenant(app, org.scope, { domain: 'fabrikam.example' });
 });
 afterEach(async () => {

@@ -3,9 +3,10 @@ import type { CloudUserRecord } from '../../src/cloud/provider.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { SimulatedTenantSpec } from '../../src/cloud/simulated/simulated-cloud.generator.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 interface Envelope<T> {
   success: boolean;
@@ -46,8 +47,7 @@ let org: OrganizationWithKeys;
 let cloud: SimulatedCloudProvider;
 
 beforeAll(async () => {
-  app = await TestApp.start({ jobs: true });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ jobs: true }));
   cloud = app.deps.provider as SimulatedCloudProvider;
 });
 afterAll(() => app.stop());

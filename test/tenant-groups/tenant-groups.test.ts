@@ -1,10 +1,11 @@
 import { TenantGroup, TenantGroupMember } from '../../src/tenant-groups/tenant-group.entity.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Tenant as TenantRow } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { CONTROL_IDS, postureTenant } from '../security-posture/posture-kit.js';
 
@@ -26,9 +27,7 @@ let tenants: TenantRow[];
 let foreignTenant: TenantRow;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ other: true }));
   const ago = (ms: number) => new Date(app.clock.now().getTime() - ms);
   tenants = [
     await createTenant(app, org.scope, { name: 'Alpha', lastSyncedAt: ago(HOUR_MS) }),

@@ -1,7 +1,8 @@
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 interface Envelope<T> {
   success: boolean;
@@ -24,9 +25,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start({ jobs: true });
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ jobs: true, other: true }));
   for (let i = 0; i < 30; i++) {
     await createTenant(app, org.scope, {
       name: `Tenant ${String(i).padStart(2, '0')}`,

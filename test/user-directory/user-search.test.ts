@@ -1,13 +1,14 @@
 import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import { expectSearchTouchesFewUserPages } from '../helpers/search-plan.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { multiplyRows, statementOf } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 const SEARCH = '/api/msp-portal/users/search';
 
@@ -32,9 +33,7 @@ let north: Tenant;
 let south: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+  ({ app, org, other } = await startSuite({ other: true }));
   north = await createTenant(app, org.scope, { name: 'North', domain: 'north.example.com' });
   south = await createTenant(app, org.scope, { name: 'South', domain: 'south.example.com' });
   await createUser(app, north, {

@@ -1,7 +1,8 @@
 import { runUserImport } from '../../src/user-management/user-import.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
+import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 import { countUsers } from '../users/user-test-kit.js';
 import { um } from './um-kit.js';
@@ -10,10 +11,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-});
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
 interface ImportBody {

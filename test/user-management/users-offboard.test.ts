@@ -3,11 +3,11 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import type { User } from '../../src/users/user.entity.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { cloudObjects, userRow } from '../users/user-test-kit.js';
 import { createGroup, createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { um } from './um-kit.js';
 
 let app: TestApp;
@@ -15,11 +15,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 interface StepBody {

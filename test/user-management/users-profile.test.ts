@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserSource } from '../../src/users/user.enums.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { countUsers, eventsAbout, userRow } from '../users/user-test-kit.js';
 import { um, type ManagedUserBody } from './um-kit.js';
@@ -15,9 +16,7 @@ let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-  tenant = await createTenant(app, org.scope, { domain: 'fabrikam.example' });
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'fabrikam.example' } }));
 });
 afterAll(() => app.stop());
 

@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import { expectSearchTouchesFewUserPages } from '../helpers/search-plan.js';
 import { statementOf } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { um, type ManagedUserBody } from './um-kit.js';
 
 /**
@@ -20,9 +21,7 @@ let otherTenant: Tenant;
 let liveTenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-  big = await createTenant(app, org.scope);
+  ({ app, org, other, tenant: big } = await startSuite({ other: true, tenant: true }));
   await app.pool.query(
     `insert into users (id, organization_id, environment, tenant_id, external_id, display_name, first_name,
        last_name, user_principal_name, account_status, mfa_status, user_type, source, is_service_account,

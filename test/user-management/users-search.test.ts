@@ -3,10 +3,10 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus, MfaStatus, UserSource } from '../../src/users/user.enums.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { setUserColumns, um, type ManagedUserBody } from './um-kit.js';
 
 let app: TestApp;
@@ -19,9 +19,7 @@ let people: Record<string, User>;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  [org, other] = await Promise.all([createOrganizationWithKeys(app), createOrganizationWithKeys(app)]);
-  tenant = await createTenant(app, org.scope, { domain: 'contoso.example' });
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'contoso.example' } }));
   sku = await createSku(app, tenant, { total: 10, skuPartNumber: 'ENTERPRISEPACK', name: 'Office 365 E3' });
   const now = app.clock.now().getTime();
   people = {

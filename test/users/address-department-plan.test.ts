@@ -1,6 +1,5 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
 import {
   expectListReadsItsPage,
@@ -8,7 +7,8 @@ import {
   multiplyRows,
   statementOf,
 } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
 import { invite } from './guest-kit.js';
 
@@ -25,9 +25,7 @@ let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope, { domain: 'contoso.example' });
+  ({ app, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
   await createUser(app, tenant, { department: 'Research & Development', displayName: 'Rare One' });
   await createUser(app, tenant, { userPrincipalName: 'Taken.Name@elsewhere.example' });
   await multiplyRows(app, 'users', (await createUser(app, tenant, { department: 'Sales' })).id, ROWS);

@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { DAY, listDeleted, softDelete, type DeletedUserBody } from './deleted-user-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
@@ -18,10 +19,7 @@ let active: User;
 let firstDeletedAt: Date;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   licensed = await createUser(app, tenant, { firstName: 'Lena', lastName: 'Licensed' });
   plain = await createUser(app, tenant, { firstName: 'Paul', lastName: 'Plain' });
   active = await createUser(app, tenant);

@@ -2,10 +2,11 @@ import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems, taskList } from '../../src/tasks.js';
 import { DELETED_USER_PURGE_TASK, purgeExpiredUsers } from '../../src/users/deleted-user-purge.task.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { cloudUserOf, createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { DAY, rowExists, softDelete } from './deleted-user-kit.js';
 import { cloudObjects, eventsAbout } from './user-test-kit.js';
 
@@ -14,12 +15,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 async function inCloud(externalId: string, target = tenant): Promise<boolean> {

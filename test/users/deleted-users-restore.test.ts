@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { DAY, listDeleted, restore, scalar, softDelete } from './deleted-user-kit.js';
 import { eventsAbout, userRow, type UserBody } from './user-test-kit.js';
 
@@ -14,10 +15,10 @@ let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope, { extraDomains: ['alias.example.org'] });
+  ({ app, org, other, tenant } = await startSuite({
+    other: true,
+    tenant: { extraDomains: ['alias.example.org'] },
+  }));
 });
 afterAll(() => app.stop());
 

@@ -1,8 +1,9 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { listDeleted, restore } from './deleted-user-kit.js';
 import { createGuest, DAY, invite, listGuests, removeGuest } from './guest-kit.js';
 import { cloudUserOf } from '../factories/users.js';
@@ -13,12 +14,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 describe('DELETE /api/identity/users/:id (remove guest user)', () => {

@@ -3,10 +3,11 @@ import type { ServiceContext } from '../../src/core/service-context.js';
 import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { InvitationStatus } from '../../src/users/user.enums.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { createGuest, DAY, invite, listGuests, mailsTo, resend, simulatedCloud } from './guest-kit.js';
 import { eventsAbout, userRow } from './user-test-kit.js';
 
@@ -15,12 +16,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 /** A sync of the tenant, run here as the job would run it. */

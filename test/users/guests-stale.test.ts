@@ -1,10 +1,10 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { InvitationStatus } from '../../src/users/user.enums.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { identity } from './deleted-user-kit.js';
 import { createGuest, DAY, staleGuests } from './guest-kit.js';
 
@@ -20,10 +20,7 @@ let recent: User;
 let noInvitation: User;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   start = app.clock.now();
   const at = (days: number) => new Date(start.getTime() + days * DAY);
   // Everyone created on day 0; what differs is what happened since.

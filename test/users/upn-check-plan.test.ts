@@ -1,9 +1,9 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
 import { expectStatementReadsFewRows, multiplyRows, statementOf } from '../helpers/list-plan.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
 
 /**
@@ -19,9 +19,7 @@ let tenant: Tenant;
 let userId: string;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope, { domain: 'contoso.example' });
+  ({ app, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
   const user = await createUser(app, tenant, { userPrincipalName: 'Mixed.Case@contoso.example' });
   userId = user.id;
   await multiplyRows(app, 'users', (await createUser(app, tenant)).id, ROWS);

@@ -1,8 +1,8 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { cloudUserOf, createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   countUsers,
   eventsAbout,
@@ -20,13 +20,13 @@ let tenant: Tenant;
 const STRONG_PASSWORD = 'Correct-Horse-42';
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope, {
-    domain: 'contoso.example',
-    extraDomains: ['contoso-mail.example'],
-  });
+  ({ app, org, other, tenant } = await startSuite({
+    other: true,
+    tenant: {
+      domain: 'contoso.example',
+      extraDomains: ['contoso-mail.example'],
+    },
+  }));
 });
 afterAll(() => app.stop());
 

@@ -1,9 +1,9 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { cloudObjects, eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
@@ -12,12 +12,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
-});
+beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 function deleteUser(userId: string, key = org.keys.admin) {

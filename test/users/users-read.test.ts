@@ -1,10 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { USER_WIRE_FIELDS, type Envelope, type UserBody } from './user-test-kit.js';
 
 let app: TestApp;
@@ -16,10 +17,7 @@ let deleted: User;
 const USER_COUNT = 30;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope);
+  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
   for (let i = 0; i < USER_COUNT; i++) {
     newest = await createUser(app, tenant, {
       firstName: 'Person',

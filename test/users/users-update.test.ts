@@ -1,9 +1,10 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserSource } from '../../src/users/user.enums.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { cloudUserOf, createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
 
 let app: TestApp;
@@ -12,13 +13,13 @@ let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
-  tenant = await createTenant(app, org.scope, {
-    domain: 'fabrikam.example',
-    extraDomains: ['fabrikam.test'],
-  });
+  ({ app, org, other, tenant } = await startSuite({
+    other: true,
+    tenant: {
+      domain: 'fabrikam.example',
+      extraDomains: ['fabrikam.test'],
+    },
+  }));
 });
 afterAll(() => app.stop());
 

@@ -1,8 +1,9 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DAY_MS } from '../../src/core/clock.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   commitEvent,
   createWebhook,
@@ -22,11 +23,10 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({
+  ({ app, org } = await startSuite({
     jobs: true,
     webhooks: { allowPrivateTargets: true, retryScheduleMs: SCHEDULE_MS, timeoutMs: TIMEOUT_MS },
-  });
-  org = await createOrganizationWithKeys(app);
+  }));
 });
 afterAll(async () => {
   await app.stop();

@@ -1,10 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook as StandardWebhook, WebhookVerificationError } from 'standardwebhooks';
 import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook, waitForDeliveries, type WebhookBody } from './webhook-kit.js';
 import { WebhookReceiver, type ReceivedRequest } from './webhook-receiver.js';
 
@@ -39,8 +40,7 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true } });
-  org = await createOrganizationWithKeys(app);
+  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
 });
 afterAll(async () => {
   await app.stop();

@@ -4,7 +4,8 @@ import { createMember, createOAuthClient, issueAccessToken } from '../factories/
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   commitEvent,
   createWebhook,
@@ -37,7 +38,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start({
+  ({ app, org, other } = await startSuite({
     jobs: true,
     webhooks: {
       resolveHost: (host) => {
@@ -49,9 +50,8 @@ beforeAll(async () => {
       retryScheduleMs: [],
       timeoutMs: 500,
     },
-  });
-  org = await createOrganizationWithKeys(app);
-  other = await createOrganizationWithKeys(app);
+    other: true,
+  }));
 });
 afterAll(() => app.stop());
 
