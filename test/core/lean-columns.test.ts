@@ -1,17 +1,15 @@
 import 'reflect-metadata';
 import { findLeanIn } from '../../src/core/lean-read.js';
 import { SecureScoreSnapshot } from '../../src/secure-score/secure-score-snapshot.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { TestApp } from '../helpers/test-app.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => {
-  app = await TestApp.start();
-  org = await createOrganizationWithKeys(app);
-});
+beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
 /** Lean views (src/core/lean-read.ts) hold the same values as MikroORM's entities, column type by column type. */
