@@ -40,18 +40,20 @@ function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
 /**
  * The tenant a tenant-scoped route acts in: the header X-Tenant-Id or the query parameter tenantId
  * (undefined when neither is given; the variable's required check then names X-Tenant-Id). Two different
- * values (header and query, or the parameter repeated) are refused rather than one picked.
+ * values (header and query, the header or the parameter repeated) are refused rather than one picked.
  */
 function selectedTenant(req: Request): string | undefined {
   const query: unknown = req.query[TENANT_QUERY_PARAM];
-  const given = [req.get(TENANT_HEADER), ...(Array.isArray(query) ? query : [query])]
+  // Node joins a repeated header with ", ": each part is one value given.
+  const header = req.get(TENANT_HEADER)?.split(',') ?? [];
+  const given = [...header, ...(Array.isArray(query) ? query : [query])]
     .filter((value): value is string => typeof value === 'string')
     .map((value) => value.trim())
     .filter((value) => value !== '');
   const distinct = [...new Set(given.map((value) => value.toLowerCase()))];
   if (distinct.length > 1) {
     throw new InvalidRequestError(
-      `${TENANT_HEADER} and the query parameter ${TENANT_QUERY_PARAM} name different tenants`,
+      `${TENANT_HEADER} (or the query parameter ${TENANT_QUERY_PARAM}) names different tenants`,
       [{ field: TENANT_HEADER, problem: `names more than one tenant: ${given.join(', ')}` }],
     );
   }
