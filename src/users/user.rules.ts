@@ -125,3 +125,24 @@ export async function flushClaimingUpn(em: EntityManager, userPrincipalName: str
     throw isUpnClash(error) ? upnTaken(userPrincipalName) : error;
   }
 }
+
+/**
+ * SPEC 2.3: a license needs a usage location, so a user who holds licenses keeps theirs (409 naming
+ * usageLocation); the licenses go first. The mirror of the check on assignment (LicenseService).
+ */
+export async function assertKeepsUsageLocation(em: EntityManager, userId: string): Promise<void> {
+  const held = await em.execute<Array<{ sku_id: string }>>(
+    'select sku_id from license_assignments where user_id = ? order by sku_id',
+    [userId],
+  );
+  if (held.length === 0) return;
+  throw new ConflictError(
+    `User ${userId} holds ${held.length} license(s); a licensed user needs a usage location: remove the licenses first`,
+    {
+      userId,
+      field: 'usageLocation',
+      reason: 'must stay set while the user holds licenses',
+      skuIds: held.map((row) => row.sku_id),
+    },
+  );
+}

@@ -20,6 +20,7 @@ import {
   type UserChanges,
 } from './user.changes.js';
 import {
+  assertKeepsUsageLocation,
   assertUpnFree,
   flushClaimingUpn,
   softDeleted,
@@ -207,6 +208,7 @@ export class UserService {
     const changes = changedFields(user, requested);
     if (Object.keys(changes).length === 0) return user; // nothing to do: no cloud call, no event
     if (changes.userPrincipalName) await assertUpnFree(this.ctx.em, changes.userPrincipalName, id);
+    if (changes.usageLocation === null) await assertKeepsUsageLocation(this.ctx.em, id);
 
     const before = Object.fromEntries(
       Object.keys(changes).map((field) => [field, user[field as keyof UserChanges]]),

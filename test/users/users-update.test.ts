@@ -2,7 +2,8 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserSource } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { cloudUserOf, createUser } from '../factories/users.js';
+import { createSku } from '../factories/licenses.js';
+import { cloudUserOf, createUser, giveLicense } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
@@ -85,6 +86,25 @@ describe('PATCH /v1/tenants/:id/users/:userId', () => {
     expect(same.status).toBe(200);
     expect(same.body.data.department).toBe('Sales');
     expect(await eventsAbout(app, user.id)).toEqual([]);
+  });
+
+  it('keeps the usage location of a user who holds licenses: clearing it is 409 naming usageLocation, nothing written', async () => {
+    const licensed = await createUser(app, tenant, { usageLocation: 'CH' });
+    const sku = await createSku(app, tenant, { total: 5 });
+    await giveLicense(app, tenant, licensed, sku);
+    const refused = await patchUser(licensed.id, { usageLocation: null, jobTitle: 'Changed' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'CONFLICT',
+      details: { field: 'usageLocation', skuIds: [sku.skuId] },
+    });
+    expect(await userRow(app, licensed.id)).toMatchObject({ usage_location: 'CH', job_title: null });
+    expect(await eventsAbout(app, licensed.id)).toEqual([]);
+    // Without licenses it may be cleared.
+    const unlicensed = await createUser(app, tenant, { usageLocation: 'CH' });
+    const cleared = await patchUser(unlicensed.id, { usageLocation: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.usageLocation).toBeNull();
   });
 
   it('refuses the on-premises attributes of a synced user with 409 naming each field; usageLocation and mfaStatus stay editable', async () => {
