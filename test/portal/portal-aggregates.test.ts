@@ -10,8 +10,7 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
-import { refreshCatalog } from '../backup/backup-kit.js';
-import { insertAlerts, insertDevices } from '../tenants/health-kit.js';
+import { countHealthSignals, NO_SIGNALS, type HealthSignalCounts } from '../tenants/health-kit.js';
 
 /**
  * The stored portal aggregates (docs/portal.md "Aggregates") against a recount written here from the raw rows,
@@ -26,17 +25,12 @@ let tenants: Tenant[];
 let skus: Map<string, TenantLicense[]>;
 let users: User[];
 
-interface Recount {
+/** The license figures, and the health signals (docs/tenant-health.md; test/portal/portal-health-aggregates.test.ts). */
+interface Recount extends HealthSignalCounts {
   inactiveLicensedUsers: number;
   inactiveBySku: Record<string, number>;
   /** When the first active licensed user reaches 30 days without a sign-in (ISO), null if none is active. */
   nextCrossingAt: string | null;
-  /** Health signals (docs/tenant-health.md). */
-  openHighAlerts: number;
-  devices: number;
-  nonCompliantDevices: number;
-  /** The oldest of the protected resources' newest snapshots (ISO), null without snapshots. */
-  oldestLatestBackupAt: string | null;
 }
 
 /** Reads every user, assignment and held SKU of the tenants and counts in memory. */
@@ -74,10 +68,11 @@ async function recount(): Promise<Record<string, Recount>> {
   const result: Record<string, Recount> = Object.fromEntries(
     ids.map((id) => [
       id,
-      { inactiveLicensedUsers: 0, inactiveBySku: {}, nextCrossingAt: null, ...noSignals },
+      { inactiveLicensedUsers: 0, inactiveBySku: {}, nextCrossingAt: null, ...NO_SIGNALS },
     ]),
   );
-  await recountHealthSignals(ids, result);
+  const signals = await countHealthSignals(app, ids);
+  for (const id of ids) Object.assign(result[id], signals[id]);
   const counted = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
   const byId = new Map(userRows.rows.map((user) => [user.id, user]));
   for (const assignment of assignments.rows) {
@@ -98,42 +93,6 @@ async function recount(): Promise<Record<string, Recount>> {
   }
   for (const id of ids) result[id].inactiveLicensedUsers = counted.get(id)!.size;
   return result;
-}
-
-const noSignals = { openHighAlerts: 0, devices: 0, nonCompliantDevices: 0, oldestLatestBackupAt: null };
-
-/** Alerts, devices and snapshots of the tenants, read row by row and counted here. */
-async function recountHealthSignals(ids: string[], result: Record<string, Recount>): Promise<void> {
-  const alerts = await app.pool.query<{ tenant_id: string; severity: string; status: string }>(
-    `select tenant_id, severity, status from security_alerts where tenant_id = any($1)`,
-    [ids],
-  );
-  for (const alert of alerts.rows)
-    if (alert.severity === 'High' && (alert.status === 'New' || alert.status === 'In Progress'))
-      result[alert.tenant_id].openHighAlerts++;
-  const devices = await app.pool.query<{ tenant_id: string; compliance_state: string }>(
-    `select tenant_id, compliance_state from devices where tenant_id = any($1)`,
-    [ids],
-  );
-  for (const device of devices.rows) {
-    result[device.tenant_id].devices++;
-    if (device.compliance_state === 'Non-Compliant') result[device.tenant_id].nonCompliantDevices++;
-  }
-  const snapshots = await app.pool.query<{ tenant_id: string; resource_id: string; taken_at: Date }>(
-    `select tenant_id, resource_id, taken_at from backup_snapshots where tenant_id = any($1)`,
-    [ids],
-  );
-  const latest = new Map<string, { tenantId: string; at: number }>();
-  for (const snapshot of snapshots.rows) {
-    const key = `${snapshot.tenant_id}/${snapshot.resource_id}`;
-    const at = snapshot.taken_at.getTime();
-    if ((latest.get(key)?.at ?? -Infinity) < at) latest.set(key, { tenantId: snapshot.tenant_id, at });
-  }
-  for (const { tenantId, at } of latest.values()) {
-    const tenant = result[tenantId];
-    if (tenant.oldestLatestBackupAt === null || at < Date.parse(tenant.oldestLatestBackupAt))
-      tenant.oldestLatestBackupAt = new Date(at).toISOString();
-  }
 }
 
 async function stored(): Promise<Record<string, Recount>> {
@@ -301,7 +260,7 @@ it('recount a tenant whose user crosses the 30-day line without any write when t
   await aggregates().refreshAll();
   const crossing = new Date(signedIn.getTime() + INACTIVE_AFTER_DAYS * DAY_MS);
   expect((await stored())[third.id]).toEqual({
-    ...noSignals,
+    ...NO_SIGNALS,
     inactiveLicensedUsers: 0,
     inactiveBySku: {},
     nextCrossingAt: crossing.toISOString(),
@@ -324,53 +283,10 @@ it('recount a tenant whose user crosses the 30-day line without any write when t
   app.clock.set(crossing);
   expect(await aggregates().refreshAll()).toBe(1);
   expect((await stored())[third.id]).toEqual({
-    ...noSignals,
+    ...NO_SIGNALS,
     inactiveLicensedUsers: 1,
     inactiveBySku: { [e3.skuId]: 1 },
     nextCrossingAt: null,
   });
   expect(await stored()).toEqual(await recount());
-});
-
-it('follow alerts, devices and backups: each change marks its tenant, the recount equals a direct count', async () => {
-  const [first, second] = tenants;
-  await insertAlerts(app, org.scope, first, 2);
-  await insertAlerts(app, org.scope, first, 1, { severity: 'Medium' });
-  await insertAlerts(app, org.scope, second, 1, { status: 'Resolved' });
-  expect(await dirtyTenants()).toEqual([first.id, second.id].sort());
-  expect(await stored()).not.toEqual(await recount());
-  await aggregates().refreshDirty();
-  expect(await stored()).toEqual(await recount());
-
-  const [device] = await insertDevices(app, org.scope, second, 3, 'Non-Compliant');
-  await insertDevices(app, org.scope, second, 5);
-  await aggregates().refreshDirty();
-  expect((await stored())[second.id]).toMatchObject({ devices: 8, nonCompliantDevices: 3 });
-  expect(await stored()).toEqual(await recount());
-  // A device's compliance moves: its tenant's counts change, so it is marked.
-  await app.pool.query(`update devices set compliance_state = 'Compliant' where id = $1`, [device]);
-  expect(await dirtyTenants()).toEqual([second.id]);
-  // A sync rewriting only last-seen times changes no count and marks nothing.
-  await app.pool.query(`update devices set last_seen_at = now() where tenant_id = $1`, [second.id]);
-  await aggregates().refreshDirty();
-  expect(await dirtyTenants()).toEqual([]);
-  expect(await stored()).toEqual(await recount());
-
-  await refreshCatalog(app, first);
-  expect(await dirtyTenants()).toEqual([first.id]);
-  await aggregates().refreshDirty();
-  expect((await stored())[first.id].oldestLatestBackupAt).not.toBeNull();
-  expect(await stored()).toEqual(await recount());
-  await app.pool.query(
-    `delete from backup_snapshots where id in (select id from backup_snapshots where tenant_id = $1
-       order by taken_at desc limit 3)`,
-    [first.id],
-  );
-  await app.pool.query(`update security_alerts set status = 'Resolved' where tenant_id = $1`, [first.id]);
-  await app.pool.query(`delete from devices where tenant_id = $1`, [second.id]);
-  expect(await dirtyTenants()).toEqual([first.id, second.id].sort());
-  await aggregates().refreshAll();
-  expect(await dirtyTenants()).toEqual([]);
-  expect(await stored()).toEqual(await recount());
-  expect((await stored())[second.id]).toMatchObject({ devices: 0, nonCompliantDevices: 0 });
 });

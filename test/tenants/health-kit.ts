@@ -88,3 +88,87 @@ export async function portalStats(app: TestApp, key: string): Promise<StatsBody>
   if (res.status !== 200) throw new Error(`tenant stats: ${res.status}`);
   return res.body.data;
 }
+
+/** The health signals a tenant's portal aggregates store (ISO time for the backup). */
+export interface HealthSignalCounts {
+  openHighAlerts: number;
+  devices: number;
+  nonCompliantDevices: number;
+  /** The oldest of the protected resources' newest snapshots, null without snapshots. */
+  oldestLatestBackupAt: string | null;
+}
+
+export const NO_SIGNALS: HealthSignalCounts = {
+  openHighAlerts: 0,
+  devices: 0,
+  nonCompliantDevices: 0,
+  oldestLatestBackupAt: null,
+};
+
+/** The signals counted here from every alert, device and snapshot row of the tenants (not the stored counts). */
+export async function countHealthSignals(
+  app: TestApp,
+  ids: string[],
+): Promise<Record<string, HealthSignalCounts>> {
+  const result = Object.fromEntries(ids.map((id) => [id, { ...NO_SIGNALS }]));
+  const alerts = await app.pool.query<{ tenant_id: string; severity: string; status: string }>(
+    `select tenant_id, severity, status from security_alerts where tenant_id = any($1)`,
+    [ids],
+  );
+  for (const alert of alerts.rows)
+    if (alert.severity === 'High' && (alert.status === 'New' || alert.status === 'In Progress'))
+      result[alert.tenant_id].openHighAlerts++;
+  const devices = await app.pool.query<{ tenant_id: string; compliance_state: string }>(
+    `select tenant_id, compliance_state from devices where tenant_id = any($1)`,
+    [ids],
+  );
+  for (const device of devices.rows) {
+    result[device.tenant_id].devices++;
+    if (device.compliance_state === 'Non-Compliant') result[device.tenant_id].nonCompliantDevices++;
+  }
+  const snapshots = await app.pool.query<{ tenant_id: string; resource_id: string; taken_at: Date }>(
+    `select tenant_id, resource_id, taken_at from backup_snapshots where tenant_id = any($1)`,
+    [ids],
+  );
+  const latest = new Map<string, { tenantId: string; at: number }>();
+  for (const snapshot of snapshots.rows) {
+    const key = `${snapshot.tenant_id}/${snapshot.resource_id}`;
+    const at = snapshot.taken_at.getTime();
+    if ((latest.get(key)?.at ?? -Infinity) < at) latest.set(key, { tenantId: snapshot.tenant_id, at });
+  }
+  for (const { tenantId, at } of latest.values()) {
+    const tenant = result[tenantId];
+    if (tenant.oldestLatestBackupAt === null || at < Date.parse(tenant.oldestLatestBackupAt))
+      tenant.oldestLatestBackupAt = new Date(at).toISOString();
+  }
+  return result;
+}
+
+/** The signals stored in the tenants' portal aggregates (tenants without a row are left out). */
+export async function storedHealthSignals(
+  app: TestApp,
+  ids: string[],
+): Promise<Record<string, HealthSignalCounts>> {
+  const { rows } = await app.pool.query<{
+    tenant_id: string;
+    open_high_alerts: number;
+    devices: number;
+    non_compliant_devices: number;
+    oldest_latest_backup_at: Date | null;
+  }>(
+    `select tenant_id, open_high_alerts, devices, non_compliant_devices, oldest_latest_backup_at
+       from portal_tenant_aggregates where tenant_id = any($1)`,
+    [ids],
+  );
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.tenant_id,
+      {
+        openHighAlerts: row.open_high_alerts,
+        devices: row.devices,
+        nonCompliantDevices: row.non_compliant_devices,
+        oldestLatestBackupAt: row.oldest_latest_backup_at?.toISOString() ?? null,
+      },
+    ]),
+  );
+}
