@@ -13,7 +13,8 @@ interface SignalRow {
   open_high_alerts: number;
   devices: number;
   non_compliant_devices: number;
-  oldest_latest_backup_at: Date | null;
+  /** Epoch milliseconds (pg hands raw timestamps over as text). */
+  oldest_backup_ms: number | string | null;
 }
 
 /**
@@ -28,7 +29,8 @@ export const storedHealthSignalsLoader = defineLoader(
   (ctx) =>
     new DataLoader<string, StoredHealthSignals>(async (tenantIds) => {
       const rows = await ctx.em.getConnection().execute<SignalRow[]>(
-        `select tenant_id, open_high_alerts, devices, non_compliant_devices, oldest_latest_backup_at
+        `select tenant_id, open_high_alerts, devices, non_compliant_devices,
+                (extract(epoch from oldest_latest_backup_at) * 1000)::float8 as oldest_backup_ms
            from portal_tenant_aggregates
           where organization_id = ? and environment = ? and tenant_id in (?)`,
         [ctx.scope.organizationId, ctx.scope.environment, [...tenantIds]],
@@ -41,8 +43,7 @@ export const storedHealthSignalsLoader = defineLoader(
           openHighAlerts: row.open_high_alerts,
           devices: row.devices,
           nonCompliantDevices: row.non_compliant_devices,
-          oldestLatestBackupAt:
-            row.oldest_latest_backup_at === null ? null : new Date(row.oldest_latest_backup_at),
+          oldestLatestBackupAt: row.oldest_backup_ms === null ? null : new Date(Number(row.oldest_backup_ms)),
         };
       });
     }),
