@@ -5,13 +5,22 @@ import { Tenant } from '../tenants/tenant.entity.js';
 
 /**
  * The stored per-tenant figures the portal reads instead of aggregating every user and assignment on each
- * request (issue #11 item 3, docs/portal.md "Aggregates"). Written only by PortalAggregates (raw SQL, one
+ * request (issue #11 item 3, docs/portal.md "Aggregates"), and what tenant health needs beyond sync times
+ * (docs/tenant-health.md). Written only by PortalAggregates (raw SQL, one
  * upsert per batch of tenants); a tenant without a row has nothing to aggregate yet.
  */
 @Entity({ tableName: 'portal_tenant_aggregates' })
 @Index({ properties: ['organizationId', 'environment'] })
 export class PortalTenantAggregate extends ScopedEntity {
-  [OptionalProps]?: 'secureScorePercent' | 'inactiveLicensedUsers' | 'inactiveBySku' | 'nextCrossingAt';
+  [OptionalProps]?:
+    | 'secureScorePercent'
+    | 'inactiveLicensedUsers'
+    | 'inactiveBySku'
+    | 'nextCrossingAt'
+    | 'openHighAlerts'
+    | 'devices'
+    | 'nonCompliantDevices'
+    | 'oldestLatestBackupAt';
 
   @OneToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade', owner: true })
   tenantId!: string;
@@ -19,6 +28,25 @@ export class PortalTenantAggregate extends ScopedEntity {
   /** computeSecureScore's percentage; null while the tenant has no recommendation states. */
   @Property({ type: 'double', nullable: true })
   secureScorePercent: number | null = null;
+
+  /** Open (New or In Progress) High-severity security alerts: a health signal (docs/tenant-health.md). */
+  @Property()
+  openHighAlerts: number = 0;
+
+  /** The tenant's devices, and those Non-Compliant among them: a health signal (docs/tenant-health.md). */
+  @Property()
+  devices: number = 0;
+
+  @Property()
+  nonCompliantDevices: number = 0;
+
+  /**
+   * The oldest of the protected resources' newest backup snapshots (the resource whose backups fail longest);
+   * null without any snapshot in the catalog. Health compares it with the clock at read time, so time passing
+   * changes no stored figure.
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  oldestLatestBackupAt: Date | null = null;
 
   /** Distinct users holding at least one inactive assignment of a SKU the tenant holds. */
   @Property()

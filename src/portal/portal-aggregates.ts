@@ -3,6 +3,8 @@ import { DAY_MS, type Clock } from '../core/clock.js';
 import type { Scope } from '../core/scope.js';
 import { computeSecureScore, type ScoredState } from '../secure-score/secure-score.js';
 import { TENANT_STATES_SQL } from '../secure-score/secure-score.service.js';
+import { AlertSeverity, OPEN_ALERT_STATUSES } from '../alerts/alert.enums.js';
+import { ComplianceState } from '../devices/device.enums.js';
 import { AccountStatus } from '../users/user.enums.js';
 
 /** A licensed user who is disabled, or has not signed in for this many days, counts as inactive. */
@@ -17,7 +19,8 @@ const FIRST_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
  * Recounts the portal's per-tenant aggregates (docs/portal.md "Aggregates"): the secure score, the inactive
- * assignments per SKU and the inactive licensed users. Every write path stays correct under concurrency because
+ * assignments per SKU and the inactive licensed users, and tenant health's other stored signals (alerts,
+ * devices, backups; their age against the clock is taken at read time, so it moves no figure). Every write path stays correct under concurrency because
  * nothing is added or subtracted: a refresh recounts whole tenants from the committed rows, and a change that
  * commits after a recount read its rows has left its own dirty mark, which the next refresh sees. The clock is
  * the only other thing that changes a figure, and only when a licensed user crosses the 30-day line: each
@@ -126,7 +129,11 @@ export class PortalAggregates {
     return rows.length > 0;
   }
 
-  /** Two statements for any number of tenants: their recommendation states, then one upsert of every figure. */
+  /**
+   * Two statements for any number of tenants: their recommendation states, then one upsert of every figure
+   * (the license figures, and the health signals of docs/tenant-health.md: open High alerts, devices and
+   * Non-Compliant devices, the oldest of the protected resources' newest backups).
+   */
   private async recount(tx: EntityManager, tenantIds: string[], now: Date): Promise<void> {
     if (tenantIds.length === 0) return;
     // Recounting every tenant hashes every assignment of the batch against its users: with the default 4 MB of
@@ -172,24 +179,54 @@ export class PortalAggregates {
            from licensed where not inactive group by tenant_id
        ), scores as (
          select * from jsonb_to_recordset(?::jsonb) as s(tenant_id uuid, percent float8)
+       ), alerts as (
+         select a.tenant_id, count(*) as open_high
+           from target t
+           join security_alerts a
+             on a.organization_id = t.organization_id and a.environment = t.environment and a.tenant_id = t.id
+          where a.severity = ? and a.status in (?)
+          group by a.tenant_id
+       ), devices as (
+         -- The device dashboards' stored counts (kept by triggers on devices): a few rows per tenant.
+         select c.tenant_id, sum(c.devices) as total,
+                coalesce(sum(c.devices) filter (where c.compliance_state = ?), 0) as non_compliant
+           from target t join device_dashboard_counts c on c.tenant_id = t.id
+          group by c.tenant_id
+       ), backups as (
+         select r.tenant_id, min(r.latest) as oldest_latest
+           from (select s.tenant_id, s.resource_id, max(s.taken_at) as latest
+                   from target t
+                   join backup_snapshots s
+                     on s.organization_id = t.organization_id and s.environment = t.environment and s.tenant_id = t.id
+                  group by s.tenant_id, s.resource_id) r
+          group by r.tenant_id
        )
        insert into portal_tenant_aggregates
          (id, organization_id, environment, tenant_id, secure_score_percent, inactive_licensed_users,
-          inactive_by_sku, refreshed_at, next_crossing_at)
+          inactive_by_sku, refreshed_at, next_crossing_at, open_high_alerts, devices, non_compliant_devices,
+          oldest_latest_backup_at)
        select gen_random_uuid(), t.organization_id, t.environment, t.id, scores.percent, coalesce(h.users, 0),
-              coalesce(b.counts, '{}'::jsonb), ?::timestamptz, c.at
+              coalesce(b.counts, '{}'::jsonb), ?::timestamptz, c.at, coalesce(al.open_high, 0),
+              coalesce(d.total, 0), coalesce(d.non_compliant, 0), bk.oldest_latest
          from target t
          left join by_sku b on b.tenant_id = t.id
          left join held_users h on h.tenant_id = t.id
          left join crossing c on c.tenant_id = t.id
          left join scores on scores.tenant_id = t.id
+         left join alerts al on al.tenant_id = t.id
+         left join devices d on d.tenant_id = t.id
+         left join backups bk on bk.tenant_id = t.id
         order by t.id
        on conflict (tenant_id) do update set
          secure_score_percent = excluded.secure_score_percent,
          inactive_licensed_users = excluded.inactive_licensed_users,
          inactive_by_sku = excluded.inactive_by_sku,
          refreshed_at = excluded.refreshed_at,
-         next_crossing_at = excluded.next_crossing_at`,
+         next_crossing_at = excluded.next_crossing_at,
+         open_high_alerts = excluded.open_high_alerts,
+         devices = excluded.devices,
+         non_compliant_devices = excluded.non_compliant_devices,
+         oldest_latest_backup_at = excluded.oldest_latest_backup_at`,
       [
         tenantIds,
         AccountStatus.DISABLED,
@@ -197,6 +234,9 @@ export class PortalAggregates {
         tenantIds,
         INACTIVE_AFTER_DAYS * DAY_MS,
         JSON.stringify(scores),
+        AlertSeverity.HIGH,
+        [...OPEN_ALERT_STATUSES],
+        ComplianceState.NON_COMPLIANT,
         now.toISOString(),
       ],
       'run',

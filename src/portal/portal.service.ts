@@ -17,6 +17,8 @@ export { INACTIVE_AFTER_DAYS };
 /** pg hands bigint and numeric aggregates over as strings. */
 type Numeric = number | string | null;
 const toInt = (value: Numeric): number => (value === null ? 0 : Number(value));
+/** Epoch milliseconds (as selected) back to a Date; null stays null. */
+const dateOf = (ms: Numeric): Date | null => (ms === null ? null : new Date(Number(ms)));
 
 /** assigned / total as a percentage with one decimal; 0 when there are no seats (never NaN). */
 export function utilizationPercent(assigned: number, total: number): number {
@@ -27,6 +29,10 @@ export function utilizationPercent(assigned: number, total: number): number {
 interface HealthSignalRow {
   last_synced_ms: Numeric;
   secure_score_percent: number | null;
+  open_high_alerts: Numeric;
+  devices: Numeric;
+  non_compliant_devices: Numeric;
+  oldest_backup_ms: Numeric;
   tenants: Numeric;
   as_of: Date | string | null;
 }
@@ -71,16 +77,21 @@ interface Filter {
 export class PortalService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Tenants by health (the rule stays in computeTenantHealth, applied per group of equal signals). */
+  /**
+   * Tenants by health (the rule stays in computeTenantHealth, applied per group of equal signals): sync times
+   * from the tenants, every other signal from their stored aggregates (a tenant without a row has none yet).
+   */
   async tenantStats(tenantGroupId?: string | null): Promise<PortalTenantStats> {
     const tenants = await this.filter('t', tenantGroupId);
     const rows = await this.execute<HealthSignalRow>(
       `select (extract(epoch from t.last_synced_at) * 1000)::float8 as last_synced_ms, a.secure_score_percent,
+              a.open_high_alerts, a.devices, a.non_compliant_devices,
+              (extract(epoch from a.oldest_latest_backup_at) * 1000)::float8 as oldest_backup_ms,
               count(*) as tenants, min(a.refreshed_at) as as_of
          from tenants t
          left join portal_tenant_aggregates a on a.tenant_id = t.id
         where ${tenants.sql}
-        group by 1, 2`,
+        group by 1, 2, 3, 4, 5, 6`,
       tenants.params,
     );
     const now = this.ctx.clock.now();
@@ -91,9 +102,18 @@ export class PortalService {
     };
     let totalTenants = 0;
     for (const row of rows) {
-      const lastSyncedAt = row.last_synced_ms === null ? null : new Date(Number(row.last_synced_ms));
       const count = toInt(row.tenants);
-      const health = computeTenantHealth({ lastSyncedAt, secureScorePercent: row.secure_score_percent }, now);
+      const health = computeTenantHealth(
+        {
+          lastSyncedAt: dateOf(row.last_synced_ms),
+          secureScorePercent: row.secure_score_percent,
+          openHighAlerts: toInt(row.open_high_alerts),
+          devices: toInt(row.devices),
+          nonCompliantDevices: toInt(row.non_compliant_devices),
+          oldestLatestBackupAt: dateOf(row.oldest_backup_ms),
+        },
+        now,
+      );
       counts[health] += count;
       totalTenants += count;
     }

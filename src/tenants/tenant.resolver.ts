@@ -7,6 +7,7 @@ import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { TenantSync } from './sync-run.entity.js';
 import { computeTenantHealth } from './tenant-health.js';
+import { storedHealthSignalsLoader } from './tenant-health.loaders.js';
 import { OnboardTenantInput } from './tenant-onboarding.js';
 import { Tenant, TenantHealth } from './tenant.entity.js';
 import { TenantService } from './tenant.service.js';
@@ -60,9 +61,19 @@ export class TenantResolver {
     return new TenantService(ctx).getSync(tenantId, id);
   }
 
+  /**
+   * docs/tenant-health.md: the secure score from the tenant's recommendation states as they are, alerts,
+   * devices and backups from its stored aggregates (what the portal counts); both batched per page.
+   */
   @FieldResolver(() => TenantHealth)
   async health(@Root() tenant: Tenant, @Ctx() ctx: RequestContext): Promise<TenantHealth> {
-    const secureScorePercent = await ctx.loaders.get(secureScorePercentLoader).load(tenant.id);
-    return computeTenantHealth({ lastSyncedAt: tenant.lastSyncedAt, secureScorePercent }, ctx.clock.now());
+    const [secureScorePercent, stored] = await Promise.all([
+      ctx.loaders.get(secureScorePercentLoader).load(tenant.id),
+      ctx.loaders.get(storedHealthSignalsLoader).load(tenant.id),
+    ]);
+    return computeTenantHealth(
+      { lastSyncedAt: tenant.lastSyncedAt, secureScorePercent, ...stored },
+      ctx.clock.now(),
+    );
   }
 }

@@ -11,6 +11,7 @@ import { createUser, giveLicense } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
+import { countHealthSignals, NO_SIGNALS, type HealthSignalCounts } from '../tenants/health-kit.js';
 
 /**
  * The stored portal aggregates (docs/portal.md "Aggregates") against a recount written here from the raw rows,
@@ -25,7 +26,8 @@ let tenants: Tenant[];
 let skus: Map<string, TenantLicense[]>;
 let users: User[];
 
-interface Recount {
+/** The license figures, and the health signals (docs/tenant-health.md; test/portal/portal-health-aggregates.test.ts). */
+interface Recount extends HealthSignalCounts {
   inactiveLicensedUsers: number;
   inactiveBySku: Record<string, number>;
   /** When the first active licensed user reaches 30 days without a sign-in (ISO), null if none is active. */
@@ -65,8 +67,13 @@ async function recount(): Promise<Record<string, Recount>> {
       .map((user) => user.id),
   );
   const result: Record<string, Recount> = Object.fromEntries(
-    ids.map((id) => [id, { inactiveLicensedUsers: 0, inactiveBySku: {}, nextCrossingAt: null }]),
+    ids.map((id) => [
+      id,
+      { inactiveLicensedUsers: 0, inactiveBySku: {}, nextCrossingAt: null, ...NO_SIGNALS },
+    ]),
   );
+  const signals = await countHealthSignals(app, ids);
+  for (const id of ids) Object.assign(result[id], signals[id]);
   const counted = new Map<string, Set<string>>(ids.map((id) => [id, new Set()]));
   const byId = new Map(userRows.rows.map((user) => [user.id, user]));
   for (const assignment of assignments.rows) {
@@ -95,8 +102,13 @@ async function stored(): Promise<Record<string, Recount>> {
     inactive_licensed_users: number;
     inactive_by_sku: Record<string, number>;
     next_crossing_at: Date | null;
+    open_high_alerts: number;
+    devices: number;
+    non_compliant_devices: number;
+    oldest_latest_backup_at: Date | null;
   }>(
-    `select tenant_id, inactive_licensed_users, inactive_by_sku, next_crossing_at
+    `select tenant_id, inactive_licensed_users, inactive_by_sku, next_crossing_at, open_high_alerts, devices,
+            non_compliant_devices, oldest_latest_backup_at
        from portal_tenant_aggregates where tenant_id = any($1)`,
     [tenants.map((tenant) => tenant.id)],
   );
@@ -107,6 +119,10 @@ async function stored(): Promise<Record<string, Recount>> {
         inactiveLicensedUsers: row.inactive_licensed_users,
         inactiveBySku: row.inactive_by_sku,
         nextCrossingAt: row.next_crossing_at?.toISOString() ?? null,
+        openHighAlerts: row.open_high_alerts,
+        devices: row.devices,
+        nonCompliantDevices: row.non_compliant_devices,
+        oldestLatestBackupAt: row.oldest_latest_backup_at?.toISOString() ?? null,
       },
     ]),
   );
@@ -244,6 +260,7 @@ it('recount a tenant whose user crosses the 30-day line without any write when t
   await aggregates().refreshAll();
   const crossing = new Date(signedIn.getTime() + INACTIVE_AFTER_DAYS * DAY_MS);
   expect((await stored())[third.id]).toEqual({
+    ...NO_SIGNALS,
     inactiveLicensedUsers: 0,
     inactiveBySku: {},
     nextCrossingAt: crossing.toISOString(),
@@ -266,6 +283,7 @@ it('recount a tenant whose user crosses the 30-day line without any write when t
   app.clock.set(crossing);
   expect(await aggregates().refreshAll()).toBe(1);
   expect((await stored())[third.id]).toEqual({
+    ...NO_SIGNALS,
     inactiveLicensedUsers: 1,
     inactiveBySku: { [e3.skuId]: 1 },
     nextCrossingAt: null,

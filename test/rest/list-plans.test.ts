@@ -1,5 +1,6 @@
 import { EXACT_TOTAL_LIMIT } from '../../src/core/lean-read.js';
 import { PermissionLevel } from '../../src/core/permissions.js';
+import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient } from '../factories/oauth.js';
@@ -32,6 +33,10 @@ beforeAll(async () => {
     tenant: true,
   }));
   await multiplyRows(app, 'tenants', (await createTenant(app, org.scope)).id, ROWS);
+  // Every tenant with its stored aggregates, so the tenant list's health signals (one stored row per tenant,
+  // docs/tenant-health.md) are read, not absent.
+  await new PortalAggregates(app.orm.em.fork(), app.clock).recountEveryTenant();
+  await app.pool.query('analyze portal_tenant_aggregates');
 
   const user = await createUser(app, tenant);
   await multiplyRows(app, 'users', user.id, ROWS);

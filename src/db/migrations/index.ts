@@ -31,6 +31,7 @@ import { Migration20261226090200_portal_recount_indexes } from './Migration20261
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261228090000_device_recommendation_counts } from './Migration20261228090000_device_recommendation_counts.js';
 import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
+import { Migration20261229090000_portal_health_signals } from './Migration20261229090000_portal_health_signals.js';
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
@@ -121,6 +122,10 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261228090100_users_folded_email_department',
     class: Migration20261228090100_users_folded_email_department,
+  },
+  {
+    name: 'Migration20261229090000_portal_health_signals',
+    class: Migration20261229090000_portal_health_signals,
   },
   {
     name: 'Migration20261229120000_isolation_type_spelling',
