@@ -1,7 +1,7 @@
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { refreshCatalog } from '../backup/backup-kit.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
