@@ -27,8 +27,11 @@ const POLICY_FIELDS = /* GraphQL */ `
 `;
 
 export const LIST_ENROLLMENT_RESTRICTIONS = /* GraphQL */ `
-  query ListEnrollmentRestrictions($tenantId: UUID!) {
-    enrollmentRestrictions(tenantId: $tenantId) { ${POLICY_FIELDS} }
+  query ListEnrollmentRestrictions($tenantId: UUID!, $page: Int, $limit: Int) {
+    enrollmentRestrictions(tenantId: $tenantId, page: $page, limit: $limit) {
+      items { ${POLICY_FIELDS} }
+      pageInfo { page limit total }
+    }
   }
 `;
 

@@ -37,7 +37,8 @@ export const DEVICE_MANAGEMENT_ROUTES: RouteDefinition[] = [
     path: '/devices/enrollment-restrictions',
     operation: LIST_ENROLLMENT_RESTRICTIONS,
     tenant: 'tenantId',
-    summary: 'list restriction policies in priority order, the built-in default last',
+    query: PAGE_QUERY,
+    summary: 'list restriction policies in priority order, the built-in default last (paginated)',
   },
   {
     method: 'POST',

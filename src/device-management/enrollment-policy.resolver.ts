@@ -2,6 +2,7 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 import {
@@ -14,6 +15,7 @@ import {
   BlockedAttemptArgs,
   BlockedEnrollmentAttemptPage,
   EnrollmentDecisionResult,
+  EnrollmentRestrictionPage,
 } from './enrollment-policy.types.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
@@ -21,12 +23,16 @@ const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 /** Enrollment restrictions of SPEC 4.2 (REST: /api/devices/enrollment-restrictions...). */
 @Resolver(() => EnrollmentRestriction)
 export class EnrollmentRestrictionResolver {
-  @Query(() => [EnrollmentRestriction], {
+  @Query(() => EnrollmentRestrictionPage, {
     description: "The tenant's enrollment restriction policies in priority order, the built-in default last",
   })
   @RequirePermission(FEATURES.devices.read)
-  enrollmentRestrictions(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
-    return new EnrollmentPolicyService(ctx).list(tenantId);
+  enrollmentRestrictions(
+    @tenantIdArg() tenantId: string,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new EnrollmentPolicyService(ctx).list(tenantId, page);
   }
 
   @Mutation(() => EnrollmentRestriction, { description: 'Creates a policy, placed just above the default' })

@@ -6,7 +6,7 @@ import {
   PreconditionFailedError,
 } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
-import type { Page, PageArgs } from '../core/pagination.js';
+import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { Group } from '../users/group.entity.js';
@@ -79,10 +79,25 @@ export class EnrollmentPolicyService {
   constructor(private readonly ctx: ServiceContext) {}
 
   /**
-   * Every policy of the tenant in priority order, the default last (a tenant has few: no paging). A tenant
-   * whose default was never stored shows it as it will be stored: reading writes nothing.
+   * One page of the tenant's policies in priority order, the default last (SPEC 8.2 meta). Every write
+   * (create, edit, reorder, sync) stores the default before anything else, so a tenant has either no stored
+   * policy or its default among them: a tenant with none shows the default as it will be stored (reading
+   * writes nothing), and its tenant is looked up only then (one statement otherwise).
    */
-  async list(tenantId: string): Promise<EnrollmentRestriction[]> {
+  async list(tenantId: string, args: PageArgs): Promise<Page<EnrollmentRestriction>> {
+    const stored = await findLeanPage(this.ctx, EnrollmentRestriction, { tenantId }, args, {
+      isDefault: 'asc',
+      priority: 'asc',
+    });
+    if (stored.pageInfo.total > 0) return stored;
+    const tenant = await this.tenant(tenantId);
+    const onlyTheDefault =
+      pageOffset(args) === 0 ? [defaultPolicy(this.ctx.scope, tenantId, tenant.createdAt)] : [];
+    return { items: onlyTheDefault, pageInfo: { ...stored.pageInfo, total: 1 } };
+  }
+
+  /** Every policy of the tenant in priority order, the default last (stored or as it will be): what decides. */
+  private async allPolicies(tenantId: string): Promise<EnrollmentRestriction[]> {
     const tenant = await this.tenant(tenantId);
     const policies = await policiesOf(this.ctx.em, tenantId);
     if (!policies.some((policy) => policy.isDefault))
@@ -233,7 +248,7 @@ export class EnrollmentPolicyService {
         : [{ field: `input.deviceCounts[${i}].count`, problem: 'must be a whole number from 0 to 10000' }],
     );
     if (problems.length > 0) throw new InvalidRequestError('Invalid device counts', problems);
-    const policies = await this.list(tenantId);
+    const policies = await this.allPolicies(tenantId);
     const users = await enrollingUsers(this.ctx.em, this.ctx.scope, tenantId, { ids: [input.userId] });
     const user = users.get(input.userId);
     if (!user) throw new NotFoundError('User', input.userId);

@@ -2,7 +2,10 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
+import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 import { BlockReason, EnrollmentPlatform } from './enrollment.enums.js';
+
+export const EnrollmentRestrictionPage = PageOf(EnrollmentRestriction, 'EnrollmentRestriction');
 
 export const BlockedEnrollmentAttemptPage = PageOf(BlockedEnrollmentAttempt, 'BlockedEnrollmentAttempt');
 

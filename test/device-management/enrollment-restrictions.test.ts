@@ -63,15 +63,64 @@ describe('GET /api/devices/enrollment-restrictions', () => {
   it('GraphQL lists the same policies', async () => {
     const tenant = await createTenant(app, org.scope);
     await createPolicy(app, org.keys.write, tenant, BLOCK_WINDOWS);
-    const res = await app.graphql<{ enrollmentRestrictions: Array<{ name: string; priority: number }> }>(
+    const res = await app.graphql<{
+      enrollmentRestrictions: { items: Array<{ name: string }>; pageInfo: { total: number } };
+    }>(
       org.keys.read,
-      'query($t: UUID!) { enrollmentRestrictions(tenantId: $t) { name priority isDefault } }',
+      'query($t: UUID!) { enrollmentRestrictions(tenantId: $t) { items { name priority isDefault } pageInfo { total } } }',
       { t: tenant.id },
     );
-    expect(res.body.data?.enrollmentRestrictions).toEqual([
-      { name: 'No Windows', priority: 1, isDefault: false },
-      { name: 'All users and all devices', priority: 2, isDefault: true },
+    expect(res.body.data?.enrollmentRestrictions).toEqual({
+      items: [
+        { name: 'No Windows', priority: 1, isDefault: false },
+        { name: 'All users and all devices', priority: 2, isDefault: true },
+      ],
+      pageInfo: { total: 2 },
+    });
+  });
+
+  it('is paginated (SPEC 8.2): meta counts the default, which comes last on the last page', async () => {
+    const tenant = await createTenant(app, org.scope);
+    for (const name of ['First', 'Second', 'Third'])
+      await createPolicy(app, org.keys.write, tenant, { ...BLOCK_WINDOWS, name });
+    const pageOf = (query: string) =>
+      api<PolicyBody[]>(app, 'GET', `${RESTRICTIONS}?${query}`, { key: org.keys.read, tenantId: tenant.id });
+    const first = await pageOf('limit=2');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((policy) => policy.name)).toEqual(['First', 'Second']);
+    expect(first.body.meta).toEqual({ page: 1, limit: 2, total: 4 });
+    const second = await pageOf('limit=2&page=2');
+    expect(second.body.data.map((policy) => [policy.name, policy.isDefault])).toEqual([
+      ['Third', false],
+      ['All users and all devices', true],
     ]);
+    expect((await pageOf('limit=2&page=3')).body.data).toEqual([]);
+  });
+
+  it('a tenant with nothing stored: the default alone on page 1, total 1 on every page', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const pageOf = (page: number) =>
+      api<PolicyBody[]>(app, 'GET', `${RESTRICTIONS}?page=${page}`, {
+        key: org.keys.read,
+        tenantId: tenant.id,
+      });
+    const [first, second] = [await pageOf(1), await pageOf(2)];
+    expect(first.body.data.map((policy) => policy.isDefault)).toEqual([true]);
+    expect(first.body.meta).toEqual({ page: 1, limit: 25, total: 1 });
+    expect(second.body.data).toEqual([]);
+    expect(second.body.meta).toEqual({ page: 2, limit: 25, total: 1 });
+  });
+
+  it('400 naming limit or page out of range, before anything is read', async () => {
+    const tenant = await createTenant(app, org.scope);
+    for (const query of ['limit=101', 'limit=0', 'page=0', 'limit=abc']) {
+      const res = await api(app, 'GET', `${RESTRICTIONS}?${query}`, {
+        key: org.keys.read,
+        tenantId: tenant.id,
+      });
+      expect(res.status).toBe(400);
+      expect(fieldsOf(res.body).map((f) => f.field)).toEqual([query.split('=')[0]]);
+    }
   });
 
   it('400 naming X-Tenant-Id when missing; 404 for another organization’s tenant', async () => {

@@ -11,7 +11,7 @@ import { expectListReadsItsPage, multiplyRows } from '../helpers/list-plan.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { createGuest } from '../users/guest-kit.js';
-import { insertBlockedAttempt } from '../device-management/device-management-kit.js';
+import { createPolicy, insertBlockedAttempt } from '../device-management/device-management-kit.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 
 /**
@@ -43,6 +43,13 @@ beforeAll(async () => {
   await multiplyRows(app, 'users', (await createUser(app, tenant, { deletedAt: app.clock.now() })).id, ROWS);
   await multiplyRows(app, 'users', (await createGuest(app, tenant)).id, ROWS);
   await multiplyRows(app, 'blocked_enrollment_attempts', await insertBlockedAttempt(app, tenant), ROWS);
+  const policy = await createPolicy(app, org.keys.write, tenant, {
+    name: 'Probe',
+    restrictionType: 'Device Limit Restrictions',
+    assignedToAllUsers: true,
+    deviceLimit: 3,
+  });
+  await multiplyRows(app, 'enrollment_restrictions', policy.id, ROWS);
 
   const sku = await createSku(app, tenant, { total: 10 * ROWS });
   await multiplyRows(app, 'tenant_licenses', (await createSku(app, tenant, { total: 1 })).id, ROWS);
@@ -110,6 +117,7 @@ it.each([
   ['members', () => '/api/settings/members'],
   ['identity users (guests)', () => `/api/identity/users?type=guest&tenantId=${tenant.id}`],
   ['deleted users', () => `/api/identity/users/deleted?tenantId=${tenant.id}`],
+  ['enrollment restrictions', () => `/api/devices/enrollment-restrictions?tenantId=${tenant.id}`],
   ['blocked enrollment attempts', () => `/api/devices/enrollment-restrictions/blocked?tenantId=${tenant.id}`],
 ])('%s: the page is read through an index, O(limit) rows (pages 1 and 3)', async (_name, pathOf) => {
   for (const page of [1, 3]) {

@@ -326,8 +326,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * list restriction policies in priority order, the built-in default last
-         * @description list restriction policies in priority order, the built-in default last.
+         * list restriction policies in priority order, the built-in default last (paginated)
+         * @description list restriction policies in priority order, the built-in default last (paginated).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -4769,6 +4769,8 @@ export interface operations {
     listEnrollmentRestrictions: {
         parameters: {
             query?: {
+                page?: number;
+                limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
             };
@@ -4781,7 +4783,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description list restriction policies in priority order, the built-in default last */
+            /** @description list restriction policies in priority order, the built-in default last (paginated) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4861,6 +4863,7 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
+                        meta: components["schemas"]["PageMeta"];
                     };
                 };
             };
