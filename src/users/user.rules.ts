@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, type FieldProblem } from '../core/errors.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
+import { AccountStatus } from './user.enums.js';
 import { User } from './user.entity.js';
 
 /**
@@ -145,4 +146,27 @@ export async function assertKeepsUsageLocation(em: EntityManager, userId: string
       skuIds: held.map((row) => row.sku_id),
     },
   );
+}
+
+const SERVICE_ACCOUNT_SIGN_IN = "a service account's interactive sign-in stays blocked (SPEC 2.3)";
+
+/**
+ * SPEC 2.3: a service account is a non-human member whose interactive sign-in is blocked. Created without a
+ * status it is created Disabled; asking for Enabled is a contradiction in the request itself (400 naming
+ * accountStatus).
+ */
+export function serviceAccountStatusProblems(status: AccountStatus | undefined | null): FieldProblem[] {
+  return status === AccountStatus.ENABLED
+    ? [{ field: 'accountStatus', problem: `must be Disabled: ${SERVICE_ACCOUNT_SIGN_IN}` }]
+    : [];
+}
+
+/** Enabling an existing service account's sign-in: 409 naming accountStatus (the mirror of its licenses' 409). */
+export function assertServiceAccountStaysBlocked(user: User, status: AccountStatus | undefined): void {
+  if (!user.isServiceAccount || status !== AccountStatus.ENABLED) return;
+  throw new ConflictError(`User ${user.id} is a service account: ${SERVICE_ACCOUNT_SIGN_IN}`, {
+    userId: user.id,
+    field: 'accountStatus',
+    reason: SERVICE_ACCOUNT_SIGN_IN,
+  });
 }

@@ -21,6 +21,8 @@ import {
 } from './user.changes.js';
 import {
   assertKeepsUsageLocation,
+  assertServiceAccountStaysBlocked,
+  serviceAccountStatusProblems,
   assertUpnFree,
   flushClaimingUpn,
   softDeleted,
@@ -115,6 +117,7 @@ export class UserService {
     const firstName = input.firstName.trim();
     const lastName = input.lastName.trim();
     const problems = upnDomainProblems(userPrincipalName, tenant);
+    if (input.isServiceAccount) problems.push(...serviceAccountStatusProblems(fields.accountStatus));
     const suppliedPassword = input.password ?? null;
     if (suppliedPassword !== null)
       problems.push(...passwordProblems(suppliedPassword, tenant.passwordPolicy));
@@ -133,7 +136,8 @@ export class UserService {
       displayName: fields.displayName ?? `${firstName} ${lastName}`,
       managerId: manager?.id ?? null,
       usageLocation: fields.usageLocation ?? null,
-      accountStatus: fields.accountStatus ?? AccountStatus.ENABLED,
+      accountStatus:
+        fields.accountStatus ?? (input.isServiceAccount ? AccountStatus.DISABLED : AccountStatus.ENABLED),
       mfaStatus: fields.mfaStatus ?? MfaStatus.DISABLED,
       isServiceAccount: input.isServiceAccount ?? false,
     };
@@ -209,6 +213,7 @@ export class UserService {
     if (Object.keys(changes).length === 0) return user; // nothing to do: no cloud call, no event
     if (changes.userPrincipalName) await assertUpnFree(this.ctx.em, changes.userPrincipalName, id);
     if (changes.usageLocation === null) await assertKeepsUsageLocation(this.ctx.em, id);
+    assertServiceAccountStaysBlocked(user, changes.accountStatus);
 
     const before = Object.fromEntries(
       Object.keys(changes).map((field) => [field, user[field as keyof UserChanges]]),

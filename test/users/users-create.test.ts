@@ -102,6 +102,36 @@ describe('POST /v1/tenants/:id/users', () => {
     });
   });
 
+  it('creates a service account with sign-in blocked (SPEC 2.3); asking for Enabled is 400 naming accountStatus, nothing written', async () => {
+    const res = await postUser({
+      firstName: 'Scanner',
+      lastName: 'Service',
+      userPrincipalName: newUpn(),
+      isServiceAccount: true,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ isServiceAccount: true, accountStatus: 'Disabled' });
+    expect(await cloudUserOf(app, tenant, (await userRow(app, res.body.data.id)).external_id)).toMatchObject({
+      isServiceAccount: true,
+      accountEnabled: false,
+    });
+
+    const before = await countUsers(app, tenant.id);
+    const cloudBefore = (await app.deps.provider.listUsers(tenant.externalId)).length;
+    const refused = await postUser({
+      firstName: 'Relay',
+      lastName: 'Service',
+      userPrincipalName: newUpn(),
+      isServiceAccount: true,
+      accountStatus: 'Enabled',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error?.code).toBe('INVALID_REQUEST');
+    expect(refused.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'accountStatus' })]);
+    expect(await countUsers(app, tenant.id)).toBe(before);
+    expect((await app.deps.provider.listUsers(tenant.externalId)).length).toBe(cloudBefore);
+  });
+
   it('generates a strong password when none is given, returns it once and never again', async () => {
     const res = await postUser({ firstName: 'Alan', lastName: 'Turing', userPrincipalName: newUpn() });
     expect(res.status).toBe(201);

@@ -1,5 +1,5 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { UserSource } from '../../src/users/user.enums.js';
+import { AccountStatus, UserSource } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createSku } from '../factories/licenses.js';
@@ -105,6 +105,21 @@ describe('PATCH /v1/tenants/:id/users/:userId', () => {
     const cleared = await patchUser(unlicensed.id, { usageLocation: null });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.usageLocation).toBeNull();
+  });
+
+  it('keeps a service account’s sign-in blocked: enabling it is 409 naming accountStatus, nothing written', async () => {
+    const account = await createUser(app, tenant, {
+      isServiceAccount: true,
+      accountStatus: AccountStatus.DISABLED,
+    });
+    const refused = await patchUser(account.id, { accountStatus: 'Enabled', jobTitle: 'Scanner' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { field: 'accountStatus' } });
+    expect(await userRow(app, account.id)).toMatchObject({ account_status: 'Disabled', job_title: null });
+    expect((await cloudUserOf(app, tenant, account.externalId)).accountEnabled).toBe(false);
+    expect(await eventsAbout(app, account.id)).toEqual([]);
+    // Its other fields stay editable.
+    expect((await patchUser(account.id, { jobTitle: 'Scanner' })).status).toBe(200);
   });
 
   it('refuses the on-premises attributes of a synced user with 409 naming each field; usageLocation and mfaStatus stay editable', async () => {
