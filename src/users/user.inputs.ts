@@ -175,7 +175,8 @@ export class CreateUserInput extends NamedProfileInput {
 
   @Field(() => Boolean, {
     nullable: true,
-    description: 'A non-human member; interactive sign-in should be blocked and it holds no licenses',
+    description:
+      'A non-human member (SPEC 2.3): created with sign-in blocked (accountStatus Disabled), never enabled, holds no licenses',
   })
   @IsOptional()
   @IsBoolean()
