@@ -1,4 +1,3 @@
-import { secureScorePercentLoader } from '../secure-score/secure-score.loaders.js';
 import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
@@ -62,18 +61,12 @@ export class TenantResolver {
   }
 
   /**
-   * docs/tenant-health.md: the secure score from the tenant's recommendation states as they are, alerts,
-   * devices and backups from its stored aggregates (what the portal counts); both batched per page.
+   * docs/tenant-health.md: sync age from the record, every other signal from the tenant's stored aggregates (the
+   * row the portal counts, so the two agree), batched per page.
    */
   @FieldResolver(() => TenantHealth)
   async health(@Root() tenant: Tenant, @Ctx() ctx: RequestContext): Promise<TenantHealth> {
-    const [secureScorePercent, stored] = await Promise.all([
-      ctx.loaders.get(secureScorePercentLoader).load(tenant.id),
-      ctx.loaders.get(storedHealthSignalsLoader).load(tenant.id),
-    ]);
-    return computeTenantHealth(
-      { lastSyncedAt: tenant.lastSyncedAt, secureScorePercent, ...stored },
-      ctx.clock.now(),
-    );
+    const stored = await ctx.loaders.get(storedHealthSignalsLoader).load(tenant.id);
+    return computeTenantHealth({ lastSyncedAt: tenant.lastSyncedAt, ...stored }, ctx.clock.now());
   }
 }
