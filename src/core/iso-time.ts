@@ -110,3 +110,11 @@ export function parseTimestamp(value: unknown): unknown {
   const iso = value.replace(' ', 'T');
   return new Date(iso.includes('T') ? iso.replace(/([+-]\d\d)$/, '$1:00') : iso);
 }
+
+/**
+ * A timestamp selected as epoch milliseconds (`(extract(epoch from column) * 1000)::float8`, which pg may hand over
+ * as text) back to a Date; null stays null.
+ */
+export function dateOfEpochMs(ms: number | string | null): Date | null {
+  return ms === null ? null : new Date(Number(ms));
+}

@@ -1,3 +1,4 @@
+import { dateOfEpochMs } from '../core/iso-time.js';
 import type { LeanCondition } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
@@ -17,8 +18,6 @@ export { INACTIVE_AFTER_DAYS };
 /** pg hands bigint and numeric aggregates over as strings. */
 type Numeric = number | string | null;
 const toInt = (value: Numeric): number => (value === null ? 0 : Number(value));
-/** Epoch milliseconds (as selected) back to a Date; null stays null. */
-const dateOf = (ms: Numeric): Date | null => (ms === null ? null : new Date(Number(ms)));
 
 /** assigned / total as a percentage with one decimal; 0 when there are no seats (never NaN). */
 export function utilizationPercent(assigned: number, total: number): number {
@@ -105,12 +104,12 @@ export class PortalService {
       const count = toInt(row.tenants);
       const health = computeTenantHealth(
         {
-          lastSyncedAt: dateOf(row.last_synced_ms),
+          lastSyncedAt: dateOfEpochMs(row.last_synced_ms),
           secureScorePercent: row.secure_score_percent,
           openHighAlerts: toInt(row.open_high_alerts),
           devices: toInt(row.devices),
           nonCompliantDevices: toInt(row.non_compliant_devices),
-          oldestLatestBackupAt: dateOf(row.oldest_backup_ms),
+          oldestLatestBackupAt: dateOfEpochMs(row.oldest_backup_ms),
         },
         now,
       );

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { dateOfEpochMs } from '../core/iso-time.js';
 import { defineLoader } from '../core/loaders.js';
 import type { TenantHealthSignals } from './tenant-health.js';
 
@@ -45,7 +46,7 @@ export const storedHealthSignalsLoader = defineLoader(
           openHighAlerts: row.open_high_alerts,
           devices: row.devices,
           nonCompliantDevices: row.non_compliant_devices,
-          oldestLatestBackupAt: row.oldest_backup_ms === null ? null : new Date(Number(row.oldest_backup_ms)),
+          oldestLatestBackupAt: dateOfEpochMs(row.oldest_backup_ms),
         };
       });
     }),
