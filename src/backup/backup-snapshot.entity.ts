@@ -22,6 +22,12 @@ import { BackupWorkload } from './backup.enums.js';
   name: 'backup_snapshots_taken_at_index',
   properties: ['organizationId', 'environment', 'tenantId', 'takenAt', 'id'],
 })
+// One resource's snapshots newest first (the list's resourceId filter, O(limit) however many other resources the
+// tenant has) and each resource's newest (the portal's backup-age recount, index-only; docs/tenant-health.md).
+@Index({
+  name: 'backup_snapshots_resource_index',
+  properties: ['organizationId', 'environment', 'tenantId', 'resourceId', 'takenAt', 'id'],
+})
 export class BackupSnapshot extends ScopedEntity {
   [OptionalProps]?: 'userId' | 'createdAt';
 

@@ -23,6 +23,8 @@ let tenant: Tenant;
 let snapshotId: string;
 let jobId: string;
 let connectorId: string;
+/** A resource other than the multiplied snapshot's: a few snapshots among the tenant's thousands. */
+let rareResourceId: string;
 
 /**
  * One copy of the row per number 1..ROWS, with `column` set to the row's value plus that number and the text
@@ -45,6 +47,13 @@ beforeAll(async () => {
   const [snapshot] = await listSnapshots(app, org.keys.read, tenant.id, '?workload=Mailbox&limit=1');
   snapshotId = snapshot.id;
   await multiplyRows(app, 'backup_snapshots', snapshotId, ROWS);
+  const { rows: rare } = await app.pool.query<{ resource_id: string }>(
+    `select resource_id from backup_snapshots
+      where tenant_id = $1 and resource_id <> (select resource_id from backup_snapshots where id = $2)
+      group by resource_id order by count(*), resource_id limit 1`,
+    [tenant.id, snapshotId],
+  );
+  rareResourceId = rare[0].resource_id;
 
   const restore = await startRestore(app, org.keys.write, tenant.id, {
     workload: 'Mailbox',
@@ -124,6 +133,7 @@ afterAll(() => app.stop());
 it.each([
   ['backup snapshots', () => '/api/backup/snapshots'],
   ['backup snapshots of a workload', () => '/api/backup/snapshots?workload=Mailbox'],
+  ['backup snapshots of one resource', () => `/api/backup/snapshots?resourceId=${rareResourceId}`],
   ['finished restores', () => '/api/backup/restore/history'],
   ['the items of a restore', () => `/api/backup/restore/${jobId}`],
   ['compliance connectors', () => '/api/compliance/connectors'],

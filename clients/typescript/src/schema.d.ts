@@ -2598,7 +2598,7 @@ export interface components {
             displayName?: string | null;
             /** @description Must meet the tenant's password policy. When left out, a strong one is generated and returned once, in generatedPassword. */
             password?: string | null;
-            /** @description A non-human member; interactive sign-in should be blocked and it holds no licenses */
+            /** @description A non-human member (SPEC 2.3): created with sign-in blocked (accountStatus Disabled), never enabled, holds no licenses */
             isServiceAccount?: boolean | null;
         };
         /** @description A new webhook; its signing secret is returned once, in the response */

@@ -33,6 +33,7 @@ import { Migration20261228090000_device_recommendation_counts } from './Migratio
 import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
 import { Migration20261229090000_portal_health_signals } from './Migration20261229090000_portal_health_signals.js';
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
+import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -130,5 +131,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261229120000_isolation_type_spelling',
     class: Migration20261229120000_isolation_type_spelling,
+  },
+  {
+    name: 'Migration20261230090000_backup_snapshot_resource_index',
+    class: Migration20261230090000_backup_snapshot_resource_index,
   },
 ];
