@@ -12,6 +12,8 @@ export interface BenchConfig {
   durationSeconds: number;
   /** Seconds of unmeasured load per target before it is measured. */
   warmupSeconds: number;
+  /** Seconds of unmeasured load on every target once, before the first round (0: none). */
+  primeSeconds: number;
   connections: number;
   /** Connections of the second, heavier pass. */
   highConnections: number;
@@ -42,6 +44,8 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     databaseUrl: env.BENCH_DATABASE_URL || undefined,
     durationSeconds: positiveInt(env, 'BENCH_DURATION', 10),
     warmupSeconds: positiveInt(env, 'BENCH_WARMUP', 2),
+    // BENCH_PRIME=0 turns the priming off (a quick run).
+    primeSeconds: env.BENCH_PRIME === '0' ? 0 : positiveInt(env, 'BENCH_PRIME', 5),
     connections: positiveInt(env, 'BENCH_CONNECTIONS', 10),
     highConnections: positiveInt(env, 'BENCH_HIGH_CONNECTIONS', 32),
     rounds: positiveInt(env, 'BENCH_ROUNDS', 2),

@@ -209,7 +209,7 @@ async function main(): Promise<void> {
     ]),
   ) as Record<TargetKey, MeasuredTarget>;
   log(`Load: ${config.rounds} interleaved rounds at ${settings.connections} connections`);
-  const load = await measureInterleaved(measured, settings, config.rounds, log);
+  const load = await measureInterleaved(measured, settings, config.rounds, log, config.primeSeconds);
   log(`Load: one interleaved round at ${config.highConnections} connections`);
   const loadHigh = await measureInterleaved(
     measured,
