@@ -173,16 +173,19 @@ export async function purgeDeletedUsers(
 export class DeletedUserService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  /** Newest deletion first; users past their window but not yet purged are listed with 0 days remaining. */
+  /**
+   * Newest deletion first, the users still restorable: one past its window is gone for the API (restore 409,
+   * its OneDrive 404) even before the hourly purge job reaches it, so the recycle bin no longer lists it.
+   */
   async list(tenantId: string, page: PageArgs): Promise<Page<DeletedUser>> {
+    const now = this.ctx.clock.now();
     const [users, total] = await this.ctx.em.findAndCount(
       User,
-      { tenantId, deletedAt: { $ne: null } },
+      { tenantId, deletedAt: { $ne: null, $gt: new Date(now.getTime() - RECOVERY_WINDOW_MS) } },
       { orderBy: { deletedAt: 'desc', id: 'desc' }, limit: page.limit, offset: pageOffset(page) },
     );
     // Rows prove the tenant is the caller's; only an empty list needs to tell "none" from "no tenant".
     if (total === 0) await this.tenant(tenantId);
-    const now = this.ctx.clock.now();
     return {
       items: users.map((user) => deletedUserOf(user, now)),
       pageInfo: { page: page.page, limit: page.limit, total },

@@ -64,7 +64,7 @@ describe('GET /api/identity/users/deleted', () => {
     expect(res.body.data.map((user) => user.id)).not.toContain(active.id);
   });
 
-  it('counts days remaining down with the clock (rounded up, never below 0)', async () => {
+  it('counts days remaining down with the clock (rounded up); a user past its window is no longer listed', async () => {
     const remaining = async () => {
       const res = await listDeleted(app, org.keys.read, tenant.id);
       return Object.fromEntries(res.body.data.map((user) => [user.id, user.daysRemaining]));
@@ -77,8 +77,15 @@ describe('GET /api/identity/users/deleted', () => {
       expect(await remaining()).toEqual({ [plain.id]: 29, [licensed.id]: 26 });
       app.clock.set(new Date(firstDeletedAt.getTime() + 30 * DAY - 1));
       expect(await remaining()).toEqual({ [plain.id]: 4, [licensed.id]: 1 });
-      app.clock.set(new Date(firstDeletedAt.getTime() + 40 * DAY)); // not purged yet: listed with 0
-      expect(await remaining()).toEqual({ [plain.id]: 0, [licensed.id]: 0 });
+      // The first deletion's window ends: not purged yet, but no longer restorable, so no longer listed.
+      app.clock.set(new Date(firstDeletedAt.getTime() + 30 * DAY));
+      expect(await remaining()).toEqual({ [plain.id]: 3 });
+      expect((await listDeleted(app, org.keys.read, tenant.id)).body.meta?.total).toBe(1);
+      app.clock.set(new Date(firstDeletedAt.getTime() + 40 * DAY));
+      expect(await remaining()).toEqual({});
+      expect(await app.pool.query('select 1 from users where id = $1', [licensed.id])).toMatchObject({
+        rowCount: 1,
+      });
     } finally {
       app.clock.set(start);
     }
