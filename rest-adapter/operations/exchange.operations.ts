@@ -10,6 +10,7 @@ const RESTRICTED_USER_FIELDS = /* GraphQL */ `
   reason
   status
   actionRequired
+  sendingLimits { recipientsPerDay messagesPerMinute }
   unblockedAt
   unblockedBy ${ACTOR_FIELDS}
 `;

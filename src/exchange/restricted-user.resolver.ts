@@ -1,5 +1,5 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
@@ -7,6 +7,7 @@ import { FEATURES } from '../core/permissions.js';
 import { RestrictedUser } from './restricted-user.entity.js';
 import { RestrictedUserService } from './restricted-user.service.js';
 import { RestrictedUserPage } from './restricted-user.types.js';
+import { MAIL_SENDING_LIMITS, MailSendingLimits } from './sending-limits.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);
@@ -42,5 +43,13 @@ export class RestrictedUserResolver {
   @RequirePermission(FEATURES.exchange.write)
   unblockRestrictedUser(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new RestrictedUserService(ctx).unblock(tenantId, id);
+  }
+
+  @FieldResolver(() => MailSendingLimits, {
+    description:
+      'The sending limits behind a restriction (SPEC 8.3): what a "Sending limit exceeded" mailbox went past',
+  })
+  sendingLimits(): MailSendingLimits {
+    return MAIL_SENDING_LIMITS;
   }
 }

@@ -86,6 +86,8 @@ describe('GET /api/exchange/restricted-users', () => {
       reason: 'Outbound spam',
       status: 'Restricted',
       actionRequired: expect.stringContaining('unblock'),
+      // SPEC 8.3: the limits behind a restriction, shown with every restriction.
+      sendingLimits: { recipientsPerDay: 10_000, messagesPerMinute: 30 },
       unblockedAt: null,
       unblockedBy: null,
     });

@@ -5346,6 +5346,19 @@ export interface operations {
                             status: components["schemas"]["RestrictionStatus"];
                             /** @description What the admin should do about it */
                             actionRequired: string;
+                            /** @description The sending limits behind a restriction (SPEC 8.3): what a "Sending limit exceeded" mailbox went past */
+                            sendingLimits: {
+                                /**
+                                 * Format: int32
+                                 * @description Recipients per day (10,000)
+                                 */
+                                recipientsPerDay: number;
+                                /**
+                                 * Format: int32
+                                 * @description Messages per minute (30)
+                                 */
+                                messagesPerMinute: number;
+                            };
                             /** Format: date-time */
                             unblockedAt: string | null;
                             /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
@@ -5422,6 +5435,19 @@ export interface operations {
                             status: components["schemas"]["RestrictionStatus"];
                             /** @description What the admin should do about it */
                             actionRequired: string;
+                            /** @description The sending limits behind a restriction (SPEC 8.3): what a "Sending limit exceeded" mailbox went past */
+                            sendingLimits: {
+                                /**
+                                 * Format: int32
+                                 * @description Recipients per day (10,000)
+                                 */
+                                recipientsPerDay: number;
+                                /**
+                                 * Format: int32
+                                 * @description Messages per minute (30)
+                                 */
+                                messagesPerMinute: number;
+                            };
                             /** Format: date-time */
                             unblockedAt: string | null;
                             /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
@@ -5497,6 +5523,19 @@ export interface operations {
                             status: components["schemas"]["RestrictionStatus"];
                             /** @description What the admin should do about it */
                             actionRequired: string;
+                            /** @description The sending limits behind a restriction (SPEC 8.3): what a "Sending limit exceeded" mailbox went past */
+                            sendingLimits: {
+                                /**
+                                 * Format: int32
+                                 * @description Recipients per day (10,000)
+                                 */
+                                recipientsPerDay: number;
+                                /**
+                                 * Format: int32
+                                 * @description Messages per minute (30)
+                                 */
+                                messagesPerMinute: number;
+                            };
                             /** Format: date-time */
                             unblockedAt: string | null;
                             /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
@@ -5573,6 +5612,19 @@ export interface operations {
                             status: components["schemas"]["RestrictionStatus"];
                             /** @description What the admin should do about it */
                             actionRequired: string;
+                            /** @description The sending limits behind a restriction (SPEC 8.3): what a "Sending limit exceeded" mailbox went past */
+                            sendingLimits: {
+                                /**
+                                 * Format: int32
+                                 * @description Recipients per day (10,000)
+                                 */
+                                recipientsPerDay: number;
+                                /**
+                                 * Format: int32
+                                 * @description Messages per minute (30)
+                                 */
+                                messagesPerMinute: number;
+                            };
                             /** Format: date-time */
                             unblockedAt: string | null;
                             /** @description Who unblocked it here: an API key or a member; null when unblocked in the cloud */
