@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import type { CloudContactInput } from '../cloud/provider.js';
 import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import {
@@ -13,6 +13,7 @@ import { findPageRows } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
+import { addressHolders, assertAddressesFree, emailTaken } from './contact-addresses.js';
 import { csvNameOf, readContactsCsv } from './contact-csv.js';
 import { Contact } from './contact.entity.js';
 import { ContactImportRowStatus, ContactSource } from './contact.enums.js';
@@ -62,14 +63,6 @@ const valuesOf = (contact: Contact): ContactValues => ({
   notes: contact.notes,
   emailAliases: contact.emailAliases,
 });
-
-function emailTaken(email: string, existingId: string | null): ConflictError {
-  return new ConflictError(`${email} is already a contact of this tenant`, {
-    fields: [{ field: 'email', problem: 'is already a contact of this tenant' }],
-    email,
-    ...(existingId ? { existingContactId: existingId } : {}),
-  });
-}
 
 const isEmailClash = (error: unknown) =>
   error instanceof UniqueConstraintViolationException && /contacts_email_unique/.test(error.message);
@@ -121,11 +114,11 @@ export class ContactService {
     return contact;
   }
 
-  /** Creates a contact (upstream first); 409 when the address is already a contact of the tenant. */
+  /** Creates a contact (upstream first); 409 when its address or an alias is already another contact's. */
   async create(tenantId: string, input: ContactInput): Promise<Contact> {
     const tenant = await this.tenant(tenantId);
     const values = this.check(input);
-    await this.assertEmailFree(this.ctx.em, tenantId, values.email, null);
+    await assertAddressesFree(this.ctx, tenantId, values, null);
     const [cloud] = await this.ctx.provider.createContacts(tenant.externalId, [cloudInputOf(values)]);
     const undo = () => this.ctx.provider.deleteContact(tenant.externalId, cloud.externalId);
     return this.recordAfterCloud(undo, values.email, () =>
@@ -159,7 +152,7 @@ export class ContactService {
         source: before.source,
       });
     }
-    await this.assertEmailFree(this.ctx.em, tenantId, values.email, id);
+    await assertAddressesFree(this.ctx, tenantId, values, id);
     const previous = valuesOf(before);
     await this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(values));
     const undo = () =>
@@ -227,18 +220,13 @@ export class ContactService {
       );
     }
 
-    const existing = new Map<string, string>();
-    const found = await this.ctx.em.execute<Array<{ id: string; email: string }>>(
-      `select id, lower(email) as email from contacts
-        where organization_id = ? and environment = ? and tenant_id = ? and lower(email) in (?)`,
-      [
-        this.ctx.scope.organizationId,
-        this.ctx.scope.environment,
-        tenantId,
-        checked.map((row) => row.values.email),
-      ],
+    // An address already held by a contact, as its email or an alias, is a duplicate.
+    const existing = await addressHolders(
+      this.ctx,
+      tenantId,
+      checked.map((row) => row.values.email),
+      null,
     );
-    for (const row of found) existing.set(row.email, row.id);
     const seen = new Set<string>();
     const report: ContactImportRow[] = checked.map((row) => {
       const email = row.values.email;
@@ -309,22 +297,6 @@ export class ContactService {
         ? emailTaken(email, null)
         : new ConflictError('A contact with one of these addresses was created meanwhile; import again', {});
     }
-  }
-
-  /** 409 when the address is already a contact of the tenant (other than `exceptId`). */
-  private async assertEmailFree(
-    em: EntityManager,
-    tenantId: string,
-    email: string,
-    exceptId: string | null,
-  ): Promise<void> {
-    const [existing] = await em.execute<Array<{ id: string }>>(
-      `select id from contacts
-        where organization_id = ? and environment = ? and tenant_id = ? and lower(email) = ?
-          and id <> coalesce(?::uuid, '00000000-0000-0000-0000-000000000000') limit 1`,
-      [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, email, exceptId],
-    );
-    if (existing) throw emailTaken(email, existing.id);
   }
 
   private tenant(tenantId: string): Promise<Tenant> {

@@ -128,6 +128,52 @@ describe('POST /api/identity/contacts', () => {
     expect(elsewhere.status).toBe(201);
   });
 
+  it('answers 409 for an address that is another contact’s alias, or an alias that is another contact’s address; nothing written', async () => {
+    const t = await createTenant(app, org.scope);
+    const first = await createContact(
+      app,
+      org.keys.write,
+      t.id,
+      contactInput('a1@partner.example', { emailAliases: ['sales@partner.example'] }),
+    );
+    expect(first.status).toBe(201);
+    const aliasAsEmail = await createContact(
+      app,
+      org.keys.write,
+      t.id,
+      contactInput('Sales@Partner.example'),
+    );
+    expect([aliasAsEmail.status, aliasAsEmail.body.error?.details]).toEqual([
+      409,
+      expect.objectContaining({ fields: [expect.objectContaining({ field: 'email' })] }),
+    ]);
+    const emailAsAlias = await createContact(
+      app,
+      org.keys.write,
+      t.id,
+      contactInput('a2@partner.example', { emailAliases: ['ok@partner.example', 'A1@partner.example'] }),
+    );
+    expect(emailAsAlias.status).toBe(409);
+    expect(emailAsAlias.body.error?.details).toMatchObject({
+      fields: [{ field: 'emailAliases[1]', problem: expect.any(String) }],
+      existingContactIds: [first.body.data.id],
+    });
+    expect(await contactRows(app, t.id)).toBe(1);
+    expect(await cloudContacts(app, t.externalId)).toHaveLength(1);
+    // A contact keeps its own aliases on PUT; another may take the alias once it is let go.
+    const second = await createContact(app, org.keys.write, t.id, contactInput('a2@partner.example'));
+    const taken = await replaceContact(app, org.keys.write, t.id, second.body.data.id, {
+      ...contactInput('a2@partner.example'),
+      emailAliases: ['sales@partner.example'],
+    });
+    expect(taken.status).toBe(409);
+    const kept = await replaceContact(app, org.keys.write, t.id, first.body.data.id, {
+      ...contactInput('a1@partner.example'),
+      emailAliases: ['sales@partner.example'],
+    });
+    expect(kept.status).toBe(200);
+  });
+
   it('needs write:users (Read key 403), X-Tenant-Id (400) and hides other organizations (404)', async () => {
     const body = contactInput('perm@example.com');
     const read = await createContact(app, org.keys.read, tenant.id, body);

@@ -93,25 +93,32 @@ describe('POST /api/identity/contacts/bulk (text/csv)', () => {
 
   it('skips addresses already contacts of the tenant, and repeats within the file, as duplicates', async () => {
     const t = await createTenant(app, org.scope);
-    const existing = await createContact(app, org.keys.write, t.id, contactInput('old@example.com'));
+    const existing = await createContact(
+      app,
+      org.keys.write,
+      t.id,
+      contactInput('old@example.com', { emailAliases: ['alias@example.com'] }),
+    );
     const csv = [
       HEADER,
       'Old One,OLD@example.com,Old,One,,,',
       'New One,new@example.com,New,One,,,',
       'New Again,New@Example.com,New,Again,,,',
+      'Alias One,Alias@example.com,Alias,One,,,', // another contact's alias: the same recipient
     ].join('\n');
     const res = await importCsv(app, org.keys.write, t.id, csv);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ created: 1, skipped: 2, failed: 0 });
+    expect(res.body.data).toMatchObject({ created: 1, skipped: 3, failed: 0 });
     expect(res.body.data.rows.map((row) => [row.line, row.status, row.contactId])).toEqual([
       [2, 'duplicate', existing.body.data.id],
       [3, 'created', expect.any(String)],
       [4, 'duplicate', null],
+      [5, 'duplicate', existing.body.data.id],
     ]);
     expect(await contactRows(app, t.id)).toBe(2);
     // Importing the same file again creates nothing.
     const again = await importCsv(app, org.keys.write, t.id, csv);
-    expect(again.body.data).toMatchObject({ created: 0, skipped: 3 });
+    expect(again.body.data).toMatchObject({ created: 0, skipped: 4 });
     expect(await cloudContacts(app, t.externalId)).toHaveLength(2);
   });
 
