@@ -13,6 +13,7 @@ import {
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, TaskList } from 'graphile-worker';
 import { BACKUP_CATALOG_CRON, BACKUP_CATALOG_TASK, backupCatalogTask } from './backup/backup-catalog.js';
+import { CONTACT_SYNC_CRON, CONTACT_SYNC_TASK, contactSyncTask } from './contacts/contact-sync.js';
 import {
   CONNECTOR_IMPORT_TASK,
   CONNECTOR_SCHEDULER_CRON,
@@ -65,6 +66,7 @@ export function taskList(orm: MikroORM, deps: AppDeps): TaskList {
     [DEVICE_ACTION_TASK]: deviceActionTask(orm, deps),
     [RESTORE_TASK]: restoreJobTask(orm, deps),
     [BACKUP_CATALOG_TASK]: backupCatalogTask(orm, deps),
+    [CONTACT_SYNC_TASK]: contactSyncTask(orm, deps),
     [CONNECTOR_SCHEDULER_TASK]: connectorSchedulerTask(orm, deps),
     [CONNECTOR_IMPORT_TASK]: connectorImportTask(orm, deps),
     [RECOMMENDATION_APPLY_TASK]: recommendationApplyTask(orm, deps),
@@ -84,6 +86,7 @@ export const cronItems: CronItem[] = [
   HOUSEKEEPING_CRON,
   DELETED_USER_PURGE_CRON,
   BACKUP_CATALOG_CRON,
+  CONTACT_SYNC_CRON,
   CONNECTOR_SCHEDULER_CRON,
   RECOMMENDATION_SNOOZE_CRON,
   SECURE_SCORE_SNAPSHOT_CRON,

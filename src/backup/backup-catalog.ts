@@ -1,9 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
-import { createJobContext } from '../context.js';
-import { isConsentRefusal } from '../tenants/tenant-consent.js';
+import { forEveryTenant } from '../tenants/every-tenant.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
-import { Tenant } from '../tenants/tenant.entity.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { BACKUP_RETENTION_MS } from './backup.settings.js';
 
 export const BACKUP_CATALOG_TASK = 'backup.catalog';
@@ -79,21 +78,12 @@ export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant
   return records.length;
 }
 
-/**
- * Every tenant of every organization, one after the other (each in its own scope). A tenant that withdrew
- * its grant keeps the catalog it had and does not stop the others.
- */
+/** Every tenant's catalog (forEveryTenant: a tenant that withdrew its grant keeps the catalog it had). */
 export async function refreshAllSnapshotCatalogs(orm: MikroORM, deps: AppDeps): Promise<number> {
-  const tenants = await orm.em.fork().find(Tenant, {}, { filters: false, orderBy: { id: 'asc' } });
   let snapshots = 0;
-  for (const tenant of tenants) {
-    const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
-    try {
-      snapshots += await refreshTenantSnapshots(createJobContext(orm, deps, scope, 'system:backup'), tenant);
-    } catch (error) {
-      if (!isConsentRefusal(error)) throw error;
-    }
-  }
+  await forEveryTenant(orm, deps, 'system:backup', async (ctx, tenant) => {
+    snapshots += await refreshTenantSnapshots(ctx, tenant);
+  });
   return snapshots;
 }
 

@@ -257,6 +257,8 @@ export interface CloudProvider
    * cloud holds no such active user.
    */
   resendInvitation(tenantExternalId: string, userExternalId: string): Promise<CloudUserRecord | null>;
+  /** Every mail contact of the tenant, those made in the cloud and those synced from on premises. */
+  listContacts(tenantExternalId: string): Promise<CloudContactRecord[]>;
   /** Creates mail contacts, all or none (a bulk import is one call); returned in the order given. */
   createContacts(tenantExternalId: string, inputs: CloudContactInput[]): Promise<CloudContactRecord[]>;
   /** Replaces every editable field of a contact. */

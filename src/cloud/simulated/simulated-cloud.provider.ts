@@ -223,6 +223,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   /** A test and demo hook: the guest redeems its invitation. */
   acceptInvitation = (tenantExternalId: string, userExternalId: string) =>
     this.guests.acceptInvitation(tenantExternalId, userExternalId);
+  listContacts: CloudProvider['listContacts'] = (...args) => this.exchange.listContacts(...args);
   createContacts: CloudProvider['createContacts'] = (...args) => this.exchange.createContacts(...args);
   updateContact: CloudProvider['updateContact'] = (...args) => this.exchange.updateContact(...args);
   deleteContact: CloudProvider['deleteContact'] = (...args) => this.exchange.deleteContact(...args);

@@ -18,6 +18,32 @@ import {
 export class SimulatedExchange {
   constructor(private readonly store: SimulatedObjectStore) {}
 
+  listContacts(tenantExternalId: string): Promise<CloudContactRecord[]> {
+    return this.store.list(tenantExternalId, 'contact');
+  }
+
+  /**
+   * A contact arrives from the tenant's on-premises directory (a test and demo hook: a real cloud learns it
+   * from its directory sync agent); read-only for the cloud's API and so for ours.
+   */
+  async addSyncedContact(tenantExternalId: string, input: CloudContactInput): Promise<CloudContactRecord> {
+    const em = this.store.em();
+    await this.store.requireTenant(em, tenantExternalId);
+    const record: CloudContactRecord = {
+      ...input,
+      externalId: randomUUID(),
+      onPremisesSynced: true,
+      createdAt: this.store.clock.now().toISOString(),
+    };
+    await this.store.put(em, tenantExternalId, 'contact', record.externalId, { ...record });
+    return record;
+  }
+
+  /** Replaces a contact as the on-premises directory changed it (hook, as above). */
+  async changeSyncedContact(tenantExternalId: string, contactExternalId: string, input: CloudContactInput) {
+    await this.store.patch(tenantExternalId, 'contact', contactExternalId, input);
+  }
+
   async createContacts(tenantExternalId: string, inputs: CloudContactInput[]): Promise<CloudContactRecord[]> {
     const em = this.store.em();
     await this.store.requireTenant(em, tenantExternalId);

@@ -1,0 +1,142 @@
+import type { CloudContactInput } from '../../src/cloud/provider.js';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import {
+  CONTACT_SYNC_CRON,
+  syncEveryTenantsContacts,
+  syncTenantContacts,
+} from '../../src/contacts/contact-sync.js';
+import { createJobContext } from '../../src/context.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { cronItems } from '../../src/tasks.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+import {
+  contactInput,
+  createContact,
+  deleteContact,
+  listContacts,
+  replaceContact,
+  type ContactBody,
+} from './contact-kit.js';
+
+/** SPEC 8.3 "Synced contact sync cycle: 30 minutes" (docs/identity.md "Contact sync"). */
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+
+beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+afterAll(() => app.stop());
+
+const cloud = () => app.deps.provider as SimulatedCloudProvider;
+const sync = (tenant: Tenant) =>
+  syncTenantContacts(createJobContext(app.orm, app.deps, org.scope, 'system:test'), tenant);
+
+function onPremises(email: string, extra: Partial<CloudContactInput> = {}): CloudContactInput {
+  return {
+    displayName: 'Grace Hopper',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    mail: email,
+    companyName: 'Navy',
+    jobTitle: null,
+    businessPhone: null,
+    mobilePhone: null,
+    department: null,
+    hiddenFromAddressLists: false,
+    manager: null,
+    streetAddress: null,
+    city: 'Arlington',
+    state: null,
+    postalCode: null,
+    country: null,
+    notes: null,
+    proxyAddresses: ['G.Hopper@Navy.example'],
+    ...extra,
+  };
+}
+
+const byEmail = async (tenant: Tenant) =>
+  Object.fromEntries(
+    ((await listContacts(app, org.keys.read, tenant.id, '?limit=100')).body.data as ContactBody[]).map(
+      (c) => [c.email, c],
+    ),
+  );
+
+it('runs every 30 minutes on one process of the fleet', () => {
+  expect(CONTACT_SYNC_CRON.match).toBe('*/30 * * * *');
+  expect(cronItems).toContainEqual(CONTACT_SYNC_CRON);
+});
+
+it('brings on-premises contacts in as Synced (read-only here), copies upstream changes and removals', async () => {
+  const tenant = await createTenant(app, org.scope);
+  const ours = await createContact(app, org.keys.write, tenant.id, contactInput('ours@example.com'));
+  expect(ours.status).toBe(201);
+  const synced = await cloud().exchange.addSyncedContact(tenant.externalId, onPremises('Grace@Navy.example'));
+
+  expect(await sync(tenant)).toEqual({ created: 1, updated: 0, deleted: 0, skipped: 0 });
+  const first = await byEmail(tenant);
+  expect(first['grace@navy.example']).toMatchObject({
+    source: 'Synced',
+    displayName: 'Grace Hopper',
+    company: 'Navy',
+    city: 'Arlington',
+    emailAliases: ['g.hopper@navy.example'],
+    galVisibility: 'Visible',
+  });
+  // Our own contact is the cloud's too: nothing to change.
+  expect(first['ours@example.com']).toMatchObject({ source: 'Cloud' });
+  const id = first['grace@navy.example'].id;
+  expect(
+    (await replaceContact(app, org.keys.write, tenant.id, id, contactInput('x@example.com'))).status,
+  ).toBe(409);
+  expect((await deleteContact(app, org.keys.admin, tenant.id, id)).status).toBe(409);
+
+  // A second pass with nothing new upstream changes nothing.
+  expect(await sync(tenant)).toEqual({ created: 0, updated: 0, deleted: 0, skipped: 0 });
+
+  await cloud().exchange.changeSyncedContact(
+    tenant.externalId,
+    synced.externalId,
+    onPremises('grace@navy.example', { jobTitle: 'Rear Admiral', hiddenFromAddressLists: true }),
+  );
+  expect(await sync(tenant)).toMatchObject({ updated: 1 });
+  expect((await byEmail(tenant))['grace@navy.example']).toMatchObject({
+    id,
+    jobTitle: 'Rear Admiral',
+    galVisibility: 'Hidden',
+  });
+
+  await cloud().deleteContact(tenant.externalId, synced.externalId);
+  expect(await sync(tenant)).toMatchObject({ deleted: 1 });
+  expect(Object.keys(await byEmail(tenant))).toEqual(['ours@example.com']);
+});
+
+it('skips an upstream contact whose address another contact here holds, and syncs the rest', async () => {
+  const tenant = await createTenant(app, org.scope);
+  await createContact(app, org.keys.write, tenant.id, contactInput('taken@example.com'));
+  // The same address arrives from on premises as another object (a cloud would refuse it; a sync must not fail).
+  await cloud().exchange.addSyncedContact(tenant.externalId, onPremises('taken@example.com'));
+  await cloud().exchange.addSyncedContact(tenant.externalId, onPremises('free@example.com'));
+  expect(await sync(tenant)).toEqual({ created: 1, updated: 0, deleted: 0, skipped: 1 });
+  expect(Object.keys(await byEmail(tenant)).sort()).toEqual(['free@example.com', 'taken@example.com']);
+});
+
+it('the scheduled pass covers every organization’s tenants, each in its own scope', async () => {
+  const mine = await createTenant(app, org.scope);
+  const theirs = await createTenant(app, other.scope);
+  await cloud().exchange.addSyncedContact(mine.externalId, onPremises('mine@example.com'));
+  await cloud().exchange.addSyncedContact(theirs.externalId, onPremises('theirs@example.com'));
+  const total = await syncEveryTenantsContacts(app.orm, app.deps);
+  expect(total.created).toBeGreaterThanOrEqual(2);
+  expect(Object.keys(await byEmail(mine))).toEqual(['mine@example.com']);
+  const { rows } = await app.pool.query<{ organization_id: string }>(
+    'select organization_id from contacts where tenant_id = $1',
+    [theirs.id],
+  );
+  expect(rows).toEqual([{ organization_id: other.scope.organizationId }]);
+  // Isolation over the API: the other organization's tenant is 404 for this key.
+  expect((await listContacts(app, org.keys.read, theirs.id)).status).toBe(404);
+});
