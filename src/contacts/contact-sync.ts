@@ -85,8 +85,13 @@ const differs = (contact: Contact, fields: SyncedFields) =>
  * are removed. One transaction; removals first, so an address freed upstream can be taken by a new contact in the
  * same pass. An upstream contact whose address another contact here still holds is skipped, not fatal.
  */
-export async function syncTenantContacts(ctx: ServiceContext, tenant: Tenant): Promise<ContactSyncSummary> {
-  const upstream = await ctx.provider.listContacts(tenant.externalId);
+export async function syncTenantContacts(
+  ctx: ServiceContext,
+  tenant: Tenant,
+  /** Read already (tenant sync reads the whole tenant before its transaction); else read here. */
+  read?: CloudContactRecord[],
+): Promise<ContactSyncSummary> {
+  const upstream = read ?? (await ctx.provider.listContacts(tenant.externalId));
   const summary: ContactSyncSummary = { created: 0, updated: 0, deleted: 0, skipped: 0 };
   await ctx.em.transactional(async (em) => {
     const ours = await em.find(Contact, { tenantId: tenant.id }, { refresh: true });

@@ -1,4 +1,5 @@
 import type {
+  CloudContactRecord,
   CloudGroupRecord,
   CloudLicenseAssignmentRecord,
   CloudProvider,
@@ -6,6 +7,7 @@ import type {
   CloudSkuRecord,
   CloudUserRecord,
 } from '../cloud/provider.js';
+import { syncTenantContacts } from '../contacts/contact-sync.js';
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { reconcileSecurity, readSecurityUpstream, type SecuritySnapshot } from '../devices/security-sync.js';
@@ -44,6 +46,8 @@ export interface UpstreamSnapshot {
   securityControls: CloudSecurityControlRecord[];
   /** Enrollment attempts since the previous sync (src/device-management/enrollment-sync.ts). */
   enrollmentAttempts: CloudEnrollmentAttemptRecord[];
+  /** Mail contacts (src/contacts/contact-sync.ts; also synced every 30 minutes on their own). */
+  contacts: CloudContactRecord[];
 }
 
 export async function readUpstream(
@@ -51,18 +55,38 @@ export async function readUpstream(
   tenantExternalId: string,
   since: Date | null,
 ): Promise<UpstreamSnapshot> {
-  const [users, skus, groups, assignments, signIns, security, securityControls, enrollmentAttempts] =
-    await Promise.all([
-      provider.listUsers(tenantExternalId),
-      provider.listSkus(tenantExternalId),
-      provider.listGroups(tenantExternalId),
-      provider.listLicenseAssignments(tenantExternalId),
-      provider.listSignIns(tenantExternalId, since),
-      readSecurityUpstream(provider, tenantExternalId),
-      provider.listSecurityControls(tenantExternalId),
-      readEnrollmentUpstream(provider, tenantExternalId, since),
-    ]);
-  return { users, skus, groups, assignments, signIns, security, securityControls, enrollmentAttempts };
+  const [
+    users,
+    skus,
+    groups,
+    assignments,
+    signIns,
+    security,
+    securityControls,
+    enrollmentAttempts,
+    contacts,
+  ] = await Promise.all([
+    provider.listUsers(tenantExternalId),
+    provider.listSkus(tenantExternalId),
+    provider.listGroups(tenantExternalId),
+    provider.listLicenseAssignments(tenantExternalId),
+    provider.listSignIns(tenantExternalId, since),
+    readSecurityUpstream(provider, tenantExternalId),
+    provider.listSecurityControls(tenantExternalId),
+    readEnrollmentUpstream(provider, tenantExternalId, since),
+    provider.listContacts(tenantExternalId),
+  ]);
+  return {
+    users,
+    skus,
+    groups,
+    assignments,
+    signIns,
+    security,
+    securityControls,
+    enrollmentAttempts,
+    contacts,
+  };
 }
 
 /**
@@ -110,6 +134,8 @@ export async function reconcileTenant(
       snapshot.enrollmentAttempts,
       step.now,
     );
+    // Not in the summary (its GraphQL type stays as it is); the 30-minute job reports its own counts.
+    await syncTenantContacts({ ...ctx, em }, tenant, snapshot.contacts);
 
     const summary: SyncSummary = {
       ...users.counts,

@@ -1,4 +1,5 @@
-import type { CloudContactInput } from '../../src/cloud/provider.js';
+import type { CloudContactInput, CloudUserRecord } from '../../src/cloud/provider.js';
+import { generateSyncedContacts } from '../../src/cloud/simulated/simulated-contacts.generator.js';
 import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import {
   CONTACT_SYNC_CRON,
@@ -8,6 +9,7 @@ import {
 import { createJobContext } from '../../src/context.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems } from '../../src/tasks.js';
+import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
@@ -139,4 +141,26 @@ it('the scheduled pass covers every organization’s tenants, each in its own sc
   expect(rows).toEqual([{ organization_id: other.scope.organizationId }]);
   // Isolation over the API: the other organization's tenant is 404 for this key.
   expect((await listContacts(app, org.keys.read, theirs.id)).status).toBe(404);
+});
+
+it('a tenant sync (onboarding, "sync now") brings the contacts in too', async () => {
+  const tenant = await createTenant(app, org.scope);
+  await cloud().exchange.addSyncedContact(tenant.externalId, onPremises('onboarded@example.com'));
+  const ctx = createJobContext(app.orm, app.deps, org.scope, 'system:test-sync');
+  await reconcileTenant(ctx, tenant.id, async () => undefined);
+  expect((await byEmail(tenant))['onboarded@example.com']).toMatchObject({ source: 'Synced' });
+});
+
+it('generated hybrid tenants carry a few on-premises contacts; cloud-only ones none', () => {
+  const hybrid = [{ onPremisesSynced: true } as CloudUserRecord];
+  const contacts = generateSyncedContacts(hybrid, 42, new Date('2026-11-01T00:00:00Z'));
+  expect(contacts.length).toBeGreaterThanOrEqual(2);
+  expect(contacts.length).toBeLessThanOrEqual(5);
+  expect(contacts.every((contact) => contact.onPremisesSynced)).toBe(true);
+  expect(new Set(contacts.map((contact) => contact.mail)).size).toBe(contacts.length);
+  // Deterministic for a seed.
+  expect(generateSyncedContacts(hybrid, 42, new Date('2026-11-01T00:00:00Z'))).toEqual(contacts);
+  expect(generateSyncedContacts([{ onPremisesSynced: false } as CloudUserRecord], 42, new Date())).toEqual(
+    [],
+  );
 });

@@ -14,6 +14,7 @@ import {
   type GeneratedDirectory,
   type SimulatedTenantSpec,
 } from './simulated-cloud.generator.js';
+import { generateSyncedContacts } from './simulated-contacts.generator.js';
 import { enrollmentObjectsOf } from './simulated-device-management.js';
 import {
   CloudObjectNotFoundError,
@@ -68,6 +69,9 @@ export class SimulatedTenants {
       ...directory.signIns.map((signIn) => row('sign_in', signIn.id, signIn)),
       ...generateRestrictedSenders(directory.users, directory.seed, updatedAt).map((sender) =>
         row('restricted_sender', sender.externalId, sender),
+      ),
+      ...generateSyncedContacts(directory.users, directory.seed, updatedAt).map((contact) =>
+        row('contact', contact.externalId, contact),
       ),
       ...securityObjectsOf(directory.users, directory.seed, updatedAt).map((o) =>
         row(o.kind, o.externalId, o.data),
