@@ -22,9 +22,16 @@ function isPage(value: unknown): value is { items: unknown[]; pageInfo: PageInfo
   );
 }
 
-/** The success envelope of SPEC 2.1: a page becomes `data: items` with `meta: {page, limit, total}`. */
+/**
+ * The success envelope of SPEC 2.1: a page becomes `data: items` with `meta: {page, limit, total}`, plus
+ * the route's metaFields of the page (a connector history's `statistics`) beside them.
+ */
 export function successEnvelope(result: unknown, metaFields: string[] = []): SuccessEnvelope {
-  if (isPage(result)) return { success: true, data: result.items, meta: pageMeta(result.pageInfo) };
+  if (isPage(result)) {
+    const meta: Record<string, unknown> = { ...pageMeta(result.pageInfo) };
+    for (const field of metaFields) meta[field] = (result as Record<string, unknown>)[field];
+    return { success: true, data: result.items, meta };
+  }
   if (metaFields.length === 0 || typeof result !== 'object' || result === null)
     return { success: true, data: result };
   // A route's metaFields (e.g. the portal's dataAsOf) describe the answer: they go to meta.

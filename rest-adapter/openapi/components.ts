@@ -19,7 +19,17 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests: wait `Retry-After` seconds',
   PRECONDITION_FAILED: 'The If-Match version is not the current one: read the record again, then retry',
   INTERNAL_ERROR: 'An internal error occurred (the request id in X-Request-Id finds it in the logs)',
-  SERVICE_UNAVAILABLE: 'The database cannot be reached: retry after `Retry-After` seconds',
+  SERVICE_UNAVAILABLE:
+    'The database or an upstream service (the cloud, a connector’s source) cannot be reached: retry after `Retry-After` seconds',
+};
+
+/** SPEC 2.1 list metadata (PageMeta); a route's page metaFields add to it (success-schema.ts). */
+export const PAGE_META_REQUIRED = ['page', 'limit', 'total'];
+export const PAGE_META_PROPERTIES: Record<string, JsonSchema> = {
+  page: { type: 'integer', minimum: 1 },
+  limit: { type: 'integer', minimum: 1, maximum: 100 },
+  total: { type: 'integer', minimum: 0 },
+  totalEstimated: { const: true },
 };
 
 /** The response of a request Node's HTTP parser refused (src/http/input/client-error.ts), listed as 408 and 431. */
@@ -110,14 +120,9 @@ export function sharedComponents(publicUrl: string) {
       PageMeta: {
         type: 'object',
         description: 'SPEC 2.1 list metadata; `totalEstimated: true` only when `total` is an estimate',
-        required: ['page', 'limit', 'total'],
+        required: PAGE_META_REQUIRED,
         additionalProperties: false,
-        properties: {
-          page: { type: 'integer', minimum: 1 },
-          limit: { type: 'integer', minimum: 1, maximum: 100 },
-          total: { type: 'integer', minimum: 0 },
-          totalEstimated: { const: true },
-        },
+        properties: PAGE_META_PROPERTIES,
       },
       InvalidRequestDetails: {
         type: 'object',

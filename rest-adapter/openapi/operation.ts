@@ -1,9 +1,7 @@
 import {
   GraphQLList,
   GraphQLNonNull,
-  GraphQLObjectType,
   Kind,
-  getNamedType,
   getNullableType,
   getOperationAST,
   parse,
@@ -12,7 +10,6 @@ import {
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLSchema,
-  type OperationTypeNode,
 } from 'graphql';
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/core/errors.js';
 import { Permission, type Requirement } from '../../src/core/permissions.js';
@@ -28,6 +25,7 @@ import {
   responseHeaders,
 } from './components.js';
 import type { JsonSchema, JsonSchemaBuilder } from './json-schema.js';
+import { successSchema } from './success-schema.js';
 
 interface Variable {
   type: GraphQLInputType;
@@ -272,74 +270,4 @@ function requestBodyOf(
       schema: { type: 'string', description: 'The CSV file, UTF-8, header row first' },
     };
   return Object.keys(content).length > 0 ? { required, content } : undefined;
-}
-
-/** SPEC 2.1 success envelope around the root field's answer; a page becomes `data: items` with `meta`. */
-function successSchema(
-  route: RouteDefinition,
-  kind: OperationTypeNode,
-  root: FieldNode,
-  schema: GraphQLSchema,
-  schemas: JsonSchemaBuilder,
-  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
-): JsonSchema {
-  const rootType = schema.getRootType(kind);
-  const field = rootType?.getFields()[root.name.value];
-  if (!field) throw new Error(`OpenAPI: ${route.method} ${route.path}: no root field ${root.name.value}`);
-  const envelope = (data: JsonSchema, meta?: JsonSchema): JsonSchema => ({
-    type: 'object',
-    required: meta ? ['success', 'data', 'meta'] : ['success', 'data'],
-    additionalProperties: false,
-    properties: { success: { const: true }, data, ...(meta ? { meta } : {}) },
-  });
-  const named = getNamedType(field.type);
-  const selected = new Map(
-    (root.selectionSet?.selections ?? []).flatMap((s) =>
-      s.kind === Kind.FIELD ? [[s.name.value, s] as const] : [],
-    ),
-  );
-  const items = selected.get('items');
-  if (
-    named instanceof GraphQLObjectType &&
-    items &&
-    selected.has('pageInfo') &&
-    !(getNullableType(field.type) instanceof GraphQLList)
-  ) {
-    const itemsField = named.getFields().items;
-    const pageInfoField = named.getFields().pageInfo;
-    // SPEC 2.1's numbered pages share PageMeta; another page shape (the cross-tenant search's keyset cursor)
-    // is described by what its document selects, which is what rest-adapter/envelope.ts puts in meta.
-    const meta: JsonSchema =
-      getNamedType(pageInfoField.type).name === 'PageInfo'
-        ? { $ref: '#/components/schemas/PageMeta' }
-        : schemas.output(
-            new GraphQLNonNull(getNullableType(pageInfoField.type)),
-            selected.get('pageInfo')!.selectionSet,
-            fragments,
-          );
-    const page = envelope(schemas.output(itemsField.type, items.selectionSet, fragments), meta);
-    // A nullable page answered null is `data: null` without meta (rest-adapter/envelope.ts).
-    return field.type instanceof GraphQLNonNull ? page : { oneOf: [page, envelope({ type: 'null' })] };
-  }
-  const data = schemas.output(field.type, root.selectionSet, fragments);
-  const metaFields = route.metaFields ?? [];
-  if (metaFields.length === 0) return envelope(data);
-  // The route's metaFields (the portal's dataAsOf) move from data to meta (rest-adapter/envelope.ts).
-  const object = data as { properties?: Record<string, JsonSchema>; required?: string[] };
-  if (!object.properties)
-    throw new Error(`OpenAPI: ${route.method} ${route.path}: metaFields need a non-null object answer`);
-  const metaProperties: Record<string, JsonSchema> = {};
-  const dataProperties = { ...object.properties };
-  for (const name of metaFields) {
-    metaProperties[name] = dataProperties[name];
-    delete dataProperties[name];
-  }
-  return envelope(
-    {
-      ...object,
-      properties: dataProperties,
-      required: (object.required ?? []).filter((name) => !metaFields.includes(name)),
-    },
-    { type: 'object', required: metaFields, additionalProperties: false, properties: metaProperties },
-  );
 }

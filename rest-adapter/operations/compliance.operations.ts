@@ -42,6 +42,17 @@ export const UPDATE_CONNECTOR = /* GraphQL */ `
   }
 `;
 
+/** The statistics the status report and the history share (ConnectorStatistics). */
+const STATISTICS_FIELDS = /* GraphQL */ `
+  lastImportAt
+  lastRunStatus
+  lastRunFinishedAt
+  itemsImported
+  errorCount
+  runs
+  failedRuns
+`;
+
 export const CONNECTOR_STATUS = /* GraphQL */ `
   query ComplianceConnectorStatus($tenantId: UUID!, $id: UUID!) {
     complianceConnectorStatus(tenantId: $tenantId, id: $id) {
@@ -50,14 +61,8 @@ export const CONNECTOR_STATUS = /* GraphQL */ `
       health
       configurationError
       consecutiveFailures
-      lastImportAt
-      lastRunStatus
-      lastRunFinishedAt
       nextRunAt
-      itemsImported
-      errorCount
-      runs
-      failedRuns
+      ${STATISTICS_FIELDS}
     }
   }
 `;
@@ -83,6 +88,7 @@ export const CONNECTOR_HISTORY = /* GraphQL */ `
         limit
         total
       }
+      statistics { ${STATISTICS_FIELDS} }
     }
   }
 `;

@@ -54,6 +54,9 @@ export const COMPLIANCE_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     params: { id: 'id' },
     query: PAGE_QUERY,
-    summary: 'import history: each run with start, end, duration, items imported and errors, latest first',
+    // `data` stays the page of runs (SPEC 2.1 pagination); the statistics describe every run: meta.
+    metaFields: ['statistics'],
+    summary:
+      'import history and statistics: each run (start, end, duration, items imported, failed items and why), latest first; `meta.statistics` over every run',
   },
 ];

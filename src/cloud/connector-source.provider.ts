@@ -28,20 +28,38 @@ export interface CloudConnectorImportRequest extends CloudConnectorSource {
 
 export interface CloudConnectorImportResult {
   itemsImported: number;
-  /** Items that could not be imported (e.g. from identities no mapping matched), with why. */
+  /** How many items could not be imported: the run's `errorCount` (one message may cover many items). */
+  itemsFailed: number;
+  /** Why items could not be imported (e.g. from identities no mapping matched), one message per cause. */
   errors: string[];
 }
 
-/** The source refused or could not be reached; `reason` is safe to show (never holds a credential). */
+/**
+ * Why a source said no. `refused`: it rejected the credentials or the configuration (the client can fix
+ * it); `unavailable`: it could not be reached or is down (an outage, nothing the client sent is wrong).
+ * `reason` is safe to show (never holds a credential).
+ */
+export interface ConnectorSourceRefusal {
+  kind: 'refused' | 'unavailable';
+  reason: string;
+}
+
+/** The source refused or could not be reached (an import); `kind` says which, as for a test connection. */
 export class ConnectorSourceError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly kind: ConnectorSourceRefusal['kind'] = 'refused',
+  ) {
     super(reason);
   }
 }
 
 export interface CloudConnectorSourceProvider {
-  /** Signs in to the source with the credentials; resolves with the refusal reason, or null when fine. */
-  testConnectorConnection(tenantExternalId: string, source: CloudConnectorSource): Promise<string | null>;
+  /** Signs in to the source with the credentials; resolves with why it said no, or null when fine. */
+  testConnectorConnection(
+    tenantExternalId: string,
+    source: CloudConnectorSource,
+  ): Promise<ConnectorSourceRefusal | null>;
   /** Imports the source's new items into the tenant's compliance archive; throws ConnectorSourceError. */
   importConnectorData(
     tenantExternalId: string,

@@ -122,6 +122,7 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
   const tenant = await em.findOneOrFail(Tenant, { id: connector.tenantId });
 
   let itemsImported = 0;
+  let itemsFailed = 0;
   let errors: string[] = [];
   let failure: string | null = null;
   try {
@@ -138,6 +139,7 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
       until: run.scheduledFor.toISOString(),
     });
     itemsImported = result.itemsImported;
+    itemsFailed = result.itemsFailed;
     errors = result.errors;
   } catch (error) {
     // A source refusal is the connector's problem and counts toward the pause; anything else is ours.
@@ -159,9 +161,10 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
       current.status = ConnectorRunStatus.SUCCEEDED;
       current.itemsImported = itemsImported;
       current.errors = errors;
-      current.errorCount = errors.length;
+      // errorCount counts the items that failed; one message may cover many (docs/compliance.md).
+      current.errorCount = itemsFailed;
       locked.itemsImported += itemsImported;
-      locked.errorCount += errors.length;
+      locked.errorCount += itemsFailed;
       locked.consecutiveFailures = 0;
       locked.lastImportAt = finishedAt;
       locked.importedUntil = current.scheduledFor;

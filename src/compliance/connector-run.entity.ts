@@ -51,11 +51,13 @@ export class ConnectorRun extends TrackedOperation {
   @Property({ type: 'integer' })
   itemsImported: number = 0;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Items that could not be imported (`errors` says why)' })
   @Property({ type: 'integer' })
   errorCount: number = 0;
 
-  @Field(() => [String], { description: 'Item errors reported by the source' })
+  @Field(() => [String], {
+    description: 'Why items could not be imported, one message per cause (each may cover many items)',
+  })
   @Property({ type: 'text[]' })
   errors: string[] = [];
 

@@ -131,7 +131,7 @@ export class ComplianceConnector extends ScopedEntity {
   @Property({ type: 'integer' })
   itemsImported: number = 0;
 
-  @Field(() => Int, { description: 'Item errors of every run so far' })
+  @Field(() => Int, { description: 'Items that could not be imported, by every run so far' })
   @Property({ type: 'integer' })
   errorCount: number = 0;
 

@@ -67,7 +67,9 @@ export class ConnectorResolver {
     return new ConnectorService(ctx).status(tenantId, id);
   }
 
-  @Query(() => ConnectorRunPage, { description: 'Import runs with their statistics, the latest first' })
+  @Query(() => ConnectorRunPage, {
+    description: 'Import runs, the latest first, with the statistics over every run (as the status report)',
+  })
   @RequirePermission(Permission.READ_TENANTS)
   complianceConnectorHistory(
     @tenantIdArg() tenantId: string,

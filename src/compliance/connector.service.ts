@@ -1,6 +1,12 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudConnectorUserMapping } from '../cloud/connector-source.provider.js';
-import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
+import {
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  ServiceUnavailableError,
+  type FieldProblem,
+} from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
@@ -18,10 +24,18 @@ import {
   throwIfProblems,
 } from './connector-validation.js';
 import { ComplianceConnector } from './connector.entity.js';
-import { ConnectorAction, ConnectorHealth, ConnectorRunStatus, ConnectorStatus } from './connector.enums.js';
-import type { ConnectorStatusReport, CreateConnectorInput, UpdateConnectorInput } from './connector.types.js';
+import { ConnectorAction, ConnectorHealth, ConnectorStatus } from './connector.enums.js';
+import { connectorStatistics } from './connector-statistics.js';
+import type {
+  ConnectorRunPage,
+  ConnectorStatusReport,
+  CreateConnectorInput,
+  UpdateConnectorInput,
+} from './connector.types.js';
 
 const HOUR_MS = 3_600_000;
+/** A source outage (maintenance, 5xx) usually outlasts a database hiccup: clients wait a minute. */
+export const SOURCE_OUTAGE_RETRY_AFTER_SECONDS = 60;
 
 /** The one place connector status moves, with its event (also used by the import job). */
 export async function moveConnectorStatus(
@@ -112,10 +126,21 @@ export class ConnectorService {
     return connector;
   }
 
-  /** Pause, resume and/or reconfigure; a reconfiguration or a resume first passes a test connection. */
+  /**
+   * Pause, resume and/or reconfigure (only the given fields change); a reconfiguration or a resume first
+   * passes a test connection. Nothing given is a no-op answered with the connector as it is, like an empty
+   * PATCH of a user (docs/compliance.md): nothing is written, no event.
+   */
   async update(tenantId: string, id: string, input: UpdateConnectorInput): Promise<ComplianceConnector> {
     const tenant = await new TenantService(this.ctx).get(tenantId);
     const current = await this.get(tenantId, id);
+    const reconfigured =
+      input.name !== undefined ||
+      input.sourceType !== undefined ||
+      input.credentials !== undefined ||
+      input.userMapping !== undefined ||
+      input.scheduleHours !== undefined;
+    if (!reconfigured && input.action === undefined) return current;
     const problems: FieldProblem[] = [];
     if (input.name !== undefined) checkName(input.name, problems);
     const sourceType = input.sourceType ?? current.sourceType;
@@ -132,12 +157,6 @@ export class ConnectorService {
     throwIfProblems(problems);
     this.checkMove(current, input.action);
 
-    const reconfigured =
-      input.name !== undefined ||
-      input.sourceType !== undefined ||
-      input.credentials !== undefined ||
-      input.userMapping !== undefined ||
-      input.scheduleHours !== undefined;
     if (reconfigured || input.action === ConnectorAction.RESUME)
       await this.testConnection(tenant, sourceType, credentials);
 
@@ -198,20 +217,7 @@ export class ConnectorService {
 
   async status(tenantId: string, id: string): Promise<ConnectorStatusReport> {
     const connector = await this.get(tenantId, id);
-    const [stats] = await this.ctx.em.execute<
-      Array<{
-        runs: string;
-        failed: string;
-        last_status: ConnectorRunStatus | null;
-        last_finished: string | null;
-      }>
-    >(
-      `select count(*) as runs, count(*) filter (where status = 'Failed') as failed,
-         (array_agg(status order by scheduled_for desc))[1] as last_status,
-         max(finished_at) as last_finished
-       from compliance_connector_runs where connector_id = ? and organization_id = ? and environment = ?`,
-      [id, this.ctx.scope.organizationId, this.ctx.scope.environment],
-    );
+    const statistics = await connectorStatistics(this.ctx, connector);
     const health =
       connector.status === ConnectorStatus.PAUSED
         ? connector.configurationError
@@ -221,29 +227,24 @@ export class ConnectorService {
           ? ConnectorHealth.DEGRADED
           : ConnectorHealth.HEALTHY;
     return {
+      ...statistics,
       connectorId: connector.id,
       status: connector.status,
       health,
       configurationError: connector.configurationError,
       consecutiveFailures: connector.consecutiveFailures,
-      lastImportAt: connector.lastImportAt,
-      lastRunStatus: stats.last_status,
-      lastRunFinishedAt: stats.last_finished ? new Date(stats.last_finished) : null,
       nextRunAt: connector.nextRunAt,
-      itemsImported: connector.itemsImported,
-      errorCount: connector.errorCount,
-      runs: Number(stats.runs),
-      failedRuns: Number(stats.failed),
     };
   }
 
-  /** Runs, the latest first, each with its statistics. */
-  async history(tenantId: string, id: string, page: PageArgs): Promise<Page<ConnectorRun>> {
-    await this.get(tenantId, id);
-    return findLeanPage(this.ctx, ConnectorRun, { connectorId: id }, page, {
+  /** Runs, the latest first, each with its figures; with the connector's statistics over every run. */
+  async history(tenantId: string, id: string, page: PageArgs): Promise<ConnectorRunPage> {
+    const connector = await this.get(tenantId, id);
+    const runs = await findLeanPage(this.ctx, ConnectorRun, { connectorId: id }, page, {
       scheduledFor: 'desc',
       id: 'desc',
     });
+    return { ...runs, statistics: await connectorStatistics(this.ctx, connector) };
   }
 
   private checkMove(connector: ComplianceConnector, action: ConnectorAction | undefined): void {
@@ -268,10 +269,17 @@ export class ConnectorService {
       sourceType,
       credentials,
     });
-    if (refusal)
-      throw new InvalidRequestError(`The test connection to ${sourceType} failed: ${refusal}`, [
-        { field: 'credentials', problem: refusal },
-      ]);
+    if (!refusal) return;
+    // A source that is down says nothing about what the client sent: an upstream outage (503), not a 400.
+    if (refusal.kind === 'unavailable')
+      throw new ServiceUnavailableError(
+        SOURCE_OUTAGE_RETRY_AFTER_SECONDS,
+        `${sourceType} cannot be reached (${refusal.reason}); nothing changed, retry later`,
+        { source: sourceType, reason: refusal.reason },
+      );
+    throw new InvalidRequestError(`The test connection to ${sourceType} failed: ${refusal.reason}`, [
+      { field: 'credentials', problem: refusal.reason },
+    ]);
   }
 }
 

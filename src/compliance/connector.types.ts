@@ -1,6 +1,6 @@
 import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
-import { PageOf } from '../core/pagination.js';
+import { PageInfo, PageOf, type Page } from '../core/pagination.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import { ComplianceConnector } from './connector.entity.js';
 import {
@@ -14,7 +14,6 @@ import {
 } from './connector.enums.js';
 
 export const ComplianceConnectorPage = PageOf(ComplianceConnector, 'ComplianceConnector');
-export const ConnectorRunPage = PageOf(ConnectorRun, 'ConnectorRun');
 
 @InputType()
 export class UserMappingEntryInput {
@@ -84,8 +83,50 @@ export class UpdateConnectorInput {
   scheduleHours?: number;
 }
 
+/**
+ * A connector's import statistics (SPEC 4.2 "import history and statistics"): computed once, by
+ * connectorStatistics (connector-statistics.ts), for both the status report and the history page.
+ */
+@ObjectType({ description: 'Import statistics of a connector: every run so far' })
+export class ConnectorStatistics {
+  @Field(() => Int, { description: 'Runs so far (queued and running ones included)' })
+  runs!: number;
+
+  @Field(() => Int)
+  failedRuns!: number;
+
+  @Field(() => Int, { description: 'Items imported by every run so far' })
+  itemsImported!: number;
+
+  @Field(() => Int, { description: 'Items that could not be imported, by every run so far' })
+  errorCount!: number;
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  lastImportAt!: Date | null;
+
+  @Field(() => ConnectorRunStatus, { nullable: true })
+  lastRunStatus!: ConnectorRunStatus | null;
+
+  @Field(() => GraphQLDateTime, { nullable: true })
+  lastRunFinishedAt!: Date | null;
+}
+
+/** The history: a page of runs, the latest first, with the connector's statistics over every run. */
+@ObjectType({ description: 'Import runs of a connector, with its statistics' })
+export class ConnectorRunPage implements Page<ConnectorRun> {
+  @Field(() => [ConnectorRun])
+  items!: ConnectorRun[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field(() => ConnectorStatistics, { description: 'Over every run, not only this page' })
+  statistics!: ConnectorStatistics;
+}
+
+/** The statistics plus where the connector stands (its fields keep the flat shape clients read). */
 @ObjectType({ description: 'Connector health and import status' })
-export class ConnectorStatusReport {
+export class ConnectorStatusReport extends ConnectorStatistics {
   @Field()
   connectorId!: string;
 
@@ -102,26 +143,5 @@ export class ConnectorStatusReport {
   consecutiveFailures!: number;
 
   @Field(() => GraphQLDateTime, { nullable: true })
-  lastImportAt!: Date | null;
-
-  @Field(() => ConnectorRunStatus, { nullable: true })
-  lastRunStatus!: ConnectorRunStatus | null;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
-  lastRunFinishedAt!: Date | null;
-
-  @Field(() => GraphQLDateTime, { nullable: true })
   nextRunAt!: Date | null;
-
-  @Field(() => Int)
-  itemsImported!: number;
-
-  @Field(() => Int)
-  errorCount!: number;
-
-  @Field(() => Int)
-  runs!: number;
-
-  @Field(() => Int)
-  failedRuns!: number;
 }

@@ -146,12 +146,18 @@ export class InternalError extends AppError {
   }
 }
 
-/** The database cannot be reached (outage, restart): try again shortly (docs/reliability.md). */
+/**
+ * The database or an upstream service (the cloud, a connector's source) cannot be reached: an outage, not
+ * the client's mistake, so 503 with Retry-After (DECISIONS; docs/reliability.md). `details` say which
+ * upstream, when it is one.
+ */
 export class ServiceUnavailableError extends AppError {
-  constructor(retryAfterSeconds = 5) {
-    super('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', {
-      retryAfterSeconds,
-    });
+  constructor(
+    retryAfterSeconds = 5,
+    message = 'The service is temporarily unavailable; retry shortly',
+    details: ErrorDetails = {},
+  ) {
+    super('SERVICE_UNAVAILABLE', message, { ...details, retryAfterSeconds });
   }
 }
 

@@ -1,52 +1,20 @@
-import { scheduleDueImports } from '../../src/compliance/connector-import.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
-import type { TestApp, ApiResponse } from '../helpers/test-app.js';
-
-interface ConnectorBody {
-  id: string;
-  tenantId: string;
-  name: string;
-  category: string;
-  sourceType: string;
-  status: string;
-  configurationError: string | null;
-  scheduleHours: number;
-  credentialFields: string[];
-  userMapping: { strategy: string; mappings: unknown[]; unmatched: string; fallbackMailbox: string | null };
-  nextRunAt: string | null;
-  lastImportAt: string | null;
-  itemsImported: number;
-}
-
-interface RunBody {
-  status: string;
-  scheduledFor: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  itemsImported: number;
-  errorCount: number;
-  failureReason: string | null;
-}
-
-interface StatusBody {
-  status: string;
-  health: string;
-  configurationError: string | null;
-  lastImportAt: string | null;
-  nextRunAt: string | null;
-  runs: number;
-  failedRuns: number;
-  consecutiveFailures: number;
-}
-
-const SECRET = 'xoxb-super-secret-token-4711';
-const HOUR = 3_600_000;
+import type { TestApp } from '../helpers/test-app.js';
+import {
+  connectorApi,
+  connectorSources,
+  createConnector,
+  HOUR,
+  runDueImports as runImports,
+  SECRET,
+  slack,
+  type ConnectorBody,
+  type RunBody,
+  type StatusBody,
+} from './compliance-kit.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -57,53 +25,16 @@ const seen: string[] = [];
 beforeAll(async () => ({ app, org, other } = await startSuite({ jobs: true, other: true })));
 afterAll(() => app.stop());
 
-async function call<T>(
-  method: string,
-  path: string,
-  options: { key: string; tenantId?: string; body?: unknown },
-): Promise<ApiResponse<Envelope<T>>> {
-  const res = await app.request<Envelope<T>>(method, `/api/compliance/connectors${path}`, {
-    key: options.key,
-    body: options.body,
-    headers: options.tenantId ? { 'X-Tenant-Id': options.tenantId } : {},
-  });
-  seen.push(JSON.stringify(res.body));
-  return res;
-}
+const call = <T>(method: string, path: string, options: { key: string; tenantId?: string; body?: unknown }) =>
+  connectorApi<T>(app, method, path, options, seen);
 
-const slack = (extra: Record<string, unknown> = {}) => ({
-  name: 'Slack archive',
-  category: 'Communication',
-  sourceType: 'Slack',
-  credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: SECRET },
-  ...extra,
-});
+const connector = (tenant: Tenant, body = slack()): Promise<ConnectorBody> =>
+  createConnector(app, org.keys.write, tenant, body, seen);
 
-async function connector(tenant: Tenant, body = slack()): Promise<ConnectorBody> {
-  const res = await call<ConnectorBody>('POST', '', { key: org.keys.write, tenantId: tenant.id, body });
-  expect(res.status).toBe(201);
-  return res.body.data;
-}
+const cloud = () => ({ connectorSources: connectorSources(app) });
 
-function cloud(): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
-}
-
-/** What the 5-minute cron does, then wait (bounded) until the runs it queued have finished. */
-async function runDueImports(tenantId: string, connectorId: string): Promise<RunBody[]> {
-  await scheduleDueImports(app.orm, app.deps);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await call<RunBody[]>('GET', `/${connectorId}/history?limit=100`, {
-      key: org.keys.read,
-      tenantId,
-    });
-    if (res.body.data.every((run) => run.status === 'Succeeded' || run.status === 'Failed'))
-      return res.body.data;
-    if (Date.now() > deadline) throw new Error('import runs did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const runDueImports = (tenantId: string, connectorId: string): Promise<RunBody[]> =>
+  runImports(app, org.keys.read, tenantId, connectorId, seen);
 
 async function connectorRows(): Promise<number> {
   const { rows } = await app.pool.query<{ n: number }>(

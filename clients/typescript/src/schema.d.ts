@@ -194,8 +194,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * import history: each run with start, end, duration, items imported and errors, latest first
-         * @description import history: each run with start, end, duration, items imported and errors, latest first.
+         * import history and statistics: each run (start, end, duration, items imported, failed items and why), latest first; `meta.statistics` over every run
+         * @description import history and statistics: each run (start, end, duration, items imported, failed items and why), latest first; `meta.statistics` over every run.
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -3333,7 +3333,7 @@ export interface components {
                 };
             };
         };
-        /** @description 503 SERVICE_UNAVAILABLE: The database cannot be reached: retry after `Retry-After` seconds */
+        /** @description 503 SERVICE_UNAVAILABLE: The database or an upstream service (the cloud, a connector’s source) cannot be reached: retry after `Retry-After` seconds */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4132,7 +4132,7 @@ export interface operations {
                             itemsImported: number;
                             /**
                              * Format: int32
-                             * @description Item errors of every run so far
+                             * @description Items that could not be imported, by every run so far
                              */
                             errorCount: number;
                             /** Format: date-time */
@@ -4244,7 +4244,7 @@ export interface operations {
                             itemsImported: number;
                             /**
                              * Format: int32
-                             * @description Item errors of every run so far
+                             * @description Items that could not be imported, by every run so far
                              */
                             errorCount: number;
                             /** Format: date-time */
@@ -4358,7 +4358,7 @@ export interface operations {
                             itemsImported: number;
                             /**
                              * Format: int32
-                             * @description Item errors of every run so far
+                             * @description Items that could not be imported, by every run so far
                              */
                             errorCount: number;
                             /** Format: date-time */
@@ -4400,7 +4400,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description import history: each run with start, end, duration, items imported and errors, latest first */
+            /** @description import history and statistics: each run (start, end, duration, items imported, failed items and why), latest first; `meta.statistics` over every run */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4430,14 +4430,47 @@ export interface operations {
                             durationMs: number | null;
                             /** Format: int32 */
                             itemsImported: number;
-                            /** Format: int32 */
+                            /**
+                             * Format: int32
+                             * @description Items that could not be imported (`errors` says why)
+                             */
                             errorCount: number;
-                            /** @description Item errors reported by the source */
+                            /** @description Why items could not be imported, one message per cause (each may cover many items) */
                             errors: string[];
                             /** @description Failed: why the run could not import */
                             failureReason: string | null;
                         }[];
-                        meta: components["schemas"]["PageMeta"];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            /** @constant */
+                            totalEstimated?: true;
+                            statistics: {
+                                /** Format: date-time */
+                                lastImportAt: string | null;
+                                lastRunStatus: components["schemas"]["ConnectorRunStatus"] | null;
+                                /** Format: date-time */
+                                lastRunFinishedAt: string | null;
+                                /**
+                                 * Format: int32
+                                 * @description Items imported by every run so far
+                                 */
+                                itemsImported: number;
+                                /**
+                                 * Format: int32
+                                 * @description Items that could not be imported, by every run so far
+                                 */
+                                errorCount: number;
+                                /**
+                                 * Format: int32
+                                 * @description Runs so far (queued and running ones included)
+                                 */
+                                runs: number;
+                                /** Format: int32 */
+                                failedRuns: number;
+                            };
+                        };
                     };
                 };
             };
@@ -4490,17 +4523,26 @@ export interface operations {
                             /** Format: int32 */
                             consecutiveFailures: number;
                             /** Format: date-time */
+                            nextRunAt: string | null;
+                            /** Format: date-time */
                             lastImportAt: string | null;
                             lastRunStatus: components["schemas"]["ConnectorRunStatus"] | null;
                             /** Format: date-time */
                             lastRunFinishedAt: string | null;
-                            /** Format: date-time */
-                            nextRunAt: string | null;
-                            /** Format: int32 */
+                            /**
+                             * Format: int32
+                             * @description Items imported by every run so far
+                             */
                             itemsImported: number;
-                            /** Format: int32 */
+                            /**
+                             * Format: int32
+                             * @description Items that could not be imported, by every run so far
+                             */
                             errorCount: number;
-                            /** Format: int32 */
+                            /**
+                             * Format: int32
+                             * @description Runs so far (queued and running ones included)
+                             */
                             runs: number;
                             /** Format: int32 */
                             failedRuns: number;

@@ -7,6 +7,7 @@ import {
   type CloudConnectorImportResult,
   type CloudConnectorSource,
   type CloudConnectorSourceProvider,
+  type ConnectorSourceRefusal,
 } from '../connector-source.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import { stableHash } from './simulated-backup.tree.js';
@@ -16,7 +17,8 @@ const DAY_MS = 86_400_000;
 /**
  * The simulated connector sources. A credential value beginning with `invalid` or `revoked` is refused, as
  * a real source refuses a wrong token; a fault stored for the tenant and source type (`connector_source_fault`)
- * makes the source refuse everything with its reason until it is cleared. Imports bring a deterministic number
+ * makes the source refuse everything with its reason until it is cleared, either as a refusal (revoked
+ * access) or as an outage (`unavailable`: the source is down). Imports bring a deterministic number
  * of items per day of the window, and report the items of unmatched identities when those are skipped.
  */
 export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
@@ -32,12 +34,15 @@ export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
   async testConnectorConnection(
     tenantExternalId: string,
     source: CloudConnectorSource,
-  ): Promise<string | null> {
+  ): Promise<ConnectorSourceRefusal | null> {
     const fault = await this.fault(tenantExternalId, source.sourceType);
     if (fault) return fault;
     const refused = Object.entries(source.credentials).find(([, value]) => /^(invalid|revoked)/i.test(value));
     if (refused)
-      return `${source.sourceType} refused the credentials (401 Unauthorized: check "${refused[0]}")`;
+      return {
+        kind: 'refused',
+        reason: `${source.sourceType} refused the credentials (401 Unauthorized: check "${refused[0]}")`,
+      };
     return null;
   }
 
@@ -46,7 +51,7 @@ export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
     request: CloudConnectorImportRequest,
   ): Promise<CloudConnectorImportResult> {
     const refusal = await this.testConnectorConnection(tenantExternalId, request);
-    if (refusal) throw new ConnectorSourceError(refusal);
+    if (refusal) throw new ConnectorSourceError(refusal.reason, refusal.kind);
     const until = new Date(request.until).getTime();
     const since = request.since ? new Date(request.since).getTime() : until - DAY_MS;
     let items = 0;
@@ -57,15 +62,24 @@ export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
       unmatched += hash % 4;
     }
     if (request.userMapping.unmatched === 'Import to fallback mailbox' || unmatched === 0)
-      return { itemsImported: items, errors: [] };
+      return { itemsImported: items, itemsFailed: 0, errors: [] };
     return {
       itemsImported: items - unmatched,
+      itemsFailed: unmatched,
       errors: [`${unmatched} item(s) from source identities no mapping matched were skipped`],
     };
   }
 
-  /** Test and demo hook: the source of this type refuses with `reason` (null clears it). */
-  async injectFault(tenantExternalId: string, sourceType: string, reason: string | null): Promise<void> {
+  /**
+   * Test and demo hook: the source of this type refuses with `reason` (null clears it); `unavailable`
+   * makes it an outage (e.g. "Slack API 503 maintenance") rather than a refusal of the credentials.
+   */
+  async injectFault(
+    tenantExternalId: string,
+    sourceType: string,
+    reason: string | null,
+    kind: ConnectorSourceRefusal['kind'] = 'refused',
+  ): Promise<void> {
     const em = this.em();
     if (reason === null) {
       await em.nativeDelete(SimulatedCloudObject, {
@@ -82,19 +96,24 @@ export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
         tenantExternalId,
         kind: 'connector_source_fault',
         externalId: sourceType,
-        data: { reason },
+        data: { reason, kind },
         updatedAt: this.clock.now(),
       },
       { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
     );
   }
 
-  private async fault(tenantExternalId: string, sourceType: string): Promise<string | null> {
+  private async fault(tenantExternalId: string, sourceType: string): Promise<ConnectorSourceRefusal | null> {
     const row = await this.em().findOne(SimulatedCloudObject, {
       tenantExternalId,
       kind: 'connector_source_fault',
       externalId: sourceType,
     });
-    return row ? String(row.data.reason) : null;
+    if (!row) return null;
+    // Faults stored before outages existed have no kind: they were refusals.
+    return {
+      kind: row.data.kind === 'unavailable' ? 'unavailable' : 'refused',
+      reason: String(row.data.reason),
+    };
   }
 }

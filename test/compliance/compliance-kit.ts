@@ -1,0 +1,128 @@
+import { scheduleDueImports } from '../../src/compliance/connector-import.js';
+import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import type { Envelope } from '../helpers/envelope.js';
+import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+
+/** What the compliance connector tests share: wire shapes, calls with X-Tenant-Id, the source's hooks, imports. */
+export type { Envelope };
+
+export interface ConnectorBody {
+  id: string;
+  tenantId: string;
+  name: string;
+  category: string;
+  sourceType: string;
+  status: string;
+  configurationError: string | null;
+  scheduleHours: number;
+  credentialFields: string[];
+  userMapping: { strategy: string; mappings: unknown[]; unmatched: string; fallbackMailbox: string | null };
+  nextRunAt: string | null;
+  lastImportAt: string | null;
+  itemsImported: number;
+  errorCount: number;
+  updatedAt: string;
+}
+
+export interface RunBody {
+  status: string;
+  scheduledFor: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  itemsImported: number;
+  errorCount: number;
+  errors: string[];
+  failureReason: string | null;
+}
+
+export interface StatisticsBody {
+  runs: number;
+  failedRuns: number;
+  itemsImported: number;
+  errorCount: number;
+  lastImportAt: string | null;
+  lastRunStatus: string | null;
+  lastRunFinishedAt: string | null;
+}
+
+export interface StatusBody extends StatisticsBody {
+  status: string;
+  health: string;
+  configurationError: string | null;
+  nextRunAt: string | null;
+  consecutiveFailures: number;
+}
+
+export const SECRET = 'xoxb-super-secret-token-4711';
+export const HOUR = 3_600_000;
+
+/** A REST call to /api/compliance/connectors… in a tenant; `seen` collects every body (credential checks). */
+export async function connectorApi<T>(
+  app: TestApp,
+  method: string,
+  path: string,
+  options: { key: string; tenantId?: string; body?: unknown },
+  seen?: string[],
+): Promise<ApiResponse<Envelope<T>>> {
+  const res = await app.request<Envelope<T>>(method, `/api/compliance/connectors${path}`, {
+    key: options.key,
+    body: options.body,
+    headers: options.tenantId ? { 'X-Tenant-Id': options.tenantId } : {},
+  });
+  seen?.push(JSON.stringify(res.body));
+  return res;
+}
+
+/** A valid Slack connector body (mapping by email, unmatched skipped), with `extra` fields over it. */
+export const slack = (extra: Record<string, unknown> = {}) => ({
+  name: 'Slack archive',
+  category: 'Communication',
+  sourceType: 'Slack',
+  credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: SECRET },
+  ...extra,
+});
+
+/** Creates a connector through REST (201 expected). */
+export async function createConnector(
+  app: TestApp,
+  key: string,
+  tenant: Tenant,
+  body: unknown = slack(),
+  seen?: string[],
+): Promise<ConnectorBody> {
+  const res = await connectorApi<ConnectorBody>(app, 'POST', '', { key, tenantId: tenant.id, body }, seen);
+  if (res.status !== 201) throw new Error(`connector not created: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** The simulated connector sources (fault hooks). */
+export function connectorSources(app: TestApp): SimulatedCloudProvider['connectorSources'] {
+  return (app.deps.provider as SimulatedCloudProvider).connectorSources;
+}
+
+/** What the 5-minute cron does, then wait (bounded) until the runs it queued have finished; the runs. */
+export async function runDueImports(
+  app: TestApp,
+  key: string,
+  tenantId: string,
+  connectorId: string,
+  seen?: string[],
+): Promise<RunBody[]> {
+  await scheduleDueImports(app.orm, app.deps);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await connectorApi<RunBody[]>(
+      app,
+      'GET',
+      `/${connectorId}/history?limit=100`,
+      { key, tenantId },
+      seen,
+    );
+    if (res.body.data.every((run) => run.status === 'Succeeded' || run.status === 'Failed'))
+      return res.body.data;
+    if (Date.now() > deadline) throw new Error('import runs did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
