@@ -38,6 +38,7 @@ import { graphiqlRouter } from './http/graphiql.js';
 import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
+import { countUnguardedRequests } from './http/unguarded-rate-limit.js';
 import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js';
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
@@ -158,6 +159,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     next();
   });
 
+  // Every response carries the X-RateLimit-* headers (SPEC 8.1): what the API guard does not count is
+  // counted per client address here (src/http/unguarded-rate-limit.ts).
+  app.use(countUnguardedRequests(rateLimiter, isLandingPageRequest));
+
   // Express would answer OPTIONS itself, in plain text ("GET, HEAD"). The API serves no CORS preflight and answers
   // JSON only (SPEC 2.1): OPTIONS is a method it does not serve, like any other, with the 404 envelope.
   app.use((req: Request, _res: Response, next: NextFunction) =>
@@ -201,7 +206,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
-  app.use(restoreDownloadRouter(orm, deps, logError));
+  app.use(restoreDownloadRouter(orm, deps, rateLimiter, logError));
   app.use('/v1/api', guard, restBody, features.router, notFound);
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);

@@ -3,7 +3,15 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import express, { type Request, type Response } from 'express';
+import { RateLimitedError } from '../core/errors.js';
 import type { AppDeps } from '../core/service-context.js';
+import {
+  clientIpBucket,
+  organizationBucket,
+  setRateLimitHeaders,
+  type RateLimiter,
+} from '../http/rate-limit.js';
+import { Organization } from '../organizations/organization.entity.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { RestoreItemStatus } from './backup.enums.js';
 import { RestoreJob } from './restore-job.entity.js';
@@ -38,7 +46,13 @@ function refuse(res: Response, status: number, code: string, message: string): v
   res.status(status).json({ success: false, error: { code, message, details: {} } });
 }
 
-async function serveDownload(orm: MikroORM, deps: AppDeps, req: Request, res: Response): Promise<void> {
+async function serveDownload(
+  orm: MikroORM,
+  deps: AppDeps,
+  rateLimiter: RateLimiter,
+  req: Request,
+  res: Response,
+): Promise<void> {
   const jobId = String(req.params.jobId);
   const expires = Number(req.query.expires);
   const given = typeof req.query.signature === 'string' ? req.query.signature : '';
@@ -57,6 +71,14 @@ async function serveDownload(orm: MikroORM, deps: AppDeps, req: Request, res: Re
     timingSafeEqual(Buffer.from(given), Buffer.from(expected)) &&
     job!.downloadExpiresAt !== null &&
     expires === Math.floor(job!.downloadExpiresAt.getTime() / 1000);
+  // Counted like any request (SPEC 8.1): a verified link in its job's organization-environment window, as
+  // if the organization's key had fetched it; anything else per client address, like a bad API key.
+  const bucket = valid
+    ? organizationBucket(job!.organizationId, job!.environment, await rateLimitOf(em, job!.organizationId))
+    : clientIpBucket(req.ip ?? '');
+  const outcome = await rateLimiter.consumeIn(bucket);
+  setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
+  if (!outcome.allowed) throw new RateLimitedError(outcome.retryAfterSeconds);
   if (!valid) return refuse(res, 403, 'FORBIDDEN', 'This download link is not valid');
   if (deps.clock.now().getTime() >= expires * 1000)
     return refuse(res, 403, 'FORBIDDEN', 'This download link has expired: export again to get a new one');
@@ -65,6 +87,12 @@ async function serveDownload(orm: MikroORM, deps: AppDeps, req: Request, res: Re
   // pipeline: the next page is read only once the client took the last one, and a client that goes away
   // ends the generator (no further reads).
   await pipeline(Readable.from(exportArchive(em, job!)), res);
+}
+
+/** The requests per minute of an organization's plan (the same number its keys are counted against). */
+async function rateLimitOf(em: EntityManager, organizationId: string): Promise<number> {
+  const organization = await em.findOneOrFail(Organization, { id: organizationId }, { filters: false });
+  return organization.rateLimitPerMinute;
 }
 
 /** Items read per statement while an archive streams: memory per download stays a page, whatever its size. */
@@ -105,15 +133,16 @@ export async function* exportArchive(
   yield ']}';
 }
 
-/** Mounted before the API guard (src/app.ts). */
+/** Mounted before the API guard (src/app.ts), under /api and /v1/api like every feature route (DECISIONS). */
 export function restoreDownloadRouter(
   orm: MikroORM,
   deps: AppDeps,
+  rateLimiter: RateLimiter,
   logError: (error: unknown, req: Request) => void,
 ): express.Router {
   const router = express.Router();
-  router.get('/api/backup/restore/:jobId/download', (req, res, next) => {
-    serveDownload(orm, deps, req, res).catch((error: unknown) => {
+  router.get([DOWNLOAD_PATH(':jobId'), `/v1${DOWNLOAD_PATH(':jobId')}`], (req, res, next) => {
+    serveDownload(orm, deps, rateLimiter, req, res).catch((error: unknown) => {
       if (!res.headersSent) return next(error);
       // Part of the archive is on its way, so no status can follow: the connection is cut, and the client
       // sees a truncated body (no closing bracket). A client that went away is not an error of ours.

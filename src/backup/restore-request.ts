@@ -8,6 +8,7 @@ import { BackupService } from './backup.service.js';
 import { BackupWorkload, RestoreTargetType, RestoreType } from './backup.enums.js';
 import { MAX_RESTORE_ITEM_IDS } from './backup.settings.js';
 import type { StartRestoreInput } from './backup.types.js';
+import { checkDifferentLocation, checkOwnerNotDeleted } from './restore-target.js';
 
 /** Where a "Different location" may point for each workload (docs/backup.md "Targets"). */
 const LOCATION_PATTERNS: Record<BackupWorkload, { pattern: RegExp; shape: string }> = {
@@ -87,7 +88,8 @@ function shapeProblems(input: StartRestoreInput, tenantId: string): FieldProblem
 /**
  * Every check of a restore request, before anything is written: the request's shape, the snapshot (this
  * tenant's, the right workload, inside the retention window, still in the backup service), the receiving
- * tenant (of this organization), and the ids (in this snapshot, items or containers as the type says).
+ * tenant (of this organization) and the different location in it (restore-target.ts), the owner of an
+ * original location (not soft-deleted), and the ids (in this snapshot, items or containers as the type says).
  */
 export async function checkRestoreRequest(
   ctx: ServiceContext,
@@ -102,11 +104,11 @@ export async function checkRestoreRequest(
   const snapshot = await new BackupService(ctx).getSnapshot(tenantId, input.snapshotId);
   if (snapshot.workload !== input.workload)
     throw InvalidRequestError.field('workload', `snapshot ${snapshot.id} is a ${snapshot.workload} snapshot`);
-  const outsideRetention = InvalidRequestError.field(
-    'snapshotId',
-    `snapshot taken ${snapshot.takenAt.toISOString()} is outside the retention window`,
-  );
-  if (snapshot.expiresAt <= ctx.clock.now()) throw outsideRetention;
+  if (snapshot.expiresAt <= ctx.clock.now())
+    throw InvalidRequestError.field(
+      'snapshotId',
+      `snapshot taken ${snapshot.takenAt.toISOString()} is outside the retention window`,
+    );
 
   let targetTenant = tenant;
   if (input.restoreType === RestoreType.CROSS_TENANT) {
@@ -118,7 +120,15 @@ export async function checkRestoreRequest(
     }
   }
 
-  if (!(await ctx.provider.getBackupSnapshot(tenant.externalId, snapshot.externalId))) throw outsideRetention;
+  await checkDifferentLocation(ctx, input, targetTenant);
+  // Inside our retention window but no longer at the backup service: say so, not "outside retention".
+  if (!(await ctx.provider.getBackupSnapshot(tenant.externalId, snapshot.externalId)))
+    throw InvalidRequestError.field(
+      'snapshotId',
+      `snapshot taken ${snapshot.takenAt.toISOString()} of ${snapshot.resourceName} is no longer held by ` +
+        'the backup service (its resource was removed, e.g. the user was purged)',
+    );
+  await checkOwnerNotDeleted(ctx, input, snapshot);
   const ids = input.itemIds?.length ? input.itemIds : null;
   const found = await ctx.provider.findBackupItems(tenant.externalId, snapshot.externalId, ids);
   if (found.missing.length)

@@ -107,6 +107,11 @@ export interface CloudBackupProvider {
     snapshotExternalId: string,
     itemIds: string[] | null,
   ): Promise<{ items: CloudBackupItemRecord[]; missing: string[] }>;
+  /**
+   * Whether a tenant has the mailbox or drive of this user (`owner` a UPN), or this site or team (`owner`
+   * `/sites/<name>`, `/teams/<name>`): where a Different-location restore may put items.
+   */
+  hasRestoreTarget(tenantExternalId: string, workload: CloudBackupWorkload, owner: string): Promise<boolean>;
   /** Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item. */
   restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]>;
 }

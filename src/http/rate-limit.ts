@@ -18,6 +18,23 @@ export interface RateLimitOutcome {
 }
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
+/** One fixed window's counter: whose it is, its key in `rate_limits`, and its limit per minute. */
+export interface RateBucket {
+  key: string;
+  limit: number;
+  caller: 'credential' | 'ip';
+}
+
+/** An organization-environment's window (API keys, access tokens, and its export download links). */
+export function organizationBucket(organizationId: string, environment: string, limit: number): RateBucket {
+  return { key: `${organizationId}:${environment}`, limit, caller: 'credential' };
+}
+
+/** A client address's window, at the Starter limit, for requests without valid credentials. */
+export function clientIpBucket(ip: string): RateBucket {
+  return { key: `ip:${ip}`, limit: RATE_LIMIT_BY_PLAN[Plan.STARTER], caller: 'ip' };
+}
+
 /** One request's share of a counted batch: its place in the window and the window's time left. */
 interface Counted {
   consumed: number;
@@ -71,12 +88,21 @@ export class RateLimiter {
    * `ip` at the Starter limit when the caller has no valid credentials. Used by HTTP and by graphql-ws.
    * `points` above one: a GraphQL query charged its cost (src/http/query-cost.plugin.ts).
    */
-  async consume(viewer: Viewer | undefined, ip: string, points = 1): Promise<RateLimitOutcome> {
-    const key = viewer ? `${viewer.organizationId}:${viewer.environment}` : `ip:${ip}`;
-    const limit = viewer ? viewer.rateLimitPerMinute : RATE_LIMIT_BY_PLAN[Plan.STARTER];
+  consume(viewer: Viewer | undefined, ip: string, points = 1): Promise<RateLimitOutcome> {
+    return this.consumeIn(
+      viewer
+        ? organizationBucket(viewer.organizationId, viewer.environment, viewer.rateLimitPerMinute)
+        : clientIpBucket(ip),
+      points,
+    );
+  }
+
+  /** Counts one request in `bucket`'s window (an organization's, or a client address's). */
+  async consumeIn(bucket: RateBucket, points = 1): Promise<RateLimitOutcome> {
+    const { key, limit } = bucket;
     const { consumed, msBeforeNext } = await this.count(limit, key, points);
     const allowed = consumed <= limit;
-    if (!allowed) rateLimitRejections.inc({ caller: viewer ? 'credential' : 'ip' });
+    if (!allowed) rateLimitRejections.inc({ caller: bucket.caller });
     return {
       allowed,
       limit,
@@ -127,16 +153,30 @@ export class RateLimiter {
   }
 
   middleware() {
+    return this.countingMiddleware((req) =>
+      req.viewer
+        ? organizationBucket(req.viewer.organizationId, req.viewer.environment, req.viewer.rateLimitPerMinute)
+        : clientIpBucket(req.ip ?? ''),
+    );
+  }
+
+  /** Counts the request in `bucketOf(req)`, sets the headers, and refuses it (429) when over the limit. */
+  countingMiddleware(
+    bucketOf: (req: Request) => RateBucket,
+    refuse?: (req: Request, res: Response, retryAfterSeconds: number) => void,
+  ) {
     return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
       let outcome: RateLimitOutcome;
       try {
-        outcome = await this.consume(req.viewer, req.ip ?? '');
+        outcome = await this.consumeIn(bucketOf(req));
       } catch (error) {
         return next(error);
       }
       setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
-      if (!outcome.allowed) return next(new RateLimitedError(outcome.retryAfterSeconds));
-      next();
+      if (outcome.allowed) return next();
+      if (!refuse) return next(new RateLimitedError(outcome.retryAfterSeconds));
+      res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+      refuse(req, res, outcome.retryAfterSeconds);
     };
   }
 }

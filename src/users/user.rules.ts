@@ -51,14 +51,21 @@ function isUpnClash(error: unknown): boolean {
   );
 }
 
-/** The domain of a UPN must be one of the tenant's verified domains (compared lower-case). */
-export function upnDomainProblems(userPrincipalName: string, tenant: Tenant): FieldProblem[] {
+/**
+ * The domain of a UPN must be one of the tenant's verified domains (compared lower-case). `field` names the
+ * input carrying the address (a backup restore's `target.location` names a mailbox owner the same way).
+ */
+export function upnDomainProblems(
+  userPrincipalName: string,
+  tenant: Tenant,
+  field = 'userPrincipalName',
+): FieldProblem[] {
   const domain = userPrincipalName.slice(userPrincipalName.lastIndexOf('@') + 1);
   return tenant.domains.includes(domain)
     ? []
     : [
         {
-          field: 'userPrincipalName',
+          field,
           problem: `must use one of the tenant's domains: ${tenant.domains.join(', ')}`,
         },
       ];

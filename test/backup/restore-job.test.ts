@@ -28,13 +28,13 @@ function runner(jobId: string): RestoreRunner {
 }
 
 async function queuedRestore(): Promise<{ tenantId: string; tenantExternalId: string; job: RestoreJobBody }> {
-  const { tenant } = await backupTenant(app, org);
+  const { tenant, users } = await backupTenant(app, org);
   const snapshot = await latestSnapshot(app, org.keys.read, tenant.id, 'Mailbox');
   const res = await startRestore(app, org.keys.write, tenant.id, {
     workload: 'Mailbox',
     restoreType: 'Point-in-time',
     snapshotId: snapshot.id,
-    target: { type: 'Different location', location: 'archive@example.com/Restored' },
+    target: { type: 'Different location', location: `${users[0].userPrincipalName}/Restored` },
   });
   expect(res.status).toBe(202);
   return { tenantId: tenant.id, tenantExternalId: tenant.externalId, job: res.body.data };

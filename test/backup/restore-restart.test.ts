@@ -28,7 +28,7 @@ afterAll(async () => {
 
 it('resumes a restore interrupted by a crash without restoring any item twice', async () => {
   const org = await createOrganizationWithKeys(setup);
-  const { tenant } = await backupTenant(setup, org);
+  const { tenant, users } = await backupTenant(setup, org);
   const snapshot = await latestSnapshot(setup, org.keys.read, tenant.id, 'Personal file storage');
   // A slow backup service: each batch of 20 takes 400 ms, so the kill finds the restore mid-way.
   await simulatedCloud(setup).backup.injectFault(tenant.externalId, { delayMs: 400 });
@@ -36,7 +36,7 @@ it('resumes a restore interrupted by a crash without restoring any item twice', 
     workload: 'Personal file storage',
     restoreType: 'Point-in-time',
     snapshotId: snapshot.id,
-    target: { type: 'Different location', location: 'restore@example.com/After crash' },
+    target: { type: 'Different location', location: `${users[0].userPrincipalName}/After crash` },
   });
   expect(res.status).toBe(202);
   const jobId = res.body.data.id;

@@ -27,21 +27,23 @@ let other: OrganizationWithKeys;
 let tenant: Tenant;
 let users: User[];
 let sibling: Tenant;
+let siblingUsers: User[];
 
 beforeAll(async () => {
   ({ app, org, other } = await startSuite({ jobs: true, other: true }));
   ({ tenant, users } = await backupTenant(app, org));
-  sibling = (await backupTenant(app, org)).tenant;
+  ({ tenant: sibling, users: siblingUsers } = await backupTenant(app, org));
 });
 afterAll(() => app.stop());
 
 const WORKLOADS = ['Mailbox', 'Personal file storage', 'Site collaboration', 'Team chat'] as const;
 type Workload = (typeof WORKLOADS)[number];
 
-function differentLocation(workload: Workload): string {
-  if (workload === 'Site collaboration') return '/sites/projects/Recovered';
-  if (workload === 'Team chat') return '/teams/leadership/Recovered';
-  return `${users[1].userPrincipalName}/Recovered`;
+/** A location that exists in the receiving tenant (every simulated tenant has these site and team). */
+function differentLocation(workload: Workload, crossTenant: boolean): string {
+  if (workload === 'Site collaboration') return '/sites/intranet/Recovered';
+  if (workload === 'Team chat') return '/teams/all-company/Recovered';
+  return `${(crossTenant ? siblingUsers : users)[1].userPrincipalName}/Recovered`;
 }
 
 async function restoredRows(): Promise<number> {
@@ -97,7 +99,10 @@ describe('POST /api/backup/restore: every restore type and target on every workl
       itemIds,
       target: {
         type: c.target,
-        location: c.target === 'Different location' ? differentLocation(c.workload) : undefined,
+        location:
+          c.target === 'Different location'
+            ? differentLocation(c.workload, c.restoreType === 'Cross-tenant')
+            : undefined,
         tenantId: c.restoreType === 'Cross-tenant' ? sibling.id : undefined,
       },
     });

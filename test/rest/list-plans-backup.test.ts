@@ -43,7 +43,8 @@ async function numberedCopies(table: string, id: string, column: string, unique:
 
 beforeAll(async () => {
   ({ app, org } = await startSuite());
-  tenant = (await backupTenant(app, org)).tenant;
+  const backup = await backupTenant(app, org);
+  tenant = backup.tenant;
   const [snapshot] = await listSnapshots(app, org.keys.read, tenant.id, '?workload=Mailbox&limit=1');
   snapshotId = snapshot.id;
   await multiplyRows(app, 'backup_snapshots', snapshotId, ROWS);
@@ -59,7 +60,7 @@ beforeAll(async () => {
     workload: 'Mailbox',
     restoreType: 'Point-in-time',
     snapshotId,
-    target: { type: 'Different location', location: 'archive@example.com/Restored' },
+    target: { type: 'Different location', location: `${backup.users[0].userPrincipalName}/Restored` },
   });
   expect(restore.status).toBe(202);
   jobId = (restore.body.data as { id: string }).id;

@@ -8,6 +8,7 @@ import {
   type CloudBackupItemPage,
   type CloudBackupItemRecord,
   type CloudBackupProvider,
+  type CloudBackupWorkload,
   type CloudBackupSnapshotRecord,
   type CloudRestoreItemResult,
   type CloudRestoreRequest,
@@ -115,6 +116,27 @@ export class SimulatedBackupService implements CloudBackupProvider {
       items: itemIds.flatMap((id) => byId.get(id) ?? []),
       missing: itemIds.filter((id) => !byId.has(id)),
     };
+  }
+
+  async hasRestoreTarget(
+    tenantExternalId: string,
+    workload: CloudBackupWorkload,
+    owner: string,
+  ): Promise<boolean> {
+    if (workload === 'Site collaboration' || workload === 'Team chat')
+      return collaborationResources(tenantExternalId).some(
+        (resource) => resource.workload === workload && resource.name === owner,
+      );
+    // A mailbox or drive is a live user's: a soft-deleted user's is preserved, but not open to new items.
+    const found = await this.em()
+      .getConnection()
+      .execute<Array<{ found: number }>>(
+        `select 1 as found from sim_cloud_objects
+          where tenant_external_id = ? and kind = 'user' and lower(data->>'userPrincipalName') = lower(?)
+            and data->>'deletedAt' is null limit 1`,
+        [tenantExternalId, owner],
+      );
+    return found.length > 0;
   }
 
   async restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]> {
@@ -302,7 +324,7 @@ export class SimulatedBackupService implements CloudBackupProvider {
     return { resource, slot: parsed.slot };
   }
 
-  /** Mailbox and drive of the first members, plus the tenant's sites and teams; protection recorded once. */
+  /** Mailbox and drive of the first members (soft-deleted ones too), plus the tenant's sites and teams; protection recorded once. */
   private async protectedResources(tenantExternalId: string): Promise<ResourceWithProtection[]> {
     const em = this.em();
     const users = await em.find(
@@ -312,7 +334,9 @@ export class SimulatedBackupService implements CloudBackupProvider {
     );
     const members = users
       .map((row) => row.data as unknown as CloudUserRecord)
-      .filter((user) => user.userType === 'Member' && !user.deletedAt && !user.isServiceAccount)
+      // A soft-deleted user's mailbox and drive are preserved (SPEC 3.4), and so are their backups: they stay
+      // protected until the purge removes the user.
+      .filter((user) => user.userType === 'Member' && !user.isServiceAccount)
       .slice(0, PROTECTED_USERS);
     const resources: ProtectedResource[] = [
       ...members.flatMap((user) => [

@@ -65,6 +65,7 @@ export class SimulatedCloudProvider implements CloudProvider {
   getBackupSnapshot: CloudProvider['getBackupSnapshot'] = (...args) => this.backup.getBackupSnapshot(...args);
   listBackupItems: CloudProvider['listBackupItems'] = (...args) => this.backup.listBackupItems(...args);
   findBackupItems: CloudProvider['findBackupItems'] = (...args) => this.backup.findBackupItems(...args);
+  hasRestoreTarget: CloudProvider['hasRestoreTarget'] = (...args) => this.backup.hasRestoreTarget(...args);
   restoreBackupItems: CloudProvider['restoreBackupItems'] = (...args) =>
     this.backup.restoreBackupItems(...args);
   testConnectorConnection: CloudProvider['testConnectorConnection'] = (...args) =>
