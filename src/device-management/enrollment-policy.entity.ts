@@ -1,7 +1,7 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { RestrictionType } from './enrollment.enums.js';
@@ -72,6 +72,8 @@ export class EnrollmentRestriction extends ScopedEntity {
   @Field(() => [PlatformRestriction], {
     description: 'Device Type Restrictions: one row per platform (empty for a device limit restriction)',
   })
+  // Query cost (src/http/query-limits.ts): one row per enrollment platform, five.
+  @Extensions({ expectedListSize: 5 })
   @Property({ type: 'jsonb' })
   platformRestrictions!: PlatformRestriction[];
 
@@ -80,12 +82,15 @@ export class EnrollmentRestriction extends ScopedEntity {
   deviceLimit: number | null = null;
 
   @Field(() => [PlatformDeviceLimit], { description: 'Device Limit Restrictions: per-platform limits' })
+  @Extensions({ expectedListSize: 5 }) // at most one per OS platform
   @Property({ type: 'jsonb' })
   platformLimits!: PlatformDeviceLimit[];
 
   @Field(() => [DeviceLimitGroupOverride], {
     description: 'Device Limit Restrictions: a per-user limit for members of a group (first match wins)',
   })
+  // A policy carries a few overrides (a handful of exception groups); the query cost expects three.
+  @Extensions({ expectedListSize: 3 })
   @Property({ type: 'jsonb' })
   groupOverrides!: DeviceLimitGroupOverride[];
 

@@ -136,7 +136,7 @@ function isListOutput(type: GraphQLOutputType): boolean {
 /**
  * Field cost: every field costs 1 plus what it selects; a field with a `limit` argument (every paged
  * list) multiplies what it selects by that limit (its page's `items` are not multiplied again); another
- * list of objects by an estimate of 10.
+ * list of objects by its `expectedListSize` extension when the schema states one, else by an estimate of 10.
  * Introspection fields cost 1 whatever they select: the schema is finite and the same for everyone.
  */
 function fieldCost({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
@@ -144,8 +144,11 @@ function fieldCost({ type, field, args, childComplexity }: ComplexityEstimatorAr
   if (typeof args.limit === 'number') return 1 + Math.max(1, args.limit) * childComplexity;
   // The items of a page (a type with pageInfo) are already multiplied by the paging field's limit.
   const isPageItems = 'getFields' in type && 'pageInfo' in type.getFields();
-  if (!isPageItems && isListOutput(field.type) && isCompositeType(getNamedType(field.type)))
-    return 1 + UNPAGED_LIST_ESTIMATE * childComplexity;
+  if (!isPageItems && isListOutput(field.type) && isCompositeType(getNamedType(field.type))) {
+    // A list whose size the schema knows (one row per platform) says so: `@Extensions({ expectedListSize })`.
+    const expected = field.extensions?.expectedListSize;
+    return 1 + (typeof expected === 'number' ? expected : UNPAGED_LIST_ESTIMATE) * childComplexity;
+  }
   return 1 + childComplexity;
 }
 
