@@ -172,3 +172,13 @@ export async function untilFinished(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Restore jobs and their items an organization holds: a refused restore must leave this unchanged. */
+export async function restoreRowsOf(app: TestApp, organizationId: string): Promise<number> {
+  const { rows } = await app.pool.query<{ n: number }>(
+    `select (select count(*) from restore_jobs where organization_id = $1)::int
+          + (select count(*) from restore_job_items where organization_id = $1)::int as n`,
+    [organizationId],
+  );
+  return rows[0].n;
+}

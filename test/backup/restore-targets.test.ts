@@ -12,6 +12,7 @@ import {
   simulatedCloud,
   startRestore,
   untilFinished,
+  restoreRowsOf,
 } from './backup-kit.js';
 
 let app: TestApp;
@@ -28,14 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-async function writtenRows(): Promise<number> {
-  const { rows } = await app.pool.query<{ n: number }>(
-    `select (select count(*) from restore_jobs where organization_id = $1)::int
-          + (select count(*) from restore_job_items where organization_id = $1)::int as n`,
-    [org.organization.id],
-  );
-  return rows[0].n;
-}
+const writtenRows = () => restoreRowsOf(app, org.organization.id);
 
 describe('a Different location must exist in the receiving tenant (400 naming target.location)', () => {
   const mailboxOf = (user: () => User) => () => `${user().userPrincipalName}/Recovered`;

@@ -18,6 +18,7 @@ import {
   simulatedCloud,
   startRestore,
   untilFinished,
+  restoreRowsOf,
 } from './backup-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
@@ -46,14 +47,7 @@ function differentLocation(workload: Workload, crossTenant: boolean): string {
   return `${(crossTenant ? siblingUsers : users)[1].userPrincipalName}/Recovered`;
 }
 
-async function restoredRows(): Promise<number> {
-  const { rows } = await app.pool.query<{ n: number }>(
-    `select (select count(*) from restore_jobs where organization_id = $1)::int
-          + (select count(*) from restore_job_items where organization_id = $1)::int as n`,
-    [org.organization.id],
-  );
-  return rows[0].n;
-}
+const restoredRows = () => restoreRowsOf(app, org.organization.id);
 
 async function events(kind: string, jobId: string): Promise<Array<Record<string, unknown>>> {
   const { rows } = await app.pool.query<{ details: Record<string, unknown> }>(

@@ -10,6 +10,7 @@ import type {
   UserManagementCloud,
 } from '../user-management.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
+import { SimulatedObjectStore } from './simulated-object-store.js';
 
 /** Operations of this file a test (or a demo) can make fail once (`failNext`). */
 export type FaultableOperation =
@@ -77,14 +78,19 @@ export function generateDriveItems(userExternalId: string, reference: Date): Clo
  * seeded before this existed and users created by tests have them too.
  */
 export class SimulatedUserManagementCloud implements UserManagementCloud {
+  /** Its objects' writes, shared with the rest of the simulated cloud. */
+  private readonly store: SimulatedObjectStore;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.store = new SimulatedObjectStore(orm, clock);
+  }
 
   /** Makes the next call of `operation` in the tenant fail (consumed by that call). */
   async failNext(tenantExternalId: string, operation: FaultableOperation, message = 'service unavailable') {
-    await this.upsert(this.orm.em.fork(), tenantExternalId, 'fault', operation, { operation, message });
+    await this.store.put(this.orm.em.fork(), tenantExternalId, 'fault', operation, { operation, message });
   }
 
   async resetPassword(tenantExternalId: string, userExternalId: string, reset: CloudPasswordReset) {
@@ -207,7 +213,7 @@ export class SimulatedUserManagementCloud implements UserManagementCloud {
         granteeExternalId,
         grantedAt: this.clock.now().toISOString(),
       };
-      await this.upsert(em, tenantExternalId, 'drive_grant', key, { ...grant });
+      await this.store.put(em, tenantExternalId, 'drive_grant', key, { ...grant });
       return grant;
     });
   }
@@ -243,7 +249,7 @@ export class SimulatedUserManagementCloud implements UserManagementCloud {
     await this.consumeFault(tenantExternalId, operation);
     return this.orm.em.fork().transactional(async (em) => {
       const changed = change(await this.mailbox(em, tenantExternalId, userExternalId));
-      await this.upsert(em, tenantExternalId, 'mailbox', userExternalId, { ...changed });
+      await this.store.put(em, tenantExternalId, 'mailbox', userExternalId, { ...changed });
       return changed;
     });
   }
@@ -310,23 +316,5 @@ export class SimulatedUserManagementCloud implements UserManagementCloud {
       [tenantExternalId, operation],
     );
     if (rows.length > 0) throw new SimulatedCloudFault(operation, rows[0].data.message);
-  }
-
-  private async upsert(
-    em: EntityManager,
-    tenantExternalId: string,
-    kind: 'mailbox' | 'drive_grant' | 'fault',
-    externalId: string,
-    data: Record<string, unknown>,
-  ) {
-    await em.upsert(
-      SimulatedCloudObject,
-      { id: randomUUID(), tenantExternalId, kind, externalId, data, updatedAt: this.clock.now() },
-      {
-        onConflictFields: ['tenantExternalId', 'kind', 'externalId'],
-        onConflictAction: 'merge',
-        onConflictMergeFields: ['data', 'updatedAt'],
-      },
-    );
   }
 }
