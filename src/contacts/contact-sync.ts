@@ -5,7 +5,7 @@ import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { forEveryTenant } from '../tenants/every-tenant.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { Contact } from './contact.entity.js';
-import { ContactSource } from './contact.enums.js';
+import { syncedFieldsOf, type SyncedContactFields } from './contact-cloud.js';
 
 export const CONTACT_SYNC_TASK = 'contacts.sync';
 
@@ -25,57 +25,8 @@ export interface ContactSyncSummary {
   skipped: number;
 }
 
-/** What the cloud decides about a contact: every field but our ids and times. */
-type SyncedFields = Pick<
-  Contact,
-  | 'firstName'
-  | 'lastName'
-  | 'displayName'
-  | 'email'
-  | 'company'
-  | 'jobTitle'
-  | 'businessPhone'
-  | 'mobilePhone'
-  | 'department'
-  | 'showInAddressList'
-  | 'manager'
-  | 'street'
-  | 'city'
-  | 'state'
-  | 'postalCode'
-  | 'country'
-  | 'notes'
-  | 'emailAliases'
-  | 'source'
->;
-
-/** The cloud's contact in our fields (the inverse of ContactService's cloud input). */
-function fieldsOf(record: CloudContactRecord): SyncedFields {
-  return {
-    firstName: record.firstName,
-    lastName: record.lastName,
-    displayName: record.displayName,
-    email: record.mail.toLowerCase(),
-    company: record.companyName,
-    jobTitle: record.jobTitle,
-    businessPhone: record.businessPhone,
-    mobilePhone: record.mobilePhone,
-    department: record.department,
-    showInAddressList: !record.hiddenFromAddressLists,
-    manager: record.manager,
-    street: record.streetAddress,
-    city: record.city,
-    state: record.state,
-    postalCode: record.postalCode,
-    country: record.country,
-    notes: record.notes,
-    emailAliases: record.proxyAddresses.map((alias) => alias.toLowerCase()),
-    source: record.onPremisesSynced ? ContactSource.SYNCED : ContactSource.CLOUD,
-  };
-}
-
-const differs = (contact: Contact, fields: SyncedFields) =>
-  (Object.keys(fields) as Array<keyof SyncedFields>).some(
+const differs = (contact: Contact, fields: SyncedContactFields) =>
+  (Object.keys(fields) as Array<keyof SyncedContactFields>).some(
     (key) => JSON.stringify(contact[key] ?? null) !== JSON.stringify(fields[key] ?? null),
   );
 
@@ -108,7 +59,7 @@ export async function syncTenantContacts(
     const holderOf = new Map([...kept.values()].map((contact) => [contact.email, contact.externalId]));
     const now = ctx.clock.now();
     for (const record of upstream) {
-      const fields = fieldsOf(record);
+      const fields = syncedFieldsOf(record);
       const holder = holderOf.get(fields.email);
       if (holder !== undefined && holder !== record.externalId) {
         summary.skipped += 1;

@@ -1,5 +1,4 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { CloudContactInput } from '../cloud/provider.js';
 import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import {
   ConflictError,
@@ -14,6 +13,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { addressHolders, assertAddressesFree, emailTaken } from './contact-addresses.js';
+import { cloudInputOf } from './contact-cloud.js';
 import { csvNameOf, readContactsCsv } from './contact-csv.js';
 import { Contact } from './contact.entity.js';
 import { ContactImportRowStatus, ContactSource } from './contact.enums.js';
@@ -21,27 +21,6 @@ import type { ContactImportReport, ContactImportRow, ContactInput } from './cont
 import { checkContact, type ContactValues } from './contact.validation.js';
 
 export const MAX_SEARCH_LENGTH = 256;
-
-const cloudInputOf = (values: ContactValues): CloudContactInput => ({
-  displayName: values.displayName,
-  firstName: values.firstName,
-  lastName: values.lastName,
-  mail: values.email,
-  companyName: values.company,
-  jobTitle: values.jobTitle,
-  businessPhone: values.businessPhone,
-  mobilePhone: values.mobilePhone,
-  department: values.department,
-  hiddenFromAddressLists: !values.showInAddressList,
-  manager: values.manager,
-  streetAddress: values.street,
-  city: values.city,
-  state: values.state,
-  postalCode: values.postalCode,
-  country: values.country,
-  notes: values.notes,
-  proxyAddresses: values.emailAliases,
-});
 
 const valuesOf = (contact: Contact): ContactValues => ({
   firstName: contact.firstName,
