@@ -21,7 +21,7 @@ import { RestoreJob } from './restore-job.entity.js';
  * rest like webhook secrets), expiring by the injectable clock. Whoever has the link can download, as with
  * any pre-signed link, so it is served outside the API guard and says nothing when the signature is wrong.
  */
-export const DOWNLOAD_PATH = (jobId: string) => `/api/backup/restore/${jobId}/download`;
+const DOWNLOAD_PATH = (jobId: string) => `/api/backup/restore/${jobId}/download`;
 
 export function newDownloadSecret(deps: AppDeps): string {
   return webhookSettingsOf(deps).secretBox.seal(randomBytes(32).toString('base64url'));
@@ -96,7 +96,7 @@ async function rateLimitOf(em: EntityManager, organizationId: string): Promise<n
 }
 
 /** Items read per statement while an archive streams: memory per download stays a page, whatever its size. */
-export const EXPORT_PAGE_SIZE = 500;
+const EXPORT_PAGE_SIZE = 500;
 
 /**
  * The archive as JSON text, page by page over the (job, status, ordinal) index. Each item is PostgreSQL's own

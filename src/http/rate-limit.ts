@@ -35,6 +35,13 @@ export function clientIpBucket(ip: string): RateBucket {
   return { key: `ip:${ip}`, limit: RATE_LIMIT_BY_PLAN[Plan.STARTER], caller: 'ip' };
 }
 
+/** The window a caller counts in: its organization's with a valid credential, else its client address's. */
+function callerBucket(viewer: Viewer | undefined, ip: string): RateBucket {
+  return viewer
+    ? organizationBucket(viewer.organizationId, viewer.environment, viewer.rateLimitPerMinute)
+    : clientIpBucket(ip);
+}
+
 /** One request's share of a counted batch: its place in the window and the window's time left. */
 interface Counted {
   consumed: number;
@@ -89,12 +96,7 @@ export class RateLimiter {
    * `points` above one: a GraphQL query charged its cost (src/http/query-cost.plugin.ts).
    */
   consume(viewer: Viewer | undefined, ip: string, points = 1): Promise<RateLimitOutcome> {
-    return this.consumeIn(
-      viewer
-        ? organizationBucket(viewer.organizationId, viewer.environment, viewer.rateLimitPerMinute)
-        : clientIpBucket(ip),
-      points,
-    );
+    return this.consumeIn(callerBucket(viewer, ip), points);
   }
 
   /** Counts one request in `bucket`'s window (an organization's, or a client address's). */
@@ -153,11 +155,7 @@ export class RateLimiter {
   }
 
   middleware() {
-    return this.countingMiddleware((req) =>
-      req.viewer
-        ? organizationBucket(req.viewer.organizationId, req.viewer.environment, req.viewer.rateLimitPerMinute)
-        : clientIpBucket(req.ip ?? ''),
-    );
+    return this.countingMiddleware((req) => callerBucket(req.viewer, req.ip ?? ''));
   }
 
   /** Counts the request in `bucketOf(req)`, sets the headers, and refuses it (429) when over the limit. */

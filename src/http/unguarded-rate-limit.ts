@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { RateLimitedError } from '../core/errors.js';
 import { TOKEN_ENDPOINT_LIMITS } from '../oauth/oauth.settings.js';
 import { clientIpBucket, type RateBucket, type RateLimiter } from './rate-limit.js';
-import { sendError, sendJson } from './respond.js';
+import { sendOAuthError } from '../oauth/oauth.routes.js';
+import { sendError } from './respond.js';
 
 /** Paths under the API guard (Express matches mount paths case-insensitively, and so does this). */
 const GUARDED_PATH = /^\/(v1|api|graphql)(\/|$)/i;
@@ -22,13 +23,13 @@ function oauthClientIpBucket(ip: string): RateBucket {
 
 /** A 429 over the per-address limit: RFC 6749 JSON on the OAuth endpoints (like their own limits), else the envelope. */
 function refuse(req: Request, res: Response, retryAfterSeconds: number): void {
-  if (OAUTH_PATH.test(req.path)) {
-    res.setHeader('Pragma', 'no-cache');
-    return sendJson(res, 429, {
-      error: 'temporarily_unavailable',
-      error_description: `Too many requests; retry in ${retryAfterSeconds} s`,
-    });
-  }
+  if (OAUTH_PATH.test(req.path))
+    return sendOAuthError(
+      res,
+      429,
+      'temporarily_unavailable',
+      `Too many requests; retry in ${retryAfterSeconds} s`,
+    );
   sendError(req, res, new RateLimitedError(retryAfterSeconds));
 }
 

@@ -27,7 +27,8 @@ export interface OAuthRouterDeps {
 }
 
 /** RFC 6749 5.2 errors: JSON, never cached. */
-function sendOAuthError(res: Response, status: number, error: string, description: string): void {
+/** An RFC 6749 error response (also the per-address 429 of src/http/unguarded-rate-limit.ts). */
+export function sendOAuthError(res: Response, status: number, error: string, description: string): void {
   res.status(status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json({
     error,
     error_description: description,

@@ -56,7 +56,7 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.security = new SimulatedSecurityCloud(orm, clock);
     this.backup = new SimulatedBackupService(orm, clock);
     this.connectorSources = new SimulatedConnectorSources(orm, clock);
-    this.userManagement = new SimulatedUserManagementCloud(orm, clock);
+    this.userManagement = new SimulatedUserManagementCloud(orm, clock, this.store);
     this.deviceManagement = new SimulatedDeviceManagement(orm, clock);
   }
 

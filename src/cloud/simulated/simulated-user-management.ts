@@ -10,7 +10,7 @@ import type {
   UserManagementCloud,
 } from '../user-management.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
-import { SimulatedObjectStore } from './simulated-object-store.js';
+import type { SimulatedObjectStore } from './simulated-object-store.js';
 
 /** Operations of this file a test (or a demo) can make fail once (`failNext`). */
 export type FaultableOperation =
@@ -78,15 +78,12 @@ export function generateDriveItems(userExternalId: string, reference: Date): Clo
  * seeded before this existed and users created by tests have them too.
  */
 export class SimulatedUserManagementCloud implements UserManagementCloud {
-  /** Its objects' writes, shared with the rest of the simulated cloud. */
-  private readonly store: SimulatedObjectStore;
-
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {
-    this.store = new SimulatedObjectStore(orm, clock);
-  }
+    /** The simulated cloud's object store (its writes), shared with the provider. */
+    private readonly store: SimulatedObjectStore,
+  ) {}
 
   /** Makes the next call of `operation` in the tenant fail (consumed by that call). */
   async failNext(tenantExternalId: string, operation: FaultableOperation, message = 'service unavailable') {
