@@ -5,30 +5,11 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import type { BackupSnapshot } from './backup-snapshot.entity.js';
 import { BackupService } from './backup.service.js';
-import { BackupWorkload, RestoreTargetType, RestoreType } from './backup.enums.js';
+import { RestoreTargetType, RestoreType } from './backup.enums.js';
 import { MAX_RESTORE_ITEM_IDS } from './backup.settings.js';
 import type { StartRestoreInput } from './backup.types.js';
+import { LOCATION_PATTERNS } from './restore-location.js';
 import { checkDifferentLocation, checkOwnerNotDeleted } from './restore-target.js';
-
-/** Where a "Different location" may point for each workload (docs/backup.md "Targets"). */
-const LOCATION_PATTERNS: Record<BackupWorkload, { pattern: RegExp; shape: string }> = {
-  [BackupWorkload.MAILBOX]: {
-    pattern: /^[^\s/@]+@[^\s/@]+\.[^\s/@]+(\/[^\0]+)?$/,
-    shape: 'user@domain[/folder]',
-  },
-  [BackupWorkload.PERSONAL_FILE_STORAGE]: {
-    pattern: /^[^\s/@]+@[^\s/@]+\.[^\s/@]+(\/[^\0]+)?$/,
-    shape: 'user@domain[/folder]',
-  },
-  [BackupWorkload.SITE_COLLABORATION]: {
-    pattern: /^\/sites\/[a-z0-9-]+(\/[^\0]+)?$/,
-    shape: '/sites/<name>[/library]',
-  },
-  [BackupWorkload.TEAM_CHAT]: {
-    pattern: /^\/teams\/[a-z0-9-]+(\/[^\0]+)?$/,
-    shape: '/teams/<name>[/channel]',
-  },
-};
 
 /** A restore request checked against the rules, with what it will restore. */
 export interface CheckedRestore {

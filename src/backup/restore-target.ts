@@ -5,6 +5,7 @@ import { User } from '../users/user.entity.js';
 import { upnDomainProblems } from '../users/user.rules.js';
 import type { BackupSnapshot } from './backup-snapshot.entity.js';
 import { BackupWorkload, RestoreTargetType } from './backup.enums.js';
+import { locationOwner } from './restore-location.js';
 import type { StartRestoreInput } from './backup.types.js';
 
 const FIELD = 'target.location';
@@ -24,8 +25,9 @@ export async function checkDifferentLocation(
   const location = input.target.location;
   const personal =
     input.workload === BackupWorkload.MAILBOX || input.workload === BackupWorkload.PERSONAL_FILE_STORAGE;
-  // user@domain/folder → user@domain; /sites/name/library → /sites/name.
-  const owner = personal ? location.split('/')[0] : location.split('/').slice(0, 3).join('/');
+  // user@domain/folder → user@domain; /sites/name/library → /sites/name (the shape was checked before).
+  const owner = locationOwner(input.workload, location);
+  if (owner === null) return;
   if (personal) {
     const problems = upnDomainProblems(owner.toLowerCase(), targetTenant, FIELD);
     if (problems.length) throw new InvalidRequestError('The restore request is not valid', problems);
