@@ -276,6 +276,18 @@ describe('GraphQL', () => {
       'SUSPICIOUS_ACTIVITY',
     ]);
     expect(items.every((item) => item.status === 'RESTRICTED')).toBe(true);
+    // SPEC 8.3's sending limits over GraphQL too.
+    const limits = await app.graphql<{
+      restrictedUser: { sendingLimits: { recipientsPerDay: number; messagesPerMinute: number } };
+    }>(
+      org.keys.read,
+      'query($t: UUID!, $id: UUID!) { restrictedUser(tenantId: $t, id: $id) { sendingLimits { recipientsPerDay messagesPerMinute } } }',
+      { t: tenant.id, id: items[1].id },
+    );
+    expect(limits.body.data?.restrictedUser.sendingLimits).toEqual({
+      recipientsPerDay: 10_000,
+      messagesPerMinute: 30,
+    });
 
     const unblock =
       'mutation($t: UUID!, $id: UUID!) { unblockRestrictedUser(tenantId: $t, id: $id) { id status unblockedAt } }';
