@@ -1,77 +1,16 @@
-import { TenantGroupResolver } from './tenant-groups/tenant-group.resolver.js';
-import { UserDirectoryResolver } from './user-directory/user-directory.resolver.js';
-import { ActorResolver } from './actors/actor.resolver.js';
-import { InfoBarrierResolver } from './info-barriers/info-barrier.resolver.js';
 import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
-import { BackupResolver } from './backup/backup.resolver.js';
-import { ConnectorResolver } from './compliance/connector.resolver.js';
-import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
-import { ContactResolver } from './contacts/contact.resolver.js';
-import { RestrictedUserResolver } from './exchange/restricted-user.resolver.js';
+import { FEATURE_MODULES } from './features.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
 import { withServiceScalars } from './core/scalars.js';
-import { IntegrationResolver } from './integrations/integration.resolver.js';
-import { LicenseResolver } from './licenses/license.resolver.js';
-import { MemberResolver } from './members/member.resolver.js';
-import { OAuthClientResolver } from './oauth/oauth-client.resolver.js';
-import { PortalResolver } from './portal/portal.resolver.js';
-import { EventSubscriptionResolver } from './subscriptions/event-subscription.resolver.js';
-import { TenantResolver } from './tenants/tenant.resolver.js';
-import { DeletedUserResolver } from './users/deleted-user.resolver.js';
-import { GuestResolver } from './users/guest.resolver.js';
-import { UserResolver } from './users/user.resolver.js';
-import { UserManagementResolver } from './user-management/user-management.resolver.js';
-import { UserImportResolver } from './user-management/user-import.resolver.js';
-import { OffboardingResolver } from './user-management/offboarding.resolver.js';
-import { OneDriveResolver } from './user-management/onedrive.js';
-import { EnrollmentRestrictionResolver } from './device-management/enrollment-policy.resolver.js';
-import { DeviceDashboardResolver } from './device-management/device-dashboard.resolver.js';
-import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
-import { AlertResolver } from './alerts/alert.resolver.js';
-import { DeviceResolver } from './devices/device.resolver.js';
-import { EndpointDlpResolver } from './endpoint-dlp/dlp.resolver.js';
-import { RecommendationResolver } from './recommendations/recommendation.resolver.js';
-import { SecureScoreResolver } from './secure-score/secure-score.resolver.js';
 
-/** Every feature's resolvers. A new feature adds its resolver here and nowhere else. */
-export const RESOLVERS: NonEmptyArray<ClassType> = [
-  TenantResolver,
-  ApiKeyResolver,
-  LicenseResolver,
-  UserResolver,
-  DeletedUserResolver,
-  GuestResolver,
-  ContactResolver,
-  RestrictedUserResolver,
-  EventSubscriptionResolver,
-  WebhookResolver,
-  WebhookDeliveryResolver,
-  IntegrationResolver,
-  MemberResolver,
-  OAuthClientResolver,
-  PortalResolver,
-  AlertResolver,
-  DeviceResolver,
-  EndpointDlpResolver,
-  BackupResolver,
-  ConnectorResolver,
-  RecommendationResolver,
-  SecureScoreResolver,
-  InfoBarrierResolver,
-  UserManagementResolver,
-  UserImportResolver,
-  OffboardingResolver,
-  OneDriveResolver,
-  EnrollmentRestrictionResolver,
-  DeviceDashboardResolver,
-  TenantGroupResolver,
-  UserDirectoryResolver,
-  ActorResolver,
-];
+/** Every feature's resolvers, in the order of the feature list (src/features.ts). */
+export const RESOLVERS = FEATURE_MODULES.flatMap(
+  (feature) => feature.resolvers ?? [],
+) as NonEmptyArray<ClassType>;
 
 function fieldProblems(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {

@@ -1,0 +1,11 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { AlertComment, SecurityAlert } from './alert.entity.js';
+import { AlertResolver } from './alert.resolver.js';
+
+/** Security alerts of a tenant (SPEC 4.2 security): list, statistics, status changes and comments. */
+export const alertsModule: FeatureModule = {
+  name: 'alerts',
+  resolvers: [AlertResolver],
+  entities: [SecurityAlert, AlertComment],
+  eventKinds: ['alert.created', 'alert.updated'],
+};

@@ -1,0 +1,15 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
+import { DeviceDashboardCount } from './device-dashboard-count.entity.js';
+import { DeviceDashboardResolver } from './device-dashboard.resolver.js';
+import { EnrollmentRestriction } from './enrollment-policy.entity.js';
+import { EnrollmentRestrictionResolver } from './enrollment-policy.resolver.js';
+
+/** Enrollment restrictions and the device-management dashboards (SPEC 4.2 devices). */
+export const deviceManagementModule: FeatureModule = {
+  name: 'device-management',
+  resolvers: [EnrollmentRestrictionResolver, DeviceDashboardResolver],
+  entities: [EnrollmentRestriction, BlockedEnrollmentAttempt],
+  /** Counters across every organization, kept by triggers (docs/devices.md). */
+  unscopedEntities: [DeviceDashboardCount],
+};

@@ -1,0 +1,16 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { DeviceAction } from './device-action.entity.js';
+import { DEVICE_ACTION_TASK } from './device-action.service.js';
+import { deviceActionTask } from './device-action.task.js';
+import { DeviceRecommendationCount } from './device-recommendation-count.entity.js';
+import { Device } from './device.entity.js';
+import { DeviceResolver } from './device.resolver.js';
+
+/** Managed devices' security: isolation, scans, recommendations (SPEC 4.2 security). */
+export const devicesModule: FeatureModule = {
+  name: 'devices',
+  resolvers: [DeviceResolver],
+  entities: [Device, DeviceAction, DeviceRecommendationCount],
+  tasks: { [DEVICE_ACTION_TASK]: deviceActionTask },
+  eventKinds: ['device.isolated', 'device.released', 'device.scan_completed'],
+};

@@ -1,0 +1,11 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { LicenseAssignment, TenantLicense } from './license.entity.js';
+import { LicenseResolver } from './license.resolver.js';
+
+/** A tenant's licenses and their assignments (SPEC 4.1). */
+export const licensesModule: FeatureModule = {
+  name: 'licenses',
+  resolvers: [LicenseResolver],
+  entities: [TenantLicense, LicenseAssignment],
+  eventKinds: ['license.assigned', 'license.removed'],
+};

@@ -1,0 +1,17 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { SecureScoreSnapshot } from './secure-score-snapshot.entity.js';
+import { SecureScoreResolver } from './secure-score.resolver.js';
+import {
+  SECURE_SCORE_SNAPSHOT_CRON,
+  SECURE_SCORE_SNAPSHOT_TASK,
+  secureScoreSnapshotTask,
+} from './secure-score.task.js';
+
+/** Secure score across tenants and its daily history (SPEC 4.3). */
+export const secureScoreModule: FeatureModule = {
+  name: 'secure-score',
+  resolvers: [SecureScoreResolver],
+  entities: [SecureScoreSnapshot],
+  tasks: { [SECURE_SCORE_SNAPSHOT_TASK]: secureScoreSnapshotTask },
+  crons: [SECURE_SCORE_SNAPSHOT_CRON],
+};

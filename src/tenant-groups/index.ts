@@ -1,0 +1,10 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { TenantGroup, TenantGroupMember } from './tenant-group.entity.js';
+import { TenantGroupResolver } from './tenant-group.resolver.js';
+
+/** Named groups of tenants for the MSP portal (docs/tenant-groups.md). */
+export const tenantGroupsModule: FeatureModule = {
+  name: 'tenant-groups',
+  resolvers: [TenantGroupResolver],
+  entities: [TenantGroup, TenantGroupMember],
+};

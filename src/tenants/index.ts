@@ -1,0 +1,15 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { TenantSync } from './sync-run.entity.js';
+import { Tenant } from './tenant.entity.js';
+import { TenantResolver } from './tenant.resolver.js';
+import { tenantSyncTask } from './tenant-sync.task.js';
+import { TENANT_SYNC_TASK } from './tenant.service.js';
+
+/** Customer tenants and their syncs (SPEC 4.1). */
+export const tenantsModule: FeatureModule = {
+  name: 'tenants',
+  resolvers: [TenantResolver],
+  entities: [Tenant, TenantSync],
+  tasks: { [TENANT_SYNC_TASK]: tenantSyncTask },
+  eventKinds: ['tenant.synced'],
+};

@@ -1,0 +1,28 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import {
+  DELETED_USER_PURGE_CRON,
+  DELETED_USER_PURGE_TASK,
+  deletedUserPurgeTask,
+} from './deleted-user-purge.task.js';
+import { DeletedUserResolver } from './deleted-user.resolver.js';
+import { Group, GroupMembership } from './group.entity.js';
+import { GuestResolver } from './guest.resolver.js';
+import { User } from './user.entity.js';
+import { UserResolver } from './user.resolver.js';
+
+/** A tenant's users, guests, groups and the recycle bin of deleted users (SPEC 4.1, 4.2 identity). */
+export const usersModule: FeatureModule = {
+  name: 'users',
+  resolvers: [UserResolver, DeletedUserResolver, GuestResolver],
+  entities: [User, Group, GroupMembership],
+  tasks: { [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask },
+  crons: [DELETED_USER_PURGE_CRON],
+  eventKinds: [
+    'user.created',
+    'user.updated',
+    'user.deleted',
+    'user.restored',
+    'user.purged',
+    'guest.invited',
+  ],
+};

@@ -1,0 +1,15 @@
+import type { FeatureModule } from '../core/feature-module.js';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
+import { WEBHOOK_DELIVERY_TASK } from './webhook-delivery.queue.js';
+import { webhookDeliveryTask } from './webhook-delivery.task.js';
+import { Webhook } from './webhook.entity.js';
+import { WebhookDeliveryResolver, WebhookResolver } from './webhook.resolver.js';
+
+/** Webhooks: endpoints, signed deliveries with retries, the delivery log (SPEC 6). */
+export const webhooksModule: FeatureModule = {
+  name: 'webhooks',
+  resolvers: [WebhookResolver, WebhookDeliveryResolver],
+  entities: [Webhook, WebhookDelivery, WebhookAttempt],
+  tasks: { [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask },
+  eventKinds: ['webhook.test', 'webhook.disabled'],
+};
