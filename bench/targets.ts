@@ -1,5 +1,5 @@
 import { parse, type FieldNode, type SelectionSetNode } from 'graphql';
-import { LIST_USERS } from '../rest-adapter/operations/users.operations.js';
+import { LIST_USERS } from '../src/users/user.rest.js';
 
 /** The three ways of reading the hot tenant's first page of users. */
 export function restUsersPath(tenantId: string, limit: number): string {

@@ -1,6 +1,5 @@
 /**
- * The raw baseline returns the fields the REST users operation selects (rest-adapter/operations/
- * users.operations.ts), each read from the column of the snake_cased name; `licenses` comes from
+ * The raw baseline returns the fields the REST users operation selects (src/users/user.rest.ts), each read from the column of the snake_cased name; `licenses` comes from
  * the license assignments instead.
  */
 export const LICENSES_FIELD = 'licenses';

@@ -61,6 +61,12 @@ export interface RouteDefinition {
   summary: string;
 }
 
+/** A route table and the path prefix it is served under (the OpenAPI document names full paths). */
+export interface RouteMount {
+  mount: string;
+  routes: readonly RouteDefinition[];
+}
+
 /** DECISIONS "Request bodies over 1 MiB (CSV uploads: 10 MiB)". */
 export const CSV_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 

@@ -48,7 +48,7 @@ import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
 import { restoreDownloadRouter } from './backup/restore-download.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, ROUTE_MOUNTS, VERSIONED_ROUTES } from './features.js';
 import { restRouter } from '../rest-adapter/router.js';
 import { openApiRouter } from '../rest-adapter/openapi/serve.js';
 
@@ -179,7 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.get('/health/ready', readinessHandler(options.pool, options.isReady));
   // GET /openapi.json and the API reference at /docs (docs/openapi.md): public, they describe the API only.
-  app.use(openApiRouter(options.schema, options.publicUrl));
+  app.use(openApiRouter(options.schema, options.publicUrl, ROUTE_MOUNTS));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.

@@ -1,3 +1,4 @@
+import type { RouteMount } from '../rest-adapter/route.js';
 import type { FeatureModule } from './core/feature-module.js';
 import { actorsModule } from './actors/index.js';
 import { alertsModule } from './alerts/index.js';
@@ -62,4 +63,16 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   actorsModule,
   securityModule,
   housekeepingModule,
+];
+
+/** Routes of the versioned API (SPEC 4.1), served under /v1. */
+export const VERSIONED_ROUTES = FEATURE_MODULES.flatMap((feature) => feature.routes?.v1 ?? []);
+
+/** Feature routes (SPEC 4.2), served under /api and /v1/api. */
+export const FEATURE_ROUTES = FEATURE_MODULES.flatMap((feature) => feature.routes?.api ?? []);
+
+/** Where each route table is served: src/app.ts mounts them and the OpenAPI document describes them. */
+export const ROUTE_MOUNTS: readonly RouteMount[] = [
+  { mount: '/v1', routes: VERSIONED_ROUTES },
+  { mount: '/api', routes: FEATURE_ROUTES },
 ];

@@ -1,19 +1,14 @@
 import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
-import type { RouteDefinition } from '../route.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../routes/index.js';
+import type { RouteDefinition, RouteMount } from '../route.js';
 import { sharedComponents } from './components.js';
 import { JsonSchemaBuilder, type JsonSchema } from './json-schema.js';
 import { routeOperation } from './operation.js';
 
-/** Where each route table is served (src/app.ts mounts the same tables). */
-export const ROUTE_MOUNTS: ReadonlyArray<{ mount: string; routes: readonly RouteDefinition[] }> = [
-  { mount: '/v1', routes: VERSIONED_ROUTES },
-  { mount: '/api', routes: FEATURE_ROUTES },
-];
-
 export interface OpenApiOptions {
   /** Origin of the OAuth endpoints named in the security scheme. */
   publicUrl: string;
+  /** The route tables described, with where each is served. */
+  mounts: readonly RouteMount[];
 }
 
 /** SPEC 9: version 1, in beta. */
@@ -56,7 +51,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, options: OpenApiOpti
   const schemas = new JsonSchemaBuilder();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const taken = new Set<string>();
-  for (const { mount, routes } of ROUTE_MOUNTS) {
+  for (const { mount, routes } of options.mounts) {
     for (const route of routes) {
       const built = routeOperation(route, mount, schema, schemas, operationIdOf(route, taken));
       paths[built.path] ??= {};

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
+import type { RouteMount } from '../route.js';
 import { buildOpenApiDocument } from './document.js';
 
 /** The title of the API reference page (browser tests look for it). */
@@ -60,11 +61,15 @@ const INIT = `window.ui = SwaggerUIBundle({
  * GET /openapi.json (the document, built once from the route table and the schema) and GET /docs (the API
  * reference). Public: the document describes the API, it holds no data; calls made from the page need a key.
  */
-export function openApiRouter(schema: GraphQLSchema, publicUrl: string): Router {
+export function openApiRouter(
+  schema: GraphQLSchema,
+  publicUrl: string,
+  mounts: readonly RouteMount[],
+): Router {
   let document: string | null = null;
   const router = Router();
   router.get('/openapi.json', (_req: Request, res: Response) => {
-    document ??= JSON.stringify(buildOpenApiDocument(schema, { publicUrl }));
+    document ??= JSON.stringify(buildOpenApiDocument(schema, { publicUrl, mounts }));
     res.type('application/json').send(document);
   });
   router.get('/docs', (_req: Request, res: Response) => {

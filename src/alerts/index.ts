@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { ALERT_ROUTES } from './alert.rest.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertResolver } from './alert.resolver.js';
 
@@ -7,5 +8,6 @@ export const alertsModule: FeatureModule = {
   name: 'alerts',
   resolvers: [AlertResolver],
   entities: [SecurityAlert, AlertComment],
+  routes: { api: ALERT_ROUTES },
   eventKinds: ['alert.created', 'alert.updated'],
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { API_KEY_ROUTES } from './api-key.rest.js';
 import { ApiKey } from './api-key.entity.js';
 import { ApiKeyResolver } from './api-key.resolver.js';
 
@@ -7,4 +8,5 @@ export const apiKeysModule: FeatureModule = {
   name: 'api-keys',
   resolvers: [ApiKeyResolver],
   entities: [ApiKey],
+  routes: { api: API_KEY_ROUTES },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { BACKUP_ROUTES } from './backup.rest.js';
 import { BACKUP_CATALOG_CRON, BACKUP_CATALOG_TASK, backupCatalogTask } from './backup-catalog.js';
 import { BackupSnapshot } from './backup-snapshot.entity.js';
 import { BackupResolver } from './backup.resolver.js';
@@ -14,5 +15,6 @@ export const backupModule: FeatureModule = {
   entities: [BackupSnapshot, RestoreJob, RestoreJobItem],
   tasks: { [RESTORE_TASK]: restoreJobTask, [BACKUP_CATALOG_TASK]: backupCatalogTask },
   crons: [BACKUP_CATALOG_CRON],
+  routes: { api: BACKUP_ROUTES },
   eventKinds: ['restore.completed', 'restore.failed'],
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { CONNECTOR_ROUTES } from './connector.rest.js';
 import {
   CONNECTOR_IMPORT_TASK,
   CONNECTOR_SCHEDULER_CRON,
@@ -17,5 +18,6 @@ export const complianceModule: FeatureModule = {
   entities: [ComplianceConnector, ConnectorRun],
   tasks: { [CONNECTOR_SCHEDULER_TASK]: connectorSchedulerTask, [CONNECTOR_IMPORT_TASK]: connectorImportTask },
   crons: [CONNECTOR_SCHEDULER_CRON],
+  routes: { api: CONNECTOR_ROUTES },
   eventKinds: ['connector.status_changed'],
 };

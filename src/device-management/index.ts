@@ -1,4 +1,6 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { ENROLLMENT_POLICY_ROUTES } from './enrollment-policy.rest.js';
+import { DEVICE_DASHBOARD_ROUTES } from './device-dashboard.rest.js';
 import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
 import { DeviceDashboardCount } from './device-dashboard-count.entity.js';
 import { DeviceDashboardResolver } from './device-dashboard.resolver.js';
@@ -12,4 +14,5 @@ export const deviceManagementModule: FeatureModule = {
   entities: [EnrollmentRestriction, BlockedEnrollmentAttempt],
   /** Counters across every organization, kept by triggers (docs/devices.md). */
   unscopedEntities: [DeviceDashboardCount],
+  routes: { api: [...ENROLLMENT_POLICY_ROUTES, ...DEVICE_DASHBOARD_ROUTES] },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { DEVICE_ROUTES } from './device.rest.js';
 import { DeviceAction } from './device-action.entity.js';
 import { DEVICE_ACTION_TASK } from './device-action.service.js';
 import { deviceActionTask } from './device-action.task.js';
@@ -12,5 +13,6 @@ export const devicesModule: FeatureModule = {
   resolvers: [DeviceResolver],
   entities: [Device, DeviceAction, DeviceRecommendationCount],
   tasks: { [DEVICE_ACTION_TASK]: deviceActionTask },
+  routes: { api: DEVICE_ROUTES },
   eventKinds: ['device.isolated', 'device.released', 'device.scan_completed'],
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { DLP_ROUTES } from './dlp.rest.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from './dlp.entity.js';
 import { EndpointDlpResolver } from './dlp.resolver.js';
 
@@ -7,4 +8,5 @@ export const endpointDlpModule: FeatureModule = {
   name: 'endpoint-dlp',
   resolvers: [EndpointDlpResolver],
   entities: [EndpointDlpPolicy, EndpointDlpAlert],
+  routes: { api: DLP_ROUTES },
 };

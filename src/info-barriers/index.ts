@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { INFO_BARRIER_ROUTES } from './info-barrier.rest.js';
 import { BARRIER_APPLY_TASK } from './barrier-application.service.js';
 import {
   BARRIER_PROGRESS_CRON,
@@ -16,4 +17,5 @@ export const infoBarriersModule: FeatureModule = {
   entities: [BarrierSegment, BarrierPolicy, BarrierApplication],
   tasks: { [BARRIER_APPLY_TASK]: barrierApplyTask, [BARRIER_PROGRESS_TASK]: barrierProgressTask },
   crons: [BARRIER_PROGRESS_CRON],
+  routes: { api: INFO_BARRIER_ROUTES },
 };

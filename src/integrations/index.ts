@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { INTEGRATION_ROUTES } from './integration.rest.js';
 import { Integration } from './integration.entity.js';
 import { IntegrationResolver } from './integration.resolver.js';
 
@@ -7,4 +8,5 @@ export const integrationsModule: FeatureModule = {
   name: 'integrations',
   resolvers: [IntegrationResolver],
   entities: [Integration],
+  routes: { api: INTEGRATION_ROUTES },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { LICENSE_ROUTES } from './license.rest.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
 import { LicenseResolver } from './license.resolver.js';
 
@@ -7,5 +8,6 @@ export const licensesModule: FeatureModule = {
   name: 'licenses',
   resolvers: [LicenseResolver],
   entities: [TenantLicense, LicenseAssignment],
+  routes: { v1: LICENSE_ROUTES },
   eventKinds: ['license.assigned', 'license.removed'],
 };

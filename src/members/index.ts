@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { MEMBER_ROUTES } from './member.rest.js';
 import { Member } from './member.entity.js';
 import { MemberResolver } from './member.resolver.js';
 
@@ -8,4 +9,5 @@ export const membersModule: FeatureModule = {
   resolvers: [MemberResolver],
   /** A member signs in to both environments of the organization, so the row is outside the environment scope. */
   unscopedEntities: [Member],
+  routes: { api: MEMBER_ROUTES },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { PORTAL_ROUTES } from './portal.rest.js';
 import { PortalDirtyTenant, PortalTenantAggregate } from './portal-aggregate.entity.js';
 import {
   PORTAL_AGGREGATES_DIRTY_CRON,
@@ -22,4 +23,5 @@ export const portalModule: FeatureModule = {
     [PORTAL_AGGREGATES_DIRTY_TASK]: portalAggregatesDirtyTask,
   },
   crons: [PORTAL_AGGREGATES_FULL_CRON, PORTAL_AGGREGATES_DIRTY_CRON],
+  routes: { api: PORTAL_ROUTES },
 };

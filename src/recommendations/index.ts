@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { RECOMMENDATION_ROUTES } from './recommendation.rest.js';
 import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
 import { RECOMMENDATION_APPLY_TASK } from './recommendation-apply.service.js';
 import { recommendationApplyTask } from './recommendation-apply.task.js';
@@ -25,5 +26,6 @@ export const recommendationsModule: FeatureModule = {
     [RECOMMENDATION_SNOOZE_TASK]: recommendationSnoozeTask,
   },
   crons: [RECOMMENDATION_SNOOZE_CRON],
+  routes: { api: RECOMMENDATION_ROUTES },
   eventKinds: ['recommendation.applied'],
 };

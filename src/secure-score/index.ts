@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { SECURE_SCORE_ROUTES } from './secure-score.rest.js';
 import { SecureScoreSnapshot } from './secure-score-snapshot.entity.js';
 import { SecureScoreResolver } from './secure-score.resolver.js';
 import {
@@ -14,4 +15,5 @@ export const secureScoreModule: FeatureModule = {
   entities: [SecureScoreSnapshot],
   tasks: { [SECURE_SCORE_SNAPSHOT_TASK]: secureScoreSnapshotTask },
   crons: [SECURE_SCORE_SNAPSHOT_CRON],
+  routes: { api: SECURE_SCORE_ROUTES },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { TENANT_GROUP_ROUTES } from './tenant-group.rest.js';
 import { TenantGroup, TenantGroupMember } from './tenant-group.entity.js';
 import { TenantGroupResolver } from './tenant-group.resolver.js';
 
@@ -7,4 +8,5 @@ export const tenantGroupsModule: FeatureModule = {
   name: 'tenant-groups',
   resolvers: [TenantGroupResolver],
   entities: [TenantGroup, TenantGroupMember],
+  routes: { api: TENANT_GROUP_ROUTES },
 };

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { TENANT_ROUTES } from './tenant.rest.js';
 import { TenantSync } from './sync-run.entity.js';
 import { Tenant } from './tenant.entity.js';
 import { TenantResolver } from './tenant.resolver.js';
@@ -11,5 +12,6 @@ export const tenantsModule: FeatureModule = {
   resolvers: [TenantResolver],
   entities: [Tenant, TenantSync],
   tasks: { [TENANT_SYNC_TASK]: tenantSyncTask },
+  routes: { v1: TENANT_ROUTES },
   eventKinds: ['tenant.synced'],
 };

@@ -1,4 +1,8 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { USER_MANAGEMENT_ROUTES } from './user-management.rest.js';
+import { USER_IMPORT_ROUTES } from './user-import.rest.js';
+import { OFFBOARDING_ROUTES } from './offboarding.rest.js';
+import { ONEDRIVE_ROUTES } from './onedrive.rest.js';
 import { UserOffboarding } from './offboarding.entity.js';
 import { OffboardingResolver } from './offboarding.resolver.js';
 import { USER_OFFBOARDING_TASK } from './offboarding.service.js';
@@ -16,4 +20,7 @@ export const userManagementModule: FeatureModule = {
   resolvers: [UserManagementResolver, UserImportResolver, OffboardingResolver, OneDriveResolver],
   entities: [UserImport, UserImportRow, UserOffboarding],
   tasks: { [USER_IMPORT_TASK]: userImportTask, [USER_OFFBOARDING_TASK]: userOffboardingTask },
+  routes: {
+    api: [...USER_MANAGEMENT_ROUTES, ...USER_IMPORT_ROUTES, ...OFFBOARDING_ROUTES, ...ONEDRIVE_ROUTES],
+  },
 };

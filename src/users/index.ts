@@ -1,4 +1,7 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { GUEST_ROUTES } from './guest.rest.js';
+import { DELETED_USER_ROUTES } from './deleted-user.rest.js';
+import { USER_ROUTES } from './user.rest.js';
 import {
   DELETED_USER_PURGE_CRON,
   DELETED_USER_PURGE_TASK,
@@ -17,6 +20,7 @@ export const usersModule: FeatureModule = {
   entities: [User, Group, GroupMembership],
   tasks: { [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask },
   crons: [DELETED_USER_PURGE_CRON],
+  routes: { v1: USER_ROUTES, api: [...GUEST_ROUTES, ...DELETED_USER_ROUTES] },
   eventKinds: [
     'user.created',
     'user.updated',

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
+import { WEBHOOK_ROUTES } from './webhook.rest.js';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
 import { WEBHOOK_DELIVERY_TASK } from './webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhook-delivery.task.js';
@@ -11,5 +12,6 @@ export const webhooksModule: FeatureModule = {
   resolvers: [WebhookResolver, WebhookDeliveryResolver],
   entities: [Webhook, WebhookDelivery, WebhookAttempt],
   tasks: { [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask },
+  routes: { v1: WEBHOOK_ROUTES },
   eventKinds: ['webhook.test', 'webhook.disabled'],
 };

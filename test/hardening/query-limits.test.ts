@@ -11,7 +11,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { QUERY_LIMITS, queryCost, ratePointsOf } from '../../src/http/query-limits.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { compileRoute } from '../../rest-adapter/compile.js';
 import { restSchemaOf } from '../../rest-adapter/rest-schema.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';

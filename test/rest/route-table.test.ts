@@ -1,6 +1,6 @@
 import { buildAppSchema } from '../../src/schema.js';
 import { compileRoute } from '../../rest-adapter/compile.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 
 /** SPEC 4.1, as written there (`:id` placeholders named as in the route table). */
 const SPEC_4_1 = [

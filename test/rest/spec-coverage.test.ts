@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 
 /**
  * The route table against SPEC 4.1 and 4.2 as written in the contract (shared/SPEC.md, beside the repository or

@@ -1,5 +1,5 @@
 import { compileRoute } from '../../rest-adapter/compile.js';
-import { LIST_DELETED_USERS } from '../../rest-adapter/operations/identity.operations.js';
+import { LIST_DELETED_USERS } from '../../src/users/deleted-user.rest.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';

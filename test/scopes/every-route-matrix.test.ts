@@ -1,4 +1,4 @@
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../rest-adapter/routes/index.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { Permission } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';

@@ -1,0 +1,69 @@
+import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
+import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+
+const USER_IMPORT_FIELDS = /* GraphQL */ `
+  id
+  tenantId
+  status
+  totalRows
+  processedRows
+  createdRows
+  failedRows
+  failureReason
+  createdBy ${ACTOR_FIELDS}
+  createdAt
+  startedAt
+  finishedAt
+`;
+
+const IMPORT_USERS = /* GraphQL */ `
+  mutation ImportUsers($tenantId: UUID!, $csv: String!) {
+    importUsers(tenantId: $tenantId, csv: $csv) {
+      operation { ${USER_IMPORT_FIELDS} }
+      generatedPasswords { line userPrincipalName password }
+    }
+  }
+`;
+
+const GET_USER_IMPORT = /* GraphQL */ `
+  query GetUserImport($tenantId: UUID!, $id: UUID!, $page: Int, $limit: Int) {
+    userImport(tenantId: $tenantId, id: $id) {
+      ${USER_IMPORT_FIELDS}
+      rows(page: $page, limit: $limit) {
+        items { line userPrincipalName status userId error }
+        pageInfo { page limit total }
+      }
+    }
+  }
+`;
+
+const BASE = '/user-management-identity/users';
+
+/**
+ * Bulk user import (SPEC 4.2; docs/user-management.md) in the tenant named by X-Tenant-Id: a CSV or JSON body
+ * starts a job (202) whose progress is read back. Reading needs `read:users`, importing `write:users`. The
+ * /users/bulk routes are fixed segments served before /users/:userId.
+ */
+export const USER_IMPORT_ROUTES: RouteDefinition[] = [
+  {
+    method: 'POST',
+    path: `${BASE}/bulk`,
+    operation: IMPORT_USERS,
+    tenant: 'tenantId',
+    body: 'spread',
+    csvBody: 'csv',
+    status: 202,
+    summary:
+      'bulk user creation from CSV (Content-Type: text/csv up to 10 MiB, or JSON {csv}): every row is checked first (400 listing line, column and problem, nothing written); 202 with the queued operation and the generated passwords, shown once',
+  },
+  {
+    method: 'GET',
+    path: `${BASE}/bulk/:operationId`,
+    operation: GET_USER_IMPORT,
+    tenant: 'tenantId',
+    params: { operationId: 'id' },
+    query: PAGE_QUERY,
+    summary:
+      'a bulk creation: status (Queued, Running, Completed, CompletedWithErrors, Failed), counters and a page of rows with their outcome',
+  },
+];
