@@ -1,6 +1,6 @@
 import { HTTP_STATUS_BY_CODE, type ErrorCode } from '../../src/core/errors.js';
 import { Permission } from '../../src/core/permissions.js';
-import { SCOPE_DESCRIPTIONS } from '../../src/oauth/oauth-scopes.js';
+import { SCOPE_DESCRIPTIONS } from '../../src/core/scope-descriptions.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** The parts every operation shares: envelopes, error responses, headers and security schemes (SPEC 2.1, 5, 7, 8). */

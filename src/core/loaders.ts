@@ -1,36 +1,4 @@
-import type DataLoader from 'dataloader';
-import type { RequestContext } from '../context.js';
-
-/**
- * A loader is declared once, beside its feature, with `defineLoader`; each request gets its own
- * instance on first use (`ctx.loaders.get(def)`), so batching and caching never cross requests.
- */
-export interface LoaderDefinition<K, V> {
-  readonly name: string;
-  create(ctx: RequestContext): DataLoader<K, V>;
-}
-
-export function defineLoader<K, V>(
-  name: string,
-  create: (ctx: RequestContext) => DataLoader<K, V>,
-): LoaderDefinition<K, V> {
-  return { name, create };
-}
-
-export class Loaders {
-  private readonly instances = new Map<LoaderDefinition<unknown, unknown>, DataLoader<unknown, unknown>>();
-
-  constructor(private readonly ctx: () => RequestContext) {}
-
-  get<K, V>(definition: LoaderDefinition<K, V>): DataLoader<K, V> {
-    let loader = this.instances.get(definition as LoaderDefinition<unknown, unknown>);
-    if (!loader) {
-      loader = definition.create(this.ctx()) as DataLoader<unknown, unknown>;
-      this.instances.set(definition as LoaderDefinition<unknown, unknown>, loader);
-    }
-    return loader as DataLoader<K, V>;
-  }
-}
+export { defineLoader, Loaders, type LoaderDefinition } from './request-context.js';
 
 /** Groups rows by a key, in the order of `keys`: the usual last step of a batch function. */
 export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): V[][] {

@@ -1,5 +1,5 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
-import { USER_FIELDS } from '../users/user.rest.js';
+import { USER_FIELDS } from '../users/user.fields.js';
 
 const SEARCH_USERS = /* GraphQL */ `
   query SearchUsers(

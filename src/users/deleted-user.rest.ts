@@ -1,6 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
-import { USER_FIELDS } from './user.rest.js';
+import { USER_FIELDS } from './user.fields.js';
 
 const DELETED_USER_FIELDS = /* GraphQL */ `
   id

@@ -1,32 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
-
-export const USER_FIELDS = /* GraphQL */ `
-  id
-  tenantId
-  displayName
-  firstName
-  lastName
-  userPrincipalName
-  jobTitle
-  department
-  companyName
-  officeLocation
-  businessPhone
-  mobilePhone
-  employeeId
-  employeeType
-  managerId
-  usageLocation
-  accountStatus
-  mfaStatus
-  userType
-  source
-  isServiceAccount
-  licenses
-  lastSignInAt
-  createdAt
-`;
+import { USER_FIELDS } from './user.fields.js';
 
 export const LIST_USERS = /* GraphQL */ `
   query ListUsers($tenantId: UUID!, $page: Int, $limit: Int) {

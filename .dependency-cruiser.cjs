@@ -1,0 +1,50 @@
+// The house rules of docs/architecture.md, checked by test/structure/structure.test.ts (and `npm run structure`).
+const { readdirSync, existsSync } = require('node:fs');
+const path = require('node:path');
+
+/** A feature is a folder of src/ with an index.ts (its FeatureModule); the rest of src/ is the platform. */
+const FEATURES = readdirSync(path.join(__dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(path.join(__dirname, 'src', entry.name, 'index.ts')))
+  .map((entry) => entry.name);
+const anyFeature = `^src/(${FEATURES.join('|')})/`;
+/** The application's wiring, which knows every feature: below-the-features code must not reach it either. */
+const WIRING = '^src/(features|schema|tasks|app|context|main)\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import cycle makes load order matter and ties two places to each other both ways.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-imports-no-feature',
+      comment: 'src/core is the floor every feature stands on: it knows no feature (features register with it).',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: [anyFeature, WIRING] },
+    },
+    {
+      name: 'rest-adapter-is-only-the-engine',
+      comment: 'rest-adapter/ compiles and serves route tables that the features declare; it names no feature.',
+      severity: 'error',
+      from: { path: '^rest-adapter/' },
+      to: { path: [anyFeature, WIRING] },
+    },
+    {
+      name: 'rest-routes-belong-to-their-feature',
+      comment: "A feature's *.rest.ts is listed by its own index.ts only: no route file serves two features.",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/[^/]+/[^/]+\\.rest\\.ts$', pathNot: '^src/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports count too: a type is as much a dependency for the reader as a value.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
