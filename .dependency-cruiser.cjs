@@ -21,14 +21,16 @@ module.exports = {
     },
     {
       name: 'core-imports-no-feature',
-      comment: 'src/core is the floor every feature stands on: it knows no feature (features register with it).',
+      comment:
+        'src/core is the floor every feature stands on: it knows no feature (features register with it).',
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: [anyFeature, WIRING] },
     },
     {
       name: 'rest-adapter-is-only-the-engine',
-      comment: 'rest-adapter/ compiles and serves route tables that the features declare; it names no feature.',
+      comment:
+        'rest-adapter/ compiles and serves route tables that the features declare; it names no feature.',
       severity: 'error',
       from: { path: '^rest-adapter/' },
       to: { path: [anyFeature, WIRING] },
