@@ -13,12 +13,12 @@ interface Violation {
   cycle?: Array<{ name: string }>;
 }
 
-/** dependency-cruiser over src/ and rest-adapter/ with the house rules of .dependency-cruiser.cjs. */
+/** dependency-cruiser over src/ and rest-adapter/ with the house rules of .dependency-cruiser.mjs. */
 function cruise(): { violations: Violation[]; cruised: number; rules: string[] } {
   const cli = path.resolve('node_modules/dependency-cruiser/bin/dependency-cruiser.mjs');
   const run = spawnSync(
     process.execPath,
-    [cli, 'src', 'rest-adapter', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+    [cli, 'src', 'rest-adapter', '--config', '.dependency-cruiser.mjs', '--output-type', 'json'],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   if (!run.stdout) throw new Error(`dependency-cruiser did not run: ${run.stderr}`);

@@ -1,16 +1,18 @@
 // The house rules of docs/architecture.md, checked by test/structure/structure.test.ts (and `npm run structure`).
-const { readdirSync, existsSync } = require('node:fs');
-const path = require('node:path');
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
 
 /** A feature is a folder of src/ with an index.ts (its FeatureModule); the rest of src/ is the platform. */
-const FEATURES = readdirSync(path.join(__dirname, 'src'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && existsSync(path.join(__dirname, 'src', entry.name, 'index.ts')))
+const FEATURES = readdirSync(path.join(root, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(path.join(root, 'src', entry.name, 'index.ts')))
   .map((entry) => entry.name);
 const anyFeature = `^src/(${FEATURES.join('|')})/`;
 /** The application's wiring, which knows every feature: below-the-features code must not reach it either. */
 const WIRING = '^src/(features|schema|tasks|app|context|main)\\.ts$';
 
-module.exports = {
+export default {
   forbidden: [
     {
       name: 'no-circular',
