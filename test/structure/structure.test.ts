@@ -4,6 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { getOperationAST, parse } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
+import { EVENT_KINDS } from '../../src/core/events/event-kinds.js';
 import { FEATURE_MODULES } from '../../src/features.js';
 
 interface Violation {
@@ -83,5 +84,17 @@ describe('the shape of the house (docs/architecture.md)', () => {
       }
     }
     expect(strays).toEqual([]);
+  });
+
+  it('gives every event kind of the catalog to exactly one feature', () => {
+    const owners = new Map<string, string[]>();
+    for (const feature of FEATURE_MODULES)
+      for (const kind of feature.eventKinds ?? [])
+        owners.set(kind, [...(owners.get(kind) ?? []), feature.name]);
+    const unowned = EVENT_KINDS.filter((kind) => !owners.has(kind));
+    const shared = [...owners].filter(([, names]) => names.length > 1).map(([kind]) => kind);
+    expect({ unowned, shared }).toEqual({ unowned: [], shared: [] });
+    expect(owners.get('user.created')).toEqual(['users']);
+    expect(owners.get('webhook.disabled')).toEqual(['webhooks']);
   });
 });
