@@ -1,4 +1,5 @@
 import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/core/pagination.js';
 import type { RouteDefinition, RouteMount } from '../route.js';
 import { sharedComponents } from './components.js';
 import { JsonSchemaBuilder, type JsonSchema } from './json-schema.js';
@@ -19,7 +20,7 @@ export const DEFAULT_PUBLIC_URL = 'http://localhost:4000';
 
 const DESCRIPTION = `The REST API of the MSP administration platform (SPEC 4). Every answer is JSON in the envelope of SPEC 2.1:
 \`{success: true, data, meta?}\` or \`{success: false, error: {code, message, details}}\`. Lists take \`page\` (from 1) and
-\`limit\` (1 to 100, default 25) and answer \`meta {page, limit, total}\`. Every answer carries X-RateLimit-Limit,
+\`limit\` (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and answer \`meta {page, limit, total}\`. Every answer carries X-RateLimit-Limit,
 X-RateLimit-Remaining and X-RateLimit-Reset (seconds); a 429 adds Retry-After.
 
 Feature endpoints (/api/...) are also served under /v1/api/... Tenant-scoped feature endpoints take the tenant in the

@@ -1,12 +1,15 @@
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { AlertSeverity, AlertStatus, OPEN_ALERT_STATUSES } from './alert.enums.js';
+import {
+  AlertSeverity,
+  AlertStatus,
+  HIGH_TARGET_HOURS,
+  MEDIUM_TARGET_HOURS,
+  OPEN_ALERT_STATUSES,
+} from './alert.enums.js';
 import type { AlertStatistics } from './alert.types.js';
 
 const HOUR_MS = 3_600_000;
-/** SPEC 8.3 "Alert investigation targets: High within 1 hour; Medium within 24 hours". */
-export const HIGH_TARGET_HOURS = 1;
-export const MEDIUM_TARGET_HOURS = 24;
 
 /**
  * Every count in ONE statement over the tenant's alerts: one row per (dimension, key). Overdue = open (New

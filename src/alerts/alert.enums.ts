@@ -32,6 +32,10 @@ registerEnumType(AlertStatus, {
 /** Open alerts count against the investigation targets of SPEC 8.3. */
 export const OPEN_ALERT_STATUSES = [AlertStatus.NEW, AlertStatus.IN_PROGRESS] as const;
 
+/** SPEC 8.3 "Alert investigation targets: High within 1 hour; Medium within 24 hours". */
+export const HIGH_TARGET_HOURS = 1;
+export const MEDIUM_TARGET_HOURS = 24;
+
 export enum AlertSort {
   NEWEST = 'newest',
   OLDEST = 'oldest',

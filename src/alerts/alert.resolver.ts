@@ -13,6 +13,7 @@ import {
   AlertCommentInput,
   AlertFilter,
   AlertStatistics,
+  MAX_COMMENT_LENGTH,
   SecurityAlertPage,
   UpdateAlertInput,
 } from './alert.types.js';
@@ -63,7 +64,9 @@ export class AlertResolver {
     return new AlertService(ctx).update(tenantId, id, input);
   }
 
-  @Mutation(() => AlertComment, { description: 'Adds an investigation note (1 to 4000 characters)' })
+  @Mutation(() => AlertComment, {
+    description: `Adds an investigation note (1 to ${MAX_COMMENT_LENGTH} characters)`,
+  })
   @RequirePermission(Permission.WRITE_TENANTS)
   addSecurityAlertComment(
     @tenantIdArg() tenantId: string,

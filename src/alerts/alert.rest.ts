@@ -1,5 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { MAX_COMMENT_LENGTH } from './alert.types.js';
 
 const ALERT_FIELDS = /* GraphQL */ `
   id
@@ -178,6 +179,6 @@ export const ALERT_ROUTES: RouteDefinition[] = [
     params: { id: 'id' },
     body: 'input',
     status: 201,
-    summary: 'add an investigation note ({text}, 1 to 4000 characters)',
+    summary: `add an investigation note ({text}, 1 to ${MAX_COMMENT_LENGTH} characters)`,
   },
 ];

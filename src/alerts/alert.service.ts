@@ -12,9 +12,13 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { assertAlertMove } from './alert-status.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort, type AlertStatus } from './alert.enums.js';
-import type { AlertCommentInput, AlertFilter, UpdateAlertInput } from './alert.types.js';
+import {
+  MAX_COMMENT_LENGTH,
+  type AlertCommentInput,
+  type AlertFilter,
+  type UpdateAlertInput,
+} from './alert.types.js';
 
-export const MAX_COMMENT_LENGTH = 4000;
 const MAX_FILTER_VALUE_LENGTH = 100;
 const UNASSIGNED = 'unassigned';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -182,7 +186,7 @@ export class AlertService {
     });
   }
 
-  /** Adds an investigation note (1..4000 characters) by the caller, dated by the clock. */
+  /** Adds an investigation note (1..MAX_COMMENT_LENGTH characters) by the caller, dated by the clock. */
   async addComment(tenantId: string, id: string, input: AlertCommentInput): Promise<AlertComment> {
     const text = input.text.trim();
     if (text.length === 0) throw InvalidRequestError.field('text', 'must not be empty');

@@ -2,7 +2,7 @@ import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { SecurityAlert } from './alert.entity.js';
-import { AlertSeverity, AlertStatus } from './alert.enums.js';
+import { AlertSeverity, AlertStatus, HIGH_TARGET_HOURS, MEDIUM_TARGET_HOURS } from './alert.enums.js';
 
 export const SecurityAlertPage = PageOf(SecurityAlert, 'SecurityAlert');
 
@@ -50,9 +50,12 @@ export class UpdateAlertInput {
   assignedToId?: string | null;
 }
 
+/** The longest investigation note (after trimming; an empty one is refused too). */
+export const MAX_COMMENT_LENGTH = 4000;
+
 @InputType()
 export class AlertCommentInput {
-  @Field({ description: '1 to 4000 characters' })
+  @Field({ description: `1 to ${MAX_COMMENT_LENGTH} characters` })
   text!: string;
 }
 
@@ -83,13 +86,18 @@ export class CategoryCount {
   count!: number;
 }
 
+/** "1 hour", "24 hours". */
+const hours = (n: number) => `${n} ${n === 1 ? 'hour' : 'hours'}`;
+
 /** SPEC 8.3 "Alert investigation targets: High within 1 hour; Medium within 24 hours". */
 @ObjectType({ description: 'Open alerts past their investigation target (SPEC 8.3)' })
 export class OverdueAlerts {
-  @Field(() => Int, { description: 'Open (New or In Progress) High alerts raised more than 1 hour ago' })
+  @Field(() => Int, {
+    description: `Open (New or In Progress) High alerts raised more than ${hours(HIGH_TARGET_HOURS)} ago`,
+  })
   high!: number;
 
-  @Field(() => Int, { description: 'Open Medium alerts raised more than 24 hours ago' })
+  @Field(() => Int, { description: `Open Medium alerts raised more than ${hours(MEDIUM_TARGET_HOURS)} ago` })
   medium!: number;
 
   @Field(() => Int)

@@ -6,6 +6,7 @@ import { ScopedEntity, type Scope } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { BackupWorkload } from './backup.enums.js';
+import { BACKUP_RETENTION_DAYS } from './backup.settings.js';
 
 /**
  * A point-in-time backup of one protected mailbox, drive, site or team (SPEC 2.6 "Backup snapshot"): our
@@ -62,7 +63,7 @@ export class BackupSnapshot extends ScopedEntity {
   takenAt!: Date;
 
   @Field(() => GraphQLDateTime, {
-    description: 'When it leaves the retention window (30 days after takenAt)',
+    description: `When it leaves the retention window (${BACKUP_RETENTION_DAYS} days after takenAt)`,
   })
   @Property({ type: 'timestamptz' })
   expiresAt!: Date;

@@ -11,6 +11,7 @@ import {
   UnmatchedHandling,
   UserMappingStrategy,
 } from './connector.enums.js';
+import { DEFAULT_SCHEDULE_HOURS, MAX_SCHEDULE_HOURS, MIN_SCHEDULE_HOURS } from './connector-catalog.js';
 
 @ObjectType({ description: 'A source identity mapped to a tenant user' })
 export class UserMappingEntry {
@@ -84,7 +85,9 @@ export class ComplianceConnector extends ScopedEntity {
   @Property({ type: 'jsonb' })
   userMapping!: ConnectorUserMapping;
 
-  @Field(() => Int, { description: 'Hours between imports (1 to 168, default 24)' })
+  @Field(() => Int, {
+    description: `Hours between imports (${MIN_SCHEDULE_HOURS} to ${MAX_SCHEDULE_HOURS}, default ${DEFAULT_SCHEDULE_HOURS})`,
+  })
   @Property({ type: 'integer' })
   scheduleHours!: number;
 

@@ -12,6 +12,7 @@ import {
   UnmatchedHandling,
   UserMappingStrategy,
 } from './connector.enums.js';
+import { DEFAULT_SCHEDULE_HOURS, MAX_SCHEDULE_HOURS, MIN_SCHEDULE_HOURS } from './connector-catalog.js';
 
 export const ComplianceConnectorPage = PageOf(ComplianceConnector, 'ComplianceConnector');
 
@@ -58,7 +59,10 @@ export class CreateConnectorInput {
   @Field(() => UserMappingInput, { nullable: true, description: 'Default: by email, unmatched skipped' })
   userMapping?: UserMappingInput;
 
-  @Field(() => Int, { nullable: true, description: 'Hours between imports, 1 to 168 (default 24)' })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Hours between imports, ${MIN_SCHEDULE_HOURS} to ${MAX_SCHEDULE_HOURS} (default ${DEFAULT_SCHEDULE_HOURS})`,
+  })
   scheduleHours?: number;
 }
 

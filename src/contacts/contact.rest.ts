@@ -1,4 +1,5 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
+import { MAX_CSV_ROWS } from './contact-csv.js';
 
 /** Mail contacts (SPEC 2.6 "Contact", 4.2). */
 const CONTACT_FIELDS = /* GraphQL */ `
@@ -123,7 +124,6 @@ export const CONTACT_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     body: 'spread',
     csvBody: 'csv',
-    summary:
-      'import contacts from CSV (Content-Type: text/csv, or JSON {csv}): header DisplayName, EmailAddress, FirstName, LastName[, Company, JobTitle, BusinessPhone], at most 1000 rows; an invalid row refuses the file (400, nothing written), addresses already present are skipped',
+    summary: `import contacts from CSV (Content-Type: text/csv, or JSON {csv}): header DisplayName, EmailAddress, FirstName, LastName[, Company, JobTitle, BusinessPhone], at most ${MAX_CSV_ROWS} rows; an invalid row refuses the file (400, nothing written), addresses already present are skipped`,
   },
 ];

@@ -2,6 +2,7 @@ import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { Contact } from './contact.entity.js';
 import { ContactImportRowStatus } from './contact.enums.js';
+import { MAX_EMAIL_ALIASES } from './contact.validation.js';
 
 export const ContactPage = PageOf(Contact, 'Contact');
 
@@ -63,7 +64,10 @@ export class ContactInput {
   @Field(() => String, { nullable: true })
   notes?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'Other addresses of the contact (at most 50)' })
+  @Field(() => [String], {
+    nullable: true,
+    description: `Other addresses of the contact (at most ${MAX_EMAIL_ALIASES})`,
+  })
   emailAliases?: string[] | null;
 }
 

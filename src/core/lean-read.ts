@@ -1,7 +1,7 @@
 import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseTimestamp } from './iso-time.js';
-import { pageOffset, type Page, type PageArgs } from './pagination.js';
+import { EXACT_TOTAL_LIMIT, pageOffset, type Page, type PageArgs } from './pagination.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -172,12 +172,8 @@ export interface LeanContext {
   scope: Scope;
 }
 
-/**
- * Above this many matching rows a list's total is the planner's estimate (PageInfo.totalEstimated = true);
- * up to it the total is exact. Counting is index-only and capped, so even a huge tenant costs at most this many
- * index entries per page (docs/performance.md).
- */
-export const EXACT_TOTAL_LIMIT = 100_000;
+/** Declared beside PageInfo, whose totalEstimated description quotes it. */
+export { EXACT_TOTAL_LIMIT };
 
 function orderClause<T>(shape: LeanShape, orderBy: LeanOrder<T>): string {
   return (Object.entries(orderBy) as Array<[string, 'asc' | 'desc']>)

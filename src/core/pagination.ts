@@ -17,6 +17,13 @@ export class PageArgs {
   limit: number = DEFAULT_PAGE_SIZE;
 }
 
+/**
+ * Above this many matching rows a list's total is the planner's estimate (PageInfo.totalEstimated = true);
+ * up to it the total is exact. Counting is index-only and capped, so even a huge tenant costs at most this many
+ * index entries per page (docs/performance.md; the count itself is in lean-read.ts).
+ */
+export const EXACT_TOTAL_LIMIT = 100_000;
+
 @ObjectType({ description: 'Where a page stands in the whole list' })
 export class PageInfo {
   @Field(() => Int)
@@ -30,8 +37,7 @@ export class PageInfo {
 
   @Field(() => Boolean, {
     nullable: true,
-    description:
-      "true when `total` is the planner's estimate (lists of more than 100,000 items); false or null: exact",
+    description: `true when \`total\` is the planner's estimate (lists of more than ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} items); false or null: exact`,
   })
   totalEstimated?: boolean;
 }

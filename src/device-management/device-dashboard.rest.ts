@@ -4,6 +4,7 @@ import {
   type RouteDefinition,
   type QueryParamMapping,
 } from '../../rest-adapter/route.js';
+import { DEFAULT_TREND_DAYS } from './device-dashboard.types.js';
 
 const DASHBOARD_VARIABLES = `$tenantId: UUID, $tenantGroupId: UUID, $platform: OsPlatform, $ownership: DeviceOwnership, $complianceState: ComplianceState`;
 
@@ -82,7 +83,7 @@ export const DEVICE_DASHBOARD_ROUTES: RouteDefinition[] = [
       to: { type: 'string' },
       interval: { type: 'string' },
     },
-    summary: 'enrollment trend per day or week over [from, to) (default: the last 30 days)',
+    summary: `enrollment trend per day or week over [from, to) (default: the last ${DEFAULT_TREND_DAYS} days)`,
   },
   {
     method: 'GET',

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import { ComplianceState, OsPlatform } from '../devices/device.enums.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import {
+  DEFAULT_TREND_DAYS,
   TrendInterval,
   type ComplianceBreakdown,
   type DeviceDashboardArgs,
@@ -91,7 +92,7 @@ export class DeviceDashboardService {
   /** Enrollments per day or week in [from, to), from the devices' enrollment dates; empty periods count 0. */
   async enrollment(args: EnrollmentTrendArgs): Promise<EnrollmentTrend> {
     const to = args.to ?? this.ctx.clock.now();
-    const from = args.from ?? new Date(to.getTime() - 30 * DAY_MS);
+    const from = args.from ?? new Date(to.getTime() - DEFAULT_TREND_DAYS * DAY_MS);
     if (from >= to) throw InvalidRequestError.field('from', 'must be before to');
     if (to.getTime() - from.getTime() > MAX_TREND_DAYS * DAY_MS)
       throw InvalidRequestError.field('from', `the range may cover at most ${MAX_TREND_DAYS} days`);

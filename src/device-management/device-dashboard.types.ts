@@ -37,11 +37,14 @@ registerEnumType(TrendInterval, {
   description: 'day or week (weeks start on Monday, UTC)',
 });
 
+/** The enrollment trend's range when `from` is not given: this many days before `to`. */
+export const DEFAULT_TREND_DAYS = 30;
+
 @ArgsType()
 export class EnrollmentTrendArgs extends DeviceDashboardArgs {
   @Field(() => GraphQLDateTime, {
     nullable: true,
-    description: 'Start of the range; default: 30 days before `to`',
+    description: `Start of the range; default: ${DEFAULT_TREND_DAYS} days before \`to\``,
   })
   from?: Date | null;
 

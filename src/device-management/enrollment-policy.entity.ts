@@ -4,7 +4,7 @@ import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { RestrictionType } from './enrollment.enums.js';
+import { MAX_DEVICE_LIMIT, MIN_DEVICE_LIMIT, RestrictionType } from './enrollment.enums.js';
 import {
   DeviceLimitGroupOverride,
   PlatformDeviceLimit,
@@ -77,7 +77,10 @@ export class EnrollmentRestriction extends ScopedEntity {
   @Property({ type: 'jsonb' })
   platformRestrictions!: PlatformRestriction[];
 
-  @Field(() => Int, { nullable: true, description: 'Device Limit Restrictions: devices per user, 1 to 15' })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Device Limit Restrictions: devices per user, ${MIN_DEVICE_LIMIT} to ${MAX_DEVICE_LIMIT}`,
+  })
   @Property({ type: 'smallint', nullable: true })
   deviceLimit: number | null = null;
 

@@ -1,7 +1,12 @@
 import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType, Int } from 'type-graphql';
 import { DeviceOwnership, OsPlatform } from '../devices/device.enums.js';
-import { EnrollmentPlatform, RestrictionType } from './enrollment.enums.js';
+import {
+  EnrollmentPlatform,
+  MAX_DEVICE_LIMIT,
+  MIN_DEVICE_LIMIT,
+  RestrictionType,
+} from './enrollment.enums.js';
 import {
   DeviceLimitGroupOverride,
   PlatformDeviceLimit,
@@ -36,7 +41,10 @@ export class CreateEnrollmentRestrictionInput {
   })
   platformRestrictions?: PlatformRestriction[] | null;
 
-  @Field(() => Int, { nullable: true, description: 'Device Limit Restrictions: 1 to 15 devices per user' })
+  @Field(() => Int, {
+    nullable: true,
+    description: `Device Limit Restrictions: ${MIN_DEVICE_LIMIT} to ${MAX_DEVICE_LIMIT} devices per user`,
+  })
   deviceLimit?: number | null;
 
   @Field(() => [PlatformDeviceLimit], { nullable: true })

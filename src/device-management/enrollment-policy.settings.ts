@@ -1,7 +1,7 @@
 import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { OsPlatform } from '../devices/device.enums.js';
-import { EnrollmentPlatform } from './enrollment.enums.js';
+import { EnrollmentPlatform, MAX_DEVICE_LIMIT, MIN_DEVICE_LIMIT } from './enrollment.enums.js';
 
 /**
  * The settings a policy carries (stored as jsonb on the policy row): one class serves as the GraphQL output
@@ -42,7 +42,7 @@ export class PlatformDeviceLimit {
   @Field(() => OsPlatform)
   platform!: OsPlatform;
 
-  @Field(() => Int, { description: '1 to 15' })
+  @Field(() => Int, { description: `${MIN_DEVICE_LIMIT} to ${MAX_DEVICE_LIMIT}` })
   limit!: number;
 }
 
@@ -54,6 +54,6 @@ export class DeviceLimitGroupOverride {
   @Field(() => GraphQLUUID)
   groupId!: string;
 
-  @Field(() => Int, { description: '1 to 15' })
+  @Field(() => Int, { description: `${MIN_DEVICE_LIMIT} to ${MAX_DEVICE_LIMIT}` })
   deviceLimit!: number;
 }

@@ -3,6 +3,7 @@ import {
   EnrollmentPlatform,
   MANUFACTURER_BLOCK_PLATFORMS,
   MAX_DEVICE_LIMIT,
+  MIN_DEVICE_LIMIT,
   RestrictionType,
 } from './enrollment.enums.js';
 import type {
@@ -32,8 +33,11 @@ const MAX_LIST = 100;
 const MAX_MANUFACTURER = 64;
 
 function limitProblem(field: string, value: number, problems: FieldProblem[]) {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_DEVICE_LIMIT)
-    problems.push({ field, problem: `must be a whole number from 1 to ${MAX_DEVICE_LIMIT}` });
+  if (!Number.isInteger(value) || value < MIN_DEVICE_LIMIT || value > MAX_DEVICE_LIMIT)
+    problems.push({
+      field,
+      problem: `must be a whole number from ${MIN_DEVICE_LIMIT} to ${MAX_DEVICE_LIMIT}`,
+    });
 }
 
 function duplicates<T>(items: T[], key: (item: T) => string, field: (i: number) => string): FieldProblem[] {

@@ -55,5 +55,7 @@ registerEnumType(BlockReason, {
 /** SPEC 8.3: the built-in default policy's limits. */
 export const DEFAULT_DEVICE_LIMIT = 15;
 export const DEFAULT_PLATFORM_LIMIT = 5;
+/** A device limit (per user, per platform or per group override) is a whole number in this range. */
+export const MIN_DEVICE_LIMIT = 1;
 export const MAX_DEVICE_LIMIT = 15;
 export const DEFAULT_POLICY_NAME = 'All users and all devices';

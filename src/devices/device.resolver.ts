@@ -6,7 +6,7 @@ import { PageArgs } from '../core/pagination.js';
 import { Permission } from '../core/permissions.js';
 import { DeviceAction } from './device-action.entity.js';
 import { DeviceActionService } from './device-action.service.js';
-import { DeviceSecurityService } from './device-security.service.js';
+import { DeviceSecurityService, TIMELINE_LENGTH } from './device-security.service.js';
 import { Device } from './device.entity.js';
 import { deviceTimelineLoader } from './device.loaders.js';
 import {
@@ -103,7 +103,7 @@ export class DeviceResolver {
   }
 
   @FieldResolver(() => [DeviceTimelineEntry], {
-    description: 'Isolation actions, scans and alerts of the device, newest first (50 at most)',
+    description: `Isolation actions, scans and alerts of the device, newest first (${TIMELINE_LENGTH} at most)`,
   })
   timeline(@Root() device: Device, @Ctx() ctx: RequestContext): Promise<DeviceTimelineEntry[]> {
     return ctx.loaders.get(deviceTimelineLoader).load(device.id);

@@ -12,9 +12,11 @@ export const MAIL_SENDING_LIMITS = { recipientsPerDay: 10_000, messagesPerMinute
     'The mail sending limits behind a restriction (SPEC 8.3), across all sending methods: going past either restricts the mailbox',
 })
 export class MailSendingLimits {
-  @Field(() => Int, { description: 'Recipients per day (10,000)' })
+  @Field(() => Int, {
+    description: `Recipients per day (${MAIL_SENDING_LIMITS.recipientsPerDay.toLocaleString('en-US')})`,
+  })
   recipientsPerDay!: number;
 
-  @Field(() => Int, { description: 'Messages per minute (30)' })
+  @Field(() => Int, { description: `Messages per minute (${MAIL_SENDING_LIMITS.messagesPerMinute})` })
   messagesPerMinute!: number;
 }

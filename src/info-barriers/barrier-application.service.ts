@@ -5,7 +5,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
-import { BarrierApplicationStatus } from './info-barrier.enums.js';
+import { BARRIER_APPLICATION_HOURS, BarrierApplicationStatus } from './info-barrier.enums.js';
 import { policyConflicts } from './info-barrier-validation.js';
 import { readSegmentDirectory } from './segment-membership.js';
 import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';
@@ -13,7 +13,7 @@ import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';
 export const BARRIER_APPLY_TASK = 'info-barrier-apply';
 export const BARRIER_APPLY_MAX_ATTEMPTS = 5;
 /** SPEC 8.3 "Information barrier policy application: up to 24 hours". */
-export const BARRIER_APPLICATION_MS = 24 * 60 * 60 * 1000;
+export const BARRIER_APPLICATION_MS = BARRIER_APPLICATION_HOURS * 60 * 60 * 1000;
 
 export interface BarrierApplyJobPayload {
   applicationId: string;

@@ -5,7 +5,12 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Actor } from '../actors/actor.type.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { BarrierApplicationStatus, BarrierPolicyType, SegmentAttribute } from './info-barrier.enums.js';
+import {
+  BARRIER_APPLICATION_HOURS,
+  BarrierApplicationStatus,
+  BarrierPolicyType,
+  SegmentAttribute,
+} from './info-barrier.enums.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
 @ObjectType({ description: 'An information-barrier segment: the users with one attribute value (SPEC 2.6)' })
@@ -77,7 +82,9 @@ export class BarrierPolicy extends ScopedEntity {
   createdBy!: string;
 }
 
-@ObjectType({ description: "An application of a tenant's barrier policies (takes up to 24 hours, SPEC 8.3)" })
+@ObjectType({
+  description: `An application of a tenant's barrier policies (takes up to ${BARRIER_APPLICATION_HOURS} hours, SPEC 8.3)`,
+})
 @Entity({ tableName: 'info_barrier_applications' })
 @Index({ properties: ['tenantId', 'startedAt'] })
 @Index({ properties: ['status', 'startedAt'] })
@@ -92,7 +99,9 @@ export class BarrierApplication extends TrackedOperation {
   @Enum({ items: () => BarrierApplicationStatus })
   status: BarrierApplicationStatus = BarrierApplicationStatus.PENDING;
 
-  @Field(() => GraphQLDateTime, { description: 'When apply was asked for; Applied 24 hours later' })
+  @Field(() => GraphQLDateTime, {
+    description: `When apply was asked for; Applied ${BARRIER_APPLICATION_HOURS} hours later`,
+  })
   @Property({ type: 'timestamptz' })
   startedAt!: Date;
 

@@ -46,7 +46,10 @@ export enum BarrierApplicationStatus {
   APPLIED = 'Applied',
   FAILED = 'Failed',
 }
+/** SPEC 8.3 "Information barrier policy application: up to 24 hours": Applied this long after it started. */
+export const BARRIER_APPLICATION_HOURS = 24;
+
 registerEnumType(BarrierApplicationStatus, {
   name: 'BarrierApplicationStatus',
-  description: 'Pending, Applying, Applied (24 h after it started), Failed',
+  description: `Pending, Applying, Applied (${BARRIER_APPLICATION_HOURS} h after it started), Failed`,
 });

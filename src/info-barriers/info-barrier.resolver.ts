@@ -7,6 +7,7 @@ import { Permission } from '../core/permissions.js';
 import { BarrierApplicationService } from './barrier-application.service.js';
 import { BarrierPolicyService } from './barrier-policy.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
+import { BARRIER_APPLICATION_HOURS } from './info-barrier.enums.js';
 import {
   BarrierPolicyPage,
   BarrierSegmentPage,
@@ -56,7 +57,7 @@ export class InfoBarrierResolver {
 
   @Mutation(() => BarrierApplication, {
     description:
-      'Validates the policy set and starts applying it (Applied after 24 hours); 409 while one runs, when ' +
+      `Validates the policy set and starts applying it (Applied after ${BARRIER_APPLICATION_HOURS} hours); 409 while one runs, when ` +
       'policies contradict, or when segments share a user (naming the users, as segment creation does)',
   })
   @RequirePermission(Permission.WRITE_TENANTS)

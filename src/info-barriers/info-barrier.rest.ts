@@ -1,5 +1,7 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { BARRIER_APPLICATION_HOURS } from './info-barrier.enums.js';
+import { OVERLAP_LIST_LIMIT } from './segment-membership.js';
 
 const SEGMENT_FIELDS = /* GraphQL */ `id tenantId name attribute value memberCount createdAt createdBy ${ACTOR_FIELDS}`;
 
@@ -72,8 +74,7 @@ export const INFO_BARRIER_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     body: 'input',
     status: 201,
-    summary:
-      '{name, attribute, value}: 409 naming the users (first 50, and the count) when it overlaps a segment',
+    summary: `{name, attribute, value}: 409 naming the users (first ${OVERLAP_LIST_LIMIT}, and the count) when it overlaps a segment`,
   },
   {
     method: 'GET',
@@ -99,7 +100,7 @@ export const INFO_BARRIER_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     status: 202,
     summary:
-      'validate the policy set and start applying it: Pending → Applying → Applied after 24 h (or Failed); ' +
+      `validate the policy set and start applying it: Pending → Applying → Applied after ${BARRIER_APPLICATION_HOURS} h (or Failed); ` +
       '409 naming the users when segments now share a user',
   },
   {

@@ -1,12 +1,13 @@
 import { Field, InputType } from 'type-graphql';
 import { MemberRole } from './member.entity.js';
+import { MIN_PASSWORD_LENGTH } from './member.password.js';
 
 @InputType({ description: 'A person who signs in to authorize OAuth clients of this organization' })
 export class CreateMemberInput {
   @Field({ description: 'Sign-in name; stored in lower case, unique in the organization' })
   email!: string;
 
-  @Field({ description: 'At least 12 characters; stored as a salted scrypt hash' })
+  @Field({ description: `At least ${MIN_PASSWORD_LENGTH} characters; stored as a salted scrypt hash` })
   password!: string;
 
   @Field(() => MemberRole, { nullable: true, description: 'Default: MEMBER' })

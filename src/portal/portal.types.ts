@@ -1,5 +1,6 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { INACTIVE_AFTER_DAYS } from './portal-aggregates.js';
 
 /** The provider portal's tenant overview (SPEC 4.2: total_tenants, healthy_count, warning_count, critical_count). */
 @ObjectType({
@@ -46,7 +47,7 @@ export class LicenseUtilizationTotals {
   utilizationPercent!: number;
 
   @Field(() => Int, {
-    description: 'Distinct users holding a license while disabled or not signed in for 30+ days',
+    description: `Distinct users holding a license while disabled or not signed in for ${INACTIVE_AFTER_DAYS}+ days`,
   })
   inactiveLicensedUsers!: number;
 
@@ -78,7 +79,7 @@ export class SkuUtilization {
   utilizationPercent!: number;
 
   @Field(() => Int, {
-    description: 'Seats of this SKU held by disabled users or users inactive for 30+ days',
+    description: `Seats of this SKU held by disabled users or users inactive for ${INACTIVE_AFTER_DAYS}+ days`,
   })
   inactiveLicensedUsers!: number;
 }

@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { Permission } from '../core/permissions.js';
 import { RecommendationApplyService } from './recommendation-apply.service.js';
-import { RecommendationStatus } from './recommendation.enums.js';
+import { RecommendationStatus, SNOOZE_DAYS } from './recommendation.enums.js';
 import { RecommendationService } from './recommendation.service.js';
 import {
   RecommendationApplyOperationView,
@@ -76,7 +76,7 @@ export class RecommendationResolver {
   }
 
   @Mutation(() => SecurityRecommendation, {
-    description: 'Open → Snoozed for 7, 30 or 90 days; Open again when it ends',
+    description: `Open → Snoozed for ${SNOOZE_DAYS.slice(0, -1).join(', ')} or ${SNOOZE_DAYS[SNOOZE_DAYS.length - 1]} days; Open again when it ends`,
   })
   @RequirePermission(Permission.WRITE_TENANTS)
   snoozeSecurityRecommendation(

@@ -1,5 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { SNOOZE_DAYS } from './recommendation.enums.js';
 
 /** The list keeps to the summary (a page of 100 stays well within the query cost limit); the detail adds each tenant. */
 const RECOMMENDATION_SUMMARY_FIELDS = /* GraphQL */ `
@@ -145,7 +146,7 @@ export const RECOMMENDATION_ROUTES: RouteDefinition[] = [
     operation: SNOOZE_RECOMMENDATION,
     params: { id: 'id' },
     body: 'spread',
-    summary: '{tenantIds, days: 7 | 30 | 90}: Open → Snoozed, Open again when the period ends (extension)',
+    summary: `{tenantIds, days: ${SNOOZE_DAYS.join(' | ')}}: Open → Snoozed, Open again when the period ends (extension)`,
   },
   {
     method: 'POST',

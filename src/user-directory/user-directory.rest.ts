@@ -1,4 +1,5 @@
 import { type RouteDefinition } from '../../rest-adapter/route.js';
+import { MIN_SEARCH_LENGTH } from './user-directory.types.js';
 
 const SEARCH_USERS_ACROSS_TENANTS = /* GraphQL */ `
   query SearchUsersAcrossTenants($q: String!, $tenantGroupId: UUID, $limit: Int, $after: String) {
@@ -37,7 +38,6 @@ export const USER_DIRECTORY_ROUTES: RouteDefinition[] = [
       limit: { type: 'int' },
       after: { type: 'string' },
     },
-    summary:
-      'users of every tenant whose name, UPN or mail contains q (3+ characters, case and accents ignored); ?tenantGroupId, keyset ?after (read:users)',
+    summary: `users of every tenant whose name, UPN or mail contains q (${MIN_SEARCH_LENGTH}+ characters, case and accents ignored); ?tenantGroupId, keyset ?after (read:users)`,
   },
 ];

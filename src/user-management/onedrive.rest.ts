@@ -1,4 +1,5 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
+import { RECOVERY_WINDOW_DAYS } from '../users/deleted-user.types.js';
 
 const DELETED_USER_FILES = /* GraphQL */ `
   query DeletedUserFiles($tenantId: UUID!, $id: UUID!, $page: Int, $limit: Int) {
@@ -43,8 +44,7 @@ export const ONEDRIVE_ROUTES: RouteDefinition[] = [
     params: { id: 'id' },
     query: PAGE_QUERY,
     conflictOnRead: true,
-    summary:
-      "a deleted user's preserved personal files (name, path, sizeBytes, modifiedAt), by path; within 30 days of the deletion; 404 after, 409 for an active user",
+    summary: `a deleted user's preserved personal files (name, path, sizeBytes, modifiedAt), by path; within ${RECOVERY_WINDOW_DAYS} days of the deletion; 404 after, 409 for an active user`,
   },
   {
     method: 'POST',

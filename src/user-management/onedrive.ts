@@ -8,6 +8,7 @@ import { Permission } from '../core/permissions.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { RECOVERY_WINDOW_MS } from '../users/deleted-user.service.js';
+import { RECOVERY_WINDOW_DAYS } from '../users/deleted-user.types.js';
 import { User } from '../users/user.entity.js';
 
 @ObjectType({ description: 'A file preserved in a deleted user’s personal storage' })
@@ -106,7 +107,7 @@ export class OneDriveService {
 @Resolver()
 export class OneDriveResolver {
   @Query(() => DriveItemPage, {
-    description: "A deleted user's preserved personal files, by path (within 30 days of the deletion)",
+    description: `A deleted user's preserved personal files, by path (within ${RECOVERY_WINDOW_DAYS} days of the deletion)`,
   })
   @RequirePermission(Permission.READ_USERS)
   deletedUserFiles(

@@ -1,5 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { MAX_USER_CSV_BYTES } from './user-csv.js';
 
 const USER_IMPORT_FIELDS = /* GraphQL */ `
   id
@@ -53,8 +54,7 @@ export const USER_IMPORT_ROUTES: RouteDefinition[] = [
     body: 'spread',
     csvBody: 'csv',
     status: 202,
-    summary:
-      'bulk user creation from CSV (Content-Type: text/csv up to 10 MiB, or JSON {csv}): every row is checked first (400 listing line, column and problem, nothing written); 202 with the queued operation and the generated passwords, shown once',
+    summary: `bulk user creation from CSV (Content-Type: text/csv up to ${MAX_USER_CSV_BYTES / (1024 * 1024)} MiB, or JSON {csv}): every row is checked first (400 listing line, column and problem, nothing written); 202 with the queued operation and the generated passwords, shown once`,
   },
   {
     method: 'GET',

@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { DeletedUserService } from './deleted-user.service.js';
-import { DeletedUser, DeletedUserPage, PurgedUser } from './deleted-user.types.js';
+import { DeletedUser, DeletedUserPage, PurgedUser, RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { User } from './user.entity.js';
 import { RestoreUserInput } from './user.inputs.js';
 
@@ -24,8 +24,7 @@ export class DeletedUserResolver {
   }
 
   @Mutation(() => User, {
-    description:
-      'Restores a soft-deleted user within 30 days of its deletion: profile, object id, UPN (or the new one given) and account status; not groups, licenses or manager',
+    description: `Restores a soft-deleted user within ${RECOVERY_WINDOW_DAYS} days of its deletion: profile, object id, UPN (or the new one given) and account status; not groups, licenses or manager`,
   })
   @RequirePermission(FEATURES.identity.write)
   restoreUser(

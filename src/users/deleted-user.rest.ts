@@ -1,5 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { USER_FIELDS } from './user.fields.js';
 
 const DELETED_USER_FIELDS = /* GraphQL */ `
@@ -66,8 +67,7 @@ export const DELETED_USER_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     params: { id: 'id' },
     body: 'input',
-    summary:
-      'restore a deleted user within 30 days {userPrincipalName?}; 409 after the window, for an active user, or when its UPN was reused and no new one is given',
+    summary: `restore a deleted user within ${RECOVERY_WINDOW_DAYS} days {userPrincipalName?}; 409 after the window, for an active user, or when its UPN was reused and no new one is given`,
   },
   {
     method: 'DELETE',

@@ -6,14 +6,13 @@ import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import type { DeletedUser, PurgedUser } from './deleted-user.types.js';
+import { RECOVERY_WINDOW_DAYS, type DeletedUser, type PurgedUser } from './deleted-user.types.js';
 import { User } from './user.entity.js';
 import { AccountStatus } from './user.enums.js';
 import type { RestoreUserInput } from './user.inputs.js';
 import { assertUpnFree, flushClaimingUpn, upnDomainProblems, userPath } from './user.rules.js';
 
-/** SPEC 8.3: a deleted user can be restored for 30 days, then it is permanently deleted. */
-export const RECOVERY_WINDOW_DAYS = 30;
+/** SPEC 8.3: a deleted user can be restored for RECOVERY_WINDOW_DAYS, then it is permanently deleted. */
 export const RECOVERY_WINDOW_MS = RECOVERY_WINDOW_DAYS * DAY_MS;
 
 /** The states of SPEC 3.4, as named in 409 details (`from`, `to`, `allowed`). */

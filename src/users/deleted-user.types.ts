@@ -4,6 +4,9 @@ import { Actor } from '../actors/actor.type.js';
 import { PageOf } from '../core/pagination.js';
 import { UserType } from './user.enums.js';
 
+/** SPEC 8.3: a deleted user can be restored for 30 days, then it is permanently deleted. */
+export const RECOVERY_WINDOW_DAYS = 30;
+
 /** A soft-deleted user in its tenant's recycle bin (SPEC 2.6 "Deleted user", 3.4). */
 @ObjectType({ description: "A soft-deleted user in its tenant's recycle bin (SPEC 3.4)" })
 export class DeletedUser {
@@ -32,12 +35,12 @@ export class DeletedUser {
   deletedBy!: string | null;
 
   @Field(() => Int, {
-    description: 'Whole days left to restore it (rounded up, 0 when the 30-day window has ended)',
+    description: `Whole days left to restore it (rounded up, 0 when the ${RECOVERY_WINDOW_DAYS}-day window has ended)`,
   })
   daysRemaining!: number;
 
   @Field(() => GraphQLDateTime, {
-    description: 'When the 30-day recovery window ends and the user is permanently deleted',
+    description: `When the ${RECOVERY_WINDOW_DAYS}-day recovery window ends and the user is permanently deleted`,
   })
   permanentDeletionAt!: Date;
 

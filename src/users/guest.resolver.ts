@@ -4,12 +4,14 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
+import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { GuestService } from './guest.service.js';
 import {
   GuestUser,
   GuestUserPage,
   IdentityUserListType,
   InviteGuestInput,
+  STALE_GUEST_DAYS,
   StaleGuestPage,
 } from './guest.types.js';
 import { InvitationStatus } from './user.enums.js';
@@ -42,8 +44,7 @@ export class GuestResolver {
   }
 
   @Query(() => StaleGuestPage, {
-    description:
-      'Guests with no sign-in for 90 days or more (never signed in: 90 days since accepting, or since the pending invitation was sent), longest inactive first, each with its reason',
+    description: `Guests with no sign-in for ${STALE_GUEST_DAYS} days or more (never signed in: ${STALE_GUEST_DAYS} days since accepting, or since the pending invitation was sent), longest inactive first, each with its reason`,
   })
   @RequirePermission(FEATURES.identity.read)
   staleGuests(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
@@ -72,8 +73,7 @@ export class GuestResolver {
   }
 
   @Mutation(() => GuestUser, {
-    description:
-      'Removes a guest: a soft delete (restorable from the deleted users for 30 days; Admin API key). 409 for a member',
+    description: `Removes a guest: a soft delete (restorable from the deleted users for ${RECOVERY_WINDOW_DAYS} days; Admin API key). 409 for a member`,
   })
   @RequirePermission(FEATURES.identity.admin)
   removeGuest(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {

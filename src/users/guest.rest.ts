@@ -1,5 +1,7 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
+import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
+import { STALE_GUEST_DAYS } from './guest.types.js';
 
 /** Guests (SPEC 2.6 "Guest user", 3.3, 4.2). */
 const GUEST_FIELDS = /* GraphQL */ `
@@ -111,8 +113,7 @@ export const GUEST_ROUTES: RouteDefinition[] = [
     operation: LIST_STALE_GUESTS,
     tenant: 'tenantId',
     query: PAGE_QUERY,
-    summary:
-      'guests with no sign-in for 90+ days (or never, 90+ days after accepting or being invited), longest inactive first, with reason',
+    summary: `guests with no sign-in for ${STALE_GUEST_DAYS}+ days (or never, ${STALE_GUEST_DAYS}+ days after accepting or being invited), longest inactive first, with reason`,
   },
   {
     method: 'DELETE',
@@ -120,7 +121,6 @@ export const GUEST_ROUTES: RouteDefinition[] = [
     operation: REMOVE_GUEST,
     tenant: 'tenantId',
     params: { id: 'id' },
-    summary:
-      'remove a guest user: soft delete, restorable for 30 days (Admin key); 409 for a member (use DELETE /v1/tenants/:id/users/:userId)',
+    summary: `remove a guest user: soft delete, restorable for ${RECOVERY_WINDOW_DAYS} days (Admin key); 409 for a member (use DELETE /v1/tenants/:id/users/:userId)`,
   },
 ];

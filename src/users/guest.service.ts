@@ -7,15 +7,12 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import type { GuestUser, InviteGuestInput, StaleGuest } from './guest.types.js';
+import { STALE_GUEST_DAYS, type GuestUser, type InviteGuestInput, type StaleGuest } from './guest.types.js';
 import { displayNameFromEmail, guestOf, staleGuestOf, type StaleRow } from './guest.views.js';
 import { User } from './user.entity.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserSource, UserType } from './user.enums.js';
 import { flushClaimingUpn, userPath } from './user.rules.js';
 import { UserService } from './user.service.js';
-
-/** SPEC 8 "Stale guest threshold": 90 days without sign-in, read from the injectable clock. */
-export const STALE_GUEST_DAYS = 90;
 
 /**
  * The guest lifecycle of SPEC 3.3 as named in 409 details (`from`, `to`, `allowed`): an invitation is sent

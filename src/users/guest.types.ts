@@ -3,6 +3,7 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Actor } from '../actors/actor.type.js';
 import { PageOf } from '../core/pagination.js';
+import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserType } from './user.enums.js';
 import { USER_FIELD_MAX_LENGTH } from './user.inputs.js';
 
@@ -66,7 +67,7 @@ export class GuestUser {
 
   @Field(() => GraphQLDateTime, {
     nullable: true,
-    description: 'Set once the guest is removed (soft delete: restorable for 30 days)',
+    description: `Set once the guest is removed (soft delete: restorable for ${RECOVERY_WINDOW_DAYS} days)`,
   })
   deletedAt!: Date | null;
 }
@@ -82,6 +83,9 @@ registerEnumType(IdentityUserListType, {
   description: 'Which users to list: guest (members: the users query)',
 });
 
+/** SPEC 8 "Stale guest threshold": 90 days without sign-in, read from the injectable clock. */
+export const STALE_GUEST_DAYS = 90;
+
 /** SPEC 4.2 "Stale guest criteria", each with 90 days of inactivity by the clock. */
 export enum StaleGuestReason {
   NO_SIGN_IN_FOR_90_DAYS = 'No sign-in for 90 days',
@@ -93,18 +97,21 @@ registerEnumType(StaleGuestReason, {
   description: 'Why a guest is stale (SPEC 4.2 stale guest criteria)',
 });
 
-@ObjectType({ description: 'A guest with no sign-in for 90 days or more, and why (SPEC 4.2)' })
+@ObjectType({
+  description: `A guest with no sign-in for ${STALE_GUEST_DAYS} days or more, and why (SPEC 4.2)`,
+})
 export class StaleGuest extends GuestUser {
   @Field(() => StaleGuestReason)
   reason!: StaleGuestReason;
 
   @Field(() => GraphQLDateTime, {
-    description:
-      'Where the 90 days count from: the last sign-in, or for a guest that never signed in its invitation (or creation)',
+    description: `Where the ${STALE_GUEST_DAYS} days count from: the last sign-in, or for a guest that never signed in its invitation (or creation)`,
   })
   inactiveSince!: Date;
 
-  @Field(() => Int, { description: 'Whole days since inactiveSince (rounded down), at least 90' })
+  @Field(() => Int, {
+    description: `Whole days since inactiveSince (rounded down), at least ${STALE_GUEST_DAYS}`,
+  })
   daysInactive!: number;
 }
 
@@ -180,7 +187,7 @@ export class InviteGuestInput {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Added to the invitation mail (at most 1000 characters)',
+    description: `Added to the invitation mail (at most ${GUEST_FIELD_MAX_LENGTH.personalMessage} characters)`,
   })
   @IsOptional()
   @IsString()

@@ -5,7 +5,7 @@ import { kindMatches } from '../core/events/event-filter.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { EVENT_KINDS } from '../core/events/event-kinds.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import type { WebhookFields } from './webhook.inputs.js';
+import { MAX_EVENT_PATTERNS, MAX_HEADERS, MAX_TENANT_IDS, type WebhookFields } from './webhook.inputs.js';
 import type { WebhookSettings } from './webhook.settings.js';
 import {
   assertPublicTarget,
@@ -15,9 +15,6 @@ import {
   UnsafeTargetError,
 } from './webhook-url.js';
 
-export const MAX_EVENT_PATTERNS = 50;
-export const MAX_TENANT_IDS = 100;
-export const MAX_HEADERS = 20;
 const MAX_HEADER_VALUE_LENGTH = 1024;
 const EVENT_PATTERN = /^[a-z0-9_.*]{1,100}$/;
 /**

@@ -6,6 +6,7 @@ import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import type { EventSelection } from '../core/events/event-filter.js';
 import { ScopedEntity, type Scope } from '../core/scope.js';
 import { EventSeverityLevel } from '../subscriptions/event-payload.type.js';
+import { DISABLE_AFTER_FAILING_DAYS } from './webhook.settings.js';
 
 /** How a delivery's body is written: the signed event (standard) or a chat message (integrations). */
 export enum WebhookFormat {
@@ -95,14 +96,14 @@ export class Webhook extends ScopedEntity {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Why the service disabled it (410 Gone, 5 days of failures)',
+    description: `Why the service disabled it (410 Gone, ${DISABLE_AFTER_FAILING_DAYS} days of failures)`,
   })
   @Property({ type: 'text', nullable: true })
   disabledReason: string | null = null;
 
   @Field(() => GraphQLDateTime, {
     nullable: true,
-    description: 'Start of the current run of failed attempts; after 5 days the webhook is disabled',
+    description: `Start of the current run of failed attempts; after ${DISABLE_AFTER_FAILING_DAYS} days the webhook is disabled`,
   })
   @Property({ type: 'timestamptz', nullable: true })
   failingSince: Date | null = null;

@@ -2,11 +2,16 @@ import { GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType } from 'type-graphql';
 import { EventSeverityLevel } from '../subscriptions/event-payload.type.js';
 
+/** The most entries a webhook may list (checked in webhook-validation.ts). */
+export const MAX_EVENT_PATTERNS = 50;
+export const MAX_TENANT_IDS = 100;
+export const MAX_HEADERS = 20;
+
 @InputType({ description: 'Which events reach the webhook besides its event kinds' })
 export class WebhookFilterInput {
   @Field(() => [GraphQLUUID], {
     nullable: true,
-    description: 'Only events of these tenants (at most 100). Absent or empty: every tenant',
+    description: `Only events of these tenants (at most ${MAX_TENANT_IDS}). Absent or empty: every tenant`,
   })
   tenantIds?: string[] | null;
 
@@ -29,7 +34,7 @@ export class CreateWebhookInput implements WebhookFields {
   url!: string;
 
   @Field(() => [String], {
-    description: 'Event kinds to receive (at most 50); * matches any run of characters: security.*, *',
+    description: `Event kinds to receive (at most ${MAX_EVENT_PATTERNS}); * matches any run of characters: security.*, *`,
   })
   events!: string[];
 
@@ -38,7 +43,7 @@ export class CreateWebhookInput implements WebhookFields {
 
   @Field(() => GraphQLJSONObject, {
     nullable: true,
-    description: 'Headers sent with every delivery, e.g. {"Authorization": "Bearer ..."} (at most 20)',
+    description: `Headers sent with every delivery, e.g. {"Authorization": "Bearer ..."} (at most ${MAX_HEADERS})`,
   })
   headers?: Record<string, unknown> | null;
 

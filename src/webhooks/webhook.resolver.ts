@@ -13,6 +13,7 @@ import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
 import { deliveryAttemptsLoader, eventPayloadLoader } from './webhook.loaders.js';
 import { revealedSecretOf, WebhookService } from './webhook.service.js';
 import { Webhook } from './webhook.entity.js';
+import { SECRET_ROTATION_OVERLAP_HOURS } from './webhook.settings.js';
 
 const WebhookPage = PageOf(Webhook, 'Webhook');
 const WebhookDeliveryPage = PageOf(WebhookDelivery, 'WebhookDelivery');
@@ -70,8 +71,7 @@ export class WebhookResolver {
   }
 
   @Mutation(() => Webhook, {
-    description:
-      'A new signing secret (returned this once); the old one keeps signing beside it for 24 hours',
+    description: `A new signing secret (returned this once); the old one keeps signing beside it for ${SECRET_ROTATION_OVERLAP_HOURS} hours`,
   })
   @RequirePermission(FEATURES.webhooks.admin)
   rotateWebhookSecret(@idArg() id: string, @Ctx() ctx: RequestContext) {

@@ -1,4 +1,5 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
+import { SECRET_ROTATION_OVERLAP_HOURS } from './webhook.settings.js';
 
 const WEBHOOK_FIELDS = /* GraphQL */ `
   id
@@ -140,7 +141,7 @@ export const WEBHOOK_ROUTES: RouteDefinition[] = [
     path: '/webhooks/:id/rotate-secret',
     operation: ROTATE_WEBHOOK_SECRET,
     params: { id: 'id' },
-    summary: 'new signing secret, returned once; the old one signs beside it for 24 h (extension; Admin key)',
+    summary: `new signing secret, returned once; the old one signs beside it for ${SECRET_ROTATION_OVERLAP_HOURS} h (extension; Admin key)`,
   },
   {
     method: 'POST',

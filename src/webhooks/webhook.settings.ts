@@ -33,13 +33,18 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/** DECISIONS "Events": an endpoint failing this many days in a row is disabled. */
+export const DISABLE_AFTER_FAILING_DAYS = 5;
+/** DECISIONS "Events": after a rotation the previous secret signs beside the new one this many hours. */
+export const SECRET_ROTATION_OVERLAP_HOURS = 24;
+
 export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   allowPrivateTargets: false,
   timeoutMs: 15 * SECOND,
   retryScheduleMs: [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
   jitterRatio: 0.2,
-  disableAfterFailingMs: 5 * DAY,
-  rotationOverlapMs: DAY,
+  disableAfterFailingMs: DISABLE_AFTER_FAILING_DAYS * DAY,
+  rotationOverlapMs: SECRET_ROTATION_OVERLAP_HOURS * HOUR,
   maxRetryAfterMs: DAY,
   resolveHost: systemResolver,
   resolveTimeoutMs: 5 * SECOND,

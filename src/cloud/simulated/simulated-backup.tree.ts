@@ -9,7 +9,8 @@ const HOUR_MS = 3_600_000;
 /** A snapshot of every protected resource every 4 hours (slots aligned on UTC midnight). */
 export const SNAPSHOT_INTERVAL_MS = 4 * HOUR_MS;
 /** Snapshots are kept 30 days; older ones are gone (not selectable for a restore). */
-export const BACKUP_RETENTION_MS = 30 * 24 * HOUR_MS;
+export const BACKUP_RETENTION_DAYS = 30;
+export const BACKUP_RETENTION_MS = BACKUP_RETENTION_DAYS * 24 * HOUR_MS;
 /** A resource seen for the first time has been protected for 3 days already (a realistic first catalog). */
 export const INITIAL_PROTECTION_MS = 3 * 24 * HOUR_MS;
 
