@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { MemberRole } from '../members/member.entity.js';
 import { MemberService } from '../members/member.service.js';
+import { MIN_PASSWORD_LENGTH } from '../members/member.password.js';
 import { findOrganization, info, withDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
 
@@ -15,7 +16,10 @@ export function membersCommand(): Command {
     .description('add a member; prints {"id","email","role"} as JSON on the last line of stdout')
     .addOption(orgOption())
     .requiredOption('--email <email>', 'sign-in email (stored in lower case)')
-    .requiredOption('--password <password>', 'at least 12 characters (stored as a salted scrypt hash)')
+    .requiredOption(
+      '--password <password>',
+      `at least ${MIN_PASSWORD_LENGTH} characters (stored as a salted scrypt hash)`,
+    )
     .addOption(
       new Option('--role <role>', 'owner and admin may grant the admin scope')
         .choices(Object.values(MemberRole))
