@@ -5,6 +5,7 @@ import { createMember, createOAuthClient, issueAccessToken } from '../factories/
 import { createApiKey } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
 /** A tenant's deleted users with every field of their `deletedBy` actor (GraphQL). */
 export const DELETED_USERS_WITH_ACTORS = /* GraphQL */ `
@@ -24,14 +25,8 @@ export const DELETED_USERS_WITH_ACTORS = /* GraphQL */ `
   }
 `;
 
-/** The readable actor of an audit field, as REST and GraphQL show it. */
-export interface ActorBody {
-  type: 'API_KEY' | 'MEMBER' | 'SYSTEM' | 'UPSTREAM' | 'UNKNOWN';
-  id: string | null;
-  name: string | null;
-  email: string | null;
-  oauthClientName: string | null;
-}
+/** The readable actor of an audit field, as REST shows it (the generated client's type); GraphQL shows the same fields. */
+export type ActorBody = NonNullable<ItemOf<'listDeletedUsers'>['deletedBy']>;
 
 /** The actor of a principal nobody can name: a purged credential, or another organization's. */
 export const UNKNOWN: ActorBody = {

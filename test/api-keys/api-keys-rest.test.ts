@@ -6,6 +6,7 @@ import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import { createTestDatabase, type TestApp } from '../helpers/test-app.js';
 import { AppWithOptions } from '../oauth/app-with-options.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -13,20 +14,10 @@ let org: OrganizationWithKeys;
 beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
-interface KeyBody {
-  id: string;
-  name: string;
-  level: string;
-  prefix: string;
-  lastFour: string;
-  allowedIps: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+type KeyBody = ItemOf<'listApiKeys'>;
 
 function createKey(key: string, body: unknown, base = '/api') {
-  return app.request<Envelope<{ apiKey: KeyBody; secret: string }>>('POST', `${base}/settings/api-keys`, {
+  return app.request<Envelope<DataOf<'createApiKey'>>>('POST', `${base}/settings/api-keys`, {
     key,
     body,
   });

@@ -8,59 +8,17 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
-import type { ActorBody } from '../actors/actor-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
 
-export interface SnapshotBody {
-  id: string;
-  tenantId: string;
-  workload: string;
-  resourceId: string;
-  resourceName: string;
-  userId: string | null;
-  takenAt: string;
-  expiresAt: string;
-  itemCount: number;
-}
+export type SnapshotBody = ItemOf<'listBackupSnapshots'>;
 
-export interface BackupItemBody {
-  itemId: string;
-  parentId: string | null;
-  name: string;
-  kind: 'Container' | 'Item';
-  itemType: string;
-  path: string;
-  childCount: number;
-}
+export type BackupItemBody = ItemOf<'browseBackupSnapshot'>;
 
-export interface ItemResultBody {
-  ordinal: number;
-  itemId: string;
-  status: string;
-  detail: string | null;
-  restoredTo: string | null;
-}
-
-export interface RestoreJobBody {
-  id: string;
-  tenantId: string;
-  workload: string;
-  restoreType: string;
-  status: string;
-  itemCount: number;
-  processedCount: number;
-  restoredCount: number;
-  skippedCount: number;
-  failedCount: number;
-  progress: { itemsProcessed: number; itemsTotal: number; percent: number };
-  initiatedBy: ActorBody;
-  completedAt: string | null;
-  failureReason: string | null;
-  download: { url: string; expiresAt: string } | null;
-  items?: { items: ItemResultBody[]; pageInfo: { total: number } };
-}
+/** A restore job as POST, cancel and the history show it; GET /restore/:jobId adds its page of items. */
+export type RestoreJobBody = ItemOf<'restoreHistory'>;
 
 export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
   return app.deps.provider as SimulatedCloudProvider;
@@ -146,8 +104,11 @@ export async function getRestore(
   tenantId: string,
   jobId: string,
   query = '',
-): Promise<RestoreJobBody> {
-  const res = await backupCall<RestoreJobBody>(app, 'GET', `/restore/${jobId}${query}`, { key, tenantId });
+): Promise<DataOf<'getRestoreJob'>> {
+  const res = await backupCall<DataOf<'getRestoreJob'>>(app, 'GET', `/restore/${jobId}${query}`, {
+    key,
+    tenantId,
+  });
   expect(res.status).toBe(200);
   return res.body.data;
 }
@@ -162,7 +123,7 @@ export async function untilFinished(
   jobId: string,
   seen: number[] = [],
   timeoutMs = 30_000,
-): Promise<RestoreJobBody> {
+): Promise<DataOf<'getRestoreJob'>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = await getRestore(app, key, tenantId, jobId);

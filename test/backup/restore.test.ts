@@ -379,7 +379,18 @@ describe('GET /api/backup/restore/history and /:jobId', () => {
 
   it('history and a job read the same through GraphQL, with constant SQL per page size', async () => {
     const read = async (limit: number) => {
-      const res = await app.graphql<{ restoreHistory: { items: RestoreJobBody[] } }>(
+      const res = await app.graphql<{
+        restoreHistory: {
+          items: Array<{
+            id: string;
+            status: string;
+            workload: string;
+            restoreType: string;
+            progress: { percent: number };
+            download: { url: string } | null;
+          }>;
+        };
+      }>(
         org.keys.read,
         `query($t: UUID!, $limit: Int) { restoreHistory(tenantId: $t, limit: $limit) {
           items { id status workload restoreType progress { percent } download { url } } } }`,

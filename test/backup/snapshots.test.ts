@@ -118,7 +118,10 @@ describe('GET /api/backup/snapshots', () => {
     const { tenant } = await backupTenant(app, org);
     const rest = await listSnapshots(app, org.keys.read, tenant.id, '?workload=Team%20chat&limit=3');
     const res = await app.graphql<{
-      backupSnapshots: { items: SnapshotBody[]; pageInfo: { total: number } };
+      backupSnapshots: {
+        items: Array<{ id: string; workload: string; takenAt: string }>;
+        pageInfo: { total: number };
+      };
     }>(
       org.keys.read,
       `query($t: UUID!) { backupSnapshots(tenantId: $t, workload: TEAM_CHAT, limit: 3) {

@@ -3,57 +3,19 @@ import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { DataOf, ItemOf, SuccessOf } from '../helpers/api-types.js';
 
 /** What the compliance connector tests share: wire shapes, calls with X-Tenant-Id, the source's hooks, imports. */
 export type { Envelope };
 
-export interface ConnectorBody {
-  id: string;
-  tenantId: string;
-  name: string;
-  category: string;
-  sourceType: string;
-  status: string;
-  configurationError: string | null;
-  scheduleHours: number;
-  credentialFields: string[];
-  userMapping: { strategy: string; mappings: unknown[]; unmatched: string; fallbackMailbox: string | null };
-  nextRunAt: string | null;
-  lastImportAt: string | null;
-  itemsImported: number;
-  errorCount: number;
-  updatedAt: string;
-}
+export type ConnectorBody = ItemOf<'listComplianceConnectors'>;
 
-export interface RunBody {
-  status: string;
-  scheduledFor: string;
-  startedAt: string;
-  finishedAt: string;
-  durationMs: number;
-  itemsImported: number;
-  errorCount: number;
-  errors: string[];
-  failureReason: string | null;
-}
+export type RunBody = ItemOf<'complianceConnectorHistory'>;
 
-export interface StatisticsBody {
-  runs: number;
-  failedRuns: number;
-  itemsImported: number;
-  errorCount: number;
-  lastImportAt: string | null;
-  lastRunStatus: string | null;
-  lastRunFinishedAt: string | null;
-}
+/** The history's meta.statistics, the totals the status report also has. */
+export type StatisticsBody = SuccessOf<'complianceConnectorHistory'>['meta']['statistics'];
 
-export interface StatusBody extends StatisticsBody {
-  status: string;
-  health: string;
-  configurationError: string | null;
-  nextRunAt: string | null;
-  consecutiveFailures: number;
-}
+export type StatusBody = DataOf<'complianceConnectorStatus'>;
 
 export const SECRET = 'xoxb-super-secret-token-4711';
 export const HOUR = 3_600_000;

@@ -1,47 +1,12 @@
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import { identity, scalar } from '../users/deleted-user-kit.js';
 import type { Envelope } from '../users/user-test-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 /** SPEC 2.6 "Contact", as the contact routes show it. */
-export interface ContactBody {
-  id: string;
-  tenantId: string;
-  displayName: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  company: string | null;
-  jobTitle: string | null;
-  businessPhone: string | null;
-  mobilePhone: string | null;
-  department: string | null;
-  showInAddressList: boolean;
-  galVisibility: string;
-  manager: string | null;
-  street: string | null;
-  city: string | null;
-  state: string | null;
-  postalCode: string | null;
-  country: string | null;
-  notes: string | null;
-  emailAliases: string[];
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type ContactBody = ItemOf<'listContacts'>;
 
-export interface ImportReportBody {
-  created: number;
-  skipped: number;
-  failed: number;
-  rows: Array<{
-    line: number;
-    email: string | null;
-    status: string;
-    contactId: string | null;
-    errors: Array<{ field: string; problem: string }>;
-  }>;
-}
+export type ImportReportBody = DataOf<'importContacts'>;
 
 export const contactInput = (email: string, extra: Record<string, unknown> = {}) => ({
   firstName: 'Ada',

@@ -23,6 +23,7 @@ afterAll(() => app.stop());
 
 const HEADER = 'DisplayName,EmailAddress,FirstName,LastName,Company,JobTitle,BusinessPhone';
 
+/** The details of the 400 for invalid rows: the document's InvalidRequestDetails declares `fields` but not `rows`. */
 interface RowProblemsBody {
   fields: Array<{ field: string; problem: string }>;
   rows?: ImportReportBody['rows'];

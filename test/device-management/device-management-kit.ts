@@ -6,34 +6,12 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
 /** What the device management tests share: REST calls with X-Tenant-Id, the simulated cloud, sync. */
 export type { Envelope };
 
-export interface PolicyBody {
-  id: string;
-  tenantId: string;
-  name: string;
-  description: string | null;
-  restrictionType: string;
-  isDefault: boolean;
-  priority: number;
-  version: number;
-  assignedToAllUsers: boolean;
-  groupIds: string[];
-  platformRestrictions: Array<{
-    platform: string;
-    allowed: boolean;
-    corporateAllowed: boolean;
-    personalAllowed: boolean;
-    minOsVersion: string | null;
-    maxOsVersion: string | null;
-    blockedManufacturers: string[];
-  }>;
-  deviceLimit: number | null;
-  platformLimits: Array<{ platform: string; limit: number }>;
-  groupOverrides: Array<{ groupId: string; deviceLimit: number }>;
-}
+export type PolicyBody = ItemOf<'listEnrollmentRestrictions'>;
 
 /** A REST call under /api (no X-Tenant-Id when `tenantId` is absent). */
 export function api<T>(

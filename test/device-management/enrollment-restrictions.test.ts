@@ -185,7 +185,15 @@ describe('POST /api/devices/enrollment-restrictions', () => {
     const tenant = await createTenant(app, org.scope);
     const staff = await createGroup(app, tenant);
     const execs = await createGroup(app, tenant);
-    const res = await app.graphql<{ createEnrollmentRestriction: PolicyBody }>(
+    const res = await app.graphql<{
+      createEnrollmentRestriction: {
+        restrictionType: string;
+        groupIds: string[];
+        deviceLimit: number | null;
+        platformLimits: Array<{ platform: string; limit: number }>;
+        groupOverrides: Array<{ groupId: string; deviceLimit: number }>;
+      };
+    }>(
       org.keys.write,
       `mutation($t: UUID!, $input: CreateEnrollmentRestrictionInput!) {
         createEnrollmentRestriction(tenantId: $t, input: $input) {

@@ -13,7 +13,7 @@ import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
+import { createWebhook, type WebhookWithSecretBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
 interface RiskyPayload {
@@ -37,7 +37,7 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 let cloud: SimulatedCloudProvider;
-let webhook: WebhookBody;
+let webhook: WebhookWithSecretBody;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();

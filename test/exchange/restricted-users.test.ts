@@ -8,21 +8,10 @@ import type { ApiResponse, TestApp as App } from '../helpers/test-app.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { simulatedCloud } from '../users/guest-kit.js';
 import type { Envelope } from '../users/user-test-kit.js';
-import { type ActorBody, apiKeyActor } from '../actors/actor-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
-interface RestrictedUserBody {
-  id: string;
-  tenantId: string;
-  userId: string | null;
-  userPrincipalName: string;
-  displayName: string;
-  restrictedAt: string;
-  reason: string;
-  status: string;
-  actionRequired: string;
-  unblockedAt: string | null;
-  unblockedBy: ActorBody | null;
-}
+type RestrictedUserBody = DataOf<'getRestrictedUser'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

@@ -9,6 +9,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -33,9 +34,13 @@ describe('[fault] lost updates', () => {
         events: ['*'],
       });
       const rotate = () =>
-        app.request<Envelope<WebhookBody>>('POST', `/v1/webhooks/${webhook.id}/rotate-secret`, {
-          key: org.keys.admin,
-        });
+        app.request<Envelope<DataOf<'rotateWebhookSecret'>>>(
+          'POST',
+          `/v1/webhooks/${webhook.id}/rotate-secret`,
+          {
+            key: org.keys.admin,
+          },
+        );
       const answers = await Promise.all([rotate(), rotate()]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       const acknowledged = answers.map((answer) => answer.body.data.secret!);

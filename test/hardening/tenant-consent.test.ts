@@ -6,6 +6,7 @@ import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 /**
  * Issue #9 item 3: a tenant belongs to the organization it consented to. Before the fix any organization
@@ -22,12 +23,7 @@ const ONBOARD = /* GraphQL */ `
 `;
 const TENANT_STATUS = 'query ($id: UUID!) { tenant(id: $id) { status } }';
 
-interface SyncBody {
-  id: string;
-  status: string;
-  error: string | null;
-  summary: Record<string, number> | null;
-}
+type SyncBody = DataOf<'getTenantSync'>;
 
 let app: TestApp;
 let cloud: SimulatedCloudProvider;

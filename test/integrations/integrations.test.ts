@@ -4,20 +4,9 @@ import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { commitEvent, type WebhookBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-interface IntegrationBody {
-  type: string;
-  name: string;
-  connected: boolean;
-  status: string;
-  connectedAt: string | null;
-  webhookId: string | null;
-  url: string | null;
-  events: string[];
-  filter: { tenantIds: string[]; minSeverity: string | null } | null;
-  lastDelivery: { id: string; event: string; status: string; statusCode: number | null; at: string } | null;
-  secret?: string | null;
-}
+type IntegrationBody = ItemOf<'listIntegrations'>;
 
 let app: TestApp;
 let receiver: WebhookReceiver;
@@ -38,10 +27,14 @@ async function list(key: string, base = '/api'): Promise<IntegrationBody[]> {
 }
 
 function connect(key: string, type: string, body: unknown) {
-  return app.request<Envelope<IntegrationBody>>('POST', `/api/settings/integrations/${type}/connect`, {
-    key,
-    body,
-  });
+  return app.request<Envelope<DataOf<'connectIntegration'>>>(
+    'POST',
+    `/api/settings/integrations/${type}/connect`,
+    {
+      key,
+      body,
+    },
+  );
 }
 
 async function rows(table: string, organizationId: string): Promise<number> {

@@ -1,4 +1,5 @@
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 /** What the license tests share: the envelope shape and direct reads of the database (outside any scope). */
 export interface Envelope<T> {
@@ -8,28 +9,11 @@ export interface Envelope<T> {
   error?: { code: string; message: string; details: Record<string, unknown> };
 }
 
-export interface LicenseBody {
-  skuId: string;
-  skuPartNumber: string;
-  name: string;
-  total: number;
-  consumed: number;
-  available: number;
-}
+export type LicenseBody = ItemOf<'listLicenses'>;
 
-export interface AssignmentBody {
-  id: string;
-  userId: string;
-  skuId: string;
-  assignedAt: string;
-}
+export type AssignmentBody = DataOf<'assignLicense'>;
 
-export interface RemovalBody {
-  userId: string;
-  skuId: string;
-  removed: boolean;
-  removedAt: string | null;
-}
+export type RemovalBody = DataOf<'removeLicense'>;
 
 export interface SeatState {
   consumed: number;

@@ -9,6 +9,7 @@ import {
   createOrganizationWithKeys,
   type OrganizationWithKeys,
 } from '../factories/organizations.js';
+import type { ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -22,13 +23,15 @@ afterAll(() => app.stop());
 const CREATE =
   'mutation($input: CreateMemberInput!) { createMember(input: $input) { id email role createdAt lastSignInAt } }';
 
-interface MemberBody {
+/** A member as GraphQL shows it (role in UPPER_SNAKE, e.g. OWNER); REST's member is MemberBody. */
+interface GraphqlMemberBody {
   id: string;
   email: string;
   role: string;
   createdAt: string;
   lastSignInAt: string | null;
 }
+type MemberBody = ItemOf<'listMembers'>;
 
 describe('passwords', () => {
   it('check a password of the same cost whether the email is known or not (a dummy hash)', async () => {
@@ -68,7 +71,7 @@ describe('passwords', () => {
 
 describe('members over GraphQL (Admin)', () => {
   it('creates a member: email in lower case, password never returned nor stored in the clear', async () => {
-    const res = await app.graphql<{ createMember: MemberBody }>(org.liveAdminKey, CREATE, {
+    const res = await app.graphql<{ createMember: GraphqlMemberBody }>(org.liveAdminKey, CREATE, {
       input: { email: '  Bea.Admin@Example.COM ', password: 'bea-secret-passphrase', role: 'ADMIN' },
     });
     expect(res.body.errors).toBeUndefined();
@@ -84,7 +87,7 @@ describe('members over GraphQL (Admin)', () => {
   });
 
   it('defaults the role to member and refuses a taken email, whatever its case (409)', async () => {
-    const first = await app.graphql<{ createMember: MemberBody }>(org.liveAdminKey, CREATE, {
+    const first = await app.graphql<{ createMember: GraphqlMemberBody }>(org.liveAdminKey, CREATE, {
       input: { email: 'cleo@example.com', password: 'cleo-passphrase-1' },
     });
     expect(first.body.data!.createMember.role).toBe('MEMBER');
@@ -118,7 +121,7 @@ describe('members over GraphQL (Admin)', () => {
   it("lists this organization's members only, newest first, with the page meta", async () => {
     const other = await createOrganizationWithKeys(app);
     await createMember(app, other.organization.id, { email: 'elsewhere@example.com' });
-    const res = await app.graphql<{ members: { items: MemberBody[]; pageInfo: { total: number } } }>(
+    const res = await app.graphql<{ members: { items: GraphqlMemberBody[]; pageInfo: { total: number } } }>(
       org.liveAdminKey,
       '{ members(limit: 100) { items { id email role createdAt lastSignInAt } pageInfo { total } } }',
     );
@@ -180,10 +183,14 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
 
   it("changes a member's role (Admin); the member's tokens follow at once", async () => {
     const { organization, admin, member, client } = await team();
-    const promoted = await app.graphql<{ updateMember: MemberBody }>(organization.liveAdminKey, UPDATE, {
-      id: member.id,
-      input: { role: 'ADMIN' },
-    });
+    const promoted = await app.graphql<{ updateMember: GraphqlMemberBody }>(
+      organization.liveAdminKey,
+      UPDATE,
+      {
+        id: member.id,
+        input: { role: 'ADMIN' },
+      },
+    );
     expect(promoted.body.errors).toBeUndefined();
     expect(promoted.body.data!.updateMember).toMatchObject({ id: member.id, role: 'ADMIN' });
 
@@ -231,7 +238,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
 
   it('lets an owner add, promote, demote and remove owners, never the last one (409)', async () => {
     const { owner, member, ownerToken } = await team();
-    const created = await app.graphql<{ createMember: MemberBody }>(ownerToken, CREATE, {
+    const created = await app.graphql<{ createMember: GraphqlMemberBody }>(ownerToken, CREATE, {
       input: { email: 'co-owner@example.com', password: 'owner-passphrase-1', role: 'OWNER' },
     });
     expect(created.body.data?.createMember.role).toBe('OWNER');

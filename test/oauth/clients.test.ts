@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { OAuthClient } from '../../src/oauth/oauth-client.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -11,22 +12,10 @@ let org: OrganizationWithKeys;
 beforeAll(async () => ({ app, org } = await startSuite()));
 afterAll(() => app.stop());
 
-interface ClientBody {
-  id: string;
-  clientId: string;
-  name: string;
-  redirectUris: string[];
-  environment: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
+type ClientBody = ItemOf<'listOAuthClients'>;
 
 const register = (key: string, body: unknown) =>
-  app.request<Envelope<{ client: ClientBody; clientId: string; clientSecret: string }>>(
-    'POST',
-    '/api/settings/oauth-clients',
-    { key, body },
-  );
+  app.request<Envelope<DataOf<'createOAuthClient'>>>('POST', '/api/settings/oauth-clients', { key, body });
 
 describe('OAuth client registration (settings area, Admin)', () => {
   it('registers a client (201) whose secret is shown once and stored hashed; lists it; revokes it', async () => {

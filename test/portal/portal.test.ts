@@ -13,6 +13,7 @@ import { createUser, giveLicense, type UserFields } from '../factories/users.js'
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let start: Date;
@@ -28,39 +29,8 @@ const HOUR_MS = 60 * 60 * 1000;
 const STATS = '/api/msp-portal/tenants/stats';
 const SUMMARY = '/api/msp-portal/license-intelligence/summary';
 
-interface TenantStatsBody {
-  total_tenants: number;
-  healthy_count: number;
-  warning_count: number;
-  critical_count: number;
-}
-
-interface Seats {
-  totalSeats: number;
-  assignedSeats: number;
-  availableSeats: number;
-  utilizationPercent: number;
-  inactiveLicensedUsers: number;
-}
-
-interface SummaryBody {
-  totals: Seats & { tenants: number; inactiveAssignments: number };
-  skus: Array<Seats & { skuPartNumber: string; name: string; tenantCount: number }>;
-  overAllocatedTenants: Array<{
-    tenantId: string;
-    tenantName: string;
-    skus: Array<{
-      skuId: string;
-      skuPartNumber: string;
-      name: string;
-      totalSeats: number;
-      assignedSeats: number;
-      excessSeats: number;
-    }>;
-  }>;
-  inactiveAfterDays: number;
-  generatedAt: string;
-}
+type TenantStatsBody = DataOf<'portalTenantStats'>;
+type SummaryBody = DataOf<'licenseIntelligenceSummary'>;
 
 const ago = (ms: number) => new Date(app.clock.now().getTime() - ms);
 

@@ -8,21 +8,15 @@ import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { cloudObjects } from '../users/user-test-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 /**
  * SPEC 2.6 "a user belongs to one segment only" after segments exist: a profile change can put a user in
  * two segments, so apply refuses the set (409, the creation check's details) and the apply job re-checks.
  */
 
-interface SegmentBody {
-  id: string;
-  memberCount: number;
-}
-interface ApplicationBody {
-  id: string;
-  status: string;
-  failureReason: string | null;
-}
+type SegmentBody = DataOf<'createBarrierSegment'>;
+type ApplicationBody = DataOf<'applyInformationBarriers'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

@@ -13,30 +13,11 @@ import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { cloudObjects } from '../users/user-test-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-interface SegmentBody {
-  id: string;
-  name: string;
-  attribute: string;
-  value: string;
-  memberCount: number;
-}
-interface PolicyBody {
-  id: string;
-  type: string;
-  sourceSegmentId: string;
-  targetSegmentIds: string[];
-}
-interface ApplicationBody {
-  id: string;
-  status: string;
-  startedAt: string;
-  pushedAt: string | null;
-  appliedAt: string | null;
-  failureReason: string | null;
-  policyCount: number;
-  segmentCount: number;
-}
+type SegmentBody = ItemOf<'listBarrierSegments'>;
+type PolicyBody = ItemOf<'listBarrierPolicies'>;
+type ApplicationBody = DataOf<'applyInformationBarriers'>;
 
 const HOUR = 3_600_000;
 

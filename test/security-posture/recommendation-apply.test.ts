@@ -13,18 +13,9 @@ import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
-interface OperationBody {
-  id: string | null;
-  recommendationId: string;
-  dryRun: boolean;
-  notifyAdmins: boolean;
-  status: string;
-  progress: number;
-  counts: Record<string, number>;
-  results: Array<{ tenantId: string; outcome: string; reason: string | null }>;
-  failureReason: string | null;
-}
+type OperationBody = DataOf<'getRecommendationApplyOperation'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

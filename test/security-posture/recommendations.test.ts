@@ -7,27 +7,10 @@ import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { getWithBody, postureTenant } from './posture-kit.js';
-import { type ActorBody, apiKeyActor } from '../actors/actor-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
-interface TenantStateBody {
-  tenantId: string;
-  status: string;
-  snoozedUntil: string | null;
-  dismissReason: string | null;
-  statusChangedBy: ActorBody | null;
-}
-interface RecommendationBody {
-  id: string;
-  title: string;
-  severity: string;
-  category: string;
-  scoreImpact: number;
-  implementationGuide: string;
-  riskAssessment: string;
-  status: string;
-  affectedTenants: { count: number; tenantIds: string[] };
-  tenants: TenantStateBody[];
-}
+type RecommendationBody = DataOf<'getSecurityRecommendation'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -43,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 const list = (query = '', key = org.keys.read) =>
-  app.request<Envelope<RecommendationBody[]>>('GET', `/api/security/recommendations${query}`, { key });
+  app.request<Envelope<DataOf<'listSecurityRecommendations'>>>(
+    'GET',
+    `/api/security/recommendations${query}`,
+    { key },
+  );
 const post = <T = RecommendationBody>(path: string, body: unknown, key = org.keys.write) =>
   app.request<Envelope<T>>('POST', `/api/security/recommendations/${path}`, { key, body });
 
@@ -88,7 +75,7 @@ describe('GET /api/security/recommendations', () => {
   });
 
   it('takes the SPEC 4.3 filters as a JSON body on the GET, and as query parameters', async () => {
-    const byBody = await getWithBody<RecommendationBody[]>(
+    const byBody = await getWithBody<DataOf<'listSecurityRecommendations'>>(
       app,
       '/api/security/recommendations',
       org.keys.read,
@@ -115,7 +102,7 @@ describe('GET /api/security/recommendations', () => {
   });
 
   it('lets the query string win over the body when both name a filter', async () => {
-    const res = await getWithBody<RecommendationBody[]>(
+    const res = await getWithBody<DataOf<'listSecurityRecommendations'>>(
       app,
       '/api/security/recommendations?category=device',
       org.keys.read,

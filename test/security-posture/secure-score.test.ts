@@ -11,16 +11,9 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { postureTenant } from './posture-kit.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
-interface ScoreBody {
-  tenantId: string;
-  tenantName: string;
-  score: number;
-  maxScore: number;
-  percentage: number | null;
-  byCategory: Record<string, { score: number; maxScore: number }>;
-  history: Array<{ day: string; score: number; maxScore: number; percentage: number | null }>;
-}
+type ScoreBody = ItemOf<'listSecureScores'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

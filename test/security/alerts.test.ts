@@ -7,21 +7,10 @@ import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { api, eventsOf, fieldsOf, securityCloud, seedSecurity, sync } from './security-kit.js';
-import { apiKeyActor, type ActorBody } from '../actors/actor-kit.js';
+import { apiKeyActor } from '../actors/actor-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-interface AlertBody {
-  id: string;
-  title: string;
-  severity: string;
-  status: string;
-  category: string;
-  source: string;
-  affectedEntity: string;
-  assignedToId: string | null;
-  assignedTo: string | null;
-  createdAt: string;
-  comments?: Array<{ text: string; author: ActorBody; authorName: string; createdAt: string }>;
-}
+type AlertBody = ItemOf<'listSecurityAlerts'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -262,16 +251,11 @@ describe('PATCH /api/security/alerts/:id', () => {
 describe('comments', () => {
   it('adds notes by the key, dated by the clock, shown oldest first in the detail', async () => {
     const { tenant, ids } = await alertTenant();
-    const first = await api<{ text: string; author: ActorBody; authorName: string; createdAt: string }>(
-      app,
-      'POST',
-      `/alerts/${ids[1]}/comments`,
-      {
-        key: org.keys.write,
-        tenantId: tenant.id,
-        body: { text: '  Checked the mail headers.  ' },
-      },
-    );
+    const first = await api<DataOf<'addSecurityAlertComment'>>(app, 'POST', `/alerts/${ids[1]}/comments`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: { text: '  Checked the mail headers.  ' },
+    });
     expect(first.status).toBe(201);
     expect(first.body.data).toMatchObject({
       text: 'Checked the mail headers.',
@@ -285,7 +269,7 @@ describe('comments', () => {
       tenantId: tenant.id,
       body: { text: 'x'.repeat(4000) },
     });
-    const detail = await api<AlertBody>(app, 'GET', `/alerts/${ids[1]}`, {
+    const detail = await api<DataOf<'getSecurityAlert'>>(app, 'GET', `/alerts/${ids[1]}`, {
       key: org.keys.read,
       tenantId: tenant.id,
     });

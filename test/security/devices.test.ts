@@ -4,47 +4,13 @@ import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { api, eventsOf, fieldsOf, seedSecurity, waitForAction } from './security-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
-interface DeviceBody {
-  id: string;
-  deviceName: string;
-  riskLevel: string;
-  exposureScore: number;
-  osPlatform: string;
-  healthState: string;
-  onboardingStatus: string;
-  isolationState: string;
-  isolationType: string | null;
-  timeline?: Array<{
-    kind: string;
-    status: string;
-    summary: string;
-    threatsFound: number | null;
-    actionId: string | null;
-    alertId: string | null;
-  }>;
-}
+type DeviceBody = DataOf<'getSecurityDevice'>;
 
-interface ActionBody {
-  id: string;
-  deviceId: string;
-  kind: string;
-  status: string;
-  isolationType: string | null;
-  scanType: string | null;
-  reason: string | null;
-  failureReason: string | null;
-  threatsFound: number | null;
-  durationSeconds: number | null;
-}
+type ActionBody = DataOf<'isolateDevice'>;
 
-interface IsolationStatusBody {
-  deviceId: string;
-  state: string;
-  isolationType: string | null;
-  actionInProgress: boolean;
-  lastAction: ActionBody | null;
-}
+type IsolationStatusBody = DataOf<'deviceIsolationStatus'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -128,7 +94,7 @@ describe('GET /api/security/device-security', () => {
     const { tenant } = await deviceTenant();
     const names = async (query = '') =>
       (
-        await api<DeviceBody[]>(app, 'GET', `/device-security${query}`, {
+        await api<DataOf<'listSecurityDevices'>>(app, 'GET', `/device-security${query}`, {
           key: org.keys.read,
           tenantId: tenant.id,
         })

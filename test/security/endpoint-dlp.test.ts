@@ -4,25 +4,10 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { api, fieldsOf, securityCloud, sync } from './security-kit.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
-interface PolicyBody {
-  id: string;
-  name: string;
-  action: string;
-  deviceGroups: string[];
-  monitoredActivities: string[];
-}
-interface DlpAlertBody {
-  id: string;
-  policyId: string;
-  policyName: string;
-  activity: string;
-  deviceName: string | null;
-  userPrincipalName: string;
-  fileName: string;
-  actionTaken: string;
-  occurredAt: string;
-}
+type PolicyBody = ItemOf<'listEndpointDlpPolicies'>;
+type DlpAlertBody = ItemOf<'listEndpointDlpAlerts'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

@@ -7,19 +7,14 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 interface Envelope<T> {
   success: boolean;
   data: T;
   error?: { code: string; message: string; details: Record<string, unknown> };
 }
-interface SyncBody {
-  id: string;
-  status: string;
-  progress: number;
-  summary: Record<string, number> | null;
-  error: string | null;
-}
+type SyncBody = DataOf<'getTenantSync'>;
 interface OnboardedTenant {
   id: string;
   name: string;

@@ -8,17 +8,12 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { CONTROL_IDS, postureTenant } from '../security-posture/posture-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 const GROUPS = '/api/msp-portal/tenant-groups';
 const HOUR_MS = 60 * 60 * 1000;
 
-interface GroupBody {
-  id: string;
-  name: string;
-  description: string | null;
-  tenantIds: string[];
-  tenantCount: number;
-}
+type GroupBody = DataOf<'getTenantGroup'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -184,7 +179,9 @@ describe('tenant group CRUD (REST)', () => {
 
 describe('tenant groups through GraphQL', () => {
   it('creates, lists and deletes', async () => {
-    const created = await app.graphql<{ createTenantGroup: GroupBody }>(
+    const created = await app.graphql<{
+      createTenantGroup: { id: string; name: string; tenantIds: string[]; tenantCount: number };
+    }>(
       org.keys.write,
       'mutation ($input: CreateTenantGroupInput!) { createTenantGroup(input: $input) { id name tenantIds tenantCount } }',
       { input: { name: 'GraphQL group', tenantIds: [tenants[1].id] } },
@@ -197,7 +194,7 @@ describe('tenant groups through GraphQL', () => {
       'mutation { createTenantGroup(input: { name: "" }) { id } }',
     );
     expect(bad.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
-    const read = await app.graphql<{ tenantGroup: GroupBody }>(
+    const read = await app.graphql<{ tenantGroup: { name: string } }>(
       org.keys.read,
       'query ($id: UUID!) { tenantGroup(id: $id) { name } }',
       { id: group.id },

@@ -3,6 +3,7 @@ import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 /**
  * Health signal rows written straight into our tables, as a sync would leave them (the statement-level triggers
@@ -74,12 +75,7 @@ export async function healthOf(app: TestApp, key: string, tenant: Tenant): Promi
   return res.body.data.health;
 }
 
-export interface StatsBody {
-  total_tenants: number;
-  healthy_count: number;
-  warning_count: number;
-  critical_count: number;
-}
+export type StatsBody = DataOf<'portalTenantStats'>;
 
 /** The portal's tenant stats, after the recount of marked tenants. */
 export async function portalStats(app: TestApp, key: string): Promise<StatsBody> {

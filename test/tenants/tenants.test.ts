@@ -3,6 +3,7 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 interface Envelope<T> {
   success: boolean;
@@ -10,15 +11,7 @@ interface Envelope<T> {
   meta?: { page: number; limit: number; total: number };
   error?: { code: string; message: string; details: Record<string, unknown> };
 }
-interface TenantBody {
-  id: string;
-  name: string;
-  domain: string;
-  status: string;
-  health: string;
-  lastSyncedAt: string | null;
-  createdAt: string;
-}
+type TenantBody = DataOf<'getTenant'>;
 
 let app: TestApp;
 let org: OrganizationWithKeys;

@@ -5,6 +5,7 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { createUser } from '../factories/users.js';
 import { expectSearchTouchesFewUserPages } from '../helpers/search-plan.js';
+import type { SuccessOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { multiplyRows, statementOf } from '../helpers/list-plan.js';
 import { startSuite } from '../helpers/suite.js';
@@ -12,17 +13,9 @@ import type { TestApp } from '../helpers/test-app.js';
 
 const SEARCH = '/api/msp-portal/users/search';
 
-interface Found {
-  id: string;
-  tenantId: string;
-  tenantName: string;
-  displayName: string;
-  userPrincipalName: string;
-}
-interface SearchBody {
+/** The whole envelope as one type, since a test reads a success (data, meta) or an error off the same body. */
+interface SearchBody extends Omit<SuccessOf<'searchUsersAcrossTenants'>, 'success'> {
   success: boolean;
-  data: Found[];
-  meta: { limit: number; hasMore: boolean; nextCursor: string | null };
   error?: { code: string; details: { fields?: Array<{ field: string }> } };
 }
 

@@ -6,6 +6,7 @@ import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { DAY, purge, softDelete } from '../users/deleted-user-kit.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -15,13 +16,7 @@ let tenant: Tenant;
 beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
-interface FileBody {
-  id: string;
-  name: string;
-  path: string;
-  sizeBytes: number;
-  modifiedAt: string;
-}
+type FileBody = ItemOf<'deletedUserFiles'>;
 
 function files(userId: string, query = '', key = org.keys.read, tenantId: string | null = tenant.id) {
   return app.request<Envelope<FileBody[]>>('GET', `/api/identity/users/${userId}/onedrive${query}`, {

@@ -1,5 +1,6 @@
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import type { Envelope } from '../helpers/envelope.js';
+import type { ItemOf } from '../helpers/api-types.js';
 
 /** A request to /api/user-management-identity/users... in the tenant named by X-Tenant-Id. */
 export function um<T>(
@@ -18,19 +19,7 @@ export function um<T>(
   });
 }
 
-export interface ManagedUserBody {
-  id: string;
-  displayName: string;
-  userPrincipalName: string;
-  accountStatus: string;
-  source: string;
-  jobTitle: string | null;
-  department: string | null;
-  licenses: string[];
-  licenseDetails?: Array<{ skuId: string; skuPartNumber: string; name: string }>;
-  groups?: Array<{ id: string; displayName: string }>;
-  generatedPassword?: string | null;
-}
+export type ManagedUserBody = ItemOf<'searchUsers'>;
 
 /** Sets columns of a users row that the factory does not take (last sign-in, mail, type). */
 export async function setUserColumns(

@@ -6,6 +6,7 @@ import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 import { countUsers } from '../users/user-test-kit.js';
 import { um } from './um-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -14,28 +15,8 @@ let other: OrganizationWithKeys;
 beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
-interface ImportBody {
-  id: string;
-  status: string;
-  totalRows: number;
-  processedRows: number;
-  createdRows: number;
-  failedRows: number;
-  failureReason: string | null;
-  rows?: {
-    items: Array<{
-      line: number;
-      userPrincipalName: string;
-      status: string;
-      userId: string | null;
-      error: string | null;
-    }>;
-  };
-}
-interface SubmissionBody {
-  operation: ImportBody;
-  generatedPasswords: Array<{ line: number; userPrincipalName: string; password: string }>;
-}
+type ImportBody = DataOf<'getUserImport'>;
+type SubmissionBody = DataOf<'importUsers'>;
 
 const HEADER = 'UserPrincipalName,FirstName,LastName,DisplayName,Password,Department,UsageLocation';
 
@@ -242,7 +223,9 @@ describe('POST /api/user-management-identity/users/bulk', () => {
 
   it('GraphQL importUsers and userImport; 403 for Read; 404 across organizations; X-Tenant-Id required', async () => {
     const t = await tenantWithDomain();
-    const gql = await app.graphql<{ importUsers: SubmissionBody }>(
+    const gql = await app.graphql<{
+      importUsers: { operation: { id: string; status: string }; generatedPasswords: Array<{ line: number }> };
+    }>(
       org.keys.write,
       `mutation($t: UUID!, $csv: String!) { importUsers(tenantId: $t, csv: $csv) {
         operation { id status } generatedPasswords { line } } }`,

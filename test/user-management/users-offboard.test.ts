@@ -9,6 +9,7 @@ import { createGroup, createUser, giveLicense } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { um } from './um-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -18,20 +19,7 @@ let tenant: Tenant;
 beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
-interface StepBody {
-  name: string;
-  status: string;
-  attempts: number;
-  error: string | null;
-  result: string | null;
-  startedAt: string | null;
-}
-interface OffboardingBody {
-  id: string;
-  status: string;
-  failureReason: string | null;
-  steps: StepBody[];
-}
+type OffboardingBody = DataOf<'getUserOffboarding'>;
 
 const cloud = () => (app.deps.provider as SimulatedCloudProvider).userManagement;
 

@@ -8,7 +8,8 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { countUsers, eventsAbout, userRow } from '../users/user-test-kit.js';
-import { um, type ManagedUserBody } from './um-kit.js';
+import { um } from './um-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -22,7 +23,7 @@ afterAll(() => app.stop());
 
 describe('POST /api/user-management-identity/users (the v1 create rules)', () => {
   it('creates with a generated password shown once, as POST /v1/tenants/:id/users does', async () => {
-    const res = await um<ManagedUserBody>(app, 'POST', '', {
+    const res = await um<DataOf<'createManagedUser'>>(app, 'POST', '', {
       key: org.keys.write,
       tenantId: tenant.id,
       body: { firstName: 'Dana', lastName: 'Scully', userPrincipalName: 'Dana@fabrikam.example' },
@@ -68,7 +69,7 @@ describe('GET /api/user-management-identity/users/:userId', () => {
     const sku = await createSku(app, tenant, { total: 5, skuPartNumber: 'SPE_E5', name: 'Microsoft 365 E5' });
     await giveLicense(app, tenant, user, sku);
     await createGroup(app, tenant, { displayName: 'Finance team', members: [user] });
-    const res = await um<ManagedUserBody>(app, 'GET', `/${user.id}`, {
+    const res = await um<DataOf<'getManagedUser'>>(app, 'GET', `/${user.id}`, {
       key: org.keys.read,
       tenantId: tenant.id,
     });
@@ -92,7 +93,7 @@ describe('GET /api/user-management-identity/users/:userId', () => {
 describe('PUT /api/user-management-identity/users/:userId (full replacement)', () => {
   it('replaces the profile: fields left out are cleared, the cloud follows, user.updated names the changes', async () => {
     const user = await createUser(app, tenant, { jobTitle: 'Analyst', department: 'Finance' });
-    const res = await um<ManagedUserBody>(app, 'PUT', `/${user.id}`, {
+    const res = await um<DataOf<'replaceUser'>>(app, 'PUT', `/${user.id}`, {
       key: org.keys.write,
       tenantId: tenant.id,
       body: {
@@ -157,11 +158,7 @@ describe('PUT /api/user-management-identity/users/:userId (full replacement)', (
 });
 
 describe('POST /api/user-management-identity/users/:userId/reset-password', () => {
-  interface ResetBody {
-    temporaryPassword: string | null;
-    forceChangeAtNextSignIn: boolean;
-    sessionsRevokedAt: string;
-  }
+  type ResetBody = DataOf<'resetUserPassword'>;
 
   it('generates a password once, forces a change by default and revokes the sessions in the cloud', async () => {
     const user = await createUser(app, tenant);
@@ -200,7 +197,7 @@ describe('POST /api/user-management-identity/users/:userId/reset-password', () =
       expect.arrayContaining([expect.objectContaining({ field: 'password' })]),
     );
     expect((await userRow(app, user.id)).sessions_revoked_at).toBeNull();
-    const res = await app.graphql<{ resetUserPassword: ResetBody }>(
+    const res = await app.graphql<{ resetUserPassword: Omit<ResetBody, 'user'> }>(
       org.keys.write,
       `mutation($t: UUID!, $id: UUID!) { resetUserPassword(tenantId: $t, id: $id,
         input: { password: "Correct-Horse-Battery-9", forceChangeAtNextSignIn: false }) {

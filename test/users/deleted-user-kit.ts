@@ -2,30 +2,12 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import type { Envelope, UserBody } from './user-test-kit.js';
-import type { ActorBody } from '../actors/actor-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 /** SPEC 2.6 "Deleted user", as GET /api/identity/users/deleted shows it. */
-export interface DeletedUserBody {
-  id: string;
-  tenantId: string;
-  displayName: string;
-  userPrincipalName: string;
-  userType: string;
-  deletedAt: string;
-  deletedBy: ActorBody | null;
-  daysRemaining: number;
-  permanentDeletionAt: string;
-  hadLicenses: boolean;
-}
+export type DeletedUserBody = ItemOf<'listDeletedUsers'>;
 
-export interface PurgedUserBody {
-  id: string;
-  tenantId: string;
-  displayName: string;
-  userPrincipalName: string;
-  deletedAt: string;
-  purgedAt: string;
-}
+export type PurgedUserBody = DataOf<'permanentlyDeleteUser'>;
 
 export const DAY = 86_400_000;
 

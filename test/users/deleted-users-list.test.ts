@@ -6,7 +6,7 @@ import { createTenant } from '../factories/tenants.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { DAY, listDeleted, softDelete, type DeletedUserBody } from './deleted-user-kit.js';
+import { DAY, listDeleted, softDelete } from './deleted-user-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
 let app: TestApp;
@@ -161,7 +161,16 @@ describe('GraphQL deletedUsers', () => {
 
   it('lists with UPPER_SNAKE enums, for a Read key', async () => {
     const res = await app.graphql<{
-      deletedUsers: { items: Array<Partial<DeletedUserBody>>; pageInfo: { total: number } };
+      deletedUsers: {
+        items: Array<{
+          id: string;
+          userType: string;
+          daysRemaining: number;
+          hadLicenses: boolean;
+          deletedAt: string;
+        }>;
+        pageInfo: { total: number };
+      };
     }>(org.keys.read, QUERY, { t: tenant.id, limit: 5 });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data?.deletedUsers.pageInfo.total).toBe(2);

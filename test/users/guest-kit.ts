@@ -13,33 +13,12 @@ import {
 } from '../../src/users/user.enums.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { identity } from './deleted-user-kit.js';
-import type { ActorBody } from '../actors/actor-kit.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-/** SPEC 2.6 "Guest user", as the guest routes show it. */
-export interface GuestBody {
-  id: string;
-  tenantId: string;
-  displayName: string;
-  email: string | null;
-  userPrincipalName: string;
-  userType: string;
-  source: string;
-  invitationStatus: string;
-  accountStatus: string;
-  createdAt: string;
-  lastSignInAt: string | null;
-  invitedBy: ActorBody | null;
-  invitedAt: string | null;
-  invitationSentAt: string | null;
-  invitationAcceptedAt: string | null;
-  deletedAt?: string | null;
-}
+/** SPEC 2.6 "Guest user", as the guest routes show it (DELETE adds deletedAt). */
+export type GuestBody = ItemOf<'listGuests'>;
 
-export interface StaleGuestBody extends GuestBody {
-  reason: string;
-  inactiveSince: string;
-  daysInactive: number;
-}
+export type StaleGuestBody = ItemOf<'listStaleGuests'>;
 
 export const DAY = 86_400_000;
 
@@ -60,7 +39,7 @@ export function staleGuests(app: TestApp, key: string, tenantId: string, query =
 }
 
 export function removeGuest(app: TestApp, key: string, tenantId: string, userId: string) {
-  return identity<GuestBody>(app, 'DELETE', `/users/${userId}`, { key, tenantId });
+  return identity<DataOf<'removeGuest'>>(app, 'DELETE', `/users/${userId}`, { key, tenantId });
 }
 
 export function simulatedCloud(app: TestApp): SimulatedCloudProvider {

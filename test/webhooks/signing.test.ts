@@ -6,7 +6,14 @@ import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
-import { commitEvent, createWebhook, waitForDeliveries, type WebhookBody } from './webhook-kit.js';
+import {
+  commitEvent,
+  createWebhook,
+  waitForDeliveries,
+  type WebhookBody,
+  type WebhookWithSecretBody,
+} from './webhook-kit.js';
+import type { DataOf } from '../helpers/api-types.js';
 import { WebhookReceiver, type ReceivedRequest } from './webhook-receiver.js';
 
 const TOLERANCE_SECONDS = 5 * 60;
@@ -48,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('a delivery', () => {
-  let webhook: WebhookBody;
+  let webhook: WebhookWithSecretBody;
   let request: ReceivedRequest;
   let eventId: string;
 
@@ -177,7 +184,7 @@ describe('secret rotation', () => {
       url: receiver.url('/rotation'),
       events: ['tenant.synced'],
     });
-    const rotated = await app.request<Envelope<WebhookBody>>(
+    const rotated = await app.request<Envelope<DataOf<'rotateWebhookSecret'>>>(
       'POST',
       `/v1/webhooks/${webhook.id}/rotate-secret`,
       {

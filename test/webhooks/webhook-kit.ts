@@ -2,50 +2,25 @@ import { recordEvent, type NewEvent } from '../../src/core/events/record-event.j
 import type { Scope } from '../../src/core/scope.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { TestApp } from '../helpers/test-app.js';
+import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-export interface WebhookBody {
-  id: string;
-  url: string;
-  events: string[];
-  filter: { tenantIds: string[]; minSeverity: string | null };
-  headers: Record<string, string>;
-  enabled: boolean;
-  disabledAt: string | null;
-  disabledReason: string | null;
-  failingSince: string | null;
-  previousSecretExpiresAt: string | null;
-  createdAt: string;
-  secret?: string | null;
-}
+export type WebhookBody = ItemOf<'listWebhooks'>;
 
-export interface AttemptBody {
-  attemptNumber: number;
-  attemptedAt: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-}
+/** A webhook as POST /v1/webhooks answers it: with its signing secret, shown once. */
+export type WebhookWithSecretBody = DataOf<'createWebhook'>;
 
-export interface DeliveryBody {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  event: string;
-  status: string;
-  attemptCount: number;
-  nextAttemptAt: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  attempts: AttemptBody[];
-}
+export type DeliveryBody = ItemOf<'listWebhookDeliveries'>;
 
 /** POST /v1/webhooks with an Admin key; fails the test unless it is created. */
 export async function createWebhook(
   app: TestApp,
   adminKey: string,
   body: Record<string, unknown>,
-): Promise<WebhookBody> {
-  const res = await app.request<Envelope<WebhookBody>>('POST', '/v1/webhooks', { key: adminKey, body });
+): Promise<WebhookWithSecretBody> {
+  const res = await app.request<Envelope<WebhookWithSecretBody>>('POST', '/v1/webhooks', {
+    key: adminKey,
+    body,
+  });
   if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }

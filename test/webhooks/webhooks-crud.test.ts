@@ -12,6 +12,7 @@ import {
   waitForDeliveries,
   type DeliveryBody,
   type WebhookBody,
+  type WebhookWithSecretBody,
 } from './webhook-kit.js';
 
 /**
@@ -87,7 +88,7 @@ const VALID = {
 describe('REST /v1/webhooks', () => {
   it('creates (201) with the wire fields of DECISIONS and the secret, once', async () => {
     const tenant = await createTenant(app, org.scope);
-    const res = await app.request<Envelope<WebhookBody>>('POST', '/v1/webhooks', {
+    const res = await app.request<Envelope<WebhookWithSecretBody>>('POST', '/v1/webhooks', {
       key: org.keys.admin,
       body: { ...VALID, filter: { tenantIds: [tenant.id], minSeverity: 'medium' } },
     });
@@ -386,6 +387,18 @@ describe('private targets (SSRF)', () => {
   });
 });
 
+/** A webhook as GraphQL's createWebhook selection below shows it (minSeverity in UPPER_SNAKE, e.g. HIGH). */
+interface GraphqlWebhookBody {
+  id: string;
+  url: string;
+  events: string[];
+  filter: { tenantIds: string[]; minSeverity: string | null };
+  headers: Record<string, string>;
+  enabled: boolean;
+  secret: string | null;
+  createdAt: string;
+}
+
 describe('GraphQL', () => {
   const CREATE = /* GraphQL */ `
     mutation ($input: CreateWebhookInput!) {
@@ -406,7 +419,7 @@ describe('GraphQL', () => {
   `;
 
   it('creates, reads, lists, updates, rotates and deletes', async () => {
-    const created = await app.graphql<{ createWebhook: WebhookBody }>(org.keys.admin, CREATE, {
+    const created = await app.graphql<{ createWebhook: GraphqlWebhookBody }>(org.keys.admin, CREATE, {
       input: { url: VALID.url, events: ['alert.*'], filter: { minSeverity: 'HIGH' } },
     });
     expect(created.body.errors).toBeUndefined();
@@ -423,7 +436,7 @@ describe('GraphQL', () => {
     }>(org.keys.read, '{ webhooks(limit: 100) { items { id } pageInfo { total } } }');
     expect(listed.body.data!.webhooks.items.map((w) => w.id)).toContain(webhook.id);
 
-    const updated = await app.graphql<{ updateWebhook: WebhookBody }>(
+    const updated = await app.graphql<{ updateWebhook: Pick<GraphqlWebhookBody, 'enabled' | 'headers'> }>(
       org.keys.admin,
       'mutation ($id: UUID!) { updateWebhook(id: $id, input: { enabled: false, headers: null }) { enabled headers } }',
       { id: webhook.id },
