@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { alertStatistics } from './alert-statistics.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort } from './alert.enums.js';
@@ -25,7 +25,7 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 @Resolver(() => SecurityAlert)
 export class AlertResolver {
   @Query(() => SecurityAlertPage, { description: 'Alerts of a tenant, filtered; newest first unless sorted' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   securityAlerts(
     @tenantIdArg() tenantId: string,
     @Arg('filter', () => AlertFilter, { nullable: true }) filter: AlertFilter | null,
@@ -37,7 +37,7 @@ export class AlertResolver {
   }
 
   @Query(() => SecurityAlert, { description: 'One alert with its comments' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   securityAlert(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new AlertService(ctx).get(tenantId, id);
   }
@@ -45,7 +45,7 @@ export class AlertResolver {
   @Query(() => AlertStatistics, {
     description: 'Counts by severity, category and status, and open alerts past the SPEC 8.3 targets',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   securityAlertStatistics(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
     return alertStatistics(ctx, tenantId);
   }
@@ -54,7 +54,7 @@ export class AlertResolver {
     description:
       'Moves the status (409 {from, to, allowed} for a move the state machine forbids) and/or assigns',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   updateSecurityAlert(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -67,7 +67,7 @@ export class AlertResolver {
   @Mutation(() => AlertComment, {
     description: `Adds an investigation note (1 to ${MAX_COMMENT_LENGTH} characters)`,
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   addSecurityAlertComment(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { BackupService } from './backup.service.js';
 import {
   BackupItemPage,
@@ -29,7 +29,7 @@ export class BackupResolver {
     description:
       'Snapshots of a tenant within the retention window, newest first (filters: workload, user, resource, dates)',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.backup.read)
   backupSnapshots(
     @tenantIdArg() tenantId: string,
     @Args() args: BackupSnapshotArgs,
@@ -41,7 +41,7 @@ export class BackupResolver {
   @Query(() => BackupItemPage, {
     description: 'Browse a snapshot: its top-level containers, or the items of one container (parentId)',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.backup.read)
   backupSnapshotItems(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -53,7 +53,7 @@ export class BackupResolver {
   }
 
   @Mutation(() => RestoreJob, { description: 'Starts a restore (Queued); it runs in the background' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.backup.write)
   startRestore(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => StartRestoreInput) input: StartRestoreInput,
@@ -63,19 +63,19 @@ export class BackupResolver {
   }
 
   @Query(() => RestoreJob, { description: 'A restore with its status, progress and item results' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.backup.read)
   restoreJob(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new RestoreService(ctx).get(tenantId, id);
   }
 
   @Query(() => RestoreJobPage, { description: 'Finished restores of a tenant, the latest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.backup.read)
   restoreHistory(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new RestoreService(ctx).history(tenantId, page);
   }
 
   @Mutation(() => RestoreJob, { description: 'Cancels a Queued or Running restore; 409 once it finished' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.backup.write)
   cancelRestore(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new RestoreService(ctx).cancel(tenantId, id);
   }

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { ComplianceConnector } from './connector.entity.js';
 import { ConnectorService } from './connector.service.js';
 import {
@@ -21,13 +21,13 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 @Resolver(() => ComplianceConnector)
 export class ConnectorResolver {
   @Query(() => ComplianceConnectorPage, { description: 'Connectors of a tenant, newest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.compliance.read)
   complianceConnectors(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new ConnectorService(ctx).list(tenantId, page);
   }
 
   @Query(() => ComplianceConnector, { description: 'One connector' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.compliance.read)
   complianceConnector(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new ConnectorService(ctx).get(tenantId, id);
   }
@@ -35,7 +35,7 @@ export class ConnectorResolver {
   @Mutation(() => ComplianceConnector, {
     description: 'Creates a connector after a successful test connection; the first import runs at once',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.compliance.write)
   createComplianceConnector(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => CreateConnectorInput) input: CreateConnectorInput,
@@ -47,7 +47,7 @@ export class ConnectorResolver {
   @Mutation(() => ComplianceConnector, {
     description: 'Pause, resume or reconfigure; a reconfiguration or resume must pass a test connection',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.compliance.write)
   updateComplianceConnector(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -58,7 +58,7 @@ export class ConnectorResolver {
   }
 
   @Query(() => ConnectorStatusReport, { description: 'Health, last import, next run' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.compliance.read)
   complianceConnectorStatus(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -70,7 +70,7 @@ export class ConnectorResolver {
   @Query(() => ConnectorRunPage, {
     description: 'Import runs, the latest first, with the statistics over every run (as the status report)',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.compliance.read)
   complianceConnectorHistory(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,

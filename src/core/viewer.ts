@@ -1,5 +1,5 @@
 import { ForbiddenError } from './errors.js';
-import { Permission, PermissionLevel } from './permissions.js';
+import { Permission, PermissionLevel, type Requirement } from './permissions.js';
 import { Environment, type Scope } from './scope.js';
 
 export type CredentialKind = 'api_key' | 'access_token';
@@ -18,15 +18,8 @@ export interface Viewer extends Scope {
   permissions: ReadonlySet<Permission>;
 }
 
-export interface PermissionRequirement {
-  /**
-   * Deletions and other irreversible actions. API keys need the Admin level for them (DECISIONS);
-   * an access token needs the family's write scope (or `admin`).
-   */
-  destructive?: boolean;
-  /** Refused to sandbox credentials, whatever their permissions (see `Requirement.liveOnly`). */
-  liveOnly?: boolean;
-}
+/** The flags of a requirement besides its permission (see `Requirement` in core/permissions.ts). */
+export type PermissionRequirement = Pick<Requirement, 'destructive' | 'liveOnly'>;
 
 export const LIVE_AUTHORITY_MESSAGE =
   'This action changes who may sign in to both environments, so it needs live authority: a live Admin key ' +
@@ -74,4 +67,18 @@ export function principalOf(viewer: Viewer): string {
   if (viewer.credentialKind === 'access_token' && viewer.memberId)
     return `member:${viewer.memberId}:${viewer.oauthClientId ?? ''}`;
   return `${viewer.credentialKind}:${viewer.credentialId}`;
+}
+
+/**
+ * Whether the viewer meets a requirement (a row of the permission table). For what a field shows rather than
+ * refuses (the redacted webhook headers, an event's payload); a refusal is a declared requirement instead
+ * (`@RequirePermission`, core/authorize.ts).
+ */
+export function meetsRequirement(viewer: Viewer, requirement: Requirement): boolean {
+  return hasPermission(viewer, requirement.permission, requirement);
+}
+
+/** Refuses (403 FORBIDDEN, naming what is needed) unless the viewer meets the requirement. */
+export function assertRequirement(viewer: Viewer, requirement: Requirement): void {
+  assertPermission(viewer, requirement.permission, requirement);
 }

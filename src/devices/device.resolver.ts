@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { DeviceAction } from './device-action.entity.js';
 import { DeviceActionService } from './device-action.service.js';
 import { DeviceSecurityService, TIMELINE_LENGTH } from './device-security.service.js';
@@ -27,7 +27,7 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 @Resolver(() => Device)
 export class DeviceResolver {
   @Query(() => DevicePage, { description: 'Devices of a tenant with their security status, riskiest first' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.devices.read)
   securityDevices(
     @tenantIdArg() tenantId: string,
     @Arg('filter', () => DeviceFilter, { nullable: true }) filter: DeviceFilter | null,
@@ -38,7 +38,7 @@ export class DeviceResolver {
   }
 
   @Query(() => Device, { description: 'One device with its security details and timeline' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.devices.read)
   securityDevice(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new DeviceSecurityService(ctx).get(tenantId, id);
   }
@@ -47,7 +47,7 @@ export class DeviceResolver {
     description:
       'Device security recommendations with the number of devices each concerns, High impact first',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.devices.read)
   deviceSecurityRecommendations(
     @tenantIdArg() tenantId: string,
     @Args() page: PageArgs,
@@ -59,7 +59,7 @@ export class DeviceResolver {
   @Query(() => IsolationStatus, {
     description: "A device's isolation state and its last isolation or release",
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.devices.read)
   deviceIsolationStatus(@tenantIdArg() tenantId: string, @idArg() id: string, @Ctx() ctx: RequestContext) {
     return new DeviceActionService(ctx).isolationStatus(tenantId, id);
   }
@@ -68,7 +68,7 @@ export class DeviceResolver {
     description:
       'Isolates a device (SPEC 3.2: reason and notes required); a job carries it out: Pending → InProgress → Succeeded | Failed',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.devices.write)
   isolateDevice(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -79,7 +79,7 @@ export class DeviceResolver {
   }
 
   @Mutation(() => DeviceAction, { description: 'Releases an isolated device (reason required), as a job' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.devices.write)
   releaseDevice(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -92,7 +92,7 @@ export class DeviceResolver {
   @Mutation(() => DeviceAction, {
     description: 'Runs a quick or full antivirus scan as a job; the result goes to the device timeline',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.devices.write)
   scanDevice(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,

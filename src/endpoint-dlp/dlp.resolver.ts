@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { EndpointDlpService } from './dlp.service.js';
 import { DlpAlertFilter, DlpPolicyFilter, EndpointDlpAlertPage, EndpointDlpPolicyPage } from './dlp.types.js';
 
@@ -15,7 +15,7 @@ export class EndpointDlpResolver {
   @Query(() => EndpointDlpPolicyPage, {
     description: 'Endpoint DLP policies of a tenant (read-only), by name',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   endpointDlpPolicies(
     @tenantIdArg() tenantId: string,
     @Arg('filter', () => DlpPolicyFilter, { nullable: true }) filter: DlpPolicyFilter | null,
@@ -28,7 +28,7 @@ export class EndpointDlpResolver {
   @Query(() => EndpointDlpAlertPage, {
     description: 'Activities endpoint DLP policies matched, newest first',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   endpointDlpAlerts(
     @tenantIdArg() tenantId: string,
     @Arg('filter', () => DlpAlertFilter, { nullable: true }) filter: DlpAlertFilter | null,

@@ -2,17 +2,23 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
   Kind,
+  valueFromASTUntyped,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { REQUIREMENT_EXTENSION } from '../core/authorize.js';
+import {
+  ARGUMENT_REQUIREMENTS_EXTENSION,
+  argumentValue,
+  REQUIREMENT_EXTENSION,
+  type ArgumentRequirement,
+} from '../core/authorize.js';
 import type { RequestContext } from '../context.js';
 import { AppError } from '../core/errors.js';
 import type { Requirement } from '../core/permissions.js';
-import { assertPermission, type Viewer } from '../core/viewer.js';
+import { assertRequirement, type Viewer } from '../core/viewer.js';
 
 /** The root fields an operation selects, through inline fragments and fragment spreads. */
 function rootFields(
@@ -34,30 +40,61 @@ function rootFields(
   return fields;
 }
 
+/** A request's variables as the operation sees them: the values given, else the operation's defaults. */
+function variablesWithDefaults(
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...variables };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (values[name] === undefined && definition.defaultValue)
+      values[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return values;
+}
+
 /**
  * What each root field of an operation needs, read from the `@RequirePermission` metadata the resolvers
  * put in the schema (core/authorize.ts): the same requirement the resolver checks, known before execution.
+ * With the request's variables, also the stricter requirement of every argument that is `true` in the
+ * document or the variables (`input.deleteUser`); without them (a REST route compiled before any request),
+ * only what the document itself says — the field's own check still applies the rest once its arguments
+ * are known.
  */
 export function operationRequirements(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode> = new Map(),
+  variables?: Readonly<Record<string, unknown>>,
 ): Requirement[] {
   const rootType = schema.getRootType(operation.operation);
   if (!rootType) return [];
   const fields = rootType.getFields();
+  const values = variables ? variablesWithDefaults(operation, variables) : {};
   const requirements: Requirement[] = [];
   for (const node of rootFields(operation.selectionSet, fragments)) {
-    const requirement = fields[node.name.value]?.extensions?.[REQUIREMENT_EXTENSION] as
-      Requirement | undefined;
+    const field = fields[node.name.value];
+    const requirement = field?.extensions?.[REQUIREMENT_EXTENSION] as Requirement | undefined;
     if (requirement) requirements.push(requirement);
+    const stricter = field?.extensions?.[ARGUMENT_REQUIREMENTS_EXTENSION] as
+      readonly ArgumentRequirement[] | undefined;
+    if (!stricter?.length) continue;
+    // The field's arguments as written (literals and variables), then its schema defaults for the rest.
+    const args: Record<string, unknown> = {};
+    for (const argument of field.args)
+      if (argument.defaultValue !== undefined) args[argument.name] = argument.defaultValue;
+    for (const argument of node.arguments ?? [])
+      args[argument.name.value] = valueFromASTUntyped(argument.value, values);
+    for (const { argument, requires } of stricter)
+      if (argumentValue(args, argument) === true) requirements.push(requires);
   }
   return requirements;
 }
 
 /** Authorization before validation and existence: refuses (403) before any input is looked at. */
 export function assertRequirements(viewer: Viewer, requirements: readonly Requirement[]): void {
-  for (const requirement of requirements) assertPermission(viewer, requirement.permission, requirement);
+  for (const requirement of requirements) assertRequirement(viewer, requirement);
 }
 
 /**
@@ -69,14 +106,17 @@ export function authorizeOperationPlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, contextValue }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
           const fragments = new Map<string, FragmentDefinitionNode>();
           for (const definition of document.definitions)
             if (definition.kind === Kind.FRAGMENT_DEFINITION)
               fragments.set(definition.name.value, definition);
           try {
-            assertRequirements(contextValue.viewer, operationRequirements(schema, operation, fragments));
+            assertRequirements(
+              contextValue.viewer,
+              operationRequirements(schema, operation, fragments, request.variables),
+            );
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             throw new GraphQLError(error.message, {

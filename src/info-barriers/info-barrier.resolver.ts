@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { BarrierApplicationService } from './barrier-application.service.js';
 import { BarrierPolicyService } from './barrier-policy.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
@@ -22,7 +22,7 @@ const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 @Resolver()
 export class InfoBarrierResolver {
   @Query(() => BarrierSegmentPage, { description: "The tenant's segments, newest first" })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   barrierSegments(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new SegmentService(ctx).list(tenantId, page);
   }
@@ -30,7 +30,7 @@ export class InfoBarrierResolver {
   @Mutation(() => BarrierSegment, {
     description: 'Creates a segment; 409 naming the users when it would overlap another',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   createBarrierSegment(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => CreateSegmentInput) input: CreateSegmentInput,
@@ -40,13 +40,13 @@ export class InfoBarrierResolver {
   }
 
   @Query(() => BarrierPolicyPage, { description: "The tenant's barrier policies, newest first" })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   barrierPolicies(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     return new BarrierPolicyService(ctx).list(tenantId, page);
   }
 
   @Mutation(() => BarrierPolicy, { description: 'Creates a Block or Allow policy' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   createBarrierPolicy(
     @tenantIdArg() tenantId: string,
     @Arg('input', () => CreateBarrierPolicyInput) input: CreateBarrierPolicyInput,
@@ -60,13 +60,13 @@ export class InfoBarrierResolver {
       `Validates the policy set and starts applying it (Applied after ${BARRIER_APPLICATION_HOURS} hours); 409 while one runs, when ` +
       'policies contradict, or when segments share a user (naming the users, as segment creation does)',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   applyInformationBarriers(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
     return new BarrierApplicationService(ctx).apply(tenantId);
   }
 
   @Query(() => BarrierApplication, { nullable: true, description: "The tenant's latest application, if any" })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   informationBarrierApplication(@tenantIdArg() tenantId: string, @Ctx() ctx: RequestContext) {
     return new BarrierApplicationService(ctx).latest(tenantId);
   }

@@ -2,7 +2,7 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { RecommendationApplyService } from './recommendation-apply.service.js';
 import { RecommendationStatus, SNOOZE_DAYS } from './recommendation.enums.js';
 import { RecommendationService } from './recommendation.service.js';
@@ -23,13 +23,13 @@ export class RecommendationResolver {
     description:
       'Recommendations affecting at least one tenant (within the filters), by severity then points',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   securityRecommendations(@Args() args: RecommendationListArgs, @Ctx() ctx: RequestContext) {
     return new RecommendationService(ctx).list(args);
   }
 
   @Query(() => SecurityRecommendation, { description: 'One recommendation with its affected tenants' })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   securityRecommendation(
     @idArg() id: string,
     @Arg('tenantIds', () => [GraphQLUUID], { nullable: true }) tenantIds: string[] | undefined,
@@ -41,7 +41,7 @@ export class RecommendationResolver {
   @Query(() => RecommendationApplyOperationView, {
     description: 'An apply operation: progress and per-tenant results',
   })
-  @RequirePermission(Permission.READ_TENANTS)
+  @RequirePermission(FEATURES.security.read)
   recommendationApplyOperation(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new RecommendationApplyService(ctx).get(id);
   }
@@ -50,7 +50,7 @@ export class RecommendationResolver {
     description:
       'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; dryRun previews and writes nothing',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   applySecurityRecommendation(
     @idArg() id: string,
     @Arg('tenantIds', () => [GraphQLUUID], { nullable: true }) tenantIds: string[] | undefined,
@@ -65,7 +65,7 @@ export class RecommendationResolver {
   @Mutation(() => SecurityRecommendation, {
     description: 'Open → Dismissed in each tenant, with a reason kept for audit',
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   dismissSecurityRecommendation(
     @idArg() id: string,
     @tenantIdsArg() tenantIds: string[],
@@ -78,7 +78,7 @@ export class RecommendationResolver {
   @Mutation(() => SecurityRecommendation, {
     description: `Open → Snoozed for ${SNOOZE_DAYS.slice(0, -1).join(', ')} or ${SNOOZE_DAYS[SNOOZE_DAYS.length - 1]} days; Open again when it ends`,
   })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   snoozeSecurityRecommendation(
     @idArg() id: string,
     @tenantIdsArg() tenantIds: string[],
@@ -89,7 +89,7 @@ export class RecommendationResolver {
   }
 
   @Mutation(() => SecurityRecommendation, { description: 'Dismissed or Snoozed → Open' })
-  @RequirePermission(Permission.WRITE_TENANTS)
+  @RequirePermission(FEATURES.security.write)
   reopenSecurityRecommendation(
     @idArg() id: string,
     @tenantIdsArg() tenantIds: string[],

@@ -1,7 +1,7 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { SecureScoreService } from './secure-score.service.js';
 import { SecureScoreArgs, TenantSecureScorePage } from './secure-score.types.js';
 
@@ -12,7 +12,7 @@ export class SecureScoreResolver {
     description:
       'Each tenant: score, max score, percentage, by category, and the daily history (by tenant name)',
   })
-  @RequirePermission(Permission.MSP_READ)
+  @RequirePermission(FEATURES.portal.read)
   secureScores(@Args() args: SecureScoreArgs, @Ctx() ctx: RequestContext) {
     return new SecureScoreService(ctx).list(args);
   }

@@ -3,8 +3,7 @@ import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-g
 import { Actor } from '../actors/actor.type.js';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
-import { Permission } from '../core/permissions.js';
-import { assertPermission } from '../core/viewer.js';
+import { FEATURES } from '../core/permissions.js';
 import { OffboardingStep, UserOffboarding } from './offboarding.entity.js';
 import { OffboardingService } from './offboarding.service.js';
 import { OffboardUserInput } from './offboarding.types.js';
@@ -20,20 +19,21 @@ export class OffboardingResolver {
     description:
       'Starts the offboarding job of a user (ordered, recorded steps); 409 while another one of the user is queued or running',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  // Deleting the user at the end is a deletion: an Admin API key (or write:users on an access token).
+  @RequirePermission(FEATURES.identity.write, {
+    when: [{ argument: 'input.deleteUser', requires: FEATURES.identity.admin }],
+  })
   offboardUser(
     @tenantIdArg() tenantId: string,
     @userIdArg() userId: string,
     @Arg('input', () => OffboardUserInput, { nullable: true }) input: OffboardUserInput | null,
     @Ctx() ctx: RequestContext,
   ) {
-    // Deleting the user at the end is a deletion: an Admin API key (or write:users on an access token).
-    if (input?.deleteUser) assertPermission(ctx.viewer, Permission.WRITE_USERS, { destructive: true });
     return new OffboardingService(ctx).start(tenantId, userId, input ?? {});
   }
 
   @Query(() => UserOffboarding, { description: 'An offboarding of a user with the status of every step' })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   userOffboarding(
     @tenantIdArg() tenantId: string,
     @userIdArg() userId: string,
@@ -46,7 +46,7 @@ export class OffboardingResolver {
   @Mutation(() => UserOffboarding, {
     description: 'Runs a Failed offboarding again from its failed step (409 unless Failed)',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   retryUserOffboarding(
     @tenantIdArg() tenantId: string,
     @userIdArg() userId: string,

@@ -4,7 +4,7 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
 import { PageArgs, pageOffset, PageOf, type Page } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { RECOVERY_WINDOW_MS } from '../users/deleted-user.service.js';
@@ -109,7 +109,7 @@ export class OneDriveResolver {
   @Query(() => DriveItemPage, {
     description: `A deleted user's preserved personal files, by path (within ${RECOVERY_WINDOW_DAYS} days of the deletion)`,
   })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   deletedUserFiles(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Arg('id', () => GraphQLUUID) id: string,
@@ -122,7 +122,7 @@ export class OneDriveResolver {
   @Mutation(() => DriveAccessGrant, {
     description: "Gives an active user access to a deleted user's personal files until they are purged",
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   grantDeletedUserFileAccess(
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Arg('id', () => GraphQLUUID) id: string,

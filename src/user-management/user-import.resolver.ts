@@ -4,7 +4,7 @@ import { Actor } from '../actors/actor.type.js';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { MAX_USER_CSV_ROWS } from './user-csv.js';
 import { UserImport } from './user-import.entity.js';
 import { UserImportService } from './user-import.service.js';
@@ -18,7 +18,7 @@ export class UserImportResolver {
   @Mutation(() => UserImportSubmission, {
     description: `Checks a user CSV (header UserPrincipalName, FirstName, LastName[, DisplayName, Password, ...]; at most ${MAX_USER_CSV_ROWS} rows) and queues the creation; any bad row refuses the whole file`,
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   importUsers(
     @tenantIdArg() tenantId: string,
     @Arg('csv', () => String) csv: string,
@@ -28,7 +28,7 @@ export class UserImportResolver {
   }
 
   @Query(() => UserImport, { description: 'A user import with its progress' })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   userImport(
     @tenantIdArg() tenantId: string,
     @Arg('id', () => GraphQLUUID) id: string,

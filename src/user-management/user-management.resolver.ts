@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from '
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
-import { Permission } from '../core/permissions.js';
+import { FEATURES } from '../core/permissions.js';
 import { User } from '../users/user.entity.js';
 import { userGroupsLoader, userLicenseDetailsLoader } from './user-management.loaders.js';
 import { UserManagementService } from './user-management.service.js';
@@ -30,7 +30,7 @@ export class UserManagementResolver {
   @Query(() => ManagedUserPage, {
     description: 'Users of a tenant (not deleted) by filters and search; display name A to Z unless sorted',
   })
-  @RequirePermission(Permission.READ_USERS)
+  @RequirePermission(FEATURES.identity.read)
   searchUsers(
     @tenantIdArg() tenantId: string,
     @Args() filters: UserSearchArgs,
@@ -41,7 +41,7 @@ export class UserManagementResolver {
   }
 
   @Mutation(() => User, { description: 'Replaces the editable profile of a user (PUT semantics)' })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   replaceUser(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,
@@ -55,7 +55,7 @@ export class UserManagementResolver {
     description:
       'Sets a new password (generated when not given, returned once) and revokes sessions; 409 for deleted or synced users',
   })
-  @RequirePermission(Permission.WRITE_USERS)
+  @RequirePermission(FEATURES.identity.write)
   resetUserPassword(
     @tenantIdArg() tenantId: string,
     @idArg() id: string,

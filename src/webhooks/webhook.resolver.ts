@@ -4,9 +4,8 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import type { EventPayload } from '../core/events/event-filter.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
-import { FEATURES, Permission } from '../core/permissions.js';
-import { hasPermission } from '../core/viewer.js';
-import { readPermissionOfKind } from '../subscriptions/event-kinds.js';
+import { FEATURES, readRequirementOfEvent } from '../core/permissions.js';
+import { meetsRequirement } from '../core/viewer.js';
 import { EventPayloadType } from '../subscriptions/event-payload.type.js';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook.inputs.js';
@@ -97,7 +96,9 @@ export class WebhookResolver {
     description: `Headers sent with every delivery; values read "${REDACTED}" without the Admin permission`,
   })
   headers(@Root() webhook: Webhook, @Ctx() ctx: RequestContext): Record<string, string> {
-    if (hasPermission(ctx.viewer, Permission.ADMIN)) return new WebhookService(ctx).headersOf(webhook);
+    // What the field shows, not whether it answers: the row of administering webhooks (Admin).
+    if (meetsRequirement(ctx.viewer, FEATURES.webhooks.admin))
+      return new WebhookService(ctx).headersOf(webhook);
     return Object.fromEntries(Object.keys(webhook.headers ?? {}).map((name) => [name, REDACTED]));
   }
 }
@@ -139,7 +140,7 @@ export class WebhookDeliveryResolver {
       '(read:users for user.*, guest.*, restricted_user.*; read:licenses for license.*; read:tenants otherwise)',
   })
   payload(@Root() delivery: WebhookDelivery, @Ctx() ctx: RequestContext): Promise<EventPayload | null> {
-    if (!hasPermission(ctx.viewer, readPermissionOfKind(delivery.event))) return Promise.resolve(null);
+    if (!meetsRequirement(ctx.viewer, readRequirementOfEvent(delivery.event))) return Promise.resolve(null);
     return ctx.loaders.get(eventPayloadLoader).load(delivery.eventId);
   }
 }

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
+import { ARGUMENT_REQUIREMENTS_EXTENSION, REQUIREMENT_EXTENSION } from '../../src/core/authorize.js';
+import { FEATURES, Permission } from '../../src/core/permissions.js';
+import { operationRequirements } from '../../src/http/operation-requirements.js';
+import { buildAppSchema } from '../../src/schema.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+/**
+ * One way to require a permission: a row of the permission table on the field, and, where an argument makes
+ * the action stricter (offboarding with `deleteUser`), that argument's row declared on the field as well, so
+ * the GraphQL pre-check refuses before the input is coerced, as it does for the field's own requirement.
+ */
+let app: TestApp;
+let org: OrganizationWithKeys;
+let schema: GraphQLSchema;
+
+beforeAll(async () => {
+  ({ app, org } = await startSuite());
+  schema = await buildAppSchema();
+});
+afterAll(() => app.stop());
+
+const OFFBOARD =
+  'mutation($t: UUID!, $u: UUID!, $input: OffboardUserInput) { offboardUser(tenantId: $t, userId: $u, input: $input) { id } }';
+const ids = () => ({ t: randomUUID(), u: randomUUID() });
+
+async function offboardCode(credential: string, input: Record<string, unknown>, query = OFFBOARD) {
+  const res = await app.graphql(credential, query, { ...ids(), input });
+  const error = res.body.errors?.[0];
+  return { status: res.status, code: error?.extensions.code, required: error?.extensions.details?.required };
+}
+
+describe('every requirement is a row of the permission table', () => {
+  it('holds for every query and mutation, and for every argument-dependent requirement', () => {
+    const rows = new Set<object>(Object.values(FEATURES).flatMap((row) => Object.values(row)));
+    const offTable: string[] = [];
+    for (const root of [schema.getQueryType(), schema.getMutationType()])
+      for (const field of Object.values(root?.getFields() ?? {})) {
+        const requirement = field.extensions[REQUIREMENT_EXTENSION] as object | undefined;
+        if (!requirement || !rows.has(requirement)) offTable.push(field.name);
+        const stricter = (field.extensions[ARGUMENT_REQUIREMENTS_EXTENSION] ?? []) as Array<{
+          requires: object;
+        }>;
+        for (const { requires } of stricter)
+          if (!rows.has(requires)) offTable.push(`${field.name} (argument)`);
+      }
+    expect(offTable).toEqual([]);
+  });
+});
+
+describe('offboardUser with deleteUser: a deletion, declared on the field', () => {
+  it('records the stricter requirement of input.deleteUser in the schema', () => {
+    const field = schema.getMutationType()?.getFields().offboardUser;
+    expect(field?.extensions[REQUIREMENT_EXTENSION]).toEqual({ permission: 'write:users' });
+    expect(field?.extensions[ARGUMENT_REQUIREMENTS_EXTENSION]).toEqual([
+      { argument: 'input.deleteUser', requires: { permission: 'write:users', destructive: true } },
+    ]);
+  });
+
+  it('GraphQL: a Write key asking for deleteUser is refused before its input is coerced (403, not 400)', async () => {
+    // convertMailboxToShared is not a Boolean: without the declared requirement this was a 400.
+    expect(await offboardCode(org.keys.write, { deleteUser: true, convertMailboxToShared: 'yes' })).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+      required: 'Admin',
+    });
+  });
+
+  it('GraphQL: the pre-check reads deleteUser written in the document and in a variable default too', async () => {
+    const literal =
+      'mutation($t: UUID!, $u: UUID!) { offboardUser(tenantId: $t, userId: $u, input: { deleteUser: true }) { id } }';
+    const res = await app.graphql(org.keys.write, literal, ids());
+    expect({ status: res.status, code: res.body.errors?.[0].extensions.code }).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
+    const defaulted =
+      'mutation($t: UUID!, $u: UUID!, $input: OffboardUserInput = { deleteUser: true }) { offboardUser(tenantId: $t, userId: $u, input: $input) { id } }';
+    const viaDefault = await app.graphql(org.keys.write, defaulted, ids());
+    expect(viaDefault.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+
+  it('GraphQL: without deleteUser (or with false) a Write key gets past the permission to its input', async () => {
+    for (const input of [
+      { convertMailboxToShared: 'yes' },
+      { deleteUser: false, convertMailboxToShared: 'yes' },
+    ]) {
+      const outcome = await offboardCode(org.keys.write, input);
+      expect({ input, status: outcome.status }).toEqual({ input, status: 400 });
+      expect(outcome.code).not.toBe('FORBIDDEN');
+    }
+  });
+
+  it('GraphQL: an Admin key and a write:users access token may ask for deleteUser (404: no such tenant)', async () => {
+    const client = await createOAuthClient(app, org.scope);
+    const member = await createMember(app, org.organization.id);
+    const token = await issueAccessToken(app, client, member, [Permission.WRITE_USERS]);
+    for (const credential of [org.keys.admin, token]) {
+      const outcome = await offboardCode(credential, { deleteUser: true });
+      expect(outcome.code).toBe('NOT_FOUND');
+    }
+    const reader = await issueAccessToken(app, client, member, [Permission.READ_USERS]);
+    expect(await offboardCode(reader, { deleteUser: true })).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+      required: 'write:users',
+    });
+  });
+
+  it('operationRequirements: the argument counts once its value is known, not before', () => {
+    const operation = getOperationAST(parse(OFFBOARD));
+    if (!operation) throw new Error('no operation');
+    // A REST route is compiled before any request: its input is a variable, so only the field's own row.
+    expect(operationRequirements(schema, operation)).toEqual([{ permission: 'write:users' }]);
+    expect(operationRequirements(schema, operation, new Map(), { input: { deleteUser: false } })).toEqual([
+      { permission: 'write:users' },
+    ]);
+    expect(operationRequirements(schema, operation, new Map(), { input: { deleteUser: true } })).toEqual([
+      { permission: 'write:users' },
+      { permission: 'write:users', destructive: true },
+    ]);
+  });
+});
