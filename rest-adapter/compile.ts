@@ -16,6 +16,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { Requirement } from '../src/core/permissions.js';
+import { ARGUMENT_REQUIREMENTS_EXTENSION } from '../src/core/authorize.js';
 import { operationRequirements } from '../src/http/operation-requirements.js';
 import { TENANT_HEADER, type RouteDefinition } from './route.js';
 
@@ -34,6 +35,12 @@ export interface CompiledRoute {
   sources: Map<string, VariableSource>;
   /** What the root field's resolver needs (its `@RequirePermission`), checked before the input is. */
   requirements: Requirement[];
+  /**
+   * The requirements once the request's variables are known: `requirements` plus the stricter requirement of an
+   * argument the request turns on (`input.deleteUser` of offboardUser: an Admin key), checked before the input is
+   * validated. The same list as `requirements` for the routes whose field declares no argument requirement.
+   */
+  requirementsFor(variables: Readonly<Record<string, unknown>>): Requirement[];
   /** Runs the document: compiled once, on the first call, with graphql-jit (fixed documents are its best case). */
   run(context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
 }
@@ -108,7 +115,15 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
     return compiled(context, variableValues);
   };
   const requirements = operationRequirements(schema, operation);
-  return { definition, document, rootField, variables, sources, requirements, run };
+  const rootDefinition = schema.getRootType(operation.operation)?.getFields()[fields[0].name.value];
+  const dependsOnArguments = Boolean(
+    (rootDefinition?.extensions?.[ARGUMENT_REQUIREMENTS_EXTENSION] as readonly unknown[] | undefined)?.length,
+  );
+  const requirementsFor = dependsOnArguments
+    ? (values: Readonly<Record<string, unknown>>) =>
+        operationRequirements(schema, operation, new Map(), values)
+    : () => requirements;
+  return { definition, document, rootField, variables, sources, requirements, requirementsFor, run };
 }
 
 function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {

@@ -155,6 +155,8 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       if (req.viewer) assertRequirements(req.viewer, route.requirements);
       if (req.bodyError !== undefined) throw req.bodyError; // a body that could not be read (400)
       const variables = variablesOf(route, req);
+      // An argument that asks for more (offboarding's deleteUser) is refused too before the input is validated.
+      if (req.viewer) assertRequirements(req.viewer, route.requirementsFor(variables));
       const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
       if (problems.length > 0) {
         // An id that cannot exist (not a UUID) names nothing: 404, whether in the path or X-Tenant-Id.

@@ -70,6 +70,26 @@ describe('offboardUser with deleteUser: a deletion, declared on the field', () =
     });
   });
 
+  it('REST: a Write key asking for deleteUser is refused before its body is validated (403, not 400)', async () => {
+    const { t, u } = ids();
+    const offboard = (key: string, body: Record<string, unknown>) =>
+      app.request('POST', `/api/user-management-identity/users/${u}/offboard`, {
+        key,
+        headers: { 'X-Tenant-Id': t },
+        body,
+      });
+    const refused = await offboard(org.keys.write, { deleteUser: true, convertMailboxToShared: 'yes' });
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
+      status: 403,
+      body: { success: false, error: { code: 'FORBIDDEN' } },
+    });
+    // Without deleteUser the same key reaches the input check; an Admin key passes the permission with it.
+    expect((await offboard(org.keys.write, { convertMailboxToShared: 'yes' })).status).toBe(400);
+    expect((await offboard(org.keys.admin, { deleteUser: true, convertMailboxToShared: 'yes' })).status).toBe(
+      400,
+    );
+  });
+
   it('GraphQL: the pre-check reads deleteUser written in the document and in a variable default too', async () => {
     const literal =
       'mutation($t: UUID!, $u: UUID!) { offboardUser(tenantId: $t, userId: $u, input: { deleteUser: true }) { id } }';
