@@ -15,7 +15,7 @@ import {
   REQUIREMENT_EXTENSION,
   type ArgumentRequirement,
 } from '../core/authorize.js';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../core/request-context.js';
 import { AppError } from '../core/errors.js';
 import type { Requirement } from '../core/permissions.js';
 import { assertRequirement, type Viewer } from '../core/viewer.js';

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../core/request-context.js';
 import { RateLimitedError } from '../core/errors.js';
 import { queryCost, queryLimitError, QUERY_LIMITS, ratePointsOf } from './query-limits.js';
 import { setRateLimitHeaders, type RateLimiter, type RateLimitOutcome } from './rate-limit.js';
