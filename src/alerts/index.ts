@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../core/feature-module.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertResolver } from './alert.resolver.js';
+import { alertsSyncStep } from './alert-sync.js';
 
 /** Security alerts of a tenant (SPEC 4.2 security): list, statistics, status changes and comments. */
 export const alertsModule: FeatureModule = {
@@ -8,4 +9,5 @@ export const alertsModule: FeatureModule = {
   resolvers: [AlertResolver],
   entities: [SecurityAlert, AlertComment],
   eventKinds: ['alert.created', 'alert.updated'],
+  syncStep: alertsSyncStep,
 };

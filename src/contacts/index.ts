@@ -1,5 +1,5 @@
 import type { FeatureModule } from '../core/feature-module.js';
-import { CONTACT_SYNC_CRON, CONTACT_SYNC_TASK, contactSyncTask } from './contact-sync.js';
+import { CONTACT_SYNC_CRON, CONTACT_SYNC_TASK, contactsSyncStep, contactSyncTask } from './contact-sync.js';
 import { Contact } from './contact.entity.js';
 import { ContactResolver } from './contact.resolver.js';
 
@@ -10,4 +10,5 @@ export const contactsModule: FeatureModule = {
   entities: [Contact],
   tasks: { [CONTACT_SYNC_TASK]: contactSyncTask },
   crons: [CONTACT_SYNC_CRON],
+  syncStep: contactsSyncStep,
 };

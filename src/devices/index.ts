@@ -5,6 +5,7 @@ import { deviceActionTask } from './device-action.task.js';
 import { DeviceRecommendationCount } from './device-recommendation-count.entity.js';
 import { Device } from './device.entity.js';
 import { DeviceResolver } from './device.resolver.js';
+import { devicesSyncStep } from './device-sync.js';
 
 /** Managed devices' security: isolation, scans, recommendations (SPEC 4.2 security). */
 export const devicesModule: FeatureModule = {
@@ -13,4 +14,5 @@ export const devicesModule: FeatureModule = {
   entities: [Device, DeviceAction, DeviceRecommendationCount],
   tasks: { [DEVICE_ACTION_TASK]: deviceActionTask },
   eventKinds: ['device.isolated', 'device.released', 'device.scan_completed'],
+  syncStep: devicesSyncStep,
 };

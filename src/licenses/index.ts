@@ -1,6 +1,7 @@
 import type { FeatureModule } from '../core/feature-module.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
 import { LicenseResolver } from './license.resolver.js';
+import { licensesSyncStep } from './license-sync.js';
 
 /** A tenant's licenses and their assignments (SPEC 4.1). */
 export const licensesModule: FeatureModule = {
@@ -8,4 +9,5 @@ export const licensesModule: FeatureModule = {
   resolvers: [LicenseResolver],
   entities: [TenantLicense, LicenseAssignment],
   eventKinds: ['license.assigned', 'license.removed'],
+  syncStep: licensesSyncStep,
 };
