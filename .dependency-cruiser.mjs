@@ -11,6 +11,8 @@ const FEATURES = readdirSync(path.join(root, 'src'), { withFileTypes: true })
 const anyFeature = `^src/(${FEATURES.join('|')})/`;
 /** The application's wiring, which knows every feature: below-the-features code must not reach it either. */
 const WIRING = '^src/(features|schema|tasks|app|context|main)\\.ts$';
+/** The same without src/context.ts, which builds request and job contexts from core and the tenants' consent. */
+const WIRING_OF_FEATURES = '^src/(features|schema|tasks|app|main)\\.ts$';
 
 export default {
   forbidden: [
@@ -28,6 +30,21 @@ export default {
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: [anyFeature, WIRING] },
+    },
+    {
+      name: 'tenants-import-no-feature',
+      comment:
+        'Every feature stands on the tenants; the tenant sync reaches the features through their syncStep.',
+      severity: 'error',
+      from: { path: '^src/tenants/' },
+      to: { path: [anyFeature, WIRING_OF_FEATURES], pathNot: '^src/tenants/' },
+    },
+    {
+      name: 'sync-imports-no-feature',
+      comment: 'src/sync runs the steps it is given (SYNC_STEPS in src/features.ts); it knows no feature.',
+      severity: 'error',
+      from: { path: '^src/sync/' },
+      to: { path: [anyFeature, WIRING_OF_FEATURES] },
     },
     {
       name: 'rest-adapter-is-only-the-engine',

@@ -22,6 +22,8 @@ import { recommendationsModule } from './recommendations/index.js';
 import { secureScoreModule } from './secure-score/index.js';
 import { securityModule } from './security/index.js';
 import { subscriptionsModule } from './subscriptions/index.js';
+import { syncStepsOf } from './sync/sync-steps.js';
+import type { SyncStep } from './sync/sync-step.js';
 import { tenantGroupsModule } from './tenant-groups/index.js';
 import { tenantsModule } from './tenants/index.js';
 import { userDirectoryModule } from './user-directory/index.js';
@@ -31,12 +33,14 @@ import { webhooksModule } from './webhooks/index.js';
 
 /**
  * THE list of features. The GraphQL schema (schema.ts), the ORM's entities (db/entities.ts), the job queue's
- * tasks and schedule (tasks.ts), the REST route table and the OpenAPI document (rest-routes.ts) are derived
- * from it: a new feature is a folder with an `index.ts` exporting its FeatureModule, plus one line here.
+ * tasks and schedule (tasks.ts), the REST route table and the OpenAPI document (rest-routes.ts) and the steps
+ * of a tenant sync (SYNC_STEPS) are derived from it: a new feature is a folder with an `index.ts` exporting
+ * its FeatureModule, plus one line here.
  */
 export const FEATURE_MODULES: readonly FeatureModule[] = [
   organizationsModule,
-  tenantsModule,
+  // Its sync runs the steps of this list, read when a sync runs (the list is not built yet here).
+  tenantsModule(() => SYNC_STEPS),
   apiKeysModule,
   licensesModule,
   usersModule,
@@ -76,3 +80,9 @@ export const ROUTE_MOUNTS: readonly RouteMount[] = [
   { mount: '/v1', routes: VERSIONED_ROUTES },
   { mount: '/api', routes: FEATURE_ROUTES },
 ];
+
+/**
+ * The steps of a tenant sync (src/sync): every feature's `syncStep`, in this list's order except that a step
+ * comes after those it names in `after`.
+ */
+export const SYNC_STEPS: readonly SyncStep[] = syncStepsOf(FEATURE_MODULES);

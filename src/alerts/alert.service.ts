@@ -72,7 +72,7 @@ function conditionsOf(filter: AlertFilter): LeanCondition[] {
 
 /**
  * Security alerts of a tenant (SPEC 2.6, 3.1, 4.2). Alerts come from the cloud through sync
- * (security-sync.ts); a status move goes to the cloud first and then to our row with `alert.updated`, in one
+ * (alert-sync.ts); a status move goes to the cloud first and then to our row with `alert.updated`, in one
  * transaction; assignment and comments are ours.
  */
 export class AlertService {

@@ -2,6 +2,7 @@ import type { FeatureModule } from '../core/feature-module.js';
 import { ALERT_ROUTES } from './alert.rest.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertResolver } from './alert.resolver.js';
+import { alertsSyncStep } from './alert-sync.js';
 
 /** Security alerts of a tenant (SPEC 4.2 security): list, statistics, status changes and comments. */
 export const alertsModule: FeatureModule = {
@@ -10,4 +11,5 @@ export const alertsModule: FeatureModule = {
   entities: [SecurityAlert, AlertComment],
   routes: { api: ALERT_ROUTES },
   eventKinds: ['alert.created', 'alert.updated'],
+  syncStep: alertsSyncStep,
 };

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { Scope } from '../core/scope.js';
 import { onboardTenant } from '../tenants/tenant-onboarding.js';
+import { SYNC_STEPS } from '../features.js';
 import { reconcileTenant } from '../tenants/tenant-reconcile.js';
 import {
   CliError,
@@ -102,7 +103,7 @@ export function tenantsCommand(): Command {
           `Onboarded "${tenant.name}" (${tenant.domain}) into ${organization.slug}, ${scope.environment}.`,
         );
         if (options.sync) {
-          const summary = await reconcileTenant(ctx, tenant.id, async () => undefined);
+          const summary = await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
           info(
             `Synced: ${Object.entries(summary)
               .map(([kind, n]) => `${kind} ${n}`)

@@ -2,8 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
 import type { CloudContactRecord } from '../cloud/provider.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
+import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import { forEveryTenant } from '../tenants/every-tenant.js';
-import type { Tenant } from '../tenants/tenant.entity.js';
 import { Contact } from './contact.entity.js';
 import { syncedFieldsOf, type SyncedContactFields } from './contact-cloud.js';
 
@@ -38,7 +38,7 @@ const differs = (contact: Contact, fields: SyncedContactFields) =>
  */
 export async function syncTenantContacts(
   ctx: ServiceContext,
-  tenant: Tenant,
+  tenant: Pick<SyncTenant, 'id' | 'externalId'>,
   /** Read already (tenant sync reads the whole tenant before its transaction); else read here. */
   read?: CloudContactRecord[],
 ): Promise<ContactSyncSummary> {
@@ -88,6 +88,19 @@ export async function syncTenantContacts(
   });
   return summary;
 }
+
+/**
+ * The contacts of a tenant sync (also synced every 30 minutes on their own). Its counts are not part of the
+ * sync's summary, whose shape stays as it was: the 30-minute job reports them.
+ */
+export const contactsSyncStep: SyncStep = {
+  name: 'contacts',
+  inSummary: false,
+  async read({ provider, tenant }) {
+    const contacts = await provider.listContacts(tenant.externalId);
+    return async ({ ctx, tenant }) => ({ ...(await syncTenantContacts(ctx, tenant, contacts)) });
+  },
+};
 
 /** Every tenant of every organization (forEveryTenant: a tenant that withdrew its grant keeps its contacts). */
 export async function syncEveryTenantsContacts(orm: MikroORM, deps: AppDeps): Promise<ContactSyncSummary> {

@@ -1,6 +1,6 @@
 import type { FeatureModule } from '../core/feature-module.js';
 import { CONTACT_ROUTES } from './contact.rest.js';
-import { CONTACT_SYNC_CRON, CONTACT_SYNC_TASK, contactSyncTask } from './contact-sync.js';
+import { CONTACT_SYNC_CRON, CONTACT_SYNC_TASK, contactsSyncStep, contactSyncTask } from './contact-sync.js';
 import { Contact } from './contact.entity.js';
 import { ContactResolver } from './contact.resolver.js';
 
@@ -12,4 +12,5 @@ export const contactsModule: FeatureModule = {
   tasks: { [CONTACT_SYNC_TASK]: contactSyncTask },
   crons: [CONTACT_SYNC_CRON],
   routes: { api: CONTACT_ROUTES },
+  syncStep: contactsSyncStep,
 };

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
 import type { ClassType } from 'type-graphql';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
+import type { SyncStep } from '../sync/sync-step.js';
 import type { EventKind } from './events/event-kinds.js';
 import type { AppDeps } from './service-context.js';
 
@@ -37,4 +38,9 @@ export interface FeatureModule {
   readonly routes?: { readonly v1?: readonly RouteDefinition[]; readonly api?: readonly RouteDefinition[] };
   /** The event kinds of the catalog this feature emits (each kind is owned by exactly one feature). */
   readonly eventKinds?: readonly EventKind[];
+  /**
+   * What a tenant sync brings in line with the cloud for this feature (its rows, mapped from the cloud's
+   * records by the feature itself); the sync (src/sync) runs every feature's step.
+   */
+  readonly syncStep?: SyncStep;
 }

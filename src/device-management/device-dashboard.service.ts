@@ -1,4 +1,4 @@
-import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
+import { tenantGroupCondition } from '../tenants/tenant-group-filter.js';
 import { DAY_MS } from '../core/clock.js';
 import { InvalidRequestError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';

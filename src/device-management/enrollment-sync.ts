@@ -1,20 +1,10 @@
 import type { CloudEnrollmentAttemptRecord } from '../cloud/device-management.provider.js';
-import type { CloudProvider } from '../cloud/provider.js';
 import type { ServiceContext } from '../core/service-context.js';
-import type { Tenant } from '../tenants/tenant.entity.js';
 import type { DeviceOwnership } from '../devices/device.enums.js';
+import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import type { EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment } from './enrollment-evaluation.js';
 import { enrollingUsers, ensureDefaultPolicy, policiesOf } from './enrollment-facts.js';
-
-/** The enrollment attempts made upstream since the previous sync (all of them on the first). */
-export function readEnrollmentUpstream(
-  provider: CloudProvider,
-  tenantExternalId: string,
-  since: Date | null,
-): Promise<CloudEnrollmentAttemptRecord[]> {
-  return provider.deviceManagement.listEnrollmentAttempts(tenantExternalId, since);
-}
 
 /** One statement for all blocked attempts; an attempt already recorded (a re-sync) is left alone. */
 const RECORD_SQL = `
@@ -36,7 +26,7 @@ const RECORD_SQL = `
  */
 export async function recordBlockedEnrollments(
   ctx: ServiceContext,
-  tenant: Tenant,
+  tenant: Pick<SyncTenant, 'id'>,
   attempts: CloudEnrollmentAttemptRecord[],
   now: Date,
 ): Promise<Record<string, number>> {
@@ -78,3 +68,19 @@ export async function recordBlockedEnrollments(
   );
   return { enrollmentsBlocked: (result as { affectedRows?: number }).affectedRows ?? 0 };
 }
+
+/**
+ * The enrollment attempts made upstream since the previous sync (all of them on the first), decided and the
+ * blocked ones recorded after the users, groups and devices they are decided on.
+ */
+export const enrollmentSyncStep: SyncStep = {
+  name: 'device-management',
+  after: ['users', 'devices'],
+  async read({ provider, tenant }) {
+    const attempts = await provider.deviceManagement.listEnrollmentAttempts(
+      tenant.externalId,
+      tenant.lastSyncedAt,
+    );
+    return ({ ctx, tenant, now }) => recordBlockedEnrollments(ctx, tenant, attempts, now);
+  },
+};

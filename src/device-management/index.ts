@@ -6,6 +6,7 @@ import { DeviceDashboardCount } from './device-dashboard-count.entity.js';
 import { DeviceDashboardResolver } from './device-dashboard.resolver.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 import { EnrollmentRestrictionResolver } from './enrollment-policy.resolver.js';
+import { enrollmentSyncStep } from './enrollment-sync.js';
 
 /** Enrollment restrictions and the device-management dashboards (SPEC 4.2 devices). */
 export const deviceManagementModule: FeatureModule = {
@@ -15,4 +16,5 @@ export const deviceManagementModule: FeatureModule = {
   /** Counters across every organization, kept by triggers (docs/devices.md). */
   unscopedEntities: [DeviceDashboardCount],
   routes: { api: [...ENROLLMENT_POLICY_ROUTES, ...DEVICE_DASHBOARD_ROUTES] },
+  syncStep: enrollmentSyncStep,
 };

@@ -17,7 +17,7 @@ import {
   type DeviceTimelineEntry,
 } from './device.types.js';
 
-/** risk_rank as security-sync.ts derives it from risk_level. */
+/** risk_rank as device-sync.ts derives it from risk_level. */
 const RISK_RANKS: Record<DeviceRiskLevel, number> = {
   [DeviceRiskLevel.HIGH]: 3,
   [DeviceRiskLevel.MEDIUM]: 2,
@@ -128,7 +128,7 @@ function timelineEntryOf(row: TimelineRow): DeviceTimelineEntry {
 
 /**
  * Device security of a tenant (SPEC 2.6 "Device", 4.2): the list, a device with its timeline, and the
- * recommendations with their stored device counts. Devices come from the cloud through sync (security-sync.ts).
+ * recommendations with their stored device counts. Devices come from the cloud through sync (device-sync.ts).
  */
 export class DeviceSecurityService {
   constructor(private readonly ctx: ServiceContext) {}

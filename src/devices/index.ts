@@ -6,6 +6,7 @@ import { deviceActionTask } from './device-action.task.js';
 import { DeviceRecommendationCount } from './device-recommendation-count.entity.js';
 import { Device } from './device.entity.js';
 import { DeviceResolver } from './device.resolver.js';
+import { devicesSyncStep } from './device-sync.js';
 
 /** Managed devices' security: isolation, scans, recommendations (SPEC 4.2 security). */
 export const devicesModule: FeatureModule = {
@@ -15,4 +16,5 @@ export const devicesModule: FeatureModule = {
   tasks: { [DEVICE_ACTION_TASK]: deviceActionTask },
   routes: { api: DEVICE_ROUTES },
   eventKinds: ['device.isolated', 'device.released', 'device.scan_completed'],
+  syncStep: devicesSyncStep,
 };

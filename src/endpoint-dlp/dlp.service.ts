@@ -9,7 +9,7 @@ import type { DlpAlertFilter, DlpPolicyFilter } from './dlp.types.js';
 
 /**
  * Endpoint DLP of a tenant (SPEC 2.6, 4.2), read-only: policies and their alerts are managed in the cloud
- * and copied by sync (devices/security-sync.ts); these lists page our copy.
+ * and copied by sync (dlp-sync.ts); these lists page our copy.
  */
 export class EndpointDlpService {
   constructor(private readonly ctx: ServiceContext) {}

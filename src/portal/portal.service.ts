@@ -1,7 +1,7 @@
 import { dateOfEpochMs } from '../core/iso-time.js';
 import type { LeanCondition } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
+import { tenantGroupCondition } from '../tenants/tenant-group-filter.js';
 import { computeTenantHealth } from '../tenants/tenant-health.js';
 import { TenantHealth } from '../tenants/tenant.entity.js';
 import { INACTIVE_AFTER_DAYS } from './portal-aggregates.js';

@@ -10,6 +10,7 @@ import {
 } from './recommendation-snooze.task.js';
 import { RecommendationResolver } from './recommendation.resolver.js';
 import { RecommendationStatusChange, TenantRecommendation } from './tenant-recommendation.entity.js';
+import { recommendationsSyncStep } from './recommendation-reconcile.js';
 
 /** Security recommendations across tenants: apply, dismiss, snooze, reopen (SPEC 4.3). */
 export const recommendationsModule: FeatureModule = {
@@ -28,4 +29,5 @@ export const recommendationsModule: FeatureModule = {
   crons: [RECOMMENDATION_SNOOZE_CRON],
   routes: { api: RECOMMENDATION_ROUTES },
   eventKinds: ['recommendation.applied'],
+  syncStep: recommendationsSyncStep,
 };

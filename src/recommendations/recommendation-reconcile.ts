@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CloudSecurityControlRecord } from '../cloud/security-posture.provider.js';
 import type { Scope } from '../core/scope.js';
+import type { SyncStep } from '../sync/sync-step.js';
 import { recommendationDefinition } from './recommendation.catalog.js';
 
 /**
- * Copies a tenant's security controls from the cloud into tenant_recommendations in one statement (called
- * by tenant sync inside its transaction): new rows start Open; known rows take the cloud's compliance and
+ * Copies a tenant's security controls from the cloud into tenant_recommendations in one statement (the tenant
+ * sync's step below, inside its transaction): new rows start Open; known rows take the cloud's compliance and
  * support and keep their status (a dismissal survives a sync). Controls we have no recommendation for are
  * ignored. Returns how many rows changed.
  */
@@ -44,3 +45,14 @@ export async function reconcileRecommendations(
   );
   return result.affectedRows;
 }
+
+/** The tenant's security controls, as recommendations (`recommendationsChanged`). */
+export const recommendationsSyncStep: SyncStep = {
+  name: 'recommendations',
+  async read({ provider, tenant }) {
+    const controls = await provider.listSecurityControls(tenant.externalId);
+    return async ({ ctx, tenant, now }) => ({
+      recommendationsChanged: await reconcileRecommendations(ctx.em, ctx.scope, tenant.id, controls, now),
+    });
+  },
+};

@@ -3,7 +3,7 @@ import { ConflictError, InvalidRequestError, NotFoundError } from '../core/error
 import { DAY_MS } from '../core/clock.js';
 import type { Page } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { tenantIdsOfGroup } from '../tenant-groups/tenant-group-filter.js';
+import { tenantIdsOfGroup } from '../tenants/tenant-group-filter.js';
 import {
   RECOMMENDATION_CATALOG,
   recommendationDefinition,

@@ -1,7 +1,7 @@
 import type { CloudRiskLevel, CloudSignInRecord } from '../cloud/provider.js';
 import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
-import type { Tenant } from '../tenants/tenant.entity.js';
+import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import { User } from '../users/user.entity.js';
 
 export const RISKY_SIGNIN_EVENT = 'security.risky_signin';
@@ -39,7 +39,7 @@ async function claimSignIns(ctx: ServiceContext, tenantId: string, ids: string[]
  */
 export async function announceRiskySignIns(
   ctx: ServiceContext,
-  tenant: Tenant,
+  tenant: Pick<SyncTenant, 'id' | 'eventRef'>,
   signIns: CloudSignInRecord[],
 ): Promise<number> {
   const risky = signIns.filter((signIn) => SEVERITY_BY_RISK[signIn.riskLevel]);
@@ -84,3 +84,19 @@ export async function announceRiskySignIns(
   }
   return ordered.length;
 }
+
+/**
+ * The sign-ins recorded upstream since the previous sync (all of them on the first): counted (`newSignIns`),
+ * and the new risky ones announced, after the users they name.
+ */
+export const riskySignInsSyncStep: SyncStep = {
+  name: 'security',
+  after: ['users'],
+  async read({ provider, tenant }) {
+    const signIns = await provider.listSignIns(tenant.externalId, tenant.lastSyncedAt);
+    return async ({ ctx, tenant }) => {
+      await announceRiskySignIns(ctx, tenant, signIns);
+      return { newSignIns: signIns.length };
+    };
+  },
+};

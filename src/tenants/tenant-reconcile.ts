@@ -1,105 +1,34 @@
-import type {
-  CloudContactRecord,
-  CloudGroupRecord,
-  CloudLicenseAssignmentRecord,
-  CloudProvider,
-  CloudSignInRecord,
-  CloudSkuRecord,
-  CloudUserRecord,
-} from '../cloud/provider.js';
-import { syncTenantContacts } from '../contacts/contact-sync.js';
 import { NotFoundError } from '../core/errors.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
-import { reconcileSecurity, readSecurityUpstream, type SecuritySnapshot } from '../devices/security-sync.js';
-import type { CloudSecurityControlRecord } from '../cloud/security-posture.provider.js';
-import { readEnrollmentUpstream, recordBlockedEnrollments } from '../device-management/enrollment-sync.js';
-import type { CloudEnrollmentAttemptRecord } from '../cloud/device-management.provider.js';
-import { reconcileRecommendations } from '../recommendations/recommendation-reconcile.js';
-import { announceRiskySignIns } from '../security/risky-signins.js';
-import {
-  reconcileGroups,
-  reconcileLicenses,
-  reconcileUsers,
-  type DirectoryStepContext,
-} from './tenant-directory-reconcile.js';
+import { readSyncSteps } from '../sync/run-sync.js';
+import type { SyncCounts, SyncRunResult, SyncStep } from '../sync/sync-step.js';
 import { checkSyncConsent } from './tenant-consent.js';
 import { Tenant } from './tenant.entity.js';
 
 /** What a sync changed, by kind (e.g. usersCreated: 12); all zeros when nothing changed upstream. */
-export type SyncSummary = Record<string, number>;
+export type SyncSummary = SyncCounts;
 
-/** Everything a sync reads from the provider, read once before any write. */
-export interface UpstreamSnapshot {
-  users: CloudUserRecord[];
-  skus: CloudSkuRecord[];
-  groups: CloudGroupRecord[];
-  assignments: CloudLicenseAssignmentRecord[];
-  /**
-   * Sign-ins recorded upstream since the previous sync (all of them on the first sync). The sync counts
-   * them, and raises `security.risky_signin` for the new risky ones (src/security/risky-signins.ts)
-   * inside its transaction.
-   */
-  signIns: CloudSignInRecord[];
-  /** Devices, alerts and endpoint DLP (src/devices/security-sync.ts). */
-  security: SecuritySnapshot;
-  /** Security controls, for the recommendations (src/recommendations/recommendation-reconcile.ts). */
-  securityControls: CloudSecurityControlRecord[];
-  /** Enrollment attempts since the previous sync (src/device-management/enrollment-sync.ts). */
-  enrollmentAttempts: CloudEnrollmentAttemptRecord[];
-  /** Mail contacts (src/contacts/contact-sync.ts; also synced every 30 minutes on their own). */
-  contacts: CloudContactRecord[];
-}
-
-export async function readUpstream(
-  provider: CloudProvider,
-  tenantExternalId: string,
-  since: Date | null,
-): Promise<UpstreamSnapshot> {
-  const [
-    users,
-    skus,
-    groups,
-    assignments,
-    signIns,
-    security,
-    securityControls,
-    enrollmentAttempts,
-    contacts,
-  ] = await Promise.all([
-    provider.listUsers(tenantExternalId),
-    provider.listSkus(tenantExternalId),
-    provider.listGroups(tenantExternalId),
-    provider.listLicenseAssignments(tenantExternalId),
-    provider.listSignIns(tenantExternalId, since),
-    readSecurityUpstream(provider, tenantExternalId),
-    provider.listSecurityControls(tenantExternalId),
-    readEnrollmentUpstream(provider, tenantExternalId, since),
-    provider.listContacts(tenantExternalId),
-  ]);
-  return {
-    users,
-    skus,
-    groups,
-    assignments,
-    signIns,
-    security,
-    securityControls,
-    enrollmentAttempts,
-    contacts,
-  };
-}
+/** Progress once every step has read its part of the tenant; the steps' writes take it to `STEPS_DONE`. */
+const READ_DONE = 20;
+const STEPS_DONE = 90;
 
 /**
- * Reconciles one tenant from the upstream cloud provider: users, licenses and assignments, groups and
- * memberships are made to match it in one transaction, `lastSyncedAt` moves, and `tenant.synced` is
- * written to the outbox with the summary. `report` receives progress from 0 to 100; it writes on its own
- * connection, so progress is visible while the transaction is still open.
+ * Reconciles one tenant from the upstream cloud provider with `steps` (every feature's `syncStep`, in the
+ * order `syncStepsOf` gives, src/sync): every step reads its part of the tenant first, then the steps write,
+ * in one transaction; `lastSyncedAt` moves and `tenant.synced` is written to the outbox with the summary.
+ * `report` receives progress from 0 to 100; it writes on its own connection, so progress is visible while
+ * the transaction is still open.
+ *
+ * Returns each step's result. When a step failed (its read or its write), nothing was written: the result
+ * names it and carries its error (`reconcileTenant` throws it). A failure outside the steps (no such tenant,
+ * no consent, the database) is thrown.
  */
-export async function reconcileTenant(
+export async function syncTenant(
   ctx: ServiceContext,
   tenantId: string,
+  steps: readonly SyncStep[],
   report: (progress: number) => Promise<void>,
-): Promise<SyncSummary> {
+): Promise<SyncRunResult> {
   await report(0);
   // A fork of its own: the caller's EntityManager (holding the sync record) stays out of this
   // transaction, and an enclosing transaction (the demo seed) is joined as a savepoint.
@@ -108,64 +37,55 @@ export async function reconcileTenant(
   if (!found) throw new NotFoundError('Tenant', tenantId);
   // Consent first: without the customer's grant nothing of the tenant is read (tenant-consent.ts).
   await checkSyncConsent({ ...ctx, em: work }, found);
-  const snapshot = await readUpstream(ctx.provider, found.externalId, found.lastSyncedAt);
-  await report(20);
+  const reads = await readSyncSteps(steps, { provider: ctx.provider, tenant: found });
+  if (reads.failed) return reads.failed;
+  await report(READ_DONE);
 
-  return work.transactional(async (em) => {
-    const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
-    const step: DirectoryStepContext = {
-      em,
-      scope: ctx.scope,
-      tenantId,
-      now: ctx.clock.now(),
-      actor: ctx.actor,
-    };
-    const users = await reconcileUsers(step, snapshot.users, (done, total) =>
-      report(20 + Math.floor((40 * done) / Math.max(total, 1))),
-    );
-    const licenses = await reconcileLicenses(step, snapshot.skus, snapshot.assignments, users.activeUserIds);
-    await report(75);
-    const groups = await reconcileGroups(step, snapshot.groups, users.activeUserIds);
-    await report(90);
-    const security = await reconcileSecurity({ ...ctx, em }, tenant, snapshot.security, step.now);
-    const enrollment = await recordBlockedEnrollments(
-      { ...ctx, em },
-      tenant,
-      snapshot.enrollmentAttempts,
-      step.now,
-    );
-    // Not in the summary (its GraphQL type stays as it is); the 30-minute job reports its own counts.
-    await syncTenantContacts({ ...ctx, em }, tenant, snapshot.contacts);
+  let reported = READ_DONE;
+  const progress = async (fraction: number) => {
+    const percent = READ_DONE + Math.floor((STEPS_DONE - READ_DONE) * fraction);
+    if (percent === reported) return;
+    reported = percent;
+    await report(percent);
+  };
+  let written: SyncRunResult | null = null;
+  try {
+    return await work.transactional(async (em) => {
+      const tenant = await em.findOneOrFail(Tenant, { id: tenantId });
+      const now = ctx.clock.now();
+      written = await reads.write({ ctx: { ...ctx, em }, tenant, now }, progress);
+      // Thrown, so the transaction rolls back what the steps before it wrote.
+      if (written.failed) throw written.failed.error;
+      tenant.lastSyncedAt = now;
+      await em.flush();
+      await emitEvent(
+        { ...ctx, em },
+        {
+          kind: 'tenant.synced',
+          severity: 'informational',
+          tenant: tenant.eventRef,
+          details: written.summary,
+          actionPath: `/tenants/${tenant.id}`,
+        },
+      );
+      await report(100);
+      return written;
+    });
+  } catch (error) {
+    const run = written as SyncRunResult | null;
+    if (run?.failed && run.failed.error === error) return run;
+    throw error;
+  }
+}
 
-    const summary: SyncSummary = {
-      ...users.counts,
-      ...licenses,
-      ...groups,
-      ...security,
-      ...enrollment,
-      newSignIns: snapshot.signIns.length,
-      recommendationsChanged: await reconcileRecommendations(
-        em,
-        ctx.scope,
-        tenantId,
-        snapshot.securityControls,
-        step.now,
-      ),
-    };
-    tenant.lastSyncedAt = step.now;
-    await em.flush();
-    await announceRiskySignIns({ ...ctx, em }, tenant, snapshot.signIns);
-    await emitEvent(
-      { ...ctx, em },
-      {
-        kind: 'tenant.synced',
-        severity: 'informational',
-        tenant: tenant.eventRef,
-        details: summary,
-        actionPath: `/tenants/${tenant.id}`,
-      },
-    );
-    await report(100);
-    return summary;
-  });
+/** `syncTenant`, for a caller that wants the summary only: a failed step's error is thrown. */
+export async function reconcileTenant(
+  ctx: ServiceContext,
+  tenantId: string,
+  steps: readonly SyncStep[],
+  report: (progress: number) => Promise<void>,
+): Promise<SyncSummary> {
+  const run = await syncTenant(ctx, tenantId, steps, report);
+  if (run.failed) throw run.failed.error;
+  return run.summary;
 }

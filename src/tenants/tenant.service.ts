@@ -2,7 +2,7 @@ import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
-import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
+import { tenantGroupCondition } from './tenant-group-filter.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantSync } from './sync-run.entity.js';

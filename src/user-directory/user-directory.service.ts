@@ -1,6 +1,6 @@
 import { InvalidRequestError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { tenantGroupCondition } from '../tenant-groups/tenant-group-filter.js';
+import { tenantGroupCondition } from '../tenants/tenant-group-filter.js';
 import type { AccountStatus, UserType } from '../users/user.enums.js';
 import {
   MAX_SEARCH_LENGTH,

@@ -12,6 +12,7 @@ import { Group, GroupMembership } from './group.entity.js';
 import { GuestResolver } from './guest.resolver.js';
 import { User } from './user.entity.js';
 import { UserResolver } from './user.resolver.js';
+import { usersSyncStep } from './user-sync.js';
 
 /** A tenant's users, guests, groups and the recycle bin of deleted users (SPEC 4.1, 4.2 identity). */
 export const usersModule: FeatureModule = {
@@ -29,4 +30,5 @@ export const usersModule: FeatureModule = {
     'user.purged',
     'guest.invited',
   ],
+  syncStep: usersSyncStep,
 };

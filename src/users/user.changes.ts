@@ -1,4 +1,3 @@
-import type { CloudUserPatch } from '../cloud/provider.js';
 import type { FieldProblem } from '../core/errors.js';
 import { EDITABLE_PROFILE_FIELDS, type EditableProfileField, type User } from './user.entity.js';
 
@@ -92,18 +91,4 @@ export function profileDetailsOf(changes: UserChanges): Record<ProfileDetailFiel
     ProfileDetailField,
     string | null
   >;
-}
-
-/** The profile part of a cloud patch: only the fields that change. */
-export function cloudProfilePatchOf(changes: UserChanges): CloudUserPatch {
-  const patch: Record<string, unknown> = {};
-  for (const field of [
-    ...EDITABLE_PROFILE_FIELDS,
-    'userPrincipalName',
-    'usageLocation',
-    'mfaStatus',
-  ] as const) {
-    if (changes[field] !== undefined) patch[field] = changes[field];
-  }
-  return patch as CloudUserPatch;
 }

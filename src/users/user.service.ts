@@ -8,12 +8,12 @@ import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { generatePassword, passwordProblems } from './password.js';
+import { cloudPatchOf } from './user-cloud.js';
 import { User } from './user.entity.js';
 import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
 import type { CreateUserInput, UpdateUserInput } from './user.inputs.js';
 import {
   changedFields,
-  cloudProfilePatchOf,
   normalizedChanges,
   profileDetailsOf,
   syncedReadOnlyFields,
@@ -266,15 +266,12 @@ export class UserService {
     return markDeleted(this.ctx, tenant, user);
   }
 
+  /** The cloud patch of `changes` (user-cloud.ts), the manager by the cloud's id for it. */
   private async cloudPatchOf(changes: UserChanges): Promise<CloudUserPatch> {
-    const { managerId, accountStatus } = changes;
-    const patch = cloudProfilePatchOf(changes);
-    if (accountStatus !== undefined) patch.accountEnabled = accountStatus === AccountStatus.ENABLED;
-    if (managerId !== undefined) {
-      const manager = managerId ? await this.ctx.em.findOne(User, managerId) : null;
-      patch.managerExternalId = manager?.externalId ?? null;
-    }
-    return patch;
+    const { managerId } = changes;
+    if (managerId === undefined) return cloudPatchOf(changes);
+    const manager = managerId ? await this.ctx.em.findOne(User, managerId) : null;
+    return cloudPatchOf(changes, manager?.externalId ?? null);
   }
 
   private tenant(tenantId: string): Promise<Tenant> {

@@ -9,6 +9,7 @@ import {
 import { createJobContext } from '../../src/context.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems } from '../../src/tasks.js';
+import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
@@ -147,7 +148,7 @@ it('a tenant sync (onboarding, "sync now") brings the contacts in too', async ()
   const tenant = await createTenant(app, org.scope);
   await cloud().exchange.addSyncedContact(tenant.externalId, onPremises('onboarded@example.com'));
   const ctx = createJobContext(app.orm, app.deps, org.scope, 'system:test-sync');
-  await reconcileTenant(ctx, tenant.id, async () => undefined);
+  await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
   expect((await byEmail(tenant))['onboarded@example.com']).toMatchObject({ source: 'Synced' });
 });
 

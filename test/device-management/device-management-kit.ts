@@ -3,6 +3,7 @@ import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated
 import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
@@ -39,7 +40,7 @@ export function simulated(app: TestApp): SimulatedCloudProvider {
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
 export function sync(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
   const ctx = createJobContext(app.orm, app.deps, scope, 'system:test-sync');
-  return reconcileTenant(ctx, tenantId, async () => undefined);
+  return reconcileTenant(ctx, tenantId, SYNC_STEPS, async () => undefined);
 }
 
 /** Devices in the cloud for a tenant (then `sync` brings them in). */

@@ -3,6 +3,7 @@ import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated
 import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
@@ -31,7 +32,7 @@ export function api<T>(
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
 export function sync(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
   const ctx = createJobContext(app.orm, app.deps, scope, 'system:test-sync');
-  return reconcileTenant(ctx, tenantId, async () => undefined);
+  return reconcileTenant(ctx, tenantId, SYNC_STEPS, async () => undefined);
 }
 
 /** Cloud devices and alerts for a tenant, then a sync: returns our ids by the cloud's. */

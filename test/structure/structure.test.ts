@@ -43,11 +43,13 @@ const describeViolation = (violation: Violation): string =>
     : `${violation.rule.name}: ${violation.from} → ${violation.to}`;
 
 describe('the shape of the house (docs/architecture.md)', () => {
-  it('has no import cycle; core/ and rest-adapter/ import no feature; no route file serves two features', () => {
+  it('has no import cycle; core/, tenants/, sync/ and rest-adapter/ import no feature; no route file serves two features', () => {
     const { violations, cruised, rules } = cruise();
     expect(rules).toEqual([
       'no-circular',
       'core-imports-no-feature',
+      'tenants-import-no-feature',
+      'sync-imports-no-feature',
       'rest-adapter-is-only-the-engine',
       'rest-routes-belong-to-their-feature',
     ]);

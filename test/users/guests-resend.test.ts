@@ -1,5 +1,6 @@
 import { SCOPE_FILTER } from '../../src/core/scope.js';
 import type { ServiceContext } from '../../src/core/service-context.js';
+import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { InvitationStatus } from '../../src/users/user.enums.js';
@@ -24,7 +25,7 @@ async function sync(t: Tenant) {
   const em = app.orm.em.fork();
   em.setFilterParams(SCOPE_FILTER, org.scope);
   const ctx: ServiceContext = { ...app.deps, em, scope: org.scope, actor: 'system:tenant-sync' };
-  return reconcileTenant(ctx, t.id, async () => undefined);
+  return reconcileTenant(ctx, t.id, SYNC_STEPS, async () => undefined);
 }
 
 async function invited(email: string, sendInvitation = true) {

@@ -8,6 +8,7 @@ import type { AppDeps, ServiceContext } from '../../core/service-context.js';
 import { seedDemoMember } from '../../members/demo-member.js';
 import { Organization, Plan } from '../../organizations/organization.entity.js';
 import { onboardTenant } from '../../tenants/tenant-onboarding.js';
+import { SYNC_STEPS } from '../../features.js';
 import { reconcileTenant } from '../../tenants/tenant-reconcile.js';
 import type { Tenant } from '../../tenants/tenant.entity.js';
 import { seedUserManagementDemo } from '../../user-management/user-management-demo.js';
@@ -145,7 +146,7 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
       const ctx: ServiceContext = { ...deps, provider: cloud, em: tx, scope, actor: 'system:demo-seed' };
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
-        await reconcileTenant(ctx, tenant.id, async () => undefined);
+        await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
         tenants.push(tenant);
       }
       await seedDataProtectionDemo(ctx, tenants);

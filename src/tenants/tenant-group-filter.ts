@@ -3,7 +3,10 @@ import type { LeanCondition } from '../core/lean-read.js';
 import type { ServiceContext } from '../core/service-context.js';
 
 /**
- * THE tenant-group filter (issue #11 item 4), for any list or aggregate that has a tenant column: checks that
+ * THE tenant-group filter (issue #11 item 4), here beside the tenants because it selects tenants: every
+ * cross-tenant list (the tenants themselves, the portal, dashboards, search, recommendations) narrows by it, while
+ * the groups' own records and routes are the tenant-groups feature's. It reads the groups' tables by SQL only,
+ * so the floor stays below that feature. For any list or aggregate that has a tenant column, checks that
  * the group is the caller's (404 otherwise, like any other organization's record) and returns the condition
  * "the row's tenant is a member". `tenantColumn` is trusted SQL (a column or `alias.column`); the group id is
  * bound. Nothing when no group is asked for. The member index (group_id, tenant_id) serves the subquery.
