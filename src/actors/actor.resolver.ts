@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
-import { actorLoader } from './actor.loader.js';
-import { Actor, type ActorType } from './actor.type.js';
+import { actorLoader } from './actor.loaders.js';
+import { Actor, type ActorType } from './actor.types.js';
 
 /**
  * An audit field (`deletedBy`, `invitedBy`, `author`, ...) is declared `@Field(() => Actor)` on a property that

@@ -1,4 +1,4 @@
-import { ActorType, type Actor } from './actor.type.js';
+import { ActorType, type Actor } from './actor.types.js';
 
 /**
  * A principal string as the audit columns store it (src/context.ts builds `ctx.actor`), taken apart.

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/postgresql';
-import { resolveActors } from '../actors/actor.loader.js';
-import { ActorType } from '../actors/actor.type.js';
+import { resolveActors } from '../actors/actor.loaders.js';
+import { ActorType } from '../actors/actor.types.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js';
 import { findLeanIn, findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';

@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
-import { CreateApiKeyInput, CreatedApiKey, UpdateApiKeyInput } from './api-key.inputs.js';
+import { CreateApiKeyInput, CreatedApiKey, UpdateApiKeyInput } from './api-key.types.js';
 import { ApiKeyService } from './api-key.service.js';
 
 const ApiKeyPage = PageOf(ApiKey, 'ApiKey');

@@ -2,7 +2,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Actor } from '../actors/actor.type.js';
+import { Actor } from '../actors/actor.types.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import {
   BackupWorkload,

@@ -22,7 +22,7 @@ import {
   checkSourceType,
   checkUserMapping,
   throwIfProblems,
-} from './connector-validation.js';
+} from './connector.validation.js';
 import { ComplianceConnector } from './connector.entity.js';
 import { ConnectorAction, ConnectorHealth, ConnectorStatus } from './connector.enums.js';
 import { connectorStatistics } from './connector-statistics.js';

@@ -5,17 +5,15 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
-import {
-  CreateEnrollmentRestrictionInput,
-  EvaluateEnrollmentInput,
-  UpdateEnrollmentRestrictionInput,
-} from './enrollment-policy.inputs.js';
 import { EnrollmentPolicyService } from './enrollment-policy.service.js';
 import {
   BlockedAttemptArgs,
   BlockedEnrollmentAttemptPage,
+  CreateEnrollmentRestrictionInput,
   EnrollmentDecisionResult,
   EnrollmentRestrictionPage,
+  EvaluateEnrollmentInput,
+  UpdateEnrollmentRestrictionInput,
 } from './enrollment-policy.types.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);

@@ -25,7 +25,7 @@ import type {
   CreateEnrollmentRestrictionInput,
   EvaluateEnrollmentInput,
   UpdateEnrollmentRestrictionInput,
-} from './enrollment-policy.inputs.js';
+} from './enrollment-policy.types.js';
 import { assertValidPolicy, withEveryPlatform, type PolicyDraft } from './enrollment-policy.validation.js';
 import { RestrictionType } from './enrollment.enums.js';
 

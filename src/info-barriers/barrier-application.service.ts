@@ -6,7 +6,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { BarrierApplication, BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
 import { BARRIER_APPLICATION_HOURS, BarrierApplicationStatus } from './info-barrier.enums.js';
-import { policyConflicts } from './info-barrier-validation.js';
+import { policyConflicts } from './info-barrier.validation.js';
 import { readSegmentDirectory } from './segment-membership.js';
 import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';
 

@@ -4,7 +4,7 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
-import { pairKey, pairsOf, requiredText } from './info-barrier-validation.js';
+import { pairKey, pairsOf, requiredText } from './info-barrier.validation.js';
 import type { CreateBarrierPolicyInput } from './info-barrier.types.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { LockMode } from '@mikro-orm/postgresql';

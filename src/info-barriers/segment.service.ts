@@ -6,7 +6,7 @@ import type { ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { BarrierSegment } from './info-barrier.entity.js';
-import { requiredText } from './info-barrier-validation.js';
+import { requiredText } from './info-barrier.validation.js';
 import type { CreateSegmentInput } from './info-barrier.types.js';
 import { readSegmentDirectory, segmentMembers } from './segment-membership.js';
 import { assertNoSegmentOverlap, segmentOverlaps } from './segment-overlap.js';

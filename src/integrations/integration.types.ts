@@ -2,7 +2,7 @@ import { GraphQLDateTime, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DeliveryStatus } from '../webhooks/webhook-delivery.entity.js';
 import { WebhookFilter } from '../webhooks/webhook.entity.js';
-import { WebhookFilterInput, type WebhookFields } from '../webhooks/webhook.inputs.js';
+import { WebhookFilterInput, type WebhookFields } from '../webhooks/webhook.types.js';
 import { IntegrationType } from './integration.entity.js';
 
 export enum IntegrationStatus {

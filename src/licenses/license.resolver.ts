@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
-import { LicenseAssignmentInput, LicenseAssignmentListArgs, LicenseRemoval } from './license.inputs.js';
+import { LicenseAssignmentInput, LicenseAssignmentListArgs, LicenseRemoval } from './license.types.js';
 import { LicenseService } from './license.service.js';
 
 const LicensePage = PageOf(TenantLicense, 'License');

@@ -8,7 +8,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { User } from '../users/user.entity.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
-import type { LicenseRemoval } from './license.inputs.js';
+import type { LicenseRemoval } from './license.types.js';
 
 export interface LicenseAssignmentRequest {
   userId: string;

@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { Member } from './member.entity.js';
-import { CreateMemberInput, UpdateMemberInput } from './member.inputs.js';
+import { CreateMemberInput, UpdateMemberInput } from './member.types.js';
 import { MemberService } from './member.service.js';
 
 const MemberPage = PageOf(Member, 'Member');

@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { OAuthClient } from './oauth-client.entity.js';
-import { CreatedOAuthClient, CreateOAuthClientInput } from './oauth-client.inputs.js';
+import { CreatedOAuthClient, CreateOAuthClientInput } from './oauth-client.types.js';
 import { OAuthClientService } from './oauth-client.service.js';
 
 const OAuthClientPage = PageOf(OAuthClient, 'OAuthClient');

@@ -1,6 +1,6 @@
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { Actor } from '../actors/actor.type.js';
+import { Actor } from '../actors/actor.types.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import {
   ApplyOperationStatus,

@@ -10,7 +10,7 @@ import { Permission } from '../core/permissions.js';
 import type { Scope } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { assertPermission, hasPermission, type Viewer } from '../core/viewer.js';
-import { severityOf, type EventFilterInput, type EventKindSubscriptionArgs } from './event-payload.type.js';
+import { severityOf, type EventFilterInput, type EventKindSubscriptionArgs } from './event-payload.types.js';
 import { readPermissionOfKind, SUBSCRIBABLE_EVENT_KINDS } from './event-kinds.js';
 
 export const MAX_EVENT_PATTERNS = 50;

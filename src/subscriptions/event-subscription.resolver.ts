@@ -6,7 +6,7 @@ import type { EventPayload } from '../core/events/event-filter.js';
 import type { EventHub } from './event-hub.js';
 import type { EventKind } from '../core/events/event-kinds.js';
 import { readPermissionOfKind, SUBSCRIBABLE_EVENT_KINDS, subscriptionFieldName } from './event-kinds.js';
-import { EventFilterInput, EventKindSubscriptionArgs, EventPayloadType } from './event-payload.type.js';
+import { EventFilterInput, EventKindSubscriptionArgs, EventPayloadType } from './event-payload.types.js';
 import { acceptorOfFilter, acceptorOfKind, assertOwnTenants, type EventAcceptor } from './event-selection.js';
 
 /** The context of an operation that came in over graphql-ws: a request context plus this server's event hub. */

@@ -7,7 +7,7 @@ import { UserOffboarding } from './offboarding.entity.js';
 import { OffboardingResolver } from './offboarding.resolver.js';
 import { USER_OFFBOARDING_TASK } from './offboarding.service.js';
 import { userOffboardingTask } from './offboarding.task.js';
-import { OneDriveResolver } from './onedrive.js';
+import { OneDriveResolver } from './onedrive.resolver.js';
 import { UserImport, UserImportRow } from './user-import.entity.js';
 import { UserImportResolver } from './user-import.resolver.js';
 import { USER_IMPORT_TASK } from './user-import.service.js';

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { validate } from 'class-validator';
 import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
-import { CreateUserInput } from '../users/user.inputs.js';
+import { CreateUserInput } from '../users/user.types.js';
 
 /**
  * The columns of a user import file (docs/user-management.md, docs/examples/users-import.csv), each with

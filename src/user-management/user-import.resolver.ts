@@ -1,6 +1,6 @@
 import { GraphQLUUID } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Actor } from '../actors/actor.type.js';
+import { Actor } from '../actors/actor.types.js';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';

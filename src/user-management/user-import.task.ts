@@ -5,7 +5,7 @@ import { AppError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
-import type { CreateUserInput } from '../users/user.inputs.js';
+import type { CreateUserInput } from '../users/user.types.js';
 import { UserService } from '../users/user.service.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
 

@@ -7,7 +7,7 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { generatePassword, passwordProblems } from '../users/password.js';
 import { EDITABLE_PROFILE_FIELDS, User } from '../users/user.entity.js';
 import { UserSource } from '../users/user.enums.js';
-import type { UpdateUserInput } from '../users/user.inputs.js';
+import type { UpdateUserInput } from '../users/user.types.js';
 import { userPath } from '../users/user.rules.js';
 import { UserService } from '../users/user.service.js';
 import { userSearchSql, type UserSearchArgs } from './user-search.js';

@@ -3,7 +3,7 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { User } from '../users/user.entity.js';
-import { NamedProfileInput } from '../users/user.inputs.js';
+import { NamedProfileInput } from '../users/user.types.js';
 
 export const ManagedUserPage = PageOf(User, 'ManagedUser');
 

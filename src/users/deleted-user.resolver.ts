@@ -7,7 +7,7 @@ import { FEATURES } from '../core/permissions.js';
 import { DeletedUserService } from './deleted-user.service.js';
 import { DeletedUser, DeletedUserPage, PurgedUser, RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { User } from './user.entity.js';
-import { RestoreUserInput } from './user.inputs.js';
+import { RestoreUserInput } from './user.types.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);

@@ -9,7 +9,7 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { RECOVERY_WINDOW_DAYS, type DeletedUser, type PurgedUser } from './deleted-user.types.js';
 import { User } from './user.entity.js';
 import { AccountStatus } from './user.enums.js';
-import type { RestoreUserInput } from './user.inputs.js';
+import type { RestoreUserInput } from './user.types.js';
 import { assertUpnFree, flushClaimingUpn, upnDomainProblems, userPath } from './user.rules.js';
 
 /** SPEC 8.3: a deleted user can be restored for RECOVERY_WINDOW_DAYS, then it is permanently deleted. */

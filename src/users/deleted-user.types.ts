@@ -1,6 +1,6 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { Actor } from '../actors/actor.type.js';
+import { Actor } from '../actors/actor.types.js';
 import { PageOf } from '../core/pagination.js';
 import { UserType } from './user.enums.js';
 

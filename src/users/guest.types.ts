@@ -1,11 +1,11 @@
 import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Actor } from '../actors/actor.type.js';
+import { Actor } from '../actors/actor.types.js';
 import { PageOf } from '../core/pagination.js';
 import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserType } from './user.enums.js';
-import { USER_FIELD_MAX_LENGTH } from './user.inputs.js';
+import { USER_FIELD_MAX_LENGTH } from './user.types.js';
 
 /** SPEC 2.6 "Guest user": a guest of a tenant as the guest routes show it. */
 @ObjectType({ description: 'A guest user of a tenant (SPEC 2.6 "Guest user")' })

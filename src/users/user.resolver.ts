@@ -5,7 +5,7 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { User } from './user.entity.js';
-import { CreateUserInput, UpdateUserInput } from './user.inputs.js';
+import { CreateUserInput, UpdateUserInput } from './user.types.js';
 import { userLicensesLoader } from './user.loaders.js';
 import { generatedPasswordOf, UserService } from './user.service.js';
 

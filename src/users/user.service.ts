@@ -11,7 +11,7 @@ import { generatePassword, passwordProblems } from './password.js';
 import { cloudPatchOf } from './user-cloud.js';
 import { User } from './user.entity.js';
 import { AccountStatus, MfaStatus, UserSource, UserType } from './user.enums.js';
-import type { CreateUserInput, UpdateUserInput } from './user.inputs.js';
+import type { CreateUserInput, UpdateUserInput } from './user.types.js';
 import {
   changedFields,
   normalizedChanges,

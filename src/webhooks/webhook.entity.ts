@@ -5,7 +5,7 @@ import { Field, ObjectType } from 'type-graphql';
 import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import type { EventSelection } from '../core/events/event-filter.js';
 import { ScopedEntity, type Scope } from '../core/scope.js';
-import { EventSeverityLevel } from '../subscriptions/event-payload.type.js';
+import { EventSeverityLevel } from '../subscriptions/event-payload.types.js';
 import { DISABLE_AFTER_FAILING_DAYS } from './webhook.settings.js';
 
 /** How a delivery's body is written: the signed event (standard) or a chat message (integrations). */

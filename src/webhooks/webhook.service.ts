@@ -8,9 +8,9 @@ import type { ServiceContext } from '../core/service-context.js';
 import { DeliveryStatus, WebhookDelivery } from './webhook-delivery.entity.js';
 import { QUEUE_ATTEMPT_SQL } from './webhook-delivery.queue.js';
 import { generateSigningSecret } from './webhook-signing.js';
-import { checkWebhookFields, type CheckedWebhookFields, type CheckOptions } from './webhook-validation.js';
+import { checkWebhookFields, type CheckedWebhookFields, type CheckOptions } from './webhook.validation.js';
 import { Webhook, WebhookFormat } from './webhook.entity.js';
-import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.inputs.js';
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.types.js';
 import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
 
 /**

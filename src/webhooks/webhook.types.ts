@@ -1,8 +1,8 @@
 import { GraphQLJSONObject, GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType } from 'type-graphql';
-import { EventSeverityLevel } from '../subscriptions/event-payload.type.js';
+import { EventSeverityLevel } from '../subscriptions/event-payload.types.js';
 
-/** The most entries a webhook may list (checked in webhook-validation.ts). */
+/** The most entries a webhook may list (checked in webhook.validation.ts). */
 export const MAX_EVENT_PATTERNS = 50;
 export const MAX_TENANT_IDS = 100;
 export const MAX_HEADERS = 20;

@@ -1,51 +1,10 @@
-import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, Field, ID, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../context.js';
-import { RequirePermission } from '../core/authorize.js';
 import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
-import { PageArgs, pageOffset, PageOf, type Page } from '../core/pagination.js';
-import { FEATURES } from '../core/permissions.js';
+import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { RECOVERY_WINDOW_MS } from '../users/deleted-user.service.js';
-import { RECOVERY_WINDOW_DAYS } from '../users/deleted-user.types.js';
 import { User } from '../users/user.entity.js';
-
-@ObjectType({ description: 'A file preserved in a deleted user’s personal storage' })
-export class DriveItem {
-  @Field(() => ID)
-  id!: string;
-
-  @Field()
-  name!: string;
-
-  @Field()
-  path!: string;
-
-  @Field(() => Int)
-  sizeBytes!: number;
-
-  @Field(() => GraphQLDateTime)
-  modifiedAt!: Date;
-}
-const DriveItemPage = PageOf(DriveItem, 'DriveItem');
-
-@ObjectType({ description: 'Access given to a user on a deleted user’s personal storage' })
-export class DriveAccessGrant {
-  @Field(() => ID)
-  userId!: string;
-
-  @Field(() => ID)
-  grantedTo!: string;
-
-  @Field(() => GraphQLDateTime)
-  grantedAt!: Date;
-
-  @Field(() => GraphQLDateTime, {
-    description: 'The storage is purged with the user at the end of the window',
-  })
-  availableUntil!: Date;
-}
+import type { DriveAccessGrant, DriveItem } from './onedrive.types.js';
 
 /**
  * A deleted user's personal file storage (SPEC 4.2 GET /api/identity/users/:id/onedrive, 3.4): readable
@@ -101,34 +60,5 @@ export class OneDriveService {
       grantee.externalId,
     );
     return { userId: user.id, grantedTo: grantee.id, grantedAt: new Date(grant.grantedAt), availableUntil };
-  }
-}
-
-@Resolver()
-export class OneDriveResolver {
-  @Query(() => DriveItemPage, {
-    description: `A deleted user's preserved personal files, by path (within ${RECOVERY_WINDOW_DAYS} days of the deletion)`,
-  })
-  @RequirePermission(FEATURES.identity.read)
-  deletedUserFiles(
-    @Arg('tenantId', () => GraphQLUUID) tenantId: string,
-    @Arg('id', () => GraphQLUUID) id: string,
-    @Args() page: PageArgs,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return new OneDriveService(ctx).files(tenantId, id, page);
-  }
-
-  @Mutation(() => DriveAccessGrant, {
-    description: "Gives an active user access to a deleted user's personal files until they are purged",
-  })
-  @RequirePermission(FEATURES.identity.write)
-  grantDeletedUserFileAccess(
-    @Arg('tenantId', () => GraphQLUUID) tenantId: string,
-    @Arg('id', () => GraphQLUUID) id: string,
-    @Arg('userId', () => GraphQLUUID) userId: string,
-    @Ctx() ctx: RequestContext,
-  ) {
-    return new OneDriveService(ctx).grantAccess(tenantId, id, userId);
   }
 }

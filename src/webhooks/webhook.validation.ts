@@ -5,7 +5,7 @@ import { kindMatches } from '../core/events/event-filter.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { EVENT_KINDS } from '../core/events/event-kinds.js';
 import { Tenant } from '../tenants/tenant.entity.js';
-import { MAX_EVENT_PATTERNS, MAX_HEADERS, MAX_TENANT_IDS, type WebhookFields } from './webhook.inputs.js';
+import { MAX_EVENT_PATTERNS, MAX_HEADERS, MAX_TENANT_IDS, type WebhookFields } from './webhook.types.js';
 import type { WebhookSettings } from './webhook.settings.js';
 import {
   assertPublicTarget,

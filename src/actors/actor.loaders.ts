@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { defineLoader } from '../core/loaders.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { ActorType, type Actor } from './actor.type.js';
+import { ActorType, type Actor } from './actor.types.js';
 import { parsePrincipal, systemActor, UNKNOWN_ACTOR, upstreamActor, type Principal } from './principal.js';
 
 interface KeyRow {
