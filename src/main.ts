@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { startJobRunner } from './core/jobs.js';
+import { assertPerfTrickVersions } from './core/perf/versions.js';
 import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
@@ -26,6 +27,13 @@ function configOrExit(): ReturnType<typeof loadConfig> {
 }
 
 const config = configOrExit();
+// Code that reads libraries' internals (src/core/perf) runs only on the library versions it was written for.
+try {
+  assertPerfTrickVersions();
+} catch (error) {
+  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,
