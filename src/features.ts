@@ -63,3 +63,6 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   securityModule,
   housekeepingModule,
 ];
+
+/** What acts on every recorded event inside its transaction (AppDeps.outboxSubscribers, core/events/event-fanout.ts). */
+export const OUTBOX_SUBSCRIBERS = FEATURE_MODULES.flatMap((feature) => feature.outboxSubscribers ?? []);

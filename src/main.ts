@@ -53,14 +53,21 @@ const databaseReady = prepareDatabase(config, {
 // While PostgreSQL starts and the migrations are checked (another process, and waiting on it), load the rest of
 // the server and build the GraphQL schema: about a second of module loading that a restart no longer waits for
 // in sequence (docs/performance.md "Cold start").
-const [{ createApp }, { buildAppSchema }, { cronItems, taskList }, { SimulatedCloudProvider }, demoSeed] =
-  await Promise.all([
-    import('./app.js'),
-    import('./schema.js'),
-    import('./tasks.js'),
-    import('./cloud/simulated/simulated-cloud.provider.js'),
-    import('./db/seeds/demo.js'),
-  ]);
+const [
+  { createApp },
+  { buildAppSchema },
+  { cronItems, taskList },
+  { SimulatedCloudProvider },
+  demoSeed,
+  { OUTBOX_SUBSCRIBERS },
+] = await Promise.all([
+  import('./app.js'),
+  import('./schema.js'),
+  import('./tasks.js'),
+  import('./cloud/simulated/simulated-cloud.provider.js'),
+  import('./db/seeds/demo.js'),
+  import('./features.js'),
+]);
 const phases: Record<string, number> = { modules: performance.now() };
 const schema = await buildAppSchema();
 phases.schema = performance.now();
@@ -85,6 +92,7 @@ const deps: AppDeps = {
   clock: systemClock,
   provider: new SimulatedCloudProvider(database.orm, systemClock),
   publicUrl: config.publicUrl,
+  outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
 };
 

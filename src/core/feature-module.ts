@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
 import type { ClassType } from 'type-graphql';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
+import type { OutboxSubscriber } from './events/event-fanout.js';
 import type { EventKind } from './events/event-kinds.js';
 import type { AppDeps } from './service-context.js';
 
@@ -37,4 +38,6 @@ export interface FeatureModule {
   readonly routes?: { readonly v1?: readonly RouteDefinition[]; readonly api?: readonly RouteDefinition[] };
   /** The event kinds of the catalog this feature emits (each kind is owned by exactly one feature). */
   readonly eventKinds?: readonly EventKind[];
+  /** What acts on every recorded event inside its transaction (core/events/event-fanout.ts). */
+  readonly outboxSubscribers?: readonly OutboxSubscriber[];
 }

@@ -24,7 +24,7 @@ const addDeliveryJob = (source: string) => `
 
 /**
  * New deliveries of one event to the given webhooks (a JSON array of ids), each with its first attempt
- * queued now (the event's fan-out, src/core/events/event-fanout.ts). A pair that already exists is skipped.
+ * queued now (the event's fan-out, src/webhooks/webhook-fanout.ts). A pair that already exists is skipped.
  * Parameters: organization id, environment, event id, event kind, created at, webhook ids (JSON).
  */
 export const QUEUE_DELIVERIES_SQL = `
