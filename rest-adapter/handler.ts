@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../src/core/loaders.js';
+import type { RequestContext } from '../src/context.js';
 import {
   invalid,
   InvalidRequestError,

@@ -6,7 +6,7 @@ import express, {
   type Response,
 } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import type { RequestContext } from '../src/core/loaders.js';
+import type { RequestContext } from '../src/context.js';
 import { compileRoute, type CompiledRoute } from './compile.js';
 import { restHandler } from './handler.js';
 import { InvalidRequestError } from '../src/core/errors.js';

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Loaders, type RequestContext } from './core/loaders.js';
+import { Loaders } from './core/loaders.js';
 import { SCOPE_FILTER } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
 import { principalOf, type Viewer } from './core/viewer.js';
 import { consentBoundProvider } from './tenants/tenant-consent.js';
 
-export type { RequestContext };
+/** The context of one GraphQL operation, whether it came in on /graphql or through the REST adapter. */
+export interface RequestContext extends ServiceContext {
+  viewer: Viewer;
+  requestId: string;
+  loaders: Loaders;
+}
 
 export function createRequestContext(
   orm: MikroORM,

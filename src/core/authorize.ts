@@ -1,7 +1,7 @@
 import { createMethodMiddlewareDecorator, Extensions } from 'type-graphql';
 import { Permission, type Requirement } from './permissions.js';
 import { assertPermission, type PermissionRequirement } from './viewer.js';
-import type { RequestContext } from './loaders.js';
+import type { RequestContext } from '../context.js';
 
 /** Where a field's requirement is kept in the schema (`field.extensions`), for checks made before execution. */
 export const REQUIREMENT_EXTENSION = 'requires';

@@ -1,17 +1,5 @@
 import type DataLoader from 'dataloader';
-import type { ServiceContext } from './service-context.js';
-import type { Viewer } from './viewer.js';
-
-/**
- * The context of one GraphQL operation, whether it came in on /graphql or through the REST adapter; built by
- * createRequestContext (src/context.ts, which re-exports this type). Declared here, beside the per-request
- * loaders it holds and that are created from it, so that core needs nothing from the application's wiring.
- */
-export interface RequestContext extends ServiceContext {
-  viewer: Viewer;
-  requestId: string;
-  loaders: Loaders;
-}
+import type { RequestContext } from '../context.js';
 
 /**
  * A loader is declared once, beside its feature, with `defineLoader`; each request gets its own
