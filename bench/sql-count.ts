@@ -6,6 +6,7 @@ import { createApp } from '../src/app.js';
 import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
 import { systemClock } from '../src/core/clock.js';
 import { PgListener } from '../src/core/pg-listener.js';
+import { OUTBOX_SUBSCRIBERS } from '../src/features.js';
 import { buildAppSchema } from '../src/schema.js';
 import { restUsersPath } from './targets.js';
 
@@ -64,6 +65,7 @@ export async function countStatements(options: {
       clock: systemClock,
       provider: new SimulatedCloudProvider(options.orm, systemClock),
       publicUrl: 'http://bench.local',
+      outboxSubscribers: OUTBOX_SUBSCRIBERS,
       orm: options.orm,
       pool: options.pool,
       schema: await buildAppSchema(),

@@ -14,10 +14,11 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
 import { createJobContext } from '../src/context.js';
 import { systemClock } from '../src/core/clock.js';
-import { recordEvent } from '../src/core/events/record-event.js';
+import { recordEvent, type EventDeps } from '../src/core/events/record-event.js';
 import type { Scope } from '../src/core/scope.js';
 import type { AppDeps } from '../src/core/service-context.js';
 import { parseSecretsKey, SecretBox } from '../src/core/secret-box.js';
+import { OUTBOX_SUBSCRIBERS } from '../src/features.js';
 import { WebhookService } from '../src/webhooks/webhook.service.js';
 import type { ChildServer } from './children.js';
 
@@ -146,8 +147,14 @@ async function commitBurst(
   return { ids, committingAt };
 }
 
+const EVENT_DEPS: EventDeps = {
+  clock: systemClock,
+  publicUrl: 'http://bench.local',
+  outboxSubscribers: OUTBOX_SUBSCRIBERS,
+};
+
 function recordOne(tx: EntityManager, scope: Scope, n: number) {
-  return recordEvent(tx, scope, systemClock, 'http://bench.local', {
+  return recordEvent(tx, scope, EVENT_DEPS, {
     kind: 'user.updated',
     severity: 'informational',
     tenant: null,
@@ -188,6 +195,7 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
       clock: systemClock,
       provider: new SimulatedCloudProvider(orm, systemClock),
       publicUrl: 'http://bench.local',
+      outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { allowPrivateTargets: true, secretBox: new SecretBox(parseSecretsKey(secretsKey)) },
     };
     await new WebhookService(createJobContext(orm, deps, scope, 'bench')).create({

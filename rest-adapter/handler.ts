@@ -8,6 +8,7 @@ import {
   toAppError,
   type FieldProblem,
 } from '../src/core/errors.js';
+import { fieldOfCoercionMessage } from '../src/core/perf/graphql-coercion-messages.js';
 import { coercionProblems, type CompiledRoute, type CoercionProblem } from './compile.js';
 import { assertRequirements } from '../src/http/operation-requirements.js';
 import { sendJson } from '../src/http/respond.js';
@@ -116,8 +117,6 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
   return variables;
 }
 
-const FIELD_MESSAGE = /^Field "([^"]+)" (is not defined by type|of required type "[^"]+" was not provided)/;
-
 /** Turns a type problem into the field name the client used and a sentence a person understands. */
 function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProblem {
   const source = route.sources.get(problem.variable) ?? { from: 'body' as const, name: problem.variable };
@@ -130,10 +129,10 @@ function fieldProblem(route: CompiledRoute, problem: CoercionProblem): FieldProb
       problem: `is required: the header ${TENANT_HEADER} (or the query parameter ${TENANT_QUERY_PARAM}) selects the tenant`,
     };
   }
-  const named = FIELD_MESSAGE.exec(text);
+  const named = fieldOfCoercionMessage(text);
   if (named) {
-    path = path ? `${path}.${named[1]}` : named[1];
-    text = named[2].startsWith('is not defined') ? 'is not a known field' : 'is required';
+    path = path ? `${path}.${named.field}` : named.field;
+    text = named.problem;
   }
   const field = [prefix, path].filter((part) => part !== '').join('.') || problem.variable;
   return { field, problem: text };

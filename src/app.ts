@@ -123,6 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock: options.clock,
     provider: options.provider,
     publicUrl: options.publicUrl,
+    outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,
     apiKeyCache: apiKeys,
   };

@@ -86,3 +86,6 @@ export const ROUTE_MOUNTS: readonly RouteMount[] = [
  * comes after those it names in `after`.
  */
 export const SYNC_STEPS: readonly SyncStep[] = syncStepsOf(FEATURE_MODULES);
+
+/** What acts on every recorded event inside its transaction (AppDeps.outboxSubscribers, core/events/event-fanout.ts). */
+export const OUTBOX_SUBSCRIBERS = FEATURE_MODULES.flatMap((feature) => feature.outboxSubscribers ?? []);

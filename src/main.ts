@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { startJobRunner } from './core/jobs.js';
+import { assertPerfTrickVersions } from './core/perf/versions.js';
 import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
@@ -26,6 +27,13 @@ function configOrExit(): ReturnType<typeof loadConfig> {
 }
 
 const config = configOrExit();
+// Code that reads libraries' internals (src/core/perf) runs only on the library versions it was written for.
+try {
+  assertPerfTrickVersions();
+} catch (error) {
+  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,
@@ -45,14 +53,21 @@ const databaseReady = prepareDatabase(config, {
 // While PostgreSQL starts and the migrations are checked (another process, and waiting on it), load the rest of
 // the server and build the GraphQL schema: about a second of module loading that a restart no longer waits for
 // in sequence (docs/performance.md "Cold start").
-const [{ createApp }, { buildAppSchema }, { cronItems, taskList }, { SimulatedCloudProvider }, demoSeed] =
-  await Promise.all([
-    import('./app.js'),
-    import('./schema.js'),
-    import('./tasks.js'),
-    import('./cloud/simulated/simulated-cloud.provider.js'),
-    import('./db/seeds/demo.js'),
-  ]);
+const [
+  { createApp },
+  { buildAppSchema },
+  { cronItems, taskList },
+  { SimulatedCloudProvider },
+  demoSeed,
+  { OUTBOX_SUBSCRIBERS },
+] = await Promise.all([
+  import('./app.js'),
+  import('./schema.js'),
+  import('./tasks.js'),
+  import('./cloud/simulated/simulated-cloud.provider.js'),
+  import('./db/seeds/demo.js'),
+  import('./features.js'),
+]);
 const phases: Record<string, number> = { modules: performance.now() };
 const schema = await buildAppSchema();
 phases.schema = performance.now();
@@ -77,6 +92,7 @@ const deps: AppDeps = {
   clock: systemClock,
   provider: new SimulatedCloudProvider(database.orm, systemClock),
   publicUrl: config.publicUrl,
+  outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
 };
 

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { createPubSub } from '@graphql-yoga/subscription';
 import { validate, type ValidationError } from 'class-validator';
 import type { GraphQLSchema } from 'graphql';
-import { buildSchema, getMetadataStorage, type ClassType, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type ClassType, type NonEmptyArray } from 'type-graphql';
 import { FEATURE_MODULES } from './features.js';
 import { InvalidRequestError, type FieldProblem } from './core/errors.js';
 import { withServiceScalars } from './core/scalars.js';
+import { readPlainFieldsDirectly } from './core/perf/type-graphql-plain-fields.js';
 
 /** Every feature's resolvers, in the order of the feature list (src/features.ts). */
 export const RESOLVERS = FEATURE_MODULES.flatMap(
@@ -37,25 +38,8 @@ async function validateArgument(value: unknown): Promise<void> {
   }
 }
 
-/**
- * Plain fields (a property or getter of the object, no field resolver) are read by the executor itself instead of
- * through type-graphql's per-field wrapper. The wrapper only runs middlewares and auth checks, and this schema has
- * neither (no global middlewares, no authChecker, no @UseMiddleware/@Authorized on fields: permissions are checked
- * per operation, src/http/operation-requirements.ts); it cost an object, a closure and a resolver call per field
- * of every item (600 per page of 25 users, issue #11). A field published under another name than its property
- * (`@Field({ name })`) keeps the wrapper, since the executor would read the published name.
- */
-function readPlainFieldsDirectly(): void {
-  const storage = getMetadataStorage();
-  for (const field of storage.fields) {
-    const renamed = field.name !== field.schemaName;
-    const guarded = (field.middlewares?.length ?? 0) > 0 || field.roles !== undefined;
-    if (field.simple === undefined && (renamed || guarded)) field.simple = false;
-  }
-  for (const objectType of storage.objectTypes) objectType.simpleResolvers ??= true;
-}
-
 export async function buildAppSchema(): Promise<GraphQLSchema> {
+  // Plain fields without type-graphql's per-field wrapper (issue #11; a trick on its internals, see the file).
   readPlainFieldsDirectly();
   const schema = await buildSchema({
     resolvers: RESOLVERS,

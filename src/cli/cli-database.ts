@@ -8,6 +8,7 @@ import { Environment, type Scope } from '../core/scope.js';
 import { createJobContext } from '../context.js';
 import { prepareDatabase } from '../db/prepare.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from '../db/seeds/demo.js';
+import { OUTBOX_SUBSCRIBERS } from '../features.js';
 import { Organization } from '../organizations/organization.entity.js';
 
 /** A failure to report in one line on stderr, with exit code 1 (no stack trace). */
@@ -40,6 +41,7 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
       clock: systemClock,
       provider: new SimulatedCloudProvider(database.orm, systemClock),
       publicUrl: config.publicUrl,
+      outboxSubscribers: OUTBOX_SUBSCRIBERS,
     };
     if (config.seedDemo && (await seedDemoIfEmpty(database.orm, deps))) {
       info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data.`);

@@ -11,6 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, type DatabaseConnection } from 'kysely';
 import type { Scope } from './scope.js';
+import { releaseReservedConnection } from './perf/kysely-release-connection.js';
 
 /** The role the request path acts as unless APP_DATABASE_ROLE names another. */
 export const DEFAULT_APP_DATABASE_ROLE = 'msp_app';
@@ -88,7 +89,8 @@ export function sessionSettingsOnReserve(
       await connection.executeQuery(CompiledQuery.raw(sql, parameters));
     } catch (error) {
       // Kysely's driver (0.29) neither uses nor releases a connection whose reserve hook threw: give it back
-      // to the pool ourselves, or every failure (a database blip, a dropped role) would leak one for good.
+      // to the pool ourselves, or every failure (a database blip, a dropped role) would leak one for good
+      // (through Kysely's private release method: src/core/perf/kysely-release-connection.ts).
       releaseReservedConnection(connection);
       throw error;
     }
@@ -97,17 +99,4 @@ export function sessionSettingsOnReserve(
     log?.(`[session] ${scope ? 'organization' : 'service'} settings`);
     applied.set(connection, wanted);
   };
-}
-
-/**
- * Returns a reserved connection to its pool. Kysely releases through a method keyed by a module-private symbol
- * (the only symbol-keyed function of the connection's class); pg's pool drops a client whose socket failed.
- * test/rls/session-settings-failure.test.ts proves the pool keeps working after failed reservations.
- */
-function releaseReservedConnection(connection: DatabaseConnection): void {
-  const prototype = Object.getPrototypeOf(connection) as Record<symbol, unknown>;
-  const release = Object.getOwnPropertySymbols(prototype)
-    .map((key) => prototype[key])
-    .find((value): value is () => void => typeof value === 'function');
-  release?.call(connection);
 }

@@ -4,6 +4,7 @@ import type { CronItem, Task } from 'graphile-worker';
 import type { ClassType } from 'type-graphql';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import type { SyncStep } from '../sync/sync-step.js';
+import type { OutboxSubscriber } from './events/event-fanout.js';
 import type { EventKind } from './events/event-kinds.js';
 import type { AppDeps } from './service-context.js';
 
@@ -43,4 +44,6 @@ export interface FeatureModule {
    * records by the feature itself); the sync (src/sync) runs every feature's step.
    */
   readonly syncStep?: SyncStep;
+  /** What acts on every recorded event inside its transaction (core/events/event-fanout.ts). */
+  readonly outboxSubscribers?: readonly OutboxSubscriber[];
 }

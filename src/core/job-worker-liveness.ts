@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { RELEASE_DEAD_WORKERS } from './perf/graphile-worker-private-tables.js';
 
 /** How often a process says its workers are alive. */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -9,26 +10,6 @@ const HEARTBEAT = `
   insert into job_worker_heartbeats (worker_id, seen_at)
   select id, now() from unnest($1::text[]) as id
   on conflict (worker_id) do update set seen_at = excluded.seen_at`;
-
-/**
- * Jobs locked (for longer than the stale time) by a worker without a recent heartbeat, in any process,
- * are unlocked with graphile-worker's own function, which also unlocks their queues; their heartbeat rows
- * go too. A worker that never wrote a heartbeat (killed in its first seconds) counts as silent.
- */
-const RELEASE_DEAD_WORKERS = `
-  with dead as (
-    select distinct jobs.locked_by as worker_id
-      from graphile_worker._private_jobs jobs
-      left join job_worker_heartbeats beat on beat.worker_id = jobs.locked_by
-     where jobs.locked_by is not null
-       and jobs.locked_at < now() - $1 * interval '1 millisecond'
-       and (beat.seen_at is null or beat.seen_at < now() - $1 * interval '1 millisecond')
-  ), released as (
-    select graphile_worker.force_unlock_workers(array_agg(worker_id)) from dead having count(*) > 0
-  ), forgotten as (
-    delete from job_worker_heartbeats where seen_at < now() - interval '1 day'
-  )
-  select (select count(*) from dead)::int as released, (select count(*) from released)::int as done`;
 
 /**
  * graphile-worker only takes back the jobs of a crashed process after 4 hours. Each process running jobs

@@ -1,8 +1,8 @@
 import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseTimestamp } from './iso-time.js';
 import { EXACT_TOTAL_LIMIT, pageOffset, type Page, type PageArgs } from './pagination.js';
 import type { Scope } from './scope.js';
+import { viewConstructorOf, viewPrototypeOf, type ViewColumn } from './perf/lean-view-constructor.js';
 
 /**
  * Read-only pages without the ORM's per-row work (entity construction, identity map, change tracking),
@@ -23,7 +23,7 @@ export type LeanOrder<T> = Partial<Record<keyof T & string, 'asc' | 'desc'>>;
 
 interface LeanShape {
   table: string;
-  columns: Array<{ property: string; column: string; isDate: boolean }>;
+  columns: ViewColumn[];
   columnOf: Map<string, string>;
   /** The mapped columns, quoted and comma-separated: what a page or batch selects (never `*`). */
   selectList: string;
@@ -34,51 +34,6 @@ interface LeanShape {
 const shapes = new WeakMap<EntityMetadata, LeanShape>();
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-/**
- * A prototype under the entity class (so `instanceof` and the class's getters work, which type-graphql
- * relies on) that shadows every mapped property with a plain data property: MikroORM puts setters on the
- * class prototype that need a managed entity, and assigning through them would fail.
- */
-function viewPrototypeOf(entityClass: EntityClass<object>, properties: string[]): object {
-  const view = Object.create(entityClass.prototype as object) as object;
-  for (const property of properties) {
-    Object.defineProperty(view, property, {
-      value: undefined,
-      writable: true,
-      enumerable: false,
-      configurable: true,
-    });
-  }
-  return view;
-}
-
-type ViewConstructor = new (row: Record<string, unknown>) => object;
-
-/**
- * A constructor that copies the columns of a row into a view, one named assignment per property in a fixed
- * order. Objects built this way keep V8's fast properties; copying in a loop with computed keys
- * (`view[property] = …`) turned every view into a dictionary after a dozen properties, which cost about 3 µs per
- * row to build and made every later field read a hash lookup (issue #11: 6% of a REST list's CPU). The source is
- * generated from entity metadata only (property and column names, JSON-quoted), never from input.
- */
-function viewConstructorOf(
-  prototype: object,
-  columns: LeanShape['columns'],
-): (row: Record<string, unknown>) => object {
-  const body = columns
-    .map(({ property, column, isDate }) => {
-      const value = `row[${JSON.stringify(column)}]`;
-      return `this[${JSON.stringify(property)}] = ${isDate ? `parseTimestamp(${value})` : value};`;
-    })
-    .join('\n');
-  const factory = new Function('parseTimestamp', `return function LeanView(row) {\n${body}\n};`) as (
-    parse: typeof parseTimestamp,
-  ) => ViewConstructor;
-  const View = factory(parseTimestamp);
-  View.prototype = prototype;
-  return (row) => new View(row);
-}
 
 function shapeOf(em: EntityManager, entity: EntityClass<object>): LeanShape {
   const meta = em.getMetadata().get(entity);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type LabelValues } from 'prom-client';
+import { QUEUE_SAMPLE } from './perf/graphile-worker-private-tables.js';
 
 /**
  * The process's Prometheus metrics (docs/operations.md). One registry per process: the HTTP server, the
@@ -99,17 +100,6 @@ new Gauge({
     }
   },
 });
-
-/** Jobs waiting per task (not locked, not failed for good) and how long the oldest due one has waited. */
-const QUEUE_SAMPLE = `
-  select task.identifier as task,
-         count(*)::int as depth,
-         coalesce(extract(epoch from now() - min(job.run_at) filter (where job.run_at <= now())), 0)::float8
-           as oldest_age_seconds
-    from graphile_worker._private_jobs job
-    join graphile_worker._private_tasks task on task.id = job.task_id
-   where job.locked_at is null and job.attempts < job.max_attempts
-   group by task.identifier`;
 
 interface QueueSample {
   task: string;

@@ -1,19 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CloudProvider } from '../cloud/provider.js';
 import type { Clock } from './clock.js';
+import type { OutboxSubscriber } from './events/event-fanout.js';
 import { recordEvent, type NewEvent } from './events/record-event.js';
 import type { DomainEvent } from './events/domain-event.entity.js';
 import type { Scope } from './scope.js';
-import type { WebhookSettings } from '../webhooks/webhook.settings.js';
 
-/** Process-wide dependencies shared by every request and job. */
+/**
+ * Process-wide dependencies shared by every request and job. A feature that needs settings of its own adds
+ * its field here by declaration merging in its own folder (webhooks: `webhooks`, src/webhooks/webhook.settings.ts),
+ * so core names no feature.
+ */
 export interface AppDeps {
   clock: Clock;
   provider: CloudProvider;
   /** Origin used to build links such as an event's actionUrl. */
   publicUrl: string;
-  /** Webhook delivery settings; absent: the defaults of DECISIONS (src/webhooks/webhook.settings.ts). */
-  webhooks?: Partial<WebhookSettings>;
+  /**
+   * What acts on every recorded event inside its transaction (webhook deliveries): every feature's
+   * `outboxSubscribers`, OUTBOX_SUBSCRIBERS in src/features.ts.
+   */
+  outboxSubscribers: readonly OutboxSubscriber[];
 }
 
 /**
@@ -28,5 +35,5 @@ export interface ServiceContext extends AppDeps {
 }
 
 export function emitEvent(ctx: ServiceContext, event: NewEvent): Promise<DomainEvent> {
-  return recordEvent(ctx.em, ctx.scope, ctx.clock, ctx.publicUrl, event);
+  return recordEvent(ctx.em, ctx.scope, ctx, event);
 }

@@ -5,6 +5,7 @@ import { WEBHOOK_DELIVERY_TASK } from './webhook-delivery.queue.js';
 import { webhookDeliveryTask } from './webhook-delivery.task.js';
 import { Webhook } from './webhook.entity.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhook.resolver.js';
+import { webhookFanOut } from './webhook-fanout.js';
 
 /** Webhooks: endpoints, signed deliveries with retries, the delivery log (SPEC 6). */
 export const webhooksModule: FeatureModule = {
@@ -14,4 +15,5 @@ export const webhooksModule: FeatureModule = {
   tasks: { [WEBHOOK_DELIVERY_TASK]: webhookDeliveryTask },
   routes: { v1: WEBHOOK_ROUTES },
   eventKinds: ['webhook.test', 'webhook.disabled'],
+  outboxSubscribers: [webhookFanOut],
 };

@@ -1,3 +1,8 @@
+import type { EventPayload } from '../core/events/event-filter.js';
+import type { Environment } from '../core/scope.js';
+import type { DeliveryStatus } from './webhook-delivery.entity.js';
+import type { WebhookFormat } from './webhook.entity.js';
+
 /**
  * How deliveries reach the job queue (graphile-worker, in PostgreSQL). Every statement here runs in the
  * caller's transaction or is a single atomic statement, so a delivery row and its job commit together.
@@ -24,7 +29,7 @@ const addDeliveryJob = (source: string) => `
 
 /**
  * New deliveries of one event to the given webhooks (a JSON array of ids), each with its first attempt
- * queued now (the event's fan-out, src/core/events/event-fanout.ts). A pair that already exists is skipped.
+ * queued now (the event's fan-out, src/webhooks/webhook-fanout.ts). A pair that already exists is skipped.
  * Parameters: organization id, environment, event id, event kind, created at, webhook ids (JSON).
  */
 export const QUEUE_DELIVERIES_SQL = `
@@ -42,3 +47,23 @@ export const QUEUE_DELIVERIES_SQL = `
 /** Queues the next attempt of a delivery after a delay in ms (database time). Parameters: delivery id, delay. */
 export const QUEUE_ATTEMPT_SQL = `
   select ${addDeliveryJob('next')} is not null as queued from (select ?::uuid as id, ?::bigint as delay) next`;
+
+/** A delivery due for an attempt, with its webhook and event, as the delivery task loads it (one statement). */
+export interface DueDelivery {
+  id: string;
+  organization_id: string;
+  environment: Environment;
+  status: DeliveryStatus;
+  attempt_count: number;
+  manual_attempt: boolean;
+  event_id: string;
+  webhook_id: string;
+  url: string;
+  headers: Record<string, string>;
+  enabled: boolean;
+  format: WebhookFormat;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  previous_secret_expires_ms: number | null;
+  payload: EventPayload;
+}

@@ -4,35 +4,16 @@ import { createJobContext } from '../context.js';
 import { systemClock } from '../core/clock.js';
 import { recordWebhookAttempt } from '../core/metrics.js';
 import type { EventPayload } from '../core/events/event-filter.js';
-import type { Environment, Scope } from '../core/scope.js';
+import type { Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
 import { chatMessageBody } from '../integrations/integration-messages.js';
 import { DeliveryStatus } from './webhook-delivery.entity.js';
-import type { DeliveryJobPayload } from './webhook-delivery.queue.js';
+import type { DeliveryJobPayload, DueDelivery } from './webhook-delivery.queue.js';
 import { recordFailedAttempt } from './webhook-failure.js';
 import { postDelivery, type PostOutcome } from './webhook-http.js';
 import { signatureHeaders } from './webhook-signing.js';
 import { WebhookFormat } from './webhook.entity.js';
 import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
-
-export interface DueDelivery {
-  id: string;
-  organization_id: string;
-  environment: Environment;
-  status: DeliveryStatus;
-  attempt_count: number;
-  manual_attempt: boolean;
-  event_id: string;
-  webhook_id: string;
-  url: string;
-  headers: Record<string, string>;
-  enabled: boolean;
-  format: WebhookFormat;
-  signing_secret: string;
-  previous_signing_secret: string | null;
-  previous_secret_expires_ms: number | null;
-  payload: EventPayload;
-}
 
 /** A delivery with its webhook and event: one statement per attempt. */
 const LOAD_DELIVERY = `

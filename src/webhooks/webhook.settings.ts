@@ -1,9 +1,17 @@
 import { SecretBox } from '../core/secret-box.js';
 import { systemResolver, withResolveTimeout, type HostResolver } from './webhook-url.js';
 
+declare module '../core/service-context.js' {
+  interface AppDeps {
+    /** Webhook delivery settings; absent: the defaults of DECISIONS (DEFAULT_WEBHOOK_SETTINGS). */
+    webhooks?: Partial<WebhookSettings>;
+  }
+}
+
 /**
  * How webhook delivery behaves. The defaults are the contract (DECISIONS "Events"); tests shorten the
- * retry schedule and allow loopback receivers through AppDeps.webhooks.
+ * retry schedule and allow loopback receivers through AppDeps.webhooks (declared above, so core's AppDeps
+ * names no webhook type).
  */
 export interface WebhookSettings {
   /** Deliver to private, loopback and link-local addresses (local development and tests only). */

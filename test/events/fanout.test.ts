@@ -110,7 +110,7 @@ describe('fan-out from the outbox', () => {
     const em = app.orm.em.fork();
     await expect(
       em.transactional(async (tx) => {
-        await recordEvent(tx, org.scope, app.clock, 'http://app.test', {
+        await recordEvent(tx, org.scope, app.deps, {
           kind: 'user.created',
           severity: 'low',
           tenant: null,
@@ -179,8 +179,8 @@ describe('fan-out from the outbox', () => {
     await drained();
     const em = app.orm.em.fork();
     const event = await em.findOneOrFail(DomainEvent, { id: eventId }, { filters: false });
-    const matched = await em.transactional((tx) => fanOutEvent(tx, twice.scope, event, app.clock));
-    expect(matched).toBe(1);
+    const written = await em.transactional((tx) => fanOutEvent(tx, twice.scope, event, app.deps));
+    expect(written).toEqual({ webhooks: 1 });
     await drained();
     const deliveries = await waitForDeliveries(app, twice.keys.read, webhook.id, (all) => all.length > 0);
     expect(deliveries).toHaveLength(1);
@@ -189,13 +189,18 @@ describe('fan-out from the outbox', () => {
 
   it('links the event to its item under the public URL, keeping the URL’s path prefix', async () => {
     const event = await app.orm.em.fork().transactional((tx) =>
-      recordEvent(tx, other.scope, app.clock, 'https://msp.example.com/admin', {
-        kind: 'user.updated',
-        severity: 'informational',
-        tenant: null,
-        details: {},
-        actionPath: '/tenants/t1/users/u1',
-      }),
+      recordEvent(
+        tx,
+        other.scope,
+        { ...app.deps, publicUrl: 'https://msp.example.com/admin' },
+        {
+          kind: 'user.updated',
+          severity: 'informational',
+          tenant: null,
+          details: {},
+          actionPath: '/tenants/t1/users/u1',
+        },
+      ),
     );
     expect(event.payload.actionUrl).toBe('https://msp.example.com/admin/tenants/t1/users/u1');
   });
@@ -222,7 +227,7 @@ describe('fan-out from the outbox', () => {
     const em = app.orm.em.fork();
     await em.transactional(async (tx) => {
       for (let i = 0; i < 50; i++)
-        await recordEvent(tx, burst.scope, app.clock, 'http://app.test', {
+        await recordEvent(tx, burst.scope, app.deps, {
           kind: i % 2 === 0 ? 'user.created' : 'tenant.synced',
           severity: 'informational',
           tenant: null,

@@ -20,6 +20,7 @@ import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import type { HttpTimeouts } from '../../src/http/server-timeouts.js';
 import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
+import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 
 import { assertMatchesOpenApi } from './openapi-validator.js';
@@ -115,6 +116,7 @@ export class TestApp {
       clock,
       provider: new SimulatedCloudProvider(orm, clock),
       publicUrl: 'http://app.test',
+      outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
     };
     const listener = new PgListener(url);

@@ -10,6 +10,7 @@ import {
   DEMO_TENANTS,
   seedDemoIfEmpty,
 } from '../../src/db/seeds/demo.js';
+import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
 const SEEDED_AT = new Date('2026-11-01T12:00:00Z');
@@ -26,6 +27,7 @@ async function seedFreshDatabase(): Promise<Seeded> {
     clock,
     provider: new SimulatedCloudProvider(orm, clock),
     publicUrl: 'http://app.test',
+    outboxSubscribers: OUTBOX_SUBSCRIBERS,
   };
   expect(await seedDemoIfEmpty(orm, deps)).toBe(true);
   return { orm, deps };

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { Clock } from '../../src/core/clock.js';
+import type { AppDeps } from '../../src/core/service-context.js';
 import type { EventSeverity } from '../../src/core/events/domain-event.entity.js';
 import { recordEvent, type EventTenant } from '../../src/core/events/record-event.js';
 import type { Scope } from '../../src/core/scope.js';
@@ -160,7 +160,7 @@ export function bearer(key: string): Record<string, unknown> {
 
 export interface EventSource {
   orm: MikroORM;
-  clock: Clock;
+  deps: AppDeps;
 }
 
 /** Commits a domain event straight into the outbox (and NOTIFY), as any service's emitEvent would. */
@@ -175,7 +175,7 @@ export async function emitTestEvent(
   },
 ): Promise<string> {
   const row = await source.orm.em.fork().transactional((em) =>
-    recordEvent(em, scope, source.clock, 'http://app.test', {
+    recordEvent(em, scope, source.deps, {
       kind: event.kind,
       severity: event.severity ?? 'informational',
       tenant: event.tenant ?? null,

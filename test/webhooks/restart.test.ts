@@ -59,7 +59,7 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
   for (let batch = 0; batch < 10; batch++) {
     await em.transactional(async (tx) => {
       for (let i = 0; i < EVENTS / 10; i++) {
-        const event = await recordEvent(tx, org.scope, setup.clock, 'http://app.test', {
+        const event = await recordEvent(tx, org.scope, setup.deps, {
           kind: 'user.updated',
           severity: 'informational',
           tenant: null,

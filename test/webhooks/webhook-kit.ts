@@ -33,7 +33,7 @@ export async function commitEvent(
 ): Promise<string> {
   const em = app.orm.em.fork();
   const row = await em.transactional((tx) =>
-    recordEvent(tx, scope, app.clock, 'http://app.test', {
+    recordEvent(tx, scope, app.deps, {
       kind: 'user.created',
       severity: 'informational',
       tenant: null,

@@ -1,63 +1,65 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { QUEUE_DELIVERIES_SQL } from '../../webhooks/webhook-delivery.queue.js';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
-import type { DomainEvent, EventSeverity } from './domain-event.entity.js';
-import { eventMatches, type EventPayload } from './event-filter.js';
+import type { DomainEvent } from './domain-event.entity.js';
 import { WEBHOOK_ONLY_KINDS } from './event-kinds.js';
 
 export const EVENTS_CHANNEL = 'domain_events';
 
-interface WebhookSelectionRow {
-  id: string;
-  events: string[];
-  tenantIds: string[];
-  minSeverity: EventSeverity | null;
+/**
+ * A feature that acts on every recorded event inside the transaction that records it (webhooks: one delivery
+ * per matching endpoint, src/webhooks/webhook-fanout.ts). Features declare theirs in their FeatureModule
+ * (`outboxSubscribers`); the process passes them all in its AppDeps (`outboxSubscribers`), so core names none.
+ */
+export interface OutboxSubscriber<Read = unknown> {
+  /** Names the subscriber in what fanOutEvent returns. */
+  readonly name: string;
+  /**
+   * What the subscriber needs to know about the event's scope, as one scalar SQL subquery (`?` placeholders) and
+   * its parameters: it is evaluated in the statement that NOTIFYs the event, so an event no subscriber acts on
+   * costs that one statement.
+   */
+  read?(scope: Scope, event: DomainEvent): { sql: string; params: unknown[] };
+  /**
+   * Acts on the event with the event's own EntityManager, in its transaction: what it writes commits with the
+   * change or not at all. `read` is the value of its subquery. Returns how many rows it wrote (deliveries).
+   */
+  onEvent(em: EntityManager, scope: Scope, event: DomainEvent, clock: Clock, read: Read): Promise<number>;
+}
+
+/** What the fan-out needs from the process (AppDeps has it). */
+export interface OutboxDeps {
+  clock: Clock;
+  outboxSubscribers: readonly OutboxSubscriber[];
 }
 
 /**
- * Tells every server process about the event (NOTIFY, delivered by PostgreSQL on commit: subscriptions) and
- * reads the selections of the scope's enabled webhooks, in one statement.
- */
-const NOTIFY_AND_READ_WEBHOOKS = `
-  select pg_notify(?, ?) as notified,
-    (select coalesce(json_agg(json_build_object('id', w.id, 'events', w.events,
-              'tenantIds', w.filter_tenant_ids, 'minSeverity', w.filter_min_severity)), '[]'::json)
-       from webhooks w
-      where w.organization_id = ? and w.environment = ? and w.enabled) as webhooks`;
-
-/**
- * The fan-out of one outbox event, inside the transaction that records it: subscribers are notified on
- * commit, and one delivery per matching webhook (eventMatches: kinds with wildcards, tenant ids, minimum
- * severity) is written with its first attempt queued. The deliveries and their jobs commit with the change
- * or not at all, so nothing is lost between commit and delivery, and no further job stands in between.
- * Two statements when a webhook matches, one otherwise.
+ * The fan-out of one outbox event, inside the transaction that records it: subscriptions are notified on commit
+ * (NOTIFY on EVENTS_CHANNEL) and every outbox subscriber acts on the event, in the order given. One statement
+ * (the NOTIFY, with every subscriber's read) plus what the subscribers write: for webhooks, a second statement
+ * when a webhook matches (the deliveries and their jobs), none otherwise.
  *
  * Kinds addressed to one webhook (WEBHOOK_ONLY_KINDS: `webhook.test`) are not news about the organization:
- * they reach neither other webhooks (a `*` webhook would match them) nor subscribers, even if emitted through
- * recordEvent. Their sender writes the event row and that one webhook's delivery itself (WebhookService.sendTest).
+ * they reach neither subscribers nor any outbox subscriber (a `*` webhook would match them), even if emitted
+ * through recordEvent. Their sender writes the event row and that one webhook's delivery itself
+ * (WebhookService.sendTest). Returns what each subscriber wrote, by name.
  */
 export async function fanOutEvent(
   em: EntityManager,
   scope: Scope,
   event: DomainEvent,
-  clock: Clock,
-): Promise<number> {
-  if (WEBHOOK_ONLY_KINDS.has(event.kind)) return 0;
-  const [{ webhooks }] = await em.execute<Array<{ webhooks: WebhookSelectionRow[] }>>(
-    NOTIFY_AND_READ_WEBHOOKS,
-    [EVENTS_CHANNEL, event.id, scope.organizationId, scope.environment],
+  deps: OutboxDeps,
+): Promise<Record<string, number>> {
+  const written: Record<string, number> = {};
+  if (WEBHOOK_ONLY_KINDS.has(event.kind)) return written;
+  const reads = deps.outboxSubscribers.map((subscriber) => subscriber.read?.(scope, event));
+  const columns = reads.map((read, index) => (read ? `, (${read.sql}) as "read_${index}"` : '')).join('');
+  const [row] = await em.execute<Array<Record<string, unknown>>>(
+    `select pg_notify(?, ?) as notified${columns}`,
+    [EVENTS_CHANNEL, event.id, ...reads.flatMap((read) => read?.params ?? [])],
   );
-  const payload = event.payload as unknown as EventPayload;
-  const matching = webhooks.filter((webhook) => eventMatches(payload, webhook)).map((webhook) => webhook.id);
-  if (matching.length === 0) return 0;
-  await em.execute(QUEUE_DELIVERIES_SQL, [
-    scope.organizationId,
-    scope.environment,
-    event.id,
-    event.kind,
-    clock.now(),
-    JSON.stringify(matching),
-  ]);
-  return matching.length;
+  for (const [index, subscriber] of deps.outboxSubscribers.entries()) {
+    written[subscriber.name] = await subscriber.onEvent(em, scope, event, deps.clock, row[`read_${index}`]);
+  }
+  return written;
 }

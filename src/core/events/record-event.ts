@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { DomainEvent, type EventSeverity } from './domain-event.entity.js';
-import { fanOutEvent } from './event-fanout.js';
+import { fanOutEvent, type OutboxDeps } from './event-fanout.js';
 
 export interface EventTenant {
   id: string;
@@ -23,6 +23,11 @@ export interface NewEvent {
 }
 
 export { EVENTS_CHANNEL } from './event-fanout.js';
+
+/** What recording an event needs from the process: its clock, its public URL (links) and the outbox's subscribers. */
+export interface EventDeps extends OutboxDeps {
+  publicUrl: string;
+}
 
 /**
  * `publicUrl` + the item's application path, keeping a path prefix of `publicUrl`
@@ -72,18 +77,17 @@ export async function writeEventRow(
 
 /**
  * The one way to emit a domain event: call it inside the transaction of the change.
- * The event row commits with the change (outbox), and so do its webhook deliveries and their jobs
- * (event-fanout.ts); the NOTIFY is delivered by PostgreSQL only on commit, so listeners in every server
- * process hear about committed events and nothing else.
+ * The event row commits with the change (outbox), and so does what its outbox subscribers write in that same
+ * transaction (event-fanout.ts; the webhook deliveries and their jobs); the NOTIFY is delivered by PostgreSQL
+ * only on commit, so listeners in every server process hear about committed events and nothing else.
  */
 export async function recordEvent(
   em: EntityManager,
   scope: Scope,
-  clock: Clock,
-  publicUrl: string,
+  deps: EventDeps,
   event: NewEvent,
 ): Promise<DomainEvent> {
-  const row = await writeEventRow(em, scope, clock, publicUrl, event);
-  await fanOutEvent(em, scope, row, clock);
+  const row = await writeEventRow(em, scope, deps.clock, deps.publicUrl, event);
+  await fanOutEvent(em, scope, row, deps);
   return row;
 }
