@@ -2,6 +2,7 @@ import { recordEvent, type NewEvent } from '../../src/core/events/record-event.j
 import type { Scope } from '../../src/core/scope.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/eventually.js';
 
 export interface WebhookBody {
   id: string;
@@ -78,20 +79,18 @@ export async function waitForDeliveries(
   done: (deliveries: DeliveryBody[]) => boolean,
   timeoutMs = 10_000,
 ): Promise<DeliveryBody[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await app.request<Envelope<DeliveryBody[]>>(
-      'GET',
-      `/v1/webhooks/${webhookId}/deliveries?limit=100`,
-      {
-        key,
-      },
-    );
-    if (res.status === 200 && done(res.body.data)) return res.body.data;
-    if (Date.now() > deadline)
-      throw new Error(`deliveries did not settle in ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return eventually(
+    async () => {
+      const res = await app.request<Envelope<DeliveryBody[]>>(
+        'GET',
+        `/v1/webhooks/${webhookId}/deliveries?limit=100`,
+        { key },
+      );
+      if (res.status !== 200 || !done(res.body.data)) throw new Error(`not yet: ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    { timeout: timeoutMs, interval: 50, what: `the deliveries of webhook ${webhookId} to settle` },
+  );
 }
 
 /** A short schedule for tests: the same number of retries as DECISIONS, in milliseconds. */
