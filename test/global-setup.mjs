@@ -7,7 +7,8 @@
  * plain JavaScript over the compiled code in dist/ (`npm test` builds first).
  */
 import 'reflect-metadata';
-import { rmSync } from 'node:fs';
+import { accessSync, constants, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
@@ -18,9 +19,28 @@ import { applyRowLevelSecurity } from '../dist/src/db/row-level-security.js';
 
 export const TEMPLATE_DATABASE = 'msp_test_template';
 
+/**
+ * Where the run's cluster lives: in memory (/dev/shm, a tmpfs) when the machine has one. Every test file clones
+ * the template (about 14 MB, 300 files), so a full run writes some 2 GB that nobody reads afterwards; on disk the
+ * writes competed with the tests and deleting the folder at the end took 10 to 35 s of `npm test`. TEST_DATA_DIR
+ * chooses another parent folder; without a tmpfs it is .data/ as before.
+ */
+function dataDirParent() {
+  if (process.env.TEST_DATA_DIR) return path.resolve(process.env.TEST_DATA_DIR);
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return path.resolve('.data');
+  }
+}
+
 export default async function globalSetup() {
-  const dataDir = path.resolve('.data', `test-${process.pid}`);
+  const dataDir = path.join(dataDirParent(), `msp-test-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
+  // Node's on-disk compile cache for every process the tests start (CLI runs, server processes, jest's own
+  // workers): each of them loads the compiled app (dist/) again, and a warm cache saves about a third of that.
+  process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'msp-test-node-compile-cache');
   const port = 55000 + (process.pid % 5000);
   const database = await startEmbeddedPostgres({ dataDir, port, database: TEMPLATE_DATABASE, fast: true });
   const orm = await openOrm({ databaseUrl: database.url });
@@ -33,6 +53,13 @@ export default async function globalSetup() {
   // Policies and grants are per database, so every clone of the template has them (the role is per server).
   await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
   await pool.end();
+
+  // Loading the ORM's entities here put type-graphql's and class-validator's metadata stores on this process's
+  // global; Jest copies that global into every test file it runs in this process (--runInBand, or a single
+  // file), so each file's decorators would add to one shared store: the schema build slows down file by file
+  // and every file stays reachable from it. The test files build their own.
+  delete globalThis.TypeGraphQLMetadataStorage;
+  delete globalThis.classValidatorMetadataStorage;
 
   process.env.TEST_DATABASE_ADMIN_URL = connectionUrl(port, 'postgres');
   process.env.TEST_TEMPLATE_DATABASE = TEMPLATE_DATABASE;

@@ -9,6 +9,7 @@ import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -124,14 +125,15 @@ export async function untilFinished(
   seen: number[] = [],
   timeoutMs = 30_000,
 ): Promise<DataOf<'getRestoreJob'>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await getRestore(app, key, tenantId, jobId);
-    seen.push(job.processedCount);
-    if (FINAL.includes(job.status)) return job;
-    if (Date.now() > deadline) throw new Error(`restore ${jobId} still ${job.status} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return eventually(
+    async () => {
+      const job = await getRestore(app, key, tenantId, jobId);
+      seen.push(job.processedCount);
+      expect(FINAL).toContain(job.status);
+      return job;
+    },
+    { timeout: timeoutMs, what: `restore ${jobId} to reach a final status` },
+  );
 }
 
 /** Restore jobs and their items an organization holds: a refused restore must leave this unchanged. */

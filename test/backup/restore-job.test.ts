@@ -12,6 +12,7 @@ import {
   simulatedCloud,
   startRestore,
 } from './backup-kit.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** No worker here: each test runs the restore job by hand, as graphile-worker would. */
 let app: TestApp;
@@ -66,12 +67,10 @@ it('cancels a Running restore: the batch at the cloud keeps its real results, th
   // A slow backup service, so the cancel lands while the first batch is at the cloud.
   await simulatedCloud(app).backup.injectFault(tenantExternalId, { delayMs: 300 });
   const running = runner(job.id).run(FIRST_ATTEMPT);
-  for (
-    let i = 0;
-    i < 200 && (await getRestore(app, org.keys.read, tenantId, job.id)).status !== 'Running';
-    i++
-  )
-    await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(
+    async () => expect((await getRestore(app, org.keys.read, tenantId, job.id)).status).toBe('Running'),
+    { interval: 10, what: 'the restore to be Running' },
+  );
   expect((await cancel(tenantId, job.id)).status).toBe(200);
   await running;
   const after = await getRestore(app, org.keys.read, tenantId, job.id, '?limit=100');

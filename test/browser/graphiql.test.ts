@@ -4,6 +4,7 @@ import { createTenant } from '../factories/tenants.js';
 import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
 import { TestApp } from '../helpers/test-app.js';
 import { commitEvent } from '../webhooks/webhook-kit.js';
+import { eventually } from '../helpers/eventually.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -65,11 +66,13 @@ describe('/graphiql in a real browser, offline', () => {
     await page.waitForTimeout(1_000);
     await page.locator('.graphiql-execute-button').click();
     // Events committed until one reaches the page: the subscription starts after the socket's handshake.
-    for (let attempt = 0; attempt < 20; attempt++) {
-      await commitEvent(app, org.scope, { kind: 'user.created', details: { probe: 'graphiql' } });
-      if ((await response(page).innerText()).includes('user.created')) break;
-      await page.waitForTimeout(250);
-    }
+    await eventually(
+      async () => {
+        await commitEvent(app, org.scope, { kind: 'user.created', details: { probe: 'graphiql' } });
+        expect(await response(page).innerText()).toContain('user.created');
+      },
+      { timeout: 10_000, interval: 250, what: 'a committed event to reach the page' },
+    );
     await saveScreenshot(page, 'graphiql-subscription');
     expect(await response(page).innerText()).toContain('"event": "user.created"');
   });

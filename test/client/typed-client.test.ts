@@ -21,6 +21,7 @@ import { assertMatchesOpenApi } from '../helpers/openapi-validator.js';
 import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** The generated TypeScript client (clients/typescript) against a live server on a loopback port. */
 let app: TestApp;
@@ -149,10 +150,10 @@ it('verifies a real delivery with the standardwebhooks verifier (the example rec
     const path = { params: { path: { id: webhook.id } } };
     unwrap(await admin.PATCH('/v1/webhooks/{id}', { ...path, body: { url: receiver.url } }));
     unwrap(await admin.POST('/v1/webhooks/{id}/test', path));
-    const deadline = Date.now() + 20_000;
-    while (events.length === 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(events.map((event) => event.event)).toEqual(['webhook.test']);
+    await eventually(() => expect(events.map((event) => event.event)).toEqual(['webhook.test']), {
+      timeout: 20_000,
+      what: 'the test event at the receiver',
+    });
   } finally {
     await receiver.close();
   }

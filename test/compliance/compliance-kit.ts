@@ -4,6 +4,7 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
 import type { DataOf, ItemOf, SuccessOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** What the compliance connector tests share: wire shapes, calls with X-Tenant-Id, the source's hooks, imports. */
 export type { Envelope };
@@ -73,18 +74,19 @@ export async function runDueImports(
   seen?: string[],
 ): Promise<RunBody[]> {
   await scheduleDueImports(app.orm, app.deps);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await connectorApi<RunBody[]>(
-      app,
-      'GET',
-      `/${connectorId}/history?limit=100`,
-      { key, tenantId },
-      seen,
-    );
-    if (res.body.data.every((run) => run.status === 'Succeeded' || run.status === 'Failed'))
+  return eventually(
+    async () => {
+      const res = await connectorApi<RunBody[]>(
+        app,
+        'GET',
+        `/${connectorId}/history?limit=100`,
+        { key, tenantId },
+        seen,
+      );
+      const unfinished = res.body.data.filter((run) => run.status !== 'Succeeded' && run.status !== 'Failed');
+      expect(unfinished).toEqual([]);
       return res.body.data;
-    if (Date.now() > deadline) throw new Error('import runs did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    },
+    { timeout: 30_000, what: `the import runs of connector ${connectorId} to finish` },
+  );
 }

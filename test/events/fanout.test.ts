@@ -7,6 +7,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -44,12 +45,9 @@ const DELIVERY_JOBS = `select 1 from graphile_worker.jobs where task_identifier 
 
 /** Waits until no delivery job is left in the queue. */
 async function drained(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const left = await count(DELIVERY_JOBS);
-    if (left === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the job queue did not drain');
+  await eventually(async () => expect(await count(DELIVERY_JOBS)).toBe(0), {
+    what: 'the job queue to drain',
+  });
 }
 
 describe('fan-out from the outbox', () => {

@@ -10,8 +10,9 @@ import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
-import type { Envelope } from '../helpers/envelope.js';
+import { eventually } from '../helpers/eventually.js';
 import { startSuite } from '../helpers/suite.js';
+import { syncAndWait } from '../helpers/tenant-sync.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { createWebhook, type WebhookWithSecretBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
@@ -72,22 +73,6 @@ async function onboardCloudTenant(): Promise<{ tenantId: string; externalId: str
   return { tenantId: res.body.data!.onboardTenant.id, externalId: tenant.externalId };
 }
 
-async function syncAndWait(tenantId: string): Promise<void> {
-  const started = await app.request<Envelope<{ id: string }>>('POST', `/v1/tenants/${tenantId}/sync`, {
-    key: org.keys.write,
-  });
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await app.pool.query<{ status: string }>(
-      'select status from tenant_syncs where id = $1',
-      [started.body.data.id],
-    );
-    if (rows[0].status === JobStatus.COMPLETED) return;
-    if (rows[0].status === JobStatus.FAILED) throw new Error('sync failed');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('sync did not finish');
-}
-
 function received(tenantId: string): RiskyPayload[] {
   return receiver
     .on('/security')
@@ -95,14 +80,17 @@ function received(tenantId: string): RiskyPayload[] {
     .filter((payload) => payload.tenant.id === tenantId);
 }
 
+/** Until no webhook delivery is left in the job queue: what will arrive has arrived. */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await app.pool.query<{ count: number }>(
-      `select count(*)::int as count from graphile_worker.jobs where task_identifier = 'webhooks.deliver'`,
-    );
-    if (rows[0].count === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  await eventually(
+    async () => {
+      const { rows } = await app.pool.query<{ count: number }>(
+        `select count(*)::int as count from graphile_worker.jobs where task_identifier = 'webhooks.deliver'`,
+      );
+      expect(rows[0].count).toBe(0);
+    },
+    { what: 'the webhook deliveries to drain' },
+  );
 }
 
 describe('security.risky_signin from tenant sync', () => {
@@ -117,7 +105,7 @@ describe('security.risky_signin from tenant sync', () => {
     const upstream = await cloud.listSignIns(externalId, null);
     const risky = upstream.filter((signIn) => signIn.riskLevel === 'high' || signIn.riskLevel === 'medium');
     expect(risky.length).toBeGreaterThan(0);
-    await syncAndWait(tenantId);
+    expect((await syncAndWait(app, org, tenantId)).status).toBe(JobStatus.COMPLETED);
     await settle();
     expect(
       received(tenantId)
@@ -133,7 +121,7 @@ describe('security.risky_signin from tenant sync', () => {
     const [risky] = batch.filter((signIn) => signIn.riskLevel !== 'none');
     expect(batch.filter((signIn) => signIn.riskLevel !== 'none')).toHaveLength(1);
     app.clock.advance(60_000);
-    await syncAndWait(tenantId);
+    expect((await syncAndWait(app, org, tenantId)).status).toBe(JobStatus.COMPLETED);
     await settle();
 
     const fresh = received(tenantId).slice(before);
@@ -170,7 +158,7 @@ describe('security.risky_signin from tenant sync', () => {
   it('announces nothing when a sync finds no new sign-ins', async () => {
     const before = received(tenantId).length;
     app.clock.advance(60_000);
-    await syncAndWait(tenantId);
+    expect((await syncAndWait(app, org, tenantId)).status).toBe(JobStatus.COMPLETED);
     await settle();
     expect(received(tenantId)).toHaveLength(before);
   });

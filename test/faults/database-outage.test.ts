@@ -15,9 +15,9 @@ import { applyRowLevelSecurity } from '../../src/db/row-level-security.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/server-process.js';
 import { TestApp } from '../helpers/test-app.js';
-import { until } from './fault-kit.js';
 
 const dataDir = path.resolve('.data', `faults-outage-${process.pid}`);
 let port: number;
@@ -84,10 +84,9 @@ describe('[fault] database outage', () => {
     expect(await webSocketCloseCode(org.keys.admin)).toBe(1013);
 
     database = await startDatabase();
-    await until(
-      async () => (await app.request('GET', '/v1/tenants', { key: org.keys.read })).status === 200,
-      30_000,
-      'the same server to serve again',
+    await eventually(
+      async () => expect((await app.request('GET', '/v1/tenants', { key: org.keys.read })).status).toBe(200),
+      { timeout: 30_000, interval: 50, what: 'the same server to serve again' },
     );
     expect((await app.request('GET', '/health/ready')).status).toBe(200);
   }, 120_000);

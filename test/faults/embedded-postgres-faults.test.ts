@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { processAlive, readPidFile } from '../../src/db/postgres-process.js';
 import { freePort } from '../helpers/server-process.js';
-import { FaultServer, health, until } from './fault-kit.js';
+import { check, eventually } from '../helpers/eventually.js';
+import { FaultServer, health } from './fault-kit.js';
 
 const dataDir = path.resolve('.data', `faults-embedded-${process.pid}`);
 const clusterDir = path.join(dataDir, 'pg');
@@ -63,16 +64,18 @@ describe('[fault] embedded PostgreSQL', () => {
     const postmaster = readPidFile(clusterDir)!.pid;
     const seen: Array<number | null> = [];
     process.kill(postmaster, 'SIGKILL');
-    await until(
+    await eventually(
       async () => {
         seen.push(await health(server.baseUrl));
-        return seen.at(-1) === 200 && seen.includes(503);
+        check(seen.at(-1) === 200 && seen.includes(503), `answers so far: ${seen.join(', ')}`);
       },
-      60_000,
-      'an outage answered 503, then recovery',
+      { timeout: 60_000, interval: 50, what: 'an outage answered 503, then recovery' },
     );
     expect(seen).not.toContain(500);
-    await until(() => server.output.includes('PostgreSQL restarted'), 5_000, 'the restart to be logged');
+    await eventually(() => expect(server.output).toContain('PostgreSQL restarted'), {
+      timeout: 5_000,
+      what: 'the restart to be logged',
+    });
     expect(server.output).toContain('PostgreSQL exited unexpectedly');
     const restarted = readPidFile(clusterDir)!.pid;
     expect(restarted).not.toBe(postmaster);
@@ -80,7 +83,10 @@ describe('[fault] embedded PostgreSQL', () => {
     // The adopted-then-restarted cluster is this server's: a clean stop stops it.
     process.kill(server.pid, 'SIGTERM');
     expect(await server.exited()).toBe(0);
-    await until(() => !processAlive(restarted), 15_000, 'the PostgreSQL to stop with the server');
+    await eventually(() => expect(processAlive(restarted)).toBe(false), {
+      timeout: 15_000,
+      what: 'the PostgreSQL to stop with the server',
+    });
     expect(readPidFile(clusterDir)).toBeNull();
   }, 180_000);
 
@@ -93,7 +99,10 @@ describe('[fault] embedded PostgreSQL', () => {
     try {
       const started = Date.now();
       process.kill(server.pid, 'SIGTERM'); // npm's pid: npm forwards it, `exec` made node its child
-      await until(() => server.output.includes('Stopped in'), 20_000, 'node to stop');
+      await eventually(() => expect(server.output).toContain('Stopped in'), {
+        timeout: 20_000,
+        what: 'node to stop',
+      });
       expect(server.output).toContain('SIGTERM: stopping');
       expect(server.output).toMatch(/did not finish within the 3000 ms shutdown budget/);
       expect(Date.now() - started).toBeLessThan(15_000);

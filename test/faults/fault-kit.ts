@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { check, eventually } from '../helpers/eventually.js';
 import { freePort } from '../helpers/server-process.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
@@ -62,15 +63,16 @@ export class FaultServer {
   }
 
   async waitReady(timeoutMs = 90_000): Promise<void> {
-    await until(
+    // An exit ends the wait at once (returned, not thrown: a throw would only mean "not yet").
+    const exitCode = await eventually(
       async () => {
-        if (this.child.exitCode !== null)
-          throw new Error(`server exited ${this.child.exitCode}: ${this.output}`);
-        return (await health(this.baseUrl)) === 200;
+        if (this.child.exitCode !== null) return this.child.exitCode;
+        check((await health(this.baseUrl)) === 200, `not ready; output so far: ${this.output}`);
+        return null;
       },
-      timeoutMs,
-      `server ready: ${this.output}`,
+      { timeout: timeoutMs, interval: 50, what: 'the server to be ready' },
     );
+    if (exitCode !== null) throw new Error(`server exited ${exitCode}: ${this.output}`);
   }
 
   /** Resolves with the exit code (or signal) once the process is gone. */
@@ -110,17 +112,5 @@ export async function health(baseUrl: string): Promise<number | null> {
     return (await fetch(`${baseUrl}/health/ready`, { signal: AbortSignal.timeout(2_000) })).status;
   } catch {
     return null;
-  }
-}
-
-export async function until(
-  condition: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -10,9 +10,9 @@ import { TenantSync } from '../../src/tenants/sync-run.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { eventually } from '../helpers/eventually.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
-import { until } from './fault-kit.js';
 
 let databaseUrl: string;
 let setup: TestApp;
@@ -54,7 +54,10 @@ describe('[fault] interrupted jobs', () => {
     let syncId: string;
     try {
       syncId = await startSync(doomed, tenant.id);
-      await until(async () => (await syncRow(syncId)).status === JobStatus.RUNNING, 30_000, 'sync Running');
+      await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.RUNNING), {
+        timeout: 30_000,
+        what: 'the sync to be Running',
+      });
       await doomed.kill(); // SIGKILL mid-job: its job stays locked, its row says Running
     } finally {
       await blocker.query('rollback');
@@ -65,11 +68,10 @@ describe('[fault] interrupted jobs', () => {
     // A surviving worker releases the dead worker's job and the sync resumes there.
     const survivor = await TestApp.start({ databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
     stopping.push(() => survivor.stop());
-    await until(
-      async () => (await syncRow(syncId)).status === JobStatus.COMPLETED,
-      60_000,
-      'the resumed sync to complete',
-    );
+    await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.COMPLETED), {
+      timeout: 60_000,
+      what: 'the resumed sync to complete',
+    });
     const done = await syncRow(syncId);
     expect(done).toMatchObject({ progress: 100, error: null, runAttempts: 2 });
     expect(done.summary).not.toBeNull();
@@ -93,11 +95,10 @@ describe('[fault] interrupted jobs', () => {
       );
     const worker = await TestApp.start({ databaseUrl, jobs: true });
     stopping.push(() => worker.stop());
-    await until(
-      async () => (await syncRow(syncId)).status === JobStatus.FAILED,
-      30_000,
-      'the sync to be marked Failed',
-    );
+    await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.FAILED), {
+      timeout: 30_000,
+      what: 'the sync to be marked Failed',
+    });
     expect((await syncRow(syncId)).error).toMatch(/worker running it died/);
   }, 60_000);
 });

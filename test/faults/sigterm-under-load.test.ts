@@ -3,6 +3,7 @@
  * acknowledged (201) is in the database afterwards, and the process exits 0 within the shutdown bound.
  */
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { eventually } from '../helpers/eventually.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 import { FaultServer } from './fault-kit.js';
 
@@ -52,7 +53,10 @@ describe('[fault] SIGTERM under load', () => {
       }
     };
     const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
-    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually(() => expect(acknowledged.length).toBeGreaterThanOrEqual(40), {
+      timeout: 30_000,
+      what: 'the first 40 acknowledged writes',
+    });
     const signalledAt = Date.now();
     process.kill(running.pid, 'SIGTERM');
     const code = await running.exited();

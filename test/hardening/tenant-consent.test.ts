@@ -5,8 +5,8 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { startSuite } from '../helpers/suite.js';
+import { syncAndWait } from '../helpers/tenant-sync.js';
 import type { TestApp } from '../helpers/test-app.js';
-import type { DataOf } from '../helpers/api-types.js';
 
 /**
  * Issue #9 item 3: a tenant belongs to the organization it consented to. Before the fix any organization
@@ -22,8 +22,6 @@ const ONBOARD = /* GraphQL */ `
   }
 `;
 const TENANT_STATUS = 'query ($id: UUID!) { tenant(id: $id) { status } }';
-
-type SyncBody = DataOf<'getTenantSync'>;
 
 let app: TestApp;
 let cloud: SimulatedCloudProvider;
@@ -60,30 +58,6 @@ async function tenantsOf(org: OrganizationWithKeys, externalId: string): Promise
     [org.organization.id, externalId],
   );
   return rows[0].count;
-}
-
-/** Starts a sync over REST and polls the job row until it ends. */
-async function syncAndWait(org: OrganizationWithKeys, tenantId: string): Promise<SyncBody> {
-  const started = await app.request<Envelope<SyncBody>>('POST', `/v1/tenants/${tenantId}/sync`, {
-    key: org.keys.write,
-  });
-  expect(started.status).toBe(202);
-  for (let i = 0; i < 400; i++) {
-    const { rows } = await app.pool.query<{ status: string }>(
-      'select status from tenant_syncs where id = $1',
-      [started.body.data.id],
-    );
-    if (rows[0].status === JobStatus.COMPLETED || rows[0].status === JobStatus.FAILED) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const done = await app.request<Envelope<SyncBody>>(
-    'GET',
-    `/v1/tenants/${tenantId}/syncs/${started.body.data.id}`,
-    {
-      key: org.keys.read,
-    },
-  );
-  return done.body.data;
 }
 
 async function usersOf(tenantId: string): Promise<number> {
@@ -139,7 +113,7 @@ describe('sync checks the grant on every run', () => {
     const externalId = await customer(owner, intruder);
     const mine = (await onboard(owner.keys.write, externalId)).body.data!.onboardTenant;
     const theirs = (await onboard(intruder.keys.write, externalId)).body.data!.onboardTenant;
-    expect((await syncAndWait(owner, mine.id)).status).toBe(JobStatus.COMPLETED);
+    expect((await syncAndWait(app, owner, mine.id)).status).toBe(JobStatus.COMPLETED);
     const usersBefore = await usersOf(mine.id);
 
     await cloud.consent.revokeDelegatedAccess(externalId, owner.organization.id);
@@ -164,7 +138,7 @@ describe('sync checks the grant on every run', () => {
       isServiceAccount: false,
       password: 'Not-used-by-the-simulation-1',
     });
-    const stopped = await syncAndWait(owner, mine.id);
+    const stopped = await syncAndWait(app, owner, mine.id);
     expect(stopped).toMatchObject({ status: JobStatus.FAILED, summary: null });
     expect(stopped.error).toMatch(/^Consent revoked: /);
     expect(stopped.error).toContain(`tenants grant ${externalId}`);
@@ -179,7 +153,7 @@ describe('sync checks the grant on every run', () => {
     expect(graph.body.data?.tenant.status).toBe('SUSPENDED');
 
     // The organization that still holds a grant keeps syncing, and gets the new user.
-    expect((await syncAndWait(intruder, theirs.id)).status).toBe(JobStatus.COMPLETED);
+    expect((await syncAndWait(app, intruder, theirs.id)).status).toBe(JobStatus.COMPLETED);
     const { rows } = await app.pool.query('select 1 from users where tenant_id = $1 and external_id = $2', [
       theirs.id,
       extra.externalId,
@@ -187,7 +161,7 @@ describe('sync checks the grant on every run', () => {
     expect(rows).toHaveLength(1);
 
     await grantConsent(app, externalId, owner.organization.id);
-    const resumed = await syncAndWait(owner, mine.id);
+    const resumed = await syncAndWait(app, owner, mine.id);
     expect(resumed.status).toBe(JobStatus.COMPLETED);
     expect(await usersOf(mine.id)).toBe(usersBefore + 1);
     const after = await app.request<Envelope<{ status: string }>>('GET', `/v1/tenants/${mine.id}`, {
@@ -210,7 +184,7 @@ describe('every cloud call on behalf of the organization needs the grant', () =>
   it('refuses a write after the customer revoked the grant (403 CONSENT_REQUIRED, nothing written here or upstream), and accepts it again after a new grant', async () => {
     const externalId = await customer(owner);
     const mine = (await onboard(owner.keys.write, externalId)).body.data!.onboardTenant;
-    expect((await syncAndWait(owner, mine.id)).status).toBe(JobStatus.COMPLETED);
+    expect((await syncAndWait(app, owner, mine.id)).status).toBe(JobStatus.COMPLETED);
     const domain = (await cloud.getTenant(externalId)).domains[0];
     const [localBefore, upstreamBefore] = [await usersOf(mine.id), await cloudUsers(externalId)];
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { check, eventually } from './eventually.js';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 /**
@@ -46,19 +47,21 @@ export class ServerProcess {
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const baseUrl = `http://127.0.0.1:${port}`;
-    // A bound in time, not in attempts: on a loaded 2-core machine a start takes several seconds.
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
-      try {
-        if ((await fetch(`${baseUrl}/health/ready`)).ok) return new ServerProcess(baseUrl, child);
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    child.kill('SIGKILL');
-    throw new Error(`server did not become ready: ${stderr}`);
+    // A bound in time, not in attempts: on a loaded 2-core machine a start takes several seconds. An exit
+    // ends the wait at once (returned: a throw would only mean "not yet").
+    const exitCode = await eventually(
+      async () => {
+        if (child.exitCode !== null) return child.exitCode;
+        check((await fetch(`${baseUrl}/health/ready`).catch(() => null))?.ok, 'not ready');
+        return null;
+      },
+      { timeout: 60_000, what: 'the server to be ready' },
+    ).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become ready: ${stderr}`, { cause: error });
+    });
+    if (exitCode !== null) throw new Error(`server exited with ${exitCode}: ${stderr}`);
+    return new ServerProcess(baseUrl, child);
   }
 
   /** SIGKILL, as in a crash: no clean-up of any kind. Resolves once the process is gone. */

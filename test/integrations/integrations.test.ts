@@ -5,6 +5,7 @@ import { TestApp } from '../helpers/test-app.js';
 import { commitEvent, type WebhookBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 type IntegrationBody = ItemOf<'listIntegrations'>;
 
@@ -46,12 +47,15 @@ async function rows(table: string, organizationId: string): Promise<number> {
 }
 
 async function settled(org: OrganizationWithKeys, type: string): Promise<IntegrationBody> {
-  for (let i = 0; i < 200; i++) {
-    const found = (await list(org.keys.read)).find((integration) => integration.type === type)!;
-    if (found.lastDelivery && found.lastDelivery.status !== 'Pending') return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${type} has no finished delivery`);
+  return eventually(
+    async () => {
+      const found = (await list(org.keys.read)).find((integration) => integration.type === type)!;
+      expect(found.lastDelivery).toBeTruthy();
+      expect(found.lastDelivery!.status).not.toBe('Pending');
+      return found;
+    },
+    { what: `a finished delivery of ${type}` },
+  );
 }
 
 describe('GET /api/settings/integrations', () => {

@@ -7,6 +7,7 @@ import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js'
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { api, seedSecurity } from './security-kit.js';
+import { eventually } from '../helpers/eventually.js';
 
 /**
  * The stored recommendation counts (device_recommendation_counts, kept by the devices table's statement triggers,
@@ -142,9 +143,20 @@ describe('device recommendation counts', () => {
       await second.query('begin');
       await first.query(change, [rows[0].id]);
       // Waits on the count rows the first transaction holds, then adds to what it committed.
+      const { rows: backend } = await second.query<{ pid: number }>('select pg_backend_pid() as pid');
       let waited = true;
       const waiting = second.query(change, [rows[1].id]).then(() => (waited = false));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // PostgreSQL itself says the second update is waiting for a lock (no sleep that merely hopes so).
+      await eventually(
+        async () => {
+          const { rows: activity } = await app.pool.query<{ wait: string | null }>(
+            'select wait_event_type as wait from pg_stat_activity where pid = $1',
+            [backend[0].pid],
+          );
+          expect(activity[0]?.wait).toBe('Lock');
+        },
+        { what: "the second update to wait for the first one's lock" },
+      );
       expect(waited).toBe(true);
       await first.query('commit');
       await waiting;

@@ -7,6 +7,7 @@ import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** What the security tests share: calls with X-Tenant-Id, the simulated cloud's hooks, sync, job waits. */
 export type { Envelope };
@@ -63,15 +64,17 @@ export async function seedSecurity(
 
 /** Waits (reading the row directly) until a device action is Succeeded or Failed; returns its status. */
 export async function waitForAction(app: TestApp, actionId: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const { rows } = await app.pool.query<{ status: string }>(
-      'select status from device_actions where id = $1',
-      [actionId],
-    );
-    if (rows[0]?.status === 'Succeeded' || rows[0]?.status === 'Failed') return rows[0].status;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`Device action ${actionId} did not finish`);
+  return eventually(
+    async () => {
+      const { rows } = await app.pool.query<{ status: string }>(
+        'select status from device_actions where id = $1',
+        [actionId],
+      );
+      expect(['Succeeded', 'Failed']).toContain(rows[0]?.status);
+      return rows[0].status;
+    },
+    { what: `device action ${actionId} to finish` },
+  );
 }
 
 /** Outbox events of a kind in a tenant, oldest first. */

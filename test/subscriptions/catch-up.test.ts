@@ -1,5 +1,6 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
 import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
+import { eventually } from '../helpers/eventually.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { bearer, connect, emitTestEvent, EVENT_FIELDS, waitUntilLive } from './subscription-kit.js';
@@ -18,13 +19,11 @@ async function listenerPids(): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Until the LISTEN connection `pid` is gone from the server (terminated by the test). */
+const listenerEnded = (pid: number) =>
+  eventually(async () => expect(await listenerPids()).not.toContain(pid), {
+    what: 'the LISTEN connection to end',
+  });
 
 it('delivers what was committed while the LISTEN connection was down, once, after it reconnects', async () => {
   const connection = connect(app.baseUrl, bearer(org.keys.read));
@@ -37,7 +36,7 @@ it('delivers what was committed while the LISTEN connection was down, once, afte
     const [pid] = await listenerPids();
     expect(pid).toBeDefined();
     await app.pool.query('select pg_terminate_backend($1)', [pid]);
-    await until(async () => !(await listenerPids()).includes(pid), 'the LISTEN connection to end');
+    await listenerEnded(pid);
 
     // Nobody listens now: PostgreSQL drops this NOTIFY, only the outbox row remains.
     const missed = await emitTestEvent(app, org.scope, {
@@ -65,7 +64,7 @@ it('closes the sockets of a key revoked while the LISTEN connection was down, on
     expect(await connection.acknowledged()).toBeDefined();
     const [pid] = await listenerPids();
     await app.pool.query('select pg_terminate_backend($1)', [pid]);
-    await until(async () => !(await listenerPids()).includes(pid), 'the LISTEN connection to end');
+    await listenerEnded(pid);
     // Revoked behind the server's back: no NOTIFY can reach it (and none is sent by a bare UPDATE).
     await app.pool.query('update api_keys set revoked_at = now() where id = $1', [key.id]);
     // Well before the 60 s periodic re-check: the reconnection itself triggers it.

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../src/core/service-context.js';
 import type { EventSeverity } from '../../src/core/events/domain-event.entity.js';
 import { recordEvent, type EventTenant } from '../../src/core/events/record-event.js';
 import type { Scope } from '../../src/core/scope.js';
+import { check, eventually } from '../helpers/eventually.js';
 
 /** An event as a subscriber receives it (GraphQL spelling: severity is an enum name). */
 export interface WireEvent {
@@ -196,19 +197,23 @@ export async function waitUntilLive(
   subscriptions: TestSubscription[],
   emitProbe: (probe: number) => Promise<unknown>,
 ): Promise<void> {
-  const deadline = Date.now() + WAIT_MS * 2;
   const received = subscriptions.map((): number | null => null);
   let sent = 0;
-  while (received.some((probe) => probe === null)) {
-    if (Date.now() > deadline) throw new Error('The subscriptions never became live');
-    sent += 1;
-    await emitProbe(sent);
-    for (const [index, subscription] of subscriptions.entries()) {
-      if (received[index] !== null) continue;
-      const message = await subscription.nextMessage(100);
-      if (message) received[index] = probeNumber(message);
-    }
-  }
+  // No pause between attempts: each one already waits up to 100 ms per subscription for its probe.
+  await eventually(
+    async () => {
+      sent += 1;
+      await emitProbe(sent);
+      for (const [index, subscription] of subscriptions.entries()) {
+        if (received[index] !== null) continue;
+        const message = await subscription.nextMessage(100);
+        if (message) received[index] = probeNumber(message);
+      }
+      const waiting = received.filter((probe) => probe === null).length;
+      check(waiting === 0, `${waiting} of ${subscriptions.length} subscriptions received no probe`);
+    },
+    { timeout: WAIT_MS * 2, interval: 0, what: 'the subscriptions to become live' },
+  );
   for (const [index, subscription] of subscriptions.entries()) {
     let probe = received[index]!;
     while (probe < sent) probe = probeNumber(await subscription.nextMessage());

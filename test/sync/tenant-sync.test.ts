@@ -6,15 +6,14 @@ import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
+import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import type { TestApp } from '../helpers/test-app.js';
-import type { DataOf } from '../helpers/api-types.js';
 
 interface Envelope<T> {
   success: boolean;
   data: T;
   error?: { code: string; message: string; details: Record<string, unknown> };
 }
-type SyncBody = DataOf<'getTenantSync'>;
 interface OnboardedTenant {
   id: string;
   name: string;
@@ -67,30 +66,6 @@ async function onboard(externalId: string): Promise<OnboardedTenant> {
   const res = await app.graphql<{ onboardTenant: OnboardedTenant }>(org.keys.write, ONBOARD, { externalId });
   expect(res.body.errors).toBeUndefined();
   return res.body.data!.onboardTenant;
-}
-
-/** Starts a sync over REST and waits (reading the job row directly, outside the ORM) until it ends. */
-async function syncAndWait(tenantId: string): Promise<SyncBody> {
-  const started = await app.request<Envelope<SyncBody>>('POST', `/v1/tenants/${tenantId}/sync`, {
-    key: org.keys.write,
-  });
-  expect(started.status).toBe(202);
-  for (let i = 0; i < 200; i++) {
-    const { rows } = await app.pool.query<{ status: string }>(
-      'select status from tenant_syncs where id = $1',
-      [started.body.data.id],
-    );
-    if (rows[0].status === JobStatus.COMPLETED || rows[0].status === JobStatus.FAILED) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const done = await app.request<Envelope<SyncBody>>(
-    'GET',
-    `/v1/tenants/${tenantId}/syncs/${started.body.data.id}`,
-    {
-      key: org.keys.read,
-    },
-  );
-  return done.body.data;
 }
 
 async function count(sql: string, params: unknown[]): Promise<number> {
@@ -157,7 +132,7 @@ describe('POST /v1/tenants/:id/sync', () => {
   beforeAll(async () => {
     externalId = await cloudTenant({ employees: 60 });
     tenant = await onboard(externalId);
-    first = await syncAndWait(tenant.id);
+    first = await syncAndWait(app, org, tenant.id);
   });
 
   it('imports users, licenses, assignments and groups, and completes at 100%', async () => {
@@ -239,7 +214,7 @@ describe('POST /v1/tenants/:id/sync', () => {
 
   it('changes nothing on a second sync with no upstream change', async () => {
     const before = await app.pool.query('select * from users where tenant_id = $1 order by id', [tenant.id]);
-    const second = await syncAndWait(tenant.id);
+    const second = await syncAndWait(app, org, tenant.id);
     expect(second.status).toBe(JobStatus.COMPLETED);
     expect(second.summary).toEqual(zeroSummary(first.summary));
     const after = await app.pool.query('select * from users where tenant_id = $1 order by id', [tenant.id]);
@@ -281,7 +256,7 @@ describe('POST /v1/tenants/:id/sync', () => {
     ).length;
 
     app.clock.advance(60_000);
-    const third = await syncAndWait(tenant.id);
+    const third = await syncAndWait(app, org, tenant.id);
     expect(third.status).toBe(JobStatus.COMPLETED);
     expect(third.summary).toMatchObject({
       usersCreated: 0,
@@ -339,7 +314,7 @@ describe('POST /v1/tenants/:id/sync', () => {
     const signIns = await cloud.advance(externalId);
     expect(signIns.some((s) => s.riskLevel !== 'none')).toBe(true);
     app.clock.advance(60_000);
-    const next = await syncAndWait(tenant.id);
+    const next = await syncAndWait(app, org, tenant.id);
     expect(next.summary).toMatchObject({ newSignIns: signIns.length, usersCreated: 0 });
     expect(next.summary!.usersUpdated).toBeGreaterThan(0); // lastSignInAt moved
   });
@@ -353,7 +328,7 @@ describe('sync of a large tenant', () => {
     expect(users.length).toBeGreaterThan(450);
     let alertsCreated = 0;
     const statements = await app.sql.during(async () => {
-      const done = await syncAndWait(tenant.id);
+      const done = await syncAndWait(app, org, tenant.id);
       expect(done.status).toBe(JobStatus.COMPLETED);
       alertsCreated = done.summary?.alertsCreated ?? 0;
     });

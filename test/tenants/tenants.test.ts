@@ -4,6 +4,7 @@ import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import type { DataOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 interface Envelope<T> {
   success: boolean;
@@ -120,17 +121,18 @@ describe('POST /v1/tenants/:id/sync', () => {
     );
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ tenantId: tenant.id, status: JobStatus.QUEUED });
-    let status = res.body.data.status;
-    for (let i = 0; i < 100 && status !== JobStatus.COMPLETED; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const poll = await app.request<Envelope<{ status: string; progress: number }>>(
-        'GET',
-        `/v1/tenants/${tenant.id}/syncs/${res.body.data.id}`,
-        { key: org.keys.read },
-      );
-      status = poll.body.data.status;
-    }
-    expect(status).toBe(JobStatus.COMPLETED);
+    // Polled through the API: GET /v1/tenants/:id/syncs/:syncId follows the job to its end.
+    await eventually(
+      async () => {
+        const poll = await app.request<Envelope<{ status: string; progress: number }>>(
+          'GET',
+          `/v1/tenants/${tenant.id}/syncs/${res.body.data.id}`,
+          { key: org.keys.read },
+        );
+        expect(poll.body.data.status).toBe(JobStatus.COMPLETED);
+      },
+      { interval: 50, what: 'the sync to complete' },
+    );
     const after = await app.request<Envelope<TenantBody>>('GET', `/v1/tenants/${tenant.id}`, {
       key: org.keys.read,
     });

@@ -7,6 +7,7 @@ import { TestApp } from '../helpers/test-app.js';
 import { countUsers } from '../users/user-test-kit.js';
 import { um } from './um-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -261,12 +262,17 @@ describe('the user-import job on the worker', () => {
       const t = await tenantWithDomain();
       const res = await submit(t, `${HEADER}\nw1@${t.domain},W,One,,,,\nw2@${t.domain},W,Two,,,,\n`);
       const id = res.body.data.operation.id;
-      let status = 'Queued';
-      for (let i = 0; i < 200 && !['Completed', 'CompletedWithErrors', 'Failed'].includes(status); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status = (await um<ImportBody>(app, 'GET', `/bulk/${id}`, { key: org.keys.read, tenantId: t.id }))
-          .body.data.status;
-      }
+      const status = await eventually(
+        async () => {
+          const { body } = await um<ImportBody>(app, 'GET', `/bulk/${id}`, {
+            key: org.keys.read,
+            tenantId: t.id,
+          });
+          expect(['Completed', 'CompletedWithErrors', 'Failed']).toContain(body.data.status);
+          return body.data.status;
+        },
+        { what: 'the import to end' },
+      );
       expect(status).toBe('Completed');
       expect(await countUsers(app, t.id)).toBe(2);
     } finally {

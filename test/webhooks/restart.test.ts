@@ -1,6 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { recordEvent } from '../../src/core/events/record-event.js';
 import { createOrganizationWithKeys } from '../factories/organizations.js';
+import { eventually } from '../helpers/eventually.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 import { createWebhook } from './webhook-kit.js';
@@ -39,14 +40,6 @@ function distinctIds(): Set<string> {
   return new Set(receiver.on('/durable').map((request) => request.headers['webhook-id']));
 }
 
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 it(`delivers every one of ${EVENTS} events after the server is killed with SIGKILL mid-way and started again`, async () => {
   const org = await createOrganizationWithKeys(setup);
   const webhook = await createWebhook(setup, org.keys.admin, {
@@ -74,7 +67,10 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
 
   const first = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
   servers.push(first);
-  await until(() => distinctIds().size >= 50, 30_000, 'the first deliveries');
+  await eventually(() => expect(distinctIds().size).toBeGreaterThanOrEqual(50), {
+    timeout: 30_000,
+    what: 'the first deliveries',
+  });
   // Killed with jobs in its local queue (core/jobs.ts), locked by its pool's id: those must come back too.
   const { rows: queued } = await setup.pool.query<{ count: number }>(
     `select count(*)::int as count from graphile_worker._private_jobs where locked_by like 'pool-%'`,
@@ -87,7 +83,10 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
 
   const second = await ServerProcess.start(setup.databaseUrl, SERVER_ENV);
   servers.push(second);
-  await until(() => distinctIds().size === EVENTS, BOUND_MS - (Date.now() - started), 'every delivery');
+  await eventually(() => expect(distinctIds().size).toBe(EVENTS), {
+    timeout: Math.max(0, BOUND_MS - (Date.now() - started)),
+    what: 'every delivery',
+  });
 
   expect(Date.now() - started).toBeLessThan(BOUND_MS);
   expect([...distinctIds()].sort()).toEqual([...eventIds].sort());
@@ -102,14 +101,16 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
   }
   // Deliveries in flight at the kill may have reached the receiver without being recorded: their jobs, locked
   // by the dead process, are released by the job workers' liveness check and sent again (at least once).
-  let succeeded = 0;
-  while (succeeded < EVENTS && Date.now() - started < BOUND_MS) {
-    const { rows } = await setup.pool.query<{ count: number }>(
-      `select count(*)::int as count from webhook_deliveries where status = 'Succeeded'`,
-    );
-    succeeded = rows[0].count;
-    if (succeeded < EVENTS) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(succeeded).toBe(EVENTS);
+  const succeeded = async () =>
+    (
+      await setup.pool.query<{ count: number }>(
+        `select count(*)::int as count from webhook_deliveries where status = 'Succeeded'`,
+      )
+    ).rows[0].count;
+  await eventually(async () => expect(await succeeded()).toBe(EVENTS), {
+    timeout: Math.max(0, BOUND_MS - (Date.now() - started)),
+    interval: 100,
+    what: 'every delivery to be recorded Succeeded',
+  });
   expect(Date.now() - started).toBeLessThan(BOUND_MS);
 }, 120_000);

@@ -12,6 +12,7 @@ import {
   type WebhookBody,
 } from './webhook-kit.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { eventually } from '../helpers/eventually.js';
 
 /** Seven retries as in DECISIONS, 150 ms apart instead of 5 s ... 10 h. */
 const SCHEDULE_MS = [150, 150, 150, 150, 150, 150, 150];
@@ -60,6 +61,25 @@ async function webhookOn(path: string, events = ['user.created']): Promise<Webho
   const webhook = await createWebhook(app, org.keys.admin, { url: receiver.url(path), events });
   secretByPath.set(path, webhook.secret!);
   return webhook;
+}
+
+/**
+ * Until no delivery job of the webhook is queued or running (a job leaves the queue when its attempt is over):
+ * whatever was going to reach its receiver has, so "it received nothing more" can be asserted without a sleep.
+ */
+async function nothingQueuedFor(webhookId: string): Promise<void> {
+  await eventually(
+    async () => {
+      const { rows } = await app.pool.query<{ count: number }>(
+        `select count(*)::int as count from graphile_worker.jobs j
+           join webhook_deliveries d on j.key = 'webhook-delivery:' || d.id
+          where d.webhook_id = $1`,
+        [webhookId],
+      );
+      expect(rows[0].count).toBe(0);
+    },
+    { what: `no delivery job left for webhook ${webhookId}` },
+  );
 }
 
 async function readWebhook(id: string): Promise<WebhookBody> {
@@ -216,7 +236,7 @@ describe('disabling', () => {
       { key: org.keys.write },
     );
     expect(resend.status).toBe(409);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await nothingQueuedFor(gone.id);
     expect(receiver.on('/gone')).toHaveLength(1);
     const after = await app.request<Envelope<DeliveryBody[]>>('GET', `/v1/webhooks/${gone.id}/deliveries`, {
       key: org.keys.read,
@@ -327,7 +347,7 @@ describe('disabling', () => {
       body: { enabled: false },
     });
     await commitEvent(app, org.scope);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await nothingQueuedFor(webhook.id);
     expect(receiver.on('/paused')).toHaveLength(0);
   });
 });
@@ -350,7 +370,7 @@ describe('test ping and re-send', () => {
       tenant: null,
       details: { webhookId: target.id },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await nothingQueuedFor(bystander.id);
     expect(receiver.on('/ping-bystander')).toHaveLength(0);
     void bystander;
   });
@@ -392,7 +412,7 @@ describe('test ping and re-send', () => {
       (all) => all[0].attemptCount === 2 && settled(all),
     );
     expect(delivery).toMatchObject({ status: 'Failed', attemptCount: 2, lastStatusCode: 500 });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await nothingQueuedFor(webhook.id);
     expect(receiver.on('/once')).toHaveLength(2);
   });
 });

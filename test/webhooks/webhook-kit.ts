@@ -3,6 +3,7 @@ import type { Scope } from '../../src/core/scope.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { TestApp } from '../helpers/test-app.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
+import { eventually } from '../helpers/eventually.js';
 
 export type WebhookBody = ItemOf<'listWebhooks'>;
 
@@ -53,20 +54,18 @@ export async function waitForDeliveries(
   done: (deliveries: DeliveryBody[]) => boolean,
   timeoutMs = 10_000,
 ): Promise<DeliveryBody[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await app.request<Envelope<DeliveryBody[]>>(
-      'GET',
-      `/v1/webhooks/${webhookId}/deliveries?limit=100`,
-      {
-        key,
-      },
-    );
-    if (res.status === 200 && done(res.body.data)) return res.body.data;
-    if (Date.now() > deadline)
-      throw new Error(`deliveries did not settle in ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return eventually(
+    async () => {
+      const res = await app.request<Envelope<DeliveryBody[]>>(
+        'GET',
+        `/v1/webhooks/${webhookId}/deliveries?limit=100`,
+        { key },
+      );
+      if (res.status !== 200 || !done(res.body.data)) throw new Error(`not yet: ${JSON.stringify(res.body)}`);
+      return res.body.data;
+    },
+    { timeout: timeoutMs, interval: 50, what: `the deliveries of webhook ${webhookId} to settle` },
+  );
 }
 
 /** A short schedule for tests: the same number of retries as DECISIONS, in milliseconds. */

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { check, eventually } from '../helpers/eventually.js';
 
 export interface ReceivedRequest {
   path: string;
@@ -54,12 +55,10 @@ export class WebhookReceiver {
 
   /** Waits until `path` has received at least `count` requests. */
   async waitFor(path: string, count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.on(path).length < count) {
-      if (Date.now() > deadline)
-        throw new Error(`${path} received ${this.on(path).length} of ${count} requests in ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(() => expect(this.on(path).length).toBeGreaterThanOrEqual(count), {
+      timeout: timeoutMs,
+      what: `${count} requests on ${path}`,
+    });
     return this.on(path);
   }
 
@@ -69,11 +68,13 @@ export class WebhookReceiver {
     matches: (request: ReceivedRequest) => boolean,
     timeoutMs = 10_000,
   ): Promise<ReceivedRequest[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.on(path).some(matches)) {
-      if (Date.now() > deadline) throw new Error(`${path} received no matching request in ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      () => check(this.on(path).some(matches), `${this.on(path).length} requests, none matching`),
+      {
+        timeout: timeoutMs,
+        what: `a matching request on ${path}`,
+      },
+    );
     return this.on(path).filter(matches);
   }
 
