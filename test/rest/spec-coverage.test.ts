@@ -4,7 +4,7 @@ import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 
 /**
  * The route table against SPEC 4.1 and 4.2: the endpoint rows of the contract, kept in the repository as
- * test/rest/spec-endpoints.txt (written from shared/SPEC.md by scripts/spec-endpoints.mjs, so the test runs in any
+ * test/rest/spec-endpoints.txt (written from the contract by scripts/spec-endpoints.mjs, so the test runs in any
  * clone); prints how many of the paths are served, and holds the README to the same numbers.
  */
 function specRoutes(section: string): string[] {
