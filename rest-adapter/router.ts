@@ -17,6 +17,12 @@ export interface RestRouterDeps {
   schema: GraphQLSchema;
   contextFor(req: Request): RequestContext;
   logError(error: unknown, req: Request): void;
+  /**
+   * When each route's document is parsed and validated against the schema: at start-up (the default, so a route
+   * that does not fit the schema stops the server), or on the route's first request. The tests start a server per
+   * file and call a few of its 125 routes; test/rest/route-table.test.ts compiles every route at once.
+   */
+  compileRoutes?: 'at-start' | 'on-first-request';
 }
 
 /** The text/csv body parser of the routes that take one (`csvBody`), with body-parser's errors as 400s. */
@@ -49,23 +55,34 @@ const METHOD = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: '
 /**
  * Builds an Express router serving a route table. Static paths are registered before
  * parameterised ones (`/alerts/statistics` before `/alerts/:id`) so table order never matters.
+ * `compiled` holds the routes compiled at start-up (none when they compile on their first request).
  */
 export function restRouter(
   routes: RouteDefinition[],
   deps: RestRouterDeps,
 ): { router: Router; compiled: CompiledRoute[] } {
   const restSchema = restSchemaOf(deps.schema);
+  const handlerDeps = { schema: restSchema, contextFor: deps.contextFor, logError: deps.logError };
   // Compiled against the REST copy, so variables are checked with the SPEC enum spellings too.
-  const compiled = routes.map((route) => compileRoute(route, restSchema));
-  const ordered = [...compiled].sort(
-    (a, b) => Number(a.definition.path.includes(':')) - Number(b.definition.path.includes(':')),
-  );
+  const compiled =
+    deps.compileRoutes === 'on-first-request' ? [] : routes.map((route) => compileRoute(route, restSchema));
+  const handlerOf = (definition: RouteDefinition, index: number): RequestHandler => {
+    if (deps.compileRoutes !== 'on-first-request') return restHandler(compiled[index], handlerDeps);
+    let handler: RequestHandler | undefined;
+    return (req, res, next) => {
+      handler ??= restHandler(compileRoute(definition, restSchema), handlerDeps);
+      return handler(req, res, next);
+    };
+  };
+  const ordered = routes
+    .map((definition, index) => ({ definition, handler: handlerOf(definition, index) }))
+    .sort((a, b) => Number(a.definition.path.includes(':')) - Number(b.definition.path.includes(':')));
   const router = Router();
-  for (const route of ordered) {
-    router[METHOD[route.definition.method]](
-      route.definition.path,
-      ...(route.definition.csvBody ? [csvBodyParser()] : []),
-      restHandler(route, { schema: restSchema, contextFor: deps.contextFor, logError: deps.logError }),
+  for (const { definition, handler } of ordered) {
+    router[METHOD[definition.method]](
+      definition.path,
+      ...(definition.csvBody ? [csvBodyParser()] : []),
+      handler,
     );
   }
   return { router, compiled };

@@ -49,7 +49,7 @@ import { attachSubscriptionServer } from './subscriptions/subscription-server.js
 import './http/express-types.js';
 import { restoreDownloadRouter } from './backup/restore-download.js';
 import { FEATURE_ROUTES, ROUTE_MOUNTS, VERSIONED_ROUTES } from './features.js';
-import { restRouter } from '../rest-adapter/router.js';
+import { restRouter, type RestRouterDeps } from '../rest-adapter/router.js';
 import { openApiRouter } from '../rest-adapter/openapi/serve.js';
 
 export interface AppOptions extends AppDeps {
@@ -71,6 +71,8 @@ export interface AppOptions extends AppDeps {
   oauthLimits?: OAuthLimitOverrides;
   /** Bearer token of GET /metrics (METRICS_TOKEN); absent: no /metrics route (docs/operations.md). */
   metricsToken?: string;
+  /** When the REST routes' documents are validated (rest-adapter/router.ts): at start-up unless a test says. */
+  compileRestRoutes?: RestRouterDeps['compileRoutes'];
 }
 
 export interface App {
@@ -202,8 +204,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logError = (error: unknown, req: Request) =>
     logger.error({ err: error, requestId: req.requestId }, 'request failed');
 
-  const versioned = restRouter(VERSIONED_ROUTES, { schema: options.schema, contextFor, logError });
-  const features = restRouter(FEATURE_ROUTES, { schema: options.schema, contextFor, logError });
+  const routerDeps = {
+    schema: options.schema,
+    contextFor,
+    logError,
+    compileRoutes: options.compileRestRoutes,
+  };
+  const versioned = restRouter(VERSIONED_ROUTES, routerDeps);
+  const features = restRouter(FEATURE_ROUTES, routerDeps);
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).

@@ -2,8 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { PgListener } from '../../src/core/pg-listener.js';
-import { buildAppSchema } from '../../src/schema.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSchema, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The whole app (createApp, as main.ts builds it) on a TestApp's database and clock, with the options
@@ -32,7 +31,7 @@ export class AppWithOptions {
       ...base.deps,
       orm: base.orm,
       pool: base.pool,
-      schema: await buildAppSchema(),
+      schema: await sharedSchema(),
       logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       maxJsonBodyBytes: 1024 * 1024,
       listener,

@@ -1,5 +1,6 @@
 import { buildAppSchema } from '../../src/schema.js';
 import { compileRoute } from '../../rest-adapter/compile.js';
+import { restRouter } from '../../rest-adapter/router.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 
 /** SPEC 4.1, as written there (`:id` placeholders named as in the route table). */
@@ -111,5 +112,11 @@ describe('REST route table', () => {
     const schema = await buildAppSchema();
     for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES])
       expect(() => compileRoute(route, schema)).not.toThrow();
+    // The routers compile them against the REST copy (SPEC enum spellings), all at start-up by default. Test
+    // servers compile each route on its first request instead (test/helpers/test-app.ts): this is where every
+    // route is checked as a server starting up would.
+    const deps = { schema, contextFor: () => ({}) as never, logError: () => undefined };
+    expect(restRouter(VERSIONED_ROUTES, deps).compiled).toHaveLength(VERSIONED_ROUTES.length);
+    expect(restRouter(FEATURE_ROUTES, deps).compiled).toHaveLength(FEATURE_ROUTES.length);
   });
 });
