@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../src/app.js';
-import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../src/cloud/simulated/simulated-cloud.js';
 import { systemClock } from '../src/core/clock.js';
 import { PgListener } from '../src/core/pg-listener.js';
 import { OUTBOX_SUBSCRIBERS } from '../src/features.js';
@@ -63,7 +63,7 @@ export async function countStatements(options: {
   try {
     const app = await createApp({
       clock: systemClock,
-      provider: new SimulatedCloudProvider(options.orm, systemClock),
+      clouds: new SimulatedCloud(options.orm, systemClock),
       publicUrl: 'http://bench.local',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       orm: options.orm,

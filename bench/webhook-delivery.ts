@@ -11,7 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { SimulatedCloudProvider } from '../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../src/context.js';
 import { systemClock } from '../src/core/clock.js';
 import { recordEvent, type EventDeps } from '../src/core/events/record-event.js';
@@ -193,7 +193,7 @@ export async function measureWebhookDelivery(options: DeliveryBenchOptions): Pro
     const { secretsKey } = options;
     const deps: AppDeps = {
       clock: systemClock,
-      provider: new SimulatedCloudProvider(orm, systemClock),
+      clouds: new SimulatedCloud(orm, systemClock),
       publicUrl: 'http://bench.local',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { allowPrivateTargets: true, secretBox: new SecretBox(parseSecretsKey(secretsKey)) },

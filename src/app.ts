@@ -123,7 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // and in other processes when the NOTIFY arrives.
   const deps: AppDeps & ApiKeyCacheHolder = {
     clock: options.clock,
-    provider: options.provider,
+    clouds: options.clouds,
     publicUrl: options.publicUrl,
     outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,

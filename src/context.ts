@@ -5,7 +5,7 @@ import type { RequestContext } from './core/request-context.js';
 import { SCOPE_FILTER } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
 import { principalOf, type Viewer } from './core/viewer.js';
-import { consentBoundProvider } from './tenants/tenant-consent.js';
+import { cloudAccess } from './cloud/cloud-access.js';
 
 export type { RequestContext } from './core/request-context.js';
 
@@ -22,7 +22,10 @@ export function createRequestContext(
   });
   const ctx: RequestContext = {
     ...deps,
-    provider: consentBoundProvider(deps.provider, viewer.organizationId),
+    cloud: cloudAccess(deps.clouds, {
+      organizationId: viewer.organizationId,
+      environment: viewer.environment,
+    }),
     em,
     scope: { organizationId: viewer.organizationId, environment: viewer.environment },
     actor: principalOf(viewer),
@@ -35,8 +38,8 @@ export function createRequestContext(
 
 /**
  * A service context for background work acting inside one organization's scope. Both kinds see the cloud
- * through the organization's delegated access (consentBoundProvider): a tenant that withdrew its grant
- * refuses every call.
+ * as the organization in that environment (`ctx.cloud`, src/cloud/cloud-access.ts): a tenant that withdrew
+ * its grant refuses to give out its client.
  */
 export function createJobContext(
   orm: MikroORM,
@@ -46,5 +49,5 @@ export function createJobContext(
 ): ServiceContext {
   const em = orm.em.fork();
   em.setFilterParams(SCOPE_FILTER, scope);
-  return { ...deps, provider: consentBoundProvider(deps.provider, scope.organizationId), em, scope, actor };
+  return { ...deps, cloud: cloudAccess(deps.clouds, scope), em, scope, actor };
 }

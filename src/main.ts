@@ -57,14 +57,14 @@ const [
   { createApp },
   { buildAppSchema },
   { cronItems, taskList },
-  { SimulatedCloudProvider },
+  { SimulatedCloud },
   demoSeed,
   { OUTBOX_SUBSCRIBERS },
 ] = await Promise.all([
   import('./app.js'),
   import('./schema.js'),
   import('./tasks.js'),
-  import('./cloud/simulated/simulated-cloud.provider.js'),
+  import('./cloud/simulated/simulated-cloud.js'),
   import('./db/seeds/demo.js'),
   import('./features.js'),
 ]);
@@ -90,7 +90,7 @@ if (secrets.source === 'none')
 let ready = false;
 const deps: AppDeps = {
   clock: systemClock,
-  provider: new SimulatedCloudProvider(database.orm, systemClock),
+  clouds: new SimulatedCloud(database.orm, systemClock),
   publicUrl: config.publicUrl,
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },

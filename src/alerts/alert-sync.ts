@@ -59,8 +59,8 @@ interface AlertRow {
 export const alertsSyncStep: SyncStep = {
   name: 'alerts',
   after: ['users', 'devices'],
-  async read({ provider, tenant }) {
-    const alerts = await provider.security.listAlerts(tenant.externalId);
+  async read({ cloud }) {
+    const alerts = await cloud.security.listAlerts();
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords<AlertRow>(ctx.em, ALERTS_SQL, params, alerts);

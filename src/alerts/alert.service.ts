@@ -128,11 +128,9 @@ export class AlertService {
     assertAlertMove(alert.status, to);
     if (to !== alert.status) {
       // Idempotent upstream: a failed transaction below is converged by a retry.
-      const upstream = await this.ctx.provider.security.updateAlertStatus(
-        tenant.externalId,
-        alert.externalId,
-        to,
-      );
+      const upstream = await (
+        await this.ctx.cloud.forTenant(tenant.externalId)
+      ).security.updateAlertStatus(alert.externalId, to);
       if (!upstream)
         throw new ConflictError(`Alert ${id} is no longer known to the upstream cloud`, {
           from: alert.status,

@@ -35,7 +35,7 @@ const UPSERT_SQL = `
   where backup_snapshots.user_id is distinct from excluded.user_id`;
 
 export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant): Promise<number> {
-  const records = await ctx.provider.listBackupSnapshots(tenant.externalId);
+  const records = await (await ctx.cloud.forTenant(tenant.externalId)).backup.listBackupSnapshots();
   const { scope } = ctx;
   const rows = records.map((record) => ({
     external_id: record.externalId,

@@ -62,18 +62,14 @@ export class BackupService {
     const tenant = await new TenantService(this.ctx).get(tenantId);
     const snapshot = await this.getSnapshot(tenantId, snapshotId, 'id');
     if (snapshot.expiresAt <= this.ctx.clock.now()) throw snapshotNotFound(snapshotId, 'id');
-    const result = await this.ctx.provider.listBackupItems(
-      tenant.externalId,
-      snapshot.externalId,
-      parentId,
-      pageOffset(page),
-      page.limit,
-    );
+    const result = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).backup.listBackupItems(snapshot.externalId, parentId, pageOffset(page), page.limit);
     if (!result) throw snapshotNotFound(snapshotId, 'id');
     if (parentId !== null && result.total === 0) {
-      const found = await this.ctx.provider.findBackupItems(tenant.externalId, snapshot.externalId, [
-        parentId,
-      ]);
+      const found = await (
+        await this.ctx.cloud.forTenant(tenant.externalId)
+      ).backup.findBackupItems(snapshot.externalId, [parentId]);
       if (found.items[0]?.kind !== 'Container') throw new NotFoundError('Backup item', parentId);
     }
     return {

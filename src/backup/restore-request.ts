@@ -103,7 +103,7 @@ export async function checkRestoreRequest(
 
   await checkDifferentLocation(ctx, input, targetTenant);
   // Inside our retention window but no longer at the backup service: say so, not "outside retention".
-  if (!(await ctx.provider.getBackupSnapshot(tenant.externalId, snapshot.externalId)))
+  if (!(await (await ctx.cloud.forTenant(tenant.externalId)).backup.getBackupSnapshot(snapshot.externalId)))
     throw InvalidRequestError.field(
       'snapshotId',
       `snapshot taken ${snapshot.takenAt.toISOString()} of ${snapshot.resourceName} is no longer held by ` +
@@ -111,7 +111,9 @@ export async function checkRestoreRequest(
     );
   await checkOwnerNotDeleted(ctx, input, snapshot);
   const ids = input.itemIds?.length ? input.itemIds : null;
-  const found = await ctx.provider.findBackupItems(tenant.externalId, snapshot.externalId, ids);
+  const found = await (
+    await ctx.cloud.forTenant(tenant.externalId)
+  ).backup.findBackupItems(snapshot.externalId, ids);
   if (found.missing.length)
     throw InvalidRequestError.field(
       'itemIds',
@@ -147,7 +149,9 @@ async function leavesToRestore(
     );
   if (containers.length === 0) return named;
   // A container restore (or a cross-tenant one naming containers) takes every item inside.
-  const all = await ctx.provider.findBackupItems(tenant.externalId, snapshot.externalId, null);
+  const all = await (
+    await ctx.cloud.forTenant(tenant.externalId)
+  ).backup.findBackupItems(snapshot.externalId, null);
   const inside = new Set(containers.map((container) => container.itemId));
   const explicit = new Set(named.filter((item) => item.kind === 'Item').map((item) => item.itemId));
   return all.items.filter(

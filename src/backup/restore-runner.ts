@@ -110,9 +110,9 @@ export class RestoreRunner {
       if (batch.length === 0) return this.finish(tenant);
       let results: CloudRestoreItemResult[];
       try {
-        results = await this.ctx.provider.restoreBackupItems({
+        const cloud = await this.ctx.cloud.forTenant(tenant.externalId);
+        results = await cloud.backup.restoreBackupItems({
           restoreKey: job.id,
-          tenantExternalId: tenant.externalId,
           snapshotExternalId: job.snapshotExternalId,
           target: {
             kind: job.targetType,

@@ -32,7 +32,11 @@ export async function checkDifferentLocation(
     const problems = upnDomainProblems(owner.toLowerCase(), targetTenant, FIELD);
     if (problems.length) throw new InvalidRequestError('The restore request is not valid', problems);
   }
-  if (!(await ctx.provider.hasRestoreTarget(targetTenant.externalId, input.workload, owner))) {
+  if (
+    !(await (
+      await ctx.cloud.forTenant(targetTenant.externalId)
+    ).backup.hasRestoreTarget(input.workload, owner))
+  ) {
     const what = personal
       ? `no active user ${owner} (mailbox or drive owner)`
       : `no ${input.workload === BackupWorkload.SITE_COLLABORATION ? 'site' : 'team'} ${owner}`;

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../cloud/simulated/simulated-cloud.js';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
@@ -39,7 +39,7 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
   try {
     const deps: AppDeps = {
       clock: systemClock,
-      provider: new SimulatedCloudProvider(database.orm, systemClock),
+      clouds: new SimulatedCloud(database.orm, systemClock),
       publicUrl: config.publicUrl,
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
     };

@@ -13,7 +13,7 @@
  */
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { AppError, type FieldProblem } from '../core/errors.js';
+import { AppError, toAppError, type FieldProblem } from '../core/errors.js';
 import { apiKeysCommand } from './api-keys.command.js';
 import { CliError } from './cli-database.js';
 import { membersCommand } from './members.command.js';
@@ -39,7 +39,8 @@ try {
 } catch (error) {
   // Expected failures (unknown organization, bad option, a rule of the service) get one line; anything
   // else also its stack, to report.
-  const expected = error instanceof CliError || error instanceof AppError;
+  const expected =
+    error instanceof CliError || error instanceof AppError || toAppError(error).code !== 'INTERNAL_ERROR';
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   const fields = error instanceof AppError ? error.details.fields : undefined;
   if (Array.isArray(fields))

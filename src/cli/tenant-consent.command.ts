@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { SimulatedCloudProvider } from '../cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../cloud/simulated/simulated-cloud.js';
 import { CliError, findOrganization, info, withDatabase, type CliDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
 
 /** The simulated cloud, whatever provider the server is configured with (grants exist only there). */
-export function simulatedCloudOf(db: CliDatabase): SimulatedCloudProvider {
-  return db.deps.provider instanceof SimulatedCloudProvider
-    ? db.deps.provider
-    : new SimulatedCloudProvider(db.orm, db.deps.clock);
+export function simulatedCloudOf(db: CliDatabase): SimulatedCloud {
+  return db.deps.clouds instanceof SimulatedCloud
+    ? db.deps.clouds
+    : new SimulatedCloud(db.orm, db.deps.clock);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The upstream cloud's backup service (SPEC 4.4 "Restore"): point-in-time snapshots of each protected
- * mailbox, personal drive, site and team, their item trees, and restores from them. Composed into
- * CloudProvider (provider.ts); the simulated implementation is in simulated/simulated-backup.ts.
+ * mailbox, personal drive, site and team, their item trees, and restores from them. Part of
+ * a tenant's client as `backup` (tenant-cloud.ts); the simulated implementation is in simulated/simulated-backup.ts.
  */
 export type CloudBackupWorkload = 'Mailbox' | 'Personal file storage' | 'Site collaboration' | 'Team chat';
 
@@ -51,7 +51,7 @@ export interface CloudRestoreRequest {
    * restored again, its first result is returned instead. This is what lets a job resume after a crash.
    */
   restoreKey: string;
-  tenantExternalId: string;
+  /** A snapshot of the tenant the client is bound to (the source of the restore). */
   snapshotExternalId: string;
   target: {
     kind: CloudRestoreTargetKind;
@@ -87,15 +87,11 @@ export class CloudBackupRefusedError extends Error {
 
 export interface CloudBackupProvider {
   /** The snapshots within the retention window (the backup service takes one every few hours). */
-  listBackupSnapshots(tenantExternalId: string): Promise<CloudBackupSnapshotRecord[]>;
+  listBackupSnapshots(): Promise<CloudBackupSnapshotRecord[]>;
   /** Null when the snapshot does not exist (any more). */
-  getBackupSnapshot(
-    tenantExternalId: string,
-    snapshotExternalId: string,
-  ): Promise<CloudBackupSnapshotRecord | null>;
+  getBackupSnapshot(snapshotExternalId: string): Promise<CloudBackupSnapshotRecord | null>;
   /** Children of a container (the top-level containers when parentItemId is null); null: no snapshot. */
   listBackupItems(
-    tenantExternalId: string,
     snapshotExternalId: string,
     parentItemId: string | null,
     offset: number,
@@ -103,7 +99,6 @@ export interface CloudBackupProvider {
   ): Promise<CloudBackupItemPage | null>;
   /** The records of these ids in the snapshot (every record when null); ids the snapshot lacks in `missing`. */
   findBackupItems(
-    tenantExternalId: string,
     snapshotExternalId: string,
     itemIds: string[] | null,
   ): Promise<{ items: CloudBackupItemRecord[]; missing: string[] }>;
@@ -111,7 +106,7 @@ export interface CloudBackupProvider {
    * Whether a tenant has the mailbox or drive of this user (`owner` a UPN), or this site or team (`owner`
    * `/sites/<name>`, `/teams/<name>`): where a Different-location restore may put items.
    */
-  hasRestoreTarget(tenantExternalId: string, workload: CloudBackupWorkload, owner: string): Promise<boolean>;
+  hasRestoreTarget(workload: CloudBackupWorkload, owner: string): Promise<boolean>;
   /** Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item. */
   restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]>;
 }

@@ -25,6 +25,8 @@ export interface CloudErrorOptions {
   reason?: CloudForbiddenReason;
   /** The cloud's own error code (Graph's `error.code`), for logs and mapping; never shown raw. */
   cloudCode?: string;
+  /** The customer tenant the call was about (Forbidden: the one that did not consent), when one was. */
+  tenantExternalId?: string;
   cause?: unknown;
 }
 
@@ -34,6 +36,7 @@ export class CloudError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly reason: CloudForbiddenReason | undefined;
   readonly cloudCode: string | undefined;
+  readonly tenantExternalId: string | undefined;
 
   constructor(kind: CloudErrorKind, message: string, options: CloudErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -43,6 +46,7 @@ export class CloudError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.reason = options.reason;
     this.cloudCode = options.cloudCode;
+    this.tenantExternalId = options.tenantExternalId;
   }
 
   /** Worth trying again later (the cloud was busy or failing, not refusing). */

@@ -1,7 +1,7 @@
 /**
  * Third-party sources that compliance data connectors import from (SPEC 2.6 "Data connector"): chat,
  * social media, financial, HR and physical-access systems, reached through the upstream cloud's connector
- * service. Composed into CloudProvider (provider.ts); simulated in simulated/simulated-connector-source.ts.
+ * service. A tenant's client has it as `connectorSources` (tenant-cloud.ts); simulated in simulated/simulated-connector-source.ts.
  */
 export interface CloudConnectorSource {
   /** e.g. Slack, Bloomberg Message, Workday (the catalog is in src/compliance/connector-catalog.ts). */
@@ -56,13 +56,7 @@ export class ConnectorSourceError extends Error {
 
 export interface CloudConnectorSourceProvider {
   /** Signs in to the source with the credentials; resolves with why it said no, or null when fine. */
-  testConnectorConnection(
-    tenantExternalId: string,
-    source: CloudConnectorSource,
-  ): Promise<ConnectorSourceRefusal | null>;
+  testConnectorConnection(source: CloudConnectorSource): Promise<ConnectorSourceRefusal | null>;
   /** Imports the source's new items into the tenant's compliance archive; throws ConnectorSourceError. */
-  importConnectorData(
-    tenantExternalId: string,
-    request: CloudConnectorImportRequest,
-  ): Promise<CloudConnectorImportResult>;
+  importConnectorData(request: CloudConnectorImportRequest): Promise<CloudConnectorImportResult>;
 }

@@ -1,9 +1,10 @@
 /**
  * Customer consent (DECISIONS: "A customer tenant joins an organization only with that customer's consent").
- * In the real cloud a customer's administrator accepts a partner's delegated admin relationship; until then
- * the partner cannot read or change anything of that tenant. The partner side can only look a relationship
- * up — granting and revoking are the customer's acts, done in the customer's own admin center, so they are
- * not part of this interface (the simulated cloud offers them to the operator's CLI and to tests).
+ * In the real cloud a customer's administrator accepts a partner's delegated admin relationship (or consents
+ * to the partner's app); until then the partner cannot read or change anything of that tenant. The partner
+ * side can only look a relationship up — granting and revoking are the customer's acts, done in the
+ * customer's own admin center, so they are not part of the provider interface (the simulated cloud offers
+ * them to the operator's CLI and to tests).
  */
 
 /** An active delegated admin relationship: the customer tenant lets one partner organization administer it. */
@@ -12,15 +13,4 @@ export interface CloudDelegatedAccessRecord {
   /** The partner the customer granted (our organization id plays the partner's id in the cloud). */
   partnerOrganizationId: string;
   grantedAt: string;
-}
-
-export interface CloudConsentProvider {
-  /**
-   * The tenant's active relationship with this partner; null when none was granted, it was revoked, or the
-   * tenant does not exist — a partner cannot tell these apart, as in the real cloud.
-   */
-  getDelegatedAccess(
-    tenantExternalId: string,
-    partnerOrganizationId: string,
-  ): Promise<CloudDelegatedAccessRecord | null>;
 }

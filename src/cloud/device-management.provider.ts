@@ -1,5 +1,5 @@
 /**
- * The device-management part of the upstream cloud (composed into CloudProvider as `deviceManagement`):
+ * The device-management part of the upstream cloud (a tenant's client has it as `deviceManagement`, tenant-cloud.ts):
  * the enrollment attempts the cloud saw. Our restriction policies decide them at sync
  * (src/device-management/enrollment-sync.ts); device compliance comes with the devices (security.provider.ts).
  */
@@ -22,8 +22,5 @@ export interface CloudEnrollmentAttemptRecord {
 
 export interface CloudDeviceManagementProvider {
   /** Attempts made after `since` (all of them when null), oldest first. */
-  listEnrollmentAttempts(
-    tenantExternalId: string,
-    since: Date | null,
-  ): Promise<CloudEnrollmentAttemptRecord[]>;
+  listEnrollmentAttempts(since: Date | null): Promise<CloudEnrollmentAttemptRecord[]>;
 }

@@ -1,18 +1,8 @@
-import type { CloudBackupProvider } from './backup.provider.js';
-import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
-import type { CloudConsentProvider } from './consent.provider.js';
-import type { CloudDeviceManagementProvider } from './device-management.provider.js';
-import type { UserManagementCloud } from './user-management.provider.js';
-
 /**
- * The one door to the upstream productivity cloud (DECISIONS "The upstream cloud").
- * Everything the service reads from or writes to a customer tenant goes through this interface;
- * the default implementation is the simulated cloud in ./simulated, a Microsoft Graph one plugs in later.
- * Records are provider-shaped (the cloud's ids), never our entities.
+ * The records of the upstream cloud, as every provider returns them (provider-shaped: the cloud's ids, never
+ * our entities). The interfaces are in cloud-provider.ts (the provider) and tenant-cloud.ts (a tenant's
+ * client).
  */
-import type { CloudSecurityProvider } from './security.provider.js';
-import type { SecurityPostureProvider } from './security-posture.provider.js';
-
 export type CloudRiskLevel = 'none' | 'low' | 'medium' | 'high';
 
 export interface CloudUserRecord {
@@ -204,78 +194,4 @@ export interface CloudRestrictedSenderRecord {
   /** What the admin should do before (or after) unblocking. */
   actionRequired: string;
   unblockedAt: string | null;
-}
-
-export interface CloudProvider
-  extends
-    CloudBackupProvider,
-    CloudConnectorSourceProvider,
-    SecurityPostureProvider,
-    /** Which partner organizations each tenant granted (consent.provider.ts). */
-    CloudConsentProvider {
-  /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
-  readonly security: CloudSecurityProvider;
-  /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */
-  readonly userManagement: UserManagementCloud;
-  /** Enrollment attempts (src/cloud/device-management.provider.ts). */
-  readonly deviceManagement: CloudDeviceManagementProvider;
-  getTenant(tenantExternalId: string): Promise<CloudTenantRecord>;
-  listUsers(tenantExternalId: string): Promise<CloudUserRecord[]>;
-  listSkus(tenantExternalId: string): Promise<CloudSkuRecord[]>;
-  listGroups(tenantExternalId: string): Promise<CloudGroupRecord[]>;
-  listLicenseAssignments(tenantExternalId: string): Promise<CloudLicenseAssignmentRecord[]>;
-  /** Sign-ins recorded after `since` (all of them when null). */
-  listSignIns(tenantExternalId: string, since: Date | null): Promise<CloudSignInRecord[]>;
-
-  createUser(tenantExternalId: string, input: CloudUserInput): Promise<CloudUserRecord>;
-  updateUser(tenantExternalId: string, userExternalId: string, patch: CloudUserPatch): Promise<void>;
-  /** Soft delete: sign-in blocked, sessions and refresh tokens revoked, groups and licenses removed, manager cleared. */
-  deleteUser(tenantExternalId: string, userExternalId: string): Promise<void>;
-  /**
-   * Brings a soft-deleted user back from the recycle bin with its profile and object id, under the given
-   * UPN; group memberships, licenses and manager are not restored (SPEC 3.4). Idempotent: a user already
-   * active is given the same values. Null when the cloud holds no user with this id (purged).
-   */
-  restoreUser(
-    tenantExternalId: string,
-    userExternalId: string,
-    restore: CloudUserRestore,
-  ): Promise<CloudUserRecord | null>;
-  /**
-   * Permanently deletes a soft-deleted user (irreversible). Idempotent: a user already gone is purged.
-   * False, and nothing done, when the user is not deleted upstream (restored there since).
-   */
-  purgeUser(tenantExternalId: string, userExternalId: string): Promise<boolean>;
-  /**
-   * Creates a guest (userType Guest, source "Invited user", invitation Pending) and, when asked, mails the
-   * invitation. The UPN is the cloud's: name_domain#EXT#@<the tenant's initial domain>.
-   */
-  inviteGuest(tenantExternalId: string, invitation: CloudGuestInvitation): Promise<CloudUserRecord>;
-  /**
-   * Mails a guest's invitation again while it is Pending. Returns the guest as the cloud now has it: a guest
-   * no longer Pending upstream (redeemed since) is returned unchanged and nothing is sent. Null when the
-   * cloud holds no such active user.
-   */
-  resendInvitation(tenantExternalId: string, userExternalId: string): Promise<CloudUserRecord | null>;
-  /** Every mail contact of the tenant, those made in the cloud and those synced from on premises. */
-  listContacts(tenantExternalId: string): Promise<CloudContactRecord[]>;
-  /** Creates mail contacts, all or none (a bulk import is one call); returned in the order given. */
-  createContacts(tenantExternalId: string, inputs: CloudContactInput[]): Promise<CloudContactRecord[]>;
-  /** Replaces every editable field of a contact. */
-  updateContact(tenantExternalId: string, contactExternalId: string, input: CloudContactInput): Promise<void>;
-  /** Deletes a contact for good (contacts have no recycle bin). Idempotent: a contact already gone is fine. */
-  deleteContact(tenantExternalId: string, contactExternalId: string): Promise<void>;
-  /** Every restriction of the tenant's mail senders, current (Restricted) and lifted (Unblocked). */
-  listRestrictedSenders(tenantExternalId: string): Promise<CloudRestrictedSenderRecord[]>;
-  /**
-   * Lets a restricted sender send again. Idempotent: a restriction already lifted is returned unchanged.
-   * Null when the cloud holds no such restriction.
-   */
-  unblockSender(
-    tenantExternalId: string,
-    restrictionExternalId: string,
-  ): Promise<CloudRestrictedSenderRecord | null>;
-  revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void>;
-  assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
-  removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void>;
 }

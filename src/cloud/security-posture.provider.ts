@@ -1,5 +1,5 @@
 /**
- * The security-posture part of the upstream cloud (composed into CloudProvider): the state of each
+ * The security-posture part of the upstream cloud (a tenant's client has it as `securityPosture`, tenant-cloud.ts): the state of each
  * security control of a tenant (what recommendations are made of), applying a control ("Fix Now"),
  * and pushing a tenant's information-barrier policy set.
  */
@@ -43,17 +43,17 @@ export interface CloudBarrierPolicySet {
 
 export interface SecurityPostureProvider {
   /** Every security control of the tenant with its current state. */
-  listSecurityControls(tenantExternalId: string): Promise<CloudSecurityControlRecord[]>;
+  listSecurityControls(): Promise<CloudSecurityControlRecord[]>;
   /** What applying the control would do, changing nothing. */
-  previewSecurityControl(tenantExternalId: string, controlId: string): Promise<CloudControlApplyOutcome>;
+  previewSecurityControl(controlId: string): Promise<CloudControlApplyOutcome>;
   /**
    * Switches the control on. Idempotent: a control already met answers 'already compliant'.
    * Throws CloudApplyError when the cloud refuses (the reason is kept per tenant).
    */
-  applySecurityControl(tenantExternalId: string, controlId: string): Promise<CloudControlApplyOutcome>;
+  applySecurityControl(controlId: string): Promise<CloudControlApplyOutcome>;
   /**
    * Replaces the tenant's information-barrier segments and policies; the cloud then takes up to 24 hours
    * to enforce them across its services (SPEC 4.4, 8.3). Idempotent.
    */
-  applyInformationBarriers(tenantExternalId: string, policySet: CloudBarrierPolicySet): Promise<void>;
+  applyInformationBarriers(policySet: CloudBarrierPolicySet): Promise<void>;
 }

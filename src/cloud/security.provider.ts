@@ -1,7 +1,7 @@
 /**
  * The security part of the upstream cloud (SPEC 2.6 "Security alert", "Device", "Endpoint DLP policy"):
  * alerts, devices and the actions run on them (isolation, release, antivirus scans), endpoint DLP.
- * Composed into CloudProvider as `provider.security`; records are provider-shaped (the cloud's ids).
+ * A tenant's client has it as `security` (tenant-cloud.ts); records are provider-shaped (the cloud's ids).
  */
 export type CloudAlertSeverity = 'High' | 'Medium' | 'Low' | 'Informational';
 export type CloudAlertStatus = 'New' | 'In Progress' | 'Resolved' | 'Dismissed';
@@ -116,25 +116,17 @@ export interface CloudDlpAlertRecord {
 }
 
 export interface CloudSecurityProvider {
-  listAlerts(tenantExternalId: string): Promise<CloudAlertRecord[]>;
+  listAlerts(): Promise<CloudAlertRecord[]>;
   /** Sets an alert's status upstream. Idempotent. Null when the cloud has no such alert. */
-  updateAlertStatus(
-    tenantExternalId: string,
-    alertExternalId: string,
-    status: CloudAlertStatus,
-  ): Promise<CloudAlertRecord | null>;
-  listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]>;
+  updateAlertStatus(alertExternalId: string, status: CloudAlertStatus): Promise<CloudAlertRecord | null>;
+  listDevices(): Promise<CloudDeviceRecord[]>;
   /** Starts an action on a device; a second call with the same requestId returns the first action. */
   startDeviceAction(
-    tenantExternalId: string,
     deviceExternalId: string,
     request: CloudDeviceActionRequest,
   ): Promise<CloudDeviceActionRecord>;
   /** The action as the cloud has it now; null when unknown. */
-  getDeviceAction(
-    tenantExternalId: string,
-    actionExternalId: string,
-  ): Promise<CloudDeviceActionRecord | null>;
-  listDlpPolicies(tenantExternalId: string): Promise<CloudDlpPolicyRecord[]>;
-  listDlpAlerts(tenantExternalId: string): Promise<CloudDlpAlertRecord[]>;
+  getDeviceAction(actionExternalId: string): Promise<CloudDeviceActionRecord | null>;
+  listDlpPolicies(): Promise<CloudDlpPolicyRecord[]>;
+  listDlpAlerts(): Promise<CloudDlpAlertRecord[]>;
 }

@@ -1,7 +1,7 @@
 /**
  * The part of the upstream cloud that user management needs beyond the directory (issue #14): passwords,
  * mailboxes (shared conversion, delegation, auto-replies), group membership removal and the personal file
- * storage (OneDrive) of a user. Composed into CloudProvider as `provider.userManagement`.
+ * storage (OneDrive) of a user. A tenant's client has it as `userManagement` (tenant-cloud.ts).
  */
 export type CloudMailboxType = 'User' | 'Shared';
 
@@ -38,36 +38,27 @@ export interface CloudPasswordReset {
 
 export interface UserManagementCloud {
   /** Sets a user's password (the caller has checked it against the tenant policy). */
-  resetPassword(tenantExternalId: string, userExternalId: string, reset: CloudPasswordReset): Promise<void>;
+  resetPassword(userExternalId: string, reset: CloudPasswordReset): Promise<void>;
   /** The user's mailbox (every member has one until purged). */
-  getMailbox(tenantExternalId: string, userExternalId: string): Promise<CloudMailboxRecord>;
+  getMailbox(userExternalId: string): Promise<CloudMailboxRecord>;
   /** Converts the mailbox to a shared mailbox, which needs no license. Idempotent. */
-  convertMailboxToShared(tenantExternalId: string, userExternalId: string): Promise<CloudMailboxRecord>;
+  convertMailboxToShared(userExternalId: string): Promise<CloudMailboxRecord>;
   /** Gives another user full access to the mailbox. Idempotent. */
-  addMailboxDelegate(
-    tenantExternalId: string,
-    userExternalId: string,
-    delegateExternalId: string,
-  ): Promise<void>;
+  addMailboxDelegate(userExternalId: string, delegateExternalId: string): Promise<void>;
   /** Sets (or, with null, clears) the automatic reply. Idempotent. */
-  setAutoReply(tenantExternalId: string, userExternalId: string, message: string | null): Promise<void>;
+  setAutoReply(userExternalId: string, message: string | null): Promise<void>;
   /** Removes the user from the group; a user who is not a member is fine. */
-  removeGroupMember(tenantExternalId: string, groupExternalId: string, userExternalId: string): Promise<void>;
+  removeGroupMember(groupExternalId: string, userExternalId: string): Promise<void>;
   /**
    * Moves every file the user owns into the target's storage (under "/Transferred from <name>"), returning
    * how many moved. Idempotent: a second call moves nothing.
    */
-  transferFiles(tenantExternalId: string, fromExternalId: string, toExternalId: string): Promise<number>;
+  transferFiles(fromExternalId: string, toExternalId: string): Promise<number>;
   /** A page of the files in the user's personal storage (also while the user is soft-deleted), by path. */
   listDriveItems(
-    tenantExternalId: string,
     userExternalId: string,
     page: { offset: number; limit: number },
   ): Promise<{ items: CloudDriveItemRecord[]; total: number }>;
   /** Gives a user access to another user's personal storage. Idempotent (the first grant is kept). */
-  grantDriveAccess(
-    tenantExternalId: string,
-    ownerExternalId: string,
-    granteeExternalId: string,
-  ): Promise<CloudDriveAccessGrant>;
+  grantDriveAccess(ownerExternalId: string, granteeExternalId: string): Promise<CloudDriveAccessGrant>;
 }

@@ -130,7 +130,9 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
       string,
       string
     >;
-    const result = await ctx.provider.importConnectorData(tenant.externalId, {
+    const result = await (
+      await ctx.cloud.forTenant(tenant.externalId)
+    ).connectorSources.importConnectorData({
       connectorKey: connector.id,
       sourceType: connector.sourceType,
       credentials,

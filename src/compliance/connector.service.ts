@@ -265,7 +265,9 @@ export class ConnectorService {
     sourceType: string,
     credentials: Record<string, string>,
   ): Promise<void> {
-    const refusal = await this.ctx.provider.testConnectorConnection(tenant.externalId, {
+    const refusal = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).connectorSources.testConnectorConnection({
       sourceType,
       credentials,
     });

@@ -42,7 +42,7 @@ export async function syncTenantContacts(
   /** Read already (tenant sync reads the whole tenant before its transaction); else read here. */
   read?: CloudContactRecord[],
 ): Promise<ContactSyncSummary> {
-  const upstream = read ?? (await ctx.provider.listContacts(tenant.externalId));
+  const upstream = read ?? (await (await ctx.cloud.forTenant(tenant.externalId)).contacts.listContacts());
   const summary: ContactSyncSummary = { created: 0, updated: 0, deleted: 0, skipped: 0 };
   await ctx.em.transactional(async (em) => {
     const ours = await em.find(Contact, { tenantId: tenant.id }, { refresh: true });
@@ -96,8 +96,8 @@ export async function syncTenantContacts(
 export const contactsSyncStep: SyncStep = {
   name: 'contacts',
   inSummary: false,
-  async read({ provider, tenant }) {
-    const contacts = await provider.listContacts(tenant.externalId);
+  async read({ cloud }) {
+    const contacts = await cloud.contacts.listContacts();
     return async ({ ctx, tenant }) => ({ ...(await syncTenantContacts(ctx, tenant, contacts)) });
   },
 };

@@ -98,8 +98,9 @@ export class ContactService {
     const tenant = await this.tenant(tenantId);
     const values = this.check(input);
     await assertAddressesFree(this.ctx, tenantId, values, null);
-    const [cloud] = await this.ctx.provider.createContacts(tenant.externalId, [cloudInputOf(values)]);
-    const undo = () => this.ctx.provider.deleteContact(tenant.externalId, cloud.externalId);
+    const { contacts: upstream } = await this.ctx.cloud.forTenant(tenant.externalId);
+    const [cloud] = await upstream.createContacts([cloudInputOf(values)]);
+    const undo = () => upstream.deleteContact(cloud.externalId);
     return this.recordAfterCloud(undo, values.email, () =>
       this.ctx.em.transactional(async (em) => {
         const now = this.ctx.clock.now();
@@ -133,9 +134,9 @@ export class ContactService {
     }
     await assertAddressesFree(this.ctx, tenantId, values, id);
     const previous = valuesOf(before);
-    await this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(values));
-    const undo = () =>
-      this.ctx.provider.updateContact(tenant.externalId, before.externalId, cloudInputOf(previous));
+    const { contacts: upstream } = await this.ctx.cloud.forTenant(tenant.externalId);
+    await upstream.updateContact(before.externalId, cloudInputOf(values));
+    const undo = () => upstream.updateContact(before.externalId, cloudInputOf(previous));
     return this.recordAfterCloud(undo, values.email, () =>
       this.ctx.em.transactional(async (em) => {
         const current = await em.findOne(
@@ -160,7 +161,7 @@ export class ContactService {
         source: contact.source,
       });
     }
-    await this.ctx.provider.deleteContact(tenant.externalId, contact.externalId);
+    await (await this.ctx.cloud.forTenant(tenant.externalId)).contacts.deleteContact(contact.externalId);
     await this.ctx.em.nativeDelete(Contact, { id, tenantId });
     return contact;
   }
@@ -223,13 +224,10 @@ export class ContactService {
     const reportOf = report.filter((row) => row.status === ContactImportRowStatus.CREATED);
 
     if (toCreate.length > 0) {
-      const cloud = await this.ctx.provider.createContacts(
-        tenant.externalId,
-        toCreate.map((row) => cloudInputOf(row.values)),
-      );
+      const { contacts: upstream } = await this.ctx.cloud.forTenant(tenant.externalId);
+      const cloud = await upstream.createContacts(toCreate.map((row) => cloudInputOf(row.values)));
       const undo = async () => {
-        for (const record of cloud)
-          await this.ctx.provider.deleteContact(tenant.externalId, record.externalId);
+        for (const record of cloud) await upstream.deleteContact(record.externalId);
       };
       await this.recordAfterCloud(undo, null, () =>
         this.ctx.em.transactional(async (em) => {

@@ -1,3 +1,4 @@
+import { CloudError } from '../cloud/cloud-error.js';
 import { isDatabaseUnavailable } from './database-outage.js';
 
 /**
@@ -161,9 +162,39 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** When the cloud throttles or fails without saying when to come back. */
+export const CLOUD_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The one mapping of a cloud failure that reached a request: throttled or failing → 503 SERVICE_UNAVAILABLE
+ * with the cloud's Retry-After; a tenant that did not consent → 403 FORBIDDEN (`details.reason`,
+ * `details.externalId`). Null for the kinds a feature must decide itself (NotFound, Refused, other
+ * Forbidden): left unhandled they stay internal errors.
+ */
+export function appErrorOfCloud(error: CloudError): AppError | null {
+  if (error.retryable) {
+    return new ServiceUnavailableError(
+      error.retryAfterSeconds ?? CLOUD_RETRY_AFTER_SECONDS,
+      `The upstream cloud is ${error.kind === 'Throttled' ? 'throttling requests' : 'unavailable'}; nothing changed, retry later`,
+      { upstream: 'cloud', ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}) },
+    );
+  }
+  if (error.kind === 'Forbidden' && error.reason === 'CONSENT_REQUIRED') {
+    return new ForbiddenError(error.message, {
+      reason: error.reason,
+      ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}),
+    });
+  }
+  return null;
+}
+
 /** Anything that is not an AppError becomes a bland INTERNAL_ERROR: internals never leak. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof CloudError) {
+    const mapped = appErrorOfCloud(error);
+    if (mapped) return mapped;
+  }
   if (error && typeof error === 'object' && 'originalError' in error) {
     const original = (error as { originalError?: unknown }).originalError;
     if (original) return toAppError(original);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CloudProvider } from '../cloud/provider.js';
+import type { CloudAccess } from '../cloud/cloud-access.js';
+import type { CloudProviders } from '../cloud/cloud-provider.js';
 import type { Clock } from './clock.js';
 import type { OutboxSubscriber } from './events/event-fanout.js';
 import { recordEvent, type NewEvent } from './events/record-event.js';
@@ -13,7 +14,8 @@ import type { Scope } from './scope.js';
  */
 export interface AppDeps {
   clock: Clock;
-  provider: CloudProvider;
+  /** Picks each organization's and environment's cloud; features use their context's `cloud` instead. */
+  clouds: CloudProviders;
   /** Origin used to build links such as an event's actionUrl. */
   publicUrl: string;
   /**
@@ -32,6 +34,8 @@ export interface ServiceContext extends AppDeps {
   em: EntityManager;
   scope: Scope;
   actor: string;
+  /** The upstream cloud as this scope's organization and environment see it: `cloud.forTenant(externalId)`. */
+  cloud: CloudAccess;
 }
 
 export function emitEvent(ctx: ServiceContext, event: NewEvent): Promise<DomainEvent> {

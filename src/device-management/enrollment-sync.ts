@@ -76,11 +76,8 @@ export async function recordBlockedEnrollments(
 export const enrollmentSyncStep: SyncStep = {
   name: 'device-management',
   after: ['users', 'devices'],
-  async read({ provider, tenant }) {
-    const attempts = await provider.deviceManagement.listEnrollmentAttempts(
-      tenant.externalId,
-      tenant.lastSyncedAt,
-    );
+  async read({ cloud, tenant }) {
+    const attempts = await cloud.deviceManagement.listEnrollmentAttempts(tenant.lastSyncedAt);
     return ({ ctx, tenant, now }) => recordBlockedEnrollments(ctx, tenant, attempts, now);
   },
 };

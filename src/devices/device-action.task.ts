@@ -76,7 +76,9 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | t
   const device = await ctx.em.findOneOrFail(Device, { id: action.deviceId });
   const tenant = await ctx.em.findOneOrFail(Tenant, { id: action.tenantId });
   if (action.externalId === null) {
-    const started = await ctx.provider.security.startDeviceAction(tenant.externalId, device.externalId, {
+    const started = await (
+      await ctx.cloud.forTenant(tenant.externalId)
+    ).security.startDeviceAction(device.externalId, {
       requestId: action.id,
       kind: action.kind,
       type: cloudActionType(action),
@@ -86,7 +88,9 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | t
     action.startedAt = ctx.clock.now();
     await ctx.em.flush();
   }
-  const upstream = await ctx.provider.security.getDeviceAction(tenant.externalId, action.externalId!);
+  const upstream = await (
+    await ctx.cloud.forTenant(tenant.externalId)
+  ).security.getDeviceAction(action.externalId!);
   if (!upstream)
     return finish(ctx, action.id, {
       status: DeviceActionStatus.FAILED,

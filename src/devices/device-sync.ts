@@ -53,8 +53,8 @@ const DEVICES_SQL = `
 export const devicesSyncStep: SyncStep = {
   name: 'devices',
   after: ['users'],
-  async read({ provider, tenant }) {
-    const devices = await provider.security.listDevices(tenant.externalId);
+  async read({ cloud }) {
+    const devices = await cloud.security.listDevices();
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords(ctx.em, DEVICES_SQL, params, devices);

@@ -51,10 +51,10 @@ const DLP_ALERTS_SQL = `
 export const endpointDlpSyncStep: SyncStep = {
   name: 'endpoint-dlp',
   after: ['users', 'devices'],
-  async read({ provider, tenant }) {
+  async read({ cloud }) {
     const [policies, alerts] = await Promise.all([
-      provider.security.listDlpPolicies(tenant.externalId),
-      provider.security.listDlpAlerts(tenant.externalId),
+      cloud.security.listDlpPolicies(),
+      cloud.security.listDlpAlerts(),
     ]);
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];

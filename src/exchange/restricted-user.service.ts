@@ -76,7 +76,9 @@ export class RestrictedUserService {
     const row = await this.get(tenantId, id);
     if (row.status !== RestrictionStatus.RESTRICTED) throw alreadyUnblocked(row);
     // Idempotent upstream: if our transaction fails, a retry converges.
-    const cloud = await this.ctx.provider.unblockSender(tenant.externalId, row.externalId);
+    const cloud = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).exchange.unblockSender(row.externalId);
     if (!cloud) {
       throw new ConflictError(`Restricted user ${id} is no longer known to the upstream cloud`, {
         from: RestrictionStatus.RESTRICTED,
@@ -135,7 +137,10 @@ export class RestrictedUserService {
     where: { status?: RestrictionStatus },
   ): Promise<Page<RestrictedUser>> {
     const tenant = await this.tenant(tenantId);
-    await this.refresh(tenant, await this.ctx.provider.listRestrictedSenders(tenant.externalId));
+    await this.refresh(
+      tenant,
+      await (await this.ctx.cloud.forTenant(tenant.externalId)).exchange.listRestrictedSenders(),
+    );
     // The lean page and capped count (issue #11), through restricted_users_restricted_at_index (history) or
     // restricted_users_status_index (current restrictions).
     return findLeanPage(this.ctx, RestrictedUser, { tenantId, ...where }, page, {

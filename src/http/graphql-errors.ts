@@ -1,7 +1,8 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, shortened, toAppError, type ErrorCode } from '../core/errors.js';
+import { CloudError } from '../cloud/cloud-error.js';
+import { AppError, appErrorOfCloud, shortened, toAppError, type ErrorCode } from '../core/errors.js';
 
 /** Apollo's own codes for a document or variables that do not fit the schema: all the client's mistake. */
 const CLIENT_MISTAKES = new Set([
@@ -29,12 +30,14 @@ export function formatGraphQLError(
     unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
       ? unwrapped.originalError
       : unwrapped;
-  if (original instanceof AppError) {
+  // A cloud failure the service answers as one of ours (503 throttled or failing, 403 no consent).
+  const ours = original instanceof CloudError ? appErrorOfCloud(original) : original;
+  if (ours instanceof AppError) {
     return {
-      message: original.message,
+      message: ours.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: original.extensions,
+      extensions: ours.extensions,
     };
   }
   const apolloCode = formatted.extensions?.code;

@@ -40,7 +40,7 @@ export class BarrierApplicationService {
   async apply(tenantId: string): Promise<BarrierApplication> {
     const tenant = await new TenantService(this.ctx).get(tenantId);
     // Read before the lock: a cloud call is not made while the tenant's row is held.
-    const directory = await readSegmentDirectory(this.ctx.provider, tenant.externalId);
+    const directory = await readSegmentDirectory(await this.ctx.cloud.forTenant(tenant.externalId));
     return this.ctx.em.transactional(async (em) => {
       await em.findOneOrFail(Tenant, { id: tenantId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const running = await em.findOne(

@@ -72,7 +72,8 @@ async function pushConfiguration(ctx: ServiceContext, application: BarrierApplic
     ctx.em.find(BarrierSegment, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
     ctx.em.find(BarrierPolicy, { tenantId: tenant.id }, { orderBy: { createdAt: 'asc' } }),
   ]);
-  const directory = await readSegmentDirectory(ctx.provider, tenant.externalId);
+  const cloud = await ctx.cloud.forTenant(tenant.externalId);
+  const directory = await readSegmentDirectory(cloud);
   // Apply checked this too, but membership may have changed since: never push a user in two segments.
   await assertNoSegmentOverlap(
     ctx.em,
@@ -80,7 +81,7 @@ async function pushConfiguration(ctx: ServiceContext, application: BarrierApplic
     segmentOverlaps(directory, segments),
     (users, overlaps) => `${overlapMessage(users)}: ${describeOverlaps(overlaps)}`,
   );
-  await ctx.provider.applyInformationBarriers(tenant.externalId, {
+  await cloud.securityPosture.applyInformationBarriers({
     segments: segments.map((segment) => ({
       id: segment.id,
       name: segment.name,

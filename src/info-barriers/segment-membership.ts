@@ -1,5 +1,5 @@
 import type { CloudGroupRecord, CloudUserRecord } from '../cloud/provider.js';
-import type { CloudProvider } from '../cloud/provider.js';
+import type { TenantCloud } from '../cloud/tenant-cloud.js';
 import { SegmentAttribute } from './info-barrier.enums.js';
 
 /** The tenant's directory as segments read it: the cloud's active users and its groups. */
@@ -18,14 +18,8 @@ export interface SegmentDefinition {
  * the only place that holds every attribute (extension attributes and group membership included) as it is
  * now. Read once per segment creation or apply, never on a list.
  */
-export async function readSegmentDirectory(
-  provider: CloudProvider,
-  tenantExternalId: string,
-): Promise<SegmentDirectory> {
-  const [users, groups] = await Promise.all([
-    provider.listUsers(tenantExternalId),
-    provider.listGroups(tenantExternalId),
-  ]);
+export async function readSegmentDirectory(cloud: TenantCloud): Promise<SegmentDirectory> {
+  const [users, groups] = await Promise.all([cloud.directory.listUsers(), cloud.directory.listGroups()]);
   return { users: users.filter((user) => !user.deletedAt), groups };
 }
 

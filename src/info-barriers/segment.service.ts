@@ -27,7 +27,7 @@ export class SegmentService {
     const tenant = await new TenantService(this.ctx).get(tenantId);
     const name = requiredText('name', input.name, 100);
     const value = requiredText('value', input.value, 255);
-    const directory = await readSegmentDirectory(this.ctx.provider, tenant.externalId);
+    const directory = await readSegmentDirectory(await this.ctx.cloud.forTenant(tenant.externalId));
     const members = segmentMembers(directory, { attribute: input.attribute, value });
     return this.ctx.em.transactional(async (em) => {
       // One segment creation per tenant at a time, so two overlapping segments cannot both pass the check.

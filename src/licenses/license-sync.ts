@@ -72,10 +72,10 @@ export const licensesSyncStep: SyncStep = {
   name: 'licenses',
   after: ['users'],
   weight: 15,
-  async read({ provider, tenant }) {
+  async read({ cloud }) {
     const [skus, assignments] = await Promise.all([
-      provider.listSkus(tenant.externalId),
-      provider.listLicenseAssignments(tenant.externalId),
+      cloud.licenses.listSkus(),
+      cloud.licenses.listLicenseAssignments(),
     ]);
     return async (write) =>
       reconcileLicenses(write, skus, assignments, await activeUserIdsOf(write.ctx.em, write.tenant.id));

@@ -82,10 +82,11 @@ export class LicenseService {
     if (subjects.license.consumed >= subjects.license.total) throw noFreeSeat(subjects.license);
 
     const { tenant, user, license } = subjects;
-    await this.ctx.provider.assignLicense(tenant.externalId, user.externalId, license.skuId);
+    const { licenses } = await this.ctx.cloud.forTenant(tenant.externalId);
+    await licenses.assignLicense(user.externalId, license.skuId);
     // The seat may be gone after all (the transaction re-checks): the cloud must not keep what we refused.
     return undoInCloudOnFailure(
-      () => this.ctx.provider.removeLicense(tenant.externalId, user.externalId, license.skuId),
+      () => licenses.removeLicense(user.externalId, license.skuId),
       () => this.ctx.em.transactional((em) => this.takeSeat(em, subjects)),
     );
   }
@@ -97,7 +98,9 @@ export class LicenseService {
     const held = await this.ctx.em.findOne(LicenseAssignment, { userId: user.id, skuId: license.skuId });
     if (!held) return notRemoved;
 
-    await this.ctx.provider.removeLicense(tenant.externalId, user.externalId, license.skuId);
+    await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).licenses.removeLicense(user.externalId, license.skuId);
     const removedAt = this.ctx.clock.now();
     const removed = await this.ctx.em.transactional(async (em) => {
       // A concurrent removal of the same license deletes nothing here and returns no seat.

@@ -152,10 +152,9 @@ export class RecommendationApplyService {
         ...(await Promise.all(
           batch.map(async (tenant) => {
             try {
-              const outcome = await this.ctx.provider.previewSecurityControl(
-                tenant.externalId,
-                recommendationId,
-              );
+              const outcome = await (
+                await this.ctx.cloud.forTenant(tenant.externalId)
+              ).securityPosture.previewSecurityControl(recommendationId);
               return {
                 tenantId: tenant.id,
                 outcome: PREVIEW_OUTCOME[outcome],

@@ -94,7 +94,9 @@ async function applyPendingTenants(
       try {
         outcome =
           CLOUD_OUTCOME[
-            await ctx.provider.applySecurityControl(tenant.externalId, operation.recommendationId)
+            await (
+              await ctx.cloud.forTenant(tenant.externalId)
+            ).securityPosture.applySecurityControl(operation.recommendationId)
           ];
       } catch (error) {
         // The cloud refused or could not be reached for this tenant: its failure, not the operation's.

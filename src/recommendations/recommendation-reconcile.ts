@@ -49,8 +49,8 @@ export async function reconcileRecommendations(
 /** The tenant's security controls, as recommendations (`recommendationsChanged`). */
 export const recommendationsSyncStep: SyncStep = {
   name: 'recommendations',
-  async read({ provider, tenant }) {
-    const controls = await provider.listSecurityControls(tenant.externalId);
+  async read({ cloud }) {
+    const controls = await cloud.securityPosture.listSecurityControls();
     return async ({ ctx, tenant, now }) => ({
       recommendationsChanged: await reconcileRecommendations(ctx.em, ctx.scope, tenant.id, controls, now),
     });

@@ -92,8 +92,8 @@ export async function announceRiskySignIns(
 export const riskySignInsSyncStep: SyncStep = {
   name: 'security',
   after: ['users'],
-  async read({ provider, tenant }) {
-    const signIns = await provider.listSignIns(tenant.externalId, tenant.lastSyncedAt);
+  async read({ cloud, tenant }) {
+    const signIns = await cloud.directory.listSignIns(tenant.lastSyncedAt);
     return async ({ ctx, tenant }) => {
       await announceRiskySignIns(ctx, tenant, signIns);
       return { newSignIns: signIns.length };

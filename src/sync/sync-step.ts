@@ -1,4 +1,4 @@
-import type { CloudProvider } from '../cloud/provider.js';
+import type { TenantCloud } from '../cloud/tenant-cloud.js';
 import type { EventTenant } from '../core/events/record-event.js';
 import type { ServiceContext } from '../core/service-context.js';
 
@@ -16,9 +16,9 @@ export interface SyncTenant {
   readonly eventRef: EventTenant;
 }
 
-/** What a step's read is given: the cloud, and the tenant as it was before this sync. */
+/** What a step's read is given: the tenant's cloud client, and the tenant as it was before this sync. */
 export interface SyncReadContext {
-  readonly provider: CloudProvider;
+  readonly cloud: TenantCloud;
   readonly tenant: SyncTenant;
 }
 

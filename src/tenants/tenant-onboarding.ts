@@ -30,7 +30,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   await requireConsentToOnboard(ctx, externalId);
   let upstream;
   try {
-    upstream = await ctx.provider.getTenant(externalId);
+    upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
   } catch (error) {
     if (error instanceof CloudObjectNotFoundError) throw new NotFoundError('Cloud tenant', externalId);
     throw error;

@@ -37,7 +37,8 @@ export async function syncTenant(
   if (!found) throw new NotFoundError('Tenant', tenantId);
   // Consent first: without the customer's grant nothing of the tenant is read (tenant-consent.ts).
   await checkSyncConsent({ ...ctx, em: work }, found);
-  const reads = await readSyncSteps(steps, { provider: ctx.provider, tenant: found });
+  const cloud = await ctx.cloud.forTenant(found.externalId);
+  const reads = await readSyncSteps(steps, { cloud, tenant: found });
   if (reads.failed) return reads.failed;
   await report(READ_DONE);
 

@@ -56,7 +56,9 @@ export interface StepSubjects {
  */
 export const STEPS: Record<OffboardingStepName, (subjects: StepSubjects) => Promise<string>> = {
   async blockSignIn({ ctx, tenant, user, offboarding }) {
-    await ctx.provider.updateUser(tenant.externalId, user.externalId, { accountEnabled: false });
+    await (
+      await ctx.cloud.forTenant(tenant.externalId)
+    ).directory.updateUser(user.externalId, { accountEnabled: false });
     if (user.accountStatus === AccountStatus.DISABLED) return 'sign-in was already blocked';
     await ctx.em.transactional(async (em) => {
       await em.nativeUpdate(
@@ -70,49 +72,42 @@ export const STEPS: Record<OffboardingStepName, (subjects: StepSubjects) => Prom
   },
 
   async revokeSessions({ ctx, tenant, user }) {
-    await ctx.provider.revokeSessions(tenant.externalId, user.externalId);
+    await (await ctx.cloud.forTenant(tenant.externalId)).directory.revokeSessions(user.externalId);
     await ctx.em.nativeUpdate(User, { id: user.id }, { sessionsRevokedAt: ctx.clock.now() });
     return 'sessions and refresh tokens revoked';
   },
 
   async convertMailbox({ ctx, tenant, user, offboarding }) {
-    const cloud = ctx.provider.userManagement;
-    await cloud.convertMailboxToShared(tenant.externalId, user.externalId);
+    const cloud = (await ctx.cloud.forTenant(tenant.externalId)).userManagement;
+    await cloud.convertMailboxToShared(user.externalId);
     const delegateId = offboarding.options.delegateMailboxToUserId;
     if (!delegateId) return 'mailbox converted to shared';
     const delegate = await ctx.em.findOneOrFail(User, { id: delegateId });
-    await cloud.addMailboxDelegate(tenant.externalId, user.externalId, delegate.externalId);
+    await cloud.addMailboxDelegate(user.externalId, delegate.externalId);
     return `mailbox converted to shared; full access for ${delegate.userPrincipalName}`;
   },
 
   async setAutoReply({ ctx, tenant, user, offboarding }) {
-    await ctx.provider.userManagement.setAutoReply(
-      tenant.externalId,
-      user.externalId,
-      offboarding.options.autoReplyMessage,
-    );
+    await (
+      await ctx.cloud.forTenant(tenant.externalId)
+    ).userManagement.setAutoReply(user.externalId, offboarding.options.autoReplyMessage);
     return 'automatic reply set';
   },
 
   async transferFiles({ ctx, tenant, user, offboarding }) {
     const target = await ctx.em.findOneOrFail(User, { id: offboarding.options.transferFilesTo! });
-    const moved = await ctx.provider.userManagement.transferFiles(
-      tenant.externalId,
-      user.externalId,
-      target.externalId,
-    );
+    const moved = await (
+      await ctx.cloud.forTenant(tenant.externalId)
+    ).userManagement.transferFiles(user.externalId, target.externalId);
     return `${moved} file(s) moved to ${target.userPrincipalName}`;
   },
 
   async removeGroups({ ctx, tenant, user, offboarding }) {
     const memberships = await ctx.em.find(GroupMembership, { userId: user.id });
     const groups = await ctx.em.find(Group, { id: { $in: memberships.map((m) => m.groupId) } });
+    const cloud = groups.length > 0 ? await ctx.cloud.forTenant(tenant.externalId) : null;
     for (const group of groups) {
-      await ctx.provider.userManagement.removeGroupMember(
-        tenant.externalId,
-        group.externalId,
-        user.externalId,
-      );
+      await cloud!.userManagement.removeGroupMember(group.externalId, user.externalId);
       await ctx.em.nativeDelete(GroupMembership, { userId: user.id, groupId: group.id });
     }
     if (groups.length > 0) {

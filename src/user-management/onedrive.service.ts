@@ -32,11 +32,9 @@ export class OneDriveService {
   async files(tenantId: string, id: string, page: PageArgs): Promise<Page<DriveItem>> {
     const { user } = await this.deletedUser(tenantId, id);
     const tenant = await new TenantService(this.ctx).get(tenantId);
-    const { items, total } = await this.ctx.provider.userManagement.listDriveItems(
-      tenant.externalId,
-      user.externalId,
-      { offset: pageOffset(page), limit: page.limit },
-    );
+    const { items, total } = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).userManagement.listDriveItems(user.externalId, { offset: pageOffset(page), limit: page.limit });
     return {
       items: items.map((item) => ({
         id: item.externalId,
@@ -54,11 +52,9 @@ export class OneDriveService {
     const grantee = await this.ctx.em.findOne(User, { id: granteeId, tenantId, deletedAt: null });
     if (!grantee) throw InvalidRequestError.field('userId', 'must be an active user of the tenant');
     const tenant = await new TenantService(this.ctx).get(tenantId);
-    const grant = await this.ctx.provider.userManagement.grantDriveAccess(
-      tenant.externalId,
-      user.externalId,
-      grantee.externalId,
-    );
+    const grant = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).userManagement.grantDriveAccess(user.externalId, grantee.externalId);
     return { userId: user.id, grantedTo: grantee.id, grantedAt: new Date(grant.grantedAt), availableUntil };
   }
 }

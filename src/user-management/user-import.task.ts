@@ -5,6 +5,7 @@ import { AppError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
+import { isConsentRefusal } from '../tenants/tenant-consent.js';
 import type { CreateUserInput } from '../users/user.types.js';
 import { UserService } from '../users/user.service.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
@@ -25,8 +26,8 @@ interface ImportPayload extends Scope {
 }
 
 const reasonOf = (error: unknown) =>
-  error instanceof AppError
-    ? error.message
+  error instanceof AppError || isConsentRefusal(error)
+    ? (error as Error).message
     : `the upstream cloud or database failed: ${error instanceof Error ? error.message : String(error)}`;
 
 export const USER_IMPORT_JOB: TrackedJobKind<UserImport> = {

@@ -110,12 +110,14 @@ export class UserManagementService {
     }
     const password = supplied ?? generatePassword(tenant.passwordPolicy);
     const forceChangeAtNextSignIn = input.forceChangeAtNextSignIn ?? true;
-    await this.ctx.provider.userManagement.resetPassword(tenant.externalId, user.externalId, {
+    await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).userManagement.resetPassword(user.externalId, {
       password,
       forceChangeAtNextSignIn,
     });
     // A new password must end the sessions opened with the old one.
-    await this.ctx.provider.revokeSessions(tenant.externalId, user.externalId);
+    await (await this.ctx.cloud.forTenant(tenant.externalId)).directory.revokeSessions(user.externalId);
     const sessionsRevokedAt = this.ctx.clock.now();
     const updated = await this.ctx.em.transactional(async (em) => {
       await em.nativeUpdate(User, { id }, { sessionsRevokedAt, updatedAt: sessionsRevokedAt });

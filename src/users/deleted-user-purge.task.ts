@@ -3,8 +3,7 @@ import type { CronItem, Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import type { Environment, Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
-import type { CloudProvider } from '../cloud/provider.js';
-import { consentBoundProvider } from '../tenants/tenant-consent.js';
+import { cloudAccess, type CloudAccess } from '../cloud/cloud-access.js';
 import { purgeDeletedUsers, RECOVERY_WINDOW_MS } from './deleted-user.service.js';
 
 export const DELETED_USER_PURGE_TASK = 'deleted-user-purge';
@@ -61,10 +60,11 @@ export async function purgeExpiredUsers(
   const result: PurgeResult = { purged: 0, activeUpstream: 0, failed: 0 };
   const passedOver: string[] = []; // users this run leaves as they are, so no batch reads them again
   const connection = orm.em.getConnection();
-  const clouds = new Map<string, CloudProvider>();
-  const cloudOf = (organizationId: string): CloudProvider => {
-    const cloud = clouds.get(organizationId) ?? consentBoundProvider(deps.provider, organizationId);
-    clouds.set(organizationId, cloud);
+  const clouds = new Map<string, CloudAccess>();
+  const cloudOf = (scope: Scope): CloudAccess => {
+    const key = `${scope.organizationId}/${scope.environment}`;
+    const cloud = clouds.get(key) ?? cloudAccess(deps.clouds, scope);
+    clouds.set(key, cloud);
     return cloud;
   };
   for (let batch = 0; batch < limits.maxBatches; batch++) {
@@ -79,8 +79,10 @@ export async function purgeExpiredUsers(
     const byScope = new Map<string, { scope: Scope; ids: string[] }>();
     for (const candidate of candidates) {
       // Through the organization's delegated access, as every call: a tenant that withdrew it refuses.
-      const gone = await cloudOf(candidate.organization_id)
-        .purgeUser(candidate.tenant_external_id, candidate.external_id)
+      const scope = { organizationId: candidate.organization_id, environment: candidate.environment };
+      const gone = await cloudOf(scope)
+        .forTenant(candidate.tenant_external_id)
+        .then((cloud) => cloud.directory.purgeUser(candidate.external_id))
         .catch(() => null);
       if (gone === null) {
         result.failed++;

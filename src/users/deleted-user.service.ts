@@ -214,7 +214,8 @@ export class DeletedUserService {
 
     const previousUserPrincipalName = user.userPrincipalName;
     const accountStatus = user.accountStatusAtDeletion ?? user.accountStatus;
-    const cloudUser = await this.ctx.provider.restoreUser(tenant.externalId, user.externalId, {
+    const { directory } = await this.ctx.cloud.forTenant(tenant.externalId);
+    const cloudUser = await directory.restoreUser(user.externalId, {
       userPrincipalName,
       accountEnabled: accountStatus === AccountStatus.ENABLED,
     });
@@ -227,11 +228,9 @@ export class DeletedUserService {
 
     const undo = async () => {
       if (userPrincipalName !== previousUserPrincipalName) {
-        await this.ctx.provider.updateUser(tenant.externalId, user.externalId, {
-          userPrincipalName: previousUserPrincipalName,
-        });
+        await directory.updateUser(user.externalId, { userPrincipalName: previousUserPrincipalName });
       }
-      await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
+      await directory.deleteUser(user.externalId);
     };
     let restoredMeanwhile = false;
     // The cloud change is undone (best effort) if our transaction fails, unless another request restored
@@ -292,7 +291,9 @@ export class DeletedUserService {
     const user = await this.deletedUser(tenantId, id);
     if (!user.deletedAt) throw notDeleted(id, PERMANENTLY_DELETED);
     // Idempotent upstream: if our transaction fails, a retry of the request converges.
-    const purgedUpstream = await this.ctx.provider.purgeUser(tenant.externalId, user.externalId);
+    const purgedUpstream = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).directory.purgeUser(user.externalId);
     if (!purgedUpstream) {
       throw new ConflictError(
         `User ${id} is active again in the upstream cloud (restored there); sync the tenant instead`,

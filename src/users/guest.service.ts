@@ -140,7 +140,8 @@ export class GuestService {
     const personalMessage = input.personalMessage?.trim() || null;
     const redirectUrl = input.redirectUrl?.trim() || null;
 
-    const cloudGuest = await this.ctx.provider.inviteGuest(tenant.externalId, {
+    const { directory } = await this.ctx.cloud.forTenant(tenant.externalId);
+    const cloudGuest = await directory.inviteGuest({
       email,
       displayName,
       firstName,
@@ -151,8 +152,8 @@ export class GuestService {
       invitedBy: this.ctx.actor,
     });
     const undo = async () => {
-      await this.ctx.provider.deleteUser(tenant.externalId, cloudGuest.externalId);
-      await this.ctx.provider.purgeUser(tenant.externalId, cloudGuest.externalId);
+      await directory.deleteUser(cloudGuest.externalId);
+      await directory.purgeUser(cloudGuest.externalId);
     };
     const guest = await undoInCloudOnFailure(undo, () =>
       this.ctx.em.transactional(async (em) => {
@@ -198,7 +199,9 @@ export class GuestService {
     const tenant = await this.tenant(tenantId);
     const guest = await this.guest(tenantId, id, INVITATION_SENT);
     if (guest.invitationStatus !== InvitationStatus.PENDING) throw notPending(guest, guest.invitationStatus);
-    const upstream = await this.ctx.provider.resendInvitation(tenant.externalId, guest.externalId);
+    const upstream = await (
+      await this.ctx.cloud.forTenant(tenant.externalId)
+    ).directory.resendInvitation(guest.externalId);
     if (!upstream) {
       throw new ConflictError(`Guest ${id} is no longer in the upstream cloud; sync the tenant`, {
         from: INVITATION_SENT,

@@ -203,11 +203,8 @@ const USERS_SHARE = 40 / 55;
 export const usersSyncStep: SyncStep = {
   name: 'users',
   weight: 55,
-  async read({ provider, tenant }) {
-    const [users, groups] = await Promise.all([
-      provider.listUsers(tenant.externalId),
-      provider.listGroups(tenant.externalId),
-    ]);
+  async read({ cloud }) {
+    const [users, groups] = await Promise.all([cloud.directory.listUsers(), cloud.directory.listGroups()]);
     return async (write) => {
       const synced = await reconcileUsers(write, users, (done, total) =>
         write.progress((USERS_SHARE * done) / Math.max(total, 1)),

@@ -143,7 +143,8 @@ export class UserService {
     };
     const { managerId: _managerId, accountStatus, ...cloudProfile } = values;
     void _managerId; // the cloud knows the manager by its own id
-    const cloudUser = await this.ctx.provider.createUser(tenant.externalId, {
+    const { directory } = await this.ctx.cloud.forTenant(tenant.externalId);
+    const cloudUser = await directory.createUser({
       ...cloudProfile,
       managerExternalId: manager?.externalId ?? null,
       accountEnabled: accountStatus === AccountStatus.ENABLED,
@@ -152,7 +153,7 @@ export class UserService {
     });
 
     const user = await undoInCloudOnFailure(
-      () => this.ctx.provider.deleteUser(tenant.externalId, cloudUser.externalId),
+      () => directory.deleteUser(cloudUser.externalId),
       () =>
         this.ctx.em.transactional(async (em) => {
           const now = this.ctx.clock.now();
@@ -218,10 +219,10 @@ export class UserService {
     const before = Object.fromEntries(
       Object.keys(changes).map((field) => [field, user[field as keyof UserChanges]]),
     ) as UserChanges;
-    await this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(changes));
+    const { directory } = await this.ctx.cloud.forTenant(tenant.externalId);
+    await directory.updateUser(user.externalId, await this.cloudPatchOf(changes));
     return undoInCloudOnFailure(
-      async () =>
-        this.ctx.provider.updateUser(tenant.externalId, user.externalId, await this.cloudPatchOf(before)),
+      async () => directory.updateUser(user.externalId, await this.cloudPatchOf(before)),
       () =>
         this.ctx.em.transactional(async (em) => {
           // Locked, so a delete running at the same time cannot interleave with this change.
@@ -262,7 +263,7 @@ export class UserService {
       this.getForChange(tenantId, id, USER_STATES.SOFT_DELETED),
     ]);
     // The cloud delete is idempotent: if our transaction fails, a retry of the DELETE converges.
-    await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
+    await (await this.ctx.cloud.forTenant(tenant.externalId)).directory.deleteUser(user.externalId);
     return markDeleted(this.ctx, tenant, user);
   }
 

@@ -1,5 +1,5 @@
 import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../../src/context.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
@@ -21,8 +21,8 @@ export type BackupItemBody = ItemOf<'browseBackupSnapshot'>;
 /** A restore job as POST, cancel and the history show it; GET /restore/:jobId adds its page of items. */
 export type RestoreJobBody = ItemOf<'restoreHistory'>;
 
-export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
+export function simulatedCloud(app: TestApp): SimulatedCloud {
+  return app.deps.clouds as SimulatedCloud;
 }
 
 /** A tenant with two users (mailbox and drive protected), its sites and teams, and its snapshot catalog. */

@@ -1,5 +1,5 @@
 import { refreshAllSnapshotCatalogs } from '../../src/backup/backup-catalog.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';
@@ -103,7 +103,7 @@ describe('GET /api/backup/snapshots', () => {
       await listSnapshots(app, org.keys.read, kept.id, query),
       await listSnapshots(app, org.keys.read, revoked.id, query),
     ];
-    await (app.deps.provider as SimulatedCloudProvider).consent.revokeDelegatedAccess(
+    await (app.deps.clouds as SimulatedCloud).consent.revokeDelegatedAccess(
       revoked.externalId,
       org.organization.id,
     );

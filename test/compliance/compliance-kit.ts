@@ -1,5 +1,5 @@
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';
@@ -61,8 +61,8 @@ export async function createConnector(
 }
 
 /** The simulated connector sources (fault hooks). */
-export function connectorSources(app: TestApp): SimulatedCloudProvider['connectorSources'] {
-  return (app.deps.provider as SimulatedCloudProvider).connectorSources;
+export function connectorSources(app: TestApp): SimulatedCloud['connectorSources'] {
+  return (app.deps.clouds as SimulatedCloud).connectorSources;
 }
 
 /** What the 5-minute cron does, then wait (bounded) until the runs it queued have finished; the runs. */

@@ -1,6 +1,6 @@
 import type { CloudContactInput, CloudUserRecord } from '../../src/cloud/provider.js';
 import { generateSyncedContacts } from '../../src/cloud/simulated/simulated-contacts.generator.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import {
   CONTACT_SYNC_CRON,
   syncEveryTenantsContacts,
@@ -33,7 +33,7 @@ let other: OrganizationWithKeys;
 beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
 afterAll(() => app.stop());
 
-const cloud = () => app.deps.provider as SimulatedCloudProvider;
+const cloud = () => app.deps.clouds as SimulatedCloud;
 const sync = (tenant: Tenant) =>
   syncTenantContacts(createJobContext(app.orm, app.deps, org.scope, 'system:test'), tenant);
 

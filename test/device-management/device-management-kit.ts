@@ -1,5 +1,5 @@
 import type { CloudDeviceRecord } from '../../src/cloud/security.provider.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -33,8 +33,8 @@ export const RESTRICTIONS = '/devices/enrollment-restrictions';
 export const fieldsOf = (body: Envelope) =>
   (body.error?.details.fields as Array<{ field: string; problem: string }> | undefined) ?? [];
 
-export function simulated(app: TestApp): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
+export function simulated(app: TestApp): SimulatedCloud {
+  return app.deps.clouds as SimulatedCloud;
 }
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */

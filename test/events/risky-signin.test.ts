@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../../src/context.js';
 import { DAY_MS } from '../../src/core/clock.js';
 import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
@@ -37,13 +37,13 @@ interface RiskyPayload {
 let app: TestApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
-let cloud: SimulatedCloudProvider;
+let cloud: SimulatedCloud;
 let webhook: WebhookWithSecretBody;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
-  cloud = app.deps.provider as SimulatedCloudProvider;
+  cloud = app.deps.clouds as SimulatedCloud;
   webhook = await createWebhook(app, org.keys.admin, {
     url: receiver.url('/security'),
     events: ['security.*'],

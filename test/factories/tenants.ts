@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SimulatedTenantGrant } from '../../src/cloud/simulated/consent.simulated.js';
 import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Scope } from '../../src/core/scope.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -11,7 +11,7 @@ import type { TestApp } from '../helpers/test-app.js';
  * (docs/security-model.md "Tenant consent"). Onboarding and every sync need it.
  */
 export async function grantConsent(app: TestApp, externalId: string, organizationId: string): Promise<void> {
-  const change = await (app.deps.provider as SimulatedCloudProvider).consent.grantDelegatedAccess(
+  const change = await (app.deps.clouds as SimulatedCloud).consent.grantDelegatedAccess(
     externalId,
     organizationId,
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudGroupRecord, CloudUserRecord } from '../../src/cloud/provider.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Scope } from '../../src/core/scope.js';
 import { LicenseAssignment, TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -15,8 +15,8 @@ function scopeOf(tenant: Tenant): Scope {
 }
 
 /** The simulated cloud the test app runs on (the default provider). */
-function simulatedCloud(app: TestApp): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
+function simulatedCloud(app: TestApp): SimulatedCloud {
+  return app.deps.clouds as SimulatedCloud;
 }
 
 export interface UserFields {
@@ -106,7 +106,7 @@ export async function cloudUserOf(
   tenant: Tenant,
   externalId: string,
 ): Promise<CloudUserRecord> {
-  const users = await app.deps.provider.listUsers(tenant.externalId);
+  const users = await simulatedCloud(app).listUsers(tenant.externalId);
   const found = users.find((user) => user.externalId === externalId);
   if (!found) throw new Error(`No cloud user ${externalId}`);
   return found;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';
@@ -24,13 +24,13 @@ const ONBOARD = /* GraphQL */ `
 const TENANT_STATUS = 'query ($id: UUID!) { tenant(id: $id) { status } }';
 
 let app: TestApp;
-let cloud: SimulatedCloudProvider;
+let cloud: SimulatedCloud;
 let owner: OrganizationWithKeys;
 let intruder: OrganizationWithKeys;
 
 beforeAll(async () => {
   ({ app, org: owner, other: intruder } = await startSuite({ jobs: true, other: true }));
-  cloud = app.deps.provider as SimulatedCloudProvider;
+  cloud = app.deps.clouds as SimulatedCloud;
 });
 afterAll(() => app.stop());
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { MovableClock } from '../../src/core/clock.js';
 import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
@@ -114,7 +114,7 @@ export class TestApp {
     const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
     const deps: AppDeps = {
       clock,
-      provider: new SimulatedCloudProvider(orm, clock),
+      clouds: new SimulatedCloud(orm, clock),
       publicUrl: 'http://app.test',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },

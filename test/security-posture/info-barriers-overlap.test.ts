@@ -9,6 +9,7 @@ import type { Envelope } from '../helpers/envelope.js';
 import { TestApp } from '../helpers/test-app.js';
 import { cloudObjects } from '../users/user-test-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 /**
  * SPEC 2.6 "a user belongs to one segment only" after segments exist: a profile change can put a user in
@@ -140,7 +141,9 @@ describe('segments that overlap after a profile change', () => {
 
     // Changed in the cloud between accept and run (the cloud is where users are also managed).
     const [moved] = engineers;
-    await app.deps.provider.updateUser(tenant.externalId, moved.externalId, { jobTitle: 'chief reviewer ' });
+    await simulatedCloud(app).updateUser(tenant.externalId, moved.externalId, {
+      jobTitle: 'chief reviewer ',
+    });
     // A first attempt of five: not retried, it fails at once.
     await pushBarrierApplication(jobContext(), started.body.data.id, { attempts: 1, max_attempts: 5 });
 

@@ -14,6 +14,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { cloudObjects } from '../users/user-test-kit.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 type SegmentBody = ItemOf<'listBarrierSegments'>;
 type PolicyBody = ItemOf<'listBarrierPolicies'>;
@@ -93,7 +94,7 @@ describe('segments', () => {
     });
 
     // Extension attributes come from the cloud's directory.
-    await app.deps.provider.updateUser(tenant.externalId, sales[0].externalId, {
+    await simulatedCloud(app).updateUser(tenant.externalId, sales[0].externalId, {
       extensionAttributes: { extensionAttribute7: 'Clearance-A' },
     });
     const custom = await segment(tenant, 'Cleared', 'extensionAttribute7', 'clearance-a');

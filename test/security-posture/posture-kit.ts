@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-posture.js';
 import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -10,13 +10,13 @@ import type { Scope } from '../../src/core/scope.js';
 
 export const CONTROL_IDS = SIMULATED_SECURITY_CONTROLS.map((control) => control.controlId);
 
-export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
+export function simulatedCloud(app: TestApp): SimulatedCloud {
+  return app.deps.clouds as SimulatedCloud;
 }
 
 /** Copies the tenant's security controls from the simulated cloud, as a sync does. */
 export async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
-  const controls = await app.deps.provider.listSecurityControls(tenant.externalId);
+  const controls = await simulatedCloud(app).listSecurityControls(tenant.externalId);
   await reconcileRecommendations(
     app.orm.em.fork(),
     { organizationId: tenant.organizationId, environment: tenant.environment },

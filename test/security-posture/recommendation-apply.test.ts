@@ -41,7 +41,7 @@ const runJob = (operationId: string) =>
   );
 
 async function controlOf(tenant: Tenant, controlId: string) {
-  const controls = await app.deps.provider.listSecurityControls(tenant.externalId);
+  const controls = await simulatedCloud(app).listSecurityControls(tenant.externalId);
   return controls.find((control) => control.controlId === controlId)!;
 }
 

@@ -1,5 +1,5 @@
 import type { CloudAlertRecord, CloudDeviceRecord } from '../../src/cloud/security.provider.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -12,8 +12,8 @@ import { eventually } from '../helpers/eventually.js';
 /** What the security tests share: calls with X-Tenant-Id, the simulated cloud's hooks, sync, job waits. */
 export type { Envelope };
 
-export function securityCloud(app: TestApp): SimulatedCloudProvider['security'] {
-  return (app.deps.provider as SimulatedCloudProvider).security;
+export function securityCloud(app: TestApp): SimulatedCloud['security'] {
+  return (app.deps.clouds as SimulatedCloud).security;
 }
 
 /** A REST call to /api/security/... in a tenant (no header when `tenantId` is absent). */

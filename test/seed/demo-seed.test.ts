@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { MovableClock } from '../../src/core/clock.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
@@ -25,7 +25,7 @@ async function seedFreshDatabase(): Promise<Seeded> {
   const clock = new MovableClock(SEEDED_AT);
   const deps: AppDeps = {
     clock,
-    provider: new SimulatedCloudProvider(orm, clock),
+    clouds: new SimulatedCloud(orm, clock),
     publicUrl: 'http://app.test',
     outboxSubscribers: OUTBOX_SUBSCRIBERS,
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import { createJobContext } from '../../src/context.js';
 import { FEATURE_MODULES, SYNC_STEPS } from '../../src/features.js';
 import type { SyncStep } from '../../src/sync/sync-step.js';
@@ -84,11 +84,11 @@ describe('syncStepsOf', () => {
 describe('syncTenant', () => {
   let app: TestApp;
   let org: OrganizationWithKeys;
-  let cloud: SimulatedCloudProvider;
+  let cloud: SimulatedCloud;
 
   beforeAll(async () => {
     ({ app, org } = await startSuite());
-    cloud = app.deps.provider as SimulatedCloudProvider;
+    cloud = app.deps.clouds as SimulatedCloud;
   });
   afterAll(() => app.stop());
 

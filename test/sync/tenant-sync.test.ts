@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CloudUserRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { SimulatedTenantSpec } from '../../src/cloud/simulated/simulated-cloud.generator.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
@@ -38,11 +38,11 @@ const ONBOARD = /* GraphQL */ `
 
 let app: TestApp;
 let org: OrganizationWithKeys;
-let cloud: SimulatedCloudProvider;
+let cloud: SimulatedCloud;
 
 beforeAll(async () => {
   ({ app, org } = await startSuite({ jobs: true }));
-  cloud = app.deps.provider as SimulatedCloudProvider;
+  cloud = app.deps.clouds as SimulatedCloud;
 });
 afterAll(() => app.stop());
 

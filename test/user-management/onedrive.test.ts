@@ -1,4 +1,4 @@
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';
@@ -75,7 +75,7 @@ describe('GET /api/identity/users/:id/onedrive', () => {
     );
     expect(grant.status).toBe(200);
     expect(grant.body.data.grantedTo).toBe(colleague.id);
-    const grants = await (app.deps.provider as SimulatedCloudProvider).userManagement.driveGrants(
+    const grants = await (app.deps.clouds as SimulatedCloud).userManagement.driveGrants(
       tenant.externalId,
       user.externalId,
     );

@@ -1,4 +1,4 @@
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import type { User } from '../../src/users/user.entity.js';
@@ -21,7 +21,7 @@ afterAll(() => app.stop());
 
 type OffboardingBody = DataOf<'getUserOffboarding'>;
 
-const cloud = () => (app.deps.provider as SimulatedCloudProvider).userManagement;
+const cloud = () => (app.deps.clouds as SimulatedCloud).userManagement;
 
 /** A leaver with a manager, a license and a group. */
 async function leaver(): Promise<{ user: User; manager: User }> {

@@ -1,4 +1,4 @@
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems, taskList } from '../../src/tasks.js';
 import { DELETED_USER_PURGE_TASK, purgeExpiredUsers } from '../../src/users/deleted-user-purge.task.js';
@@ -9,6 +9,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { DAY, rowExists, softDelete } from './deleted-user-kit.js';
 import { cloudObjects, eventsAbout } from './user-test-kit.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -124,7 +125,7 @@ describe('the deleted-user purge job', () => {
     const gone = await createUser(app, tenant);
     await softDelete(app, org.keys.admin, tenant, back);
     await softDelete(app, org.keys.admin, tenant, gone);
-    await app.deps.provider.restoreUser(tenant.externalId, back.externalId, {
+    await simulatedCloud(app).restoreUser(tenant.externalId, back.externalId, {
       userPrincipalName: back.userPrincipalName,
       accountEnabled: true,
     });
@@ -142,7 +143,7 @@ describe('the deleted-user purge job', () => {
     const refused = await createUser(app, revoked);
     await softDelete(app, org.keys.admin, tenant, kept);
     await softDelete(app, org.keys.admin, revoked, refused);
-    await (app.deps.provider as SimulatedCloudProvider).consent.revokeDelegatedAccess(
+    await (app.deps.clouds as SimulatedCloud).consent.revokeDelegatedAccess(
       revoked.externalId,
       org.organization.id,
     );

@@ -9,6 +9,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { DAY, listDeleted, purge, restore, rowExists, softDelete } from './deleted-user-kit.js';
 import { cloudObjects, eventsAbout, userRow } from './user-test-kit.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -124,7 +125,7 @@ describe('DELETE /api/identity/users/:id/permanent', () => {
   it('refuses with 409 a user restored upstream since, and keeps our row', async () => {
     const user = await createUser(app, tenant);
     await softDelete(app, org.keys.admin, tenant, user);
-    await app.deps.provider.restoreUser(tenant.externalId, user.externalId, {
+    await simulatedCloud(app).restoreUser(tenant.externalId, user.externalId, {
       userPrincipalName: user.userPrincipalName,
       accountEnabled: true,
     });

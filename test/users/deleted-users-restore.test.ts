@@ -8,6 +8,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { DAY, listDeleted, restore, scalar, softDelete } from './deleted-user-kit.js';
 import { eventsAbout, userRow, type UserBody } from './user-test-kit.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -222,7 +223,7 @@ describe('POST /api/identity/users/:id/restore', () => {
   it('refuses with 409 a user the upstream cloud no longer holds, and keeps it in the recycle bin', async () => {
     const user = await createUser(app, tenant);
     await softDelete(app, org.keys.admin, tenant, user);
-    expect(await app.deps.provider.purgeUser(tenant.externalId, user.externalId)).toBe(true);
+    expect(await simulatedCloud(app).purgeUser(tenant.externalId, user.externalId)).toBe(true);
     const res = await restore(app, org.keys.write, tenant.id, user.id);
     expect(res.status).toBe(409);
     expect(res.body.error?.details).toMatchObject({ upstream: 'missing' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cloudUserRecord } from '../../src/cloud/provider.js';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { User } from '../../src/users/user.entity.js';
 import {
@@ -42,8 +42,8 @@ export function removeGuest(app: TestApp, key: string, tenantId: string, userId:
   return identity<DataOf<'removeGuest'>>(app, 'DELETE', `/users/${userId}`, { key, tenantId });
 }
 
-export function simulatedCloud(app: TestApp): SimulatedCloudProvider {
-  return app.deps.provider as SimulatedCloudProvider;
+export function simulatedCloud(app: TestApp): SimulatedCloud {
+  return app.deps.clouds as SimulatedCloud;
 }
 
 export interface GuestFields {

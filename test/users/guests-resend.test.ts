@@ -1,4 +1,4 @@
-import { SCOPE_FILTER } from '../../src/core/scope.js';
+import { createJobContext } from '../../src/context.js';
 import type { ServiceContext } from '../../src/core/service-context.js';
 import { SYNC_STEPS } from '../../src/features.js';
 import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
@@ -22,9 +22,7 @@ afterAll(() => app.stop());
 
 /** A sync of the tenant, run here as the job would run it. */
 async function sync(t: Tenant) {
-  const em = app.orm.em.fork();
-  em.setFilterParams(SCOPE_FILTER, org.scope);
-  const ctx: ServiceContext = { ...app.deps, em, scope: org.scope, actor: 'system:tenant-sync' };
+  const ctx: ServiceContext = createJobContext(app.orm, app.deps, org.scope, 'system:tenant-sync');
   return reconcileTenant(ctx, t.id, SYNC_STEPS, async () => undefined);
 }
 

@@ -11,6 +11,7 @@ import {
   type Envelope,
   type UserBody,
 } from './user-test-kit.js';
+import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -117,7 +118,7 @@ describe('POST /v1/tenants/:id/users', () => {
     });
 
     const before = await countUsers(app, tenant.id);
-    const cloudBefore = (await app.deps.provider.listUsers(tenant.externalId)).length;
+    const cloudBefore = (await simulatedCloud(app).listUsers(tenant.externalId)).length;
     const refused = await postUser({
       firstName: 'Relay',
       lastName: 'Service',
@@ -129,7 +130,7 @@ describe('POST /v1/tenants/:id/users', () => {
     expect(refused.body.error?.code).toBe('INVALID_REQUEST');
     expect(refused.body.error?.details.fields).toEqual([expect.objectContaining({ field: 'accountStatus' })]);
     expect(await countUsers(app, tenant.id)).toBe(before);
-    expect((await app.deps.provider.listUsers(tenant.externalId)).length).toBe(cloudBefore);
+    expect((await simulatedCloud(app).listUsers(tenant.externalId)).length).toBe(cloudBefore);
   });
 
   it('generates a strong password when none is given, returns it once and never again', async () => {

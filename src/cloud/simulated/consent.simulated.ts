@@ -3,7 +3,7 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
-import type { CloudConsentProvider, CloudDelegatedAccessRecord } from '../consent.provider.js';
+import type { CloudDelegatedAccessRecord } from '../consent.provider.js';
 import { SimulatedCloudTenant } from './simulated-cloud.entity.js';
 
 /**
@@ -57,7 +57,7 @@ export type ConsentChange =
  * administrator: only the operator's CLI (`tenants grant` / `tenants revoke-grant`), the demo seed and
  * tests call them — no API credential of a partner can (docs/security-model.md "Tenant consent").
  */
-export class SimulatedConsent implements CloudConsentProvider {
+export class SimulatedConsent {
   constructor(
     private readonly em: () => EntityManager,
     private readonly clock: Clock,

@@ -10,7 +10,6 @@ import type {
   CloudDeviceRecord,
   CloudDlpAlertRecord,
   CloudDlpPolicyRecord,
-  CloudSecurityProvider,
 } from '../security.provider.js';
 import { generateSecurity } from './security.generator.js';
 import { withGraceFollowingClock } from './simulated-device-management.js';
@@ -45,7 +44,7 @@ function hashOf(text: string): number {
  * the time its status is next read. An action on a device that does not check in (health Inactive) or
  * is not onboarded fails, with the reason the cloud gives.
  */
-export class SimulatedSecurityCloud implements CloudSecurityProvider {
+export class SimulatedSecurityCloud {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,

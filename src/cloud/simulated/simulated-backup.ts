@@ -7,7 +7,6 @@ import {
   CloudBackupUnavailableError,
   type CloudBackupItemPage,
   type CloudBackupItemRecord,
-  type CloudBackupProvider,
   type CloudBackupWorkload,
   type CloudBackupSnapshotRecord,
   type CloudRestoreItemResult,
@@ -61,7 +60,7 @@ interface ResourceWithProtection extends ProtectedResource {
  * (simulated-backup.tree.ts). Restores are recorded per restore key and item (`backup_restore`), and what
  * they put in place (`backup_placed_item`) is what later restores conflict with.
  */
-export class SimulatedBackupService implements CloudBackupProvider {
+export class SimulatedBackupService {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
@@ -139,7 +138,10 @@ export class SimulatedBackupService implements CloudBackupProvider {
     return found.length > 0;
   }
 
-  async restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]> {
+  /** `tenantExternalId`: the source tenant (the one whose client was asked). */
+  async restoreBackupItems(
+    request: CloudRestoreRequest & { tenantExternalId: string },
+  ): Promise<CloudRestoreItemResult[]> {
     const fault = await this.fault(request.tenantExternalId);
     if (fault.unavailable) throw new CloudBackupUnavailableError(fault.unavailable);
     if (fault.refused) throw new CloudBackupRefusedError(fault.refused);

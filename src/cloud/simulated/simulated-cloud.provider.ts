@@ -4,7 +4,6 @@ import type { Clock } from '../../core/clock.js';
 import {
   type CloudGroupRecord,
   type CloudLicenseAssignmentRecord,
-  type CloudProvider,
   type CloudSignInRecord,
   type CloudSkuRecord,
   type CloudTenantRecord,
@@ -27,6 +26,7 @@ import { SimulatedPosture } from './simulated-posture.js';
 import { SimulatedConsent } from './consent.simulated.js';
 import { SimulatedDeviceManagement } from './simulated-device-management.js';
 import type { CloudBarrierPolicySet } from '../security-posture.provider.js';
+import { SimulatedFaults } from './simulated-faults.js';
 
 export { CloudObjectNotFoundError };
 
@@ -34,8 +34,11 @@ export { CloudObjectNotFoundError };
  * The built-in upstream cloud (DECISIONS "The upstream cloud"): every tenant's directory lives in
  * two tables of the same database, so sync, user changes and licenses work end to end with no network.
  * It runs outside any organization's scope, like a vendor's cloud would.
+ *
+ * Its methods take the tenant first: the simulated cloud's own API, which the clients partners get
+ * (SimulatedCloud.forPartner, simulated-cloud.ts), the operator's CLI, the demo seed and tests use.
  */
-export class SimulatedCloudProvider implements CloudProvider {
+export class SimulatedCloudProvider {
   private readonly store: SimulatedObjectStore;
   readonly security: SimulatedSecurityCloud;
   /** The backup service and the compliance connector sources (their own files). */
@@ -60,22 +63,29 @@ export class SimulatedCloudProvider implements CloudProvider {
     this.deviceManagement = new SimulatedDeviceManagement(orm, clock);
   }
 
-  listBackupSnapshots: CloudProvider['listBackupSnapshots'] = (...args) =>
+  listBackupSnapshots: SimulatedBackupService['listBackupSnapshots'] = (...args) =>
     this.backup.listBackupSnapshots(...args);
-  getBackupSnapshot: CloudProvider['getBackupSnapshot'] = (...args) => this.backup.getBackupSnapshot(...args);
-  listBackupItems: CloudProvider['listBackupItems'] = (...args) => this.backup.listBackupItems(...args);
-  findBackupItems: CloudProvider['findBackupItems'] = (...args) => this.backup.findBackupItems(...args);
-  hasRestoreTarget: CloudProvider['hasRestoreTarget'] = (...args) => this.backup.hasRestoreTarget(...args);
-  restoreBackupItems: CloudProvider['restoreBackupItems'] = (...args) =>
+  getBackupSnapshot: SimulatedBackupService['getBackupSnapshot'] = (...args) =>
+    this.backup.getBackupSnapshot(...args);
+  listBackupItems: SimulatedBackupService['listBackupItems'] = (...args) =>
+    this.backup.listBackupItems(...args);
+  findBackupItems: SimulatedBackupService['findBackupItems'] = (...args) =>
+    this.backup.findBackupItems(...args);
+  hasRestoreTarget: SimulatedBackupService['hasRestoreTarget'] = (...args) =>
+    this.backup.hasRestoreTarget(...args);
+  restoreBackupItems: SimulatedBackupService['restoreBackupItems'] = (...args) =>
     this.backup.restoreBackupItems(...args);
-  testConnectorConnection: CloudProvider['testConnectorConnection'] = (...args) =>
+  testConnectorConnection: SimulatedConnectorSources['testConnectorConnection'] = (...args) =>
     this.connectorSources.testConnectorConnection(...args);
-  importConnectorData: CloudProvider['importConnectorData'] = (...args) =>
+  importConnectorData: SimulatedConnectorSources['importConnectorData'] = (...args) =>
     this.connectorSources.importConnectorData(...args);
 
   private em(): EntityManager {
     return this.store.em();
   }
+
+  /** Failures a test asks of the next calls of a tenant's client (simulated-faults.ts). */
+  readonly faults = new SimulatedFaults();
 
   /** Security controls and information barriers (simulated-posture.ts). */
   readonly posture = new SimulatedPosture(() => this.em(), { now: () => this.clock.now() });
@@ -89,7 +99,7 @@ export class SimulatedCloudProvider implements CloudProvider {
 
   /** Delegated admin relationships: which partners each tenant granted (consent.simulated.ts). */
   readonly consent = new SimulatedConsent(() => this.em(), { now: () => this.clock.now() });
-  getDelegatedAccess: CloudProvider['getDelegatedAccess'] = (...args) =>
+  getDelegatedAccess: SimulatedConsent['getDelegatedAccess'] = (...args) =>
     this.consent.getDelegatedAccess(...args);
 
   private list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
@@ -219,18 +229,18 @@ export class SimulatedCloudProvider implements CloudProvider {
   /** Guest invitations (simulated-guests.ts); mail contacts and restricted senders (simulated-exchange.ts). */
   readonly guests: SimulatedGuests;
   readonly exchange: SimulatedExchange;
-  inviteGuest: CloudProvider['inviteGuest'] = (...args) => this.guests.inviteGuest(...args);
-  resendInvitation: CloudProvider['resendInvitation'] = (...args) => this.guests.resendInvitation(...args);
+  inviteGuest: SimulatedGuests['inviteGuest'] = (...args) => this.guests.inviteGuest(...args);
+  resendInvitation: SimulatedGuests['resendInvitation'] = (...args) => this.guests.resendInvitation(...args);
   /** A test and demo hook: the guest redeems its invitation. */
   acceptInvitation = (tenantExternalId: string, userExternalId: string) =>
     this.guests.acceptInvitation(tenantExternalId, userExternalId);
-  listContacts: CloudProvider['listContacts'] = (...args) => this.exchange.listContacts(...args);
-  createContacts: CloudProvider['createContacts'] = (...args) => this.exchange.createContacts(...args);
-  updateContact: CloudProvider['updateContact'] = (...args) => this.exchange.updateContact(...args);
-  deleteContact: CloudProvider['deleteContact'] = (...args) => this.exchange.deleteContact(...args);
-  listRestrictedSenders: CloudProvider['listRestrictedSenders'] = (...args) =>
+  listContacts: SimulatedExchange['listContacts'] = (...args) => this.exchange.listContacts(...args);
+  createContacts: SimulatedExchange['createContacts'] = (...args) => this.exchange.createContacts(...args);
+  updateContact: SimulatedExchange['updateContact'] = (...args) => this.exchange.updateContact(...args);
+  deleteContact: SimulatedExchange['deleteContact'] = (...args) => this.exchange.deleteContact(...args);
+  listRestrictedSenders: SimulatedExchange['listRestrictedSenders'] = (...args) =>
     this.exchange.listRestrictedSenders(...args);
-  unblockSender: CloudProvider['unblockSender'] = (...args) => this.exchange.unblockSender(...args);
+  unblockSender: SimulatedExchange['unblockSender'] = (...args) => this.exchange.unblockSender(...args);
   /** A test and demo hook: the mail service restricts a sender. */
   restrictSender: SimulatedExchange['restrictSender'] = (...args) => this.exchange.restrictSender(...args);
 

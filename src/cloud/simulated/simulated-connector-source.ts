@@ -6,7 +6,6 @@ import {
   type CloudConnectorImportRequest,
   type CloudConnectorImportResult,
   type CloudConnectorSource,
-  type CloudConnectorSourceProvider,
   type ConnectorSourceRefusal,
 } from '../connector-source.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
@@ -21,7 +20,7 @@ const DAY_MS = 86_400_000;
  * access) or as an outage (`unavailable`: the source is down). Imports bring a deterministic number
  * of items per day of the window, and report the items of unmatched identities when those are skipped.
  */
-export class SimulatedConnectorSources implements CloudConnectorSourceProvider {
+export class SimulatedConnectorSources {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,

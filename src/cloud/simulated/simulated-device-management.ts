@@ -1,11 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
-import type {
-  CloudDeviceManagementProvider,
-  CloudEnrollmentAttemptRecord,
-  CloudEnrollmentPlatform,
-} from '../device-management.provider.js';
+import type { CloudEnrollmentAttemptRecord, CloudEnrollmentPlatform } from '../device-management.provider.js';
 import type { CloudDeviceRecord } from '../security.provider.js';
 import type { CloudUserRecord } from '../provider.js';
 import { seededRandom } from './simulated-cloud.generator.js';
@@ -101,7 +97,7 @@ export function enrollmentObjectsOf(
  * the tenant (simulated-cloud.provider.ts), deterministic per tenant; tests add their own with
  * `addEnrollmentAttempt`.
  */
-export class SimulatedDeviceManagement implements CloudDeviceManagementProvider {
+export class SimulatedDeviceManagement {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,

@@ -6,7 +6,6 @@ import {
   type CloudBarrierPolicySet,
   type CloudControlApplyOutcome,
   type CloudSecurityControlRecord,
-  type SecurityPostureProvider,
 } from '../security-posture.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 
@@ -70,7 +69,7 @@ function generatedControls(tenantExternalId: string): CloudSecurityControlRecord
  * 12 met, deterministic per tenant) and stored as `security_control` objects; applying one flips it.
  * Information-barrier policy sets are stored as one `barrier_policy_set` object per tenant.
  */
-export class SimulatedPosture implements SecurityPostureProvider {
+export class SimulatedPosture {
   constructor(
     private readonly em: () => EntityManager,
     private readonly clock: Clock,

@@ -7,7 +7,6 @@ import type {
   CloudDriveItemRecord,
   CloudMailboxRecord,
   CloudPasswordReset,
-  UserManagementCloud,
 } from '../user-management.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import type { SimulatedObjectStore } from './simulated-object-store.js';
@@ -77,7 +76,7 @@ export function generateDriveItems(userExternalId: string, reference: Date): Clo
  * A user's mailbox and files come into existence on first use, generated from the user's id, so tenants
  * seeded before this existed and users created by tests have them too.
  */
-export class SimulatedUserManagementCloud implements UserManagementCloud {
+export class SimulatedUserManagementCloud {
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,

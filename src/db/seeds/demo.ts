@@ -2,7 +2,8 @@ import { seedDataProtectionDemo } from '../../backup/data-protection-demo.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { SimulatedTenantSpec } from '../../cloud/simulated/simulated-cloud.generator.js';
-import { SimulatedCloudProvider } from '../../cloud/simulated/simulated-cloud.provider.js';
+import { SimulatedCloud } from '../../cloud/simulated/simulated-cloud.js';
+import { cloudAccess } from '../../cloud/cloud-access.js';
 import { Environment, SCOPE_FILTER, type Scope } from '../../core/scope.js';
 import type { AppDeps, ServiceContext } from '../../core/service-context.js';
 import { seedDemoMember } from '../../members/demo-member.js';
@@ -116,10 +117,7 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
   if (await em.count(Organization, { slug: DEMO_ORGANIZATION_SLUG })) return false;
 
   // The demo's customers live in the simulated cloud whatever the configured provider is.
-  const cloud =
-    deps.provider instanceof SimulatedCloudProvider
-      ? deps.provider
-      : new SimulatedCloudProvider(orm, deps.clock);
+  const cloud = deps.clouds instanceof SimulatedCloud ? deps.clouds : new SimulatedCloud(orm, deps.clock);
   // Committed first: the provider reads the cloud on its own connections during the syncs below.
   for (const spec of [...DEMO_TENANTS, DEMO_AVAILABLE_TENANT]) await cloud.createTenant(spec);
 
@@ -143,7 +141,14 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
     await em.transactional(async (tx) => {
       await tx.persist(organization).flush();
       await seedDemoMember(tx, organization.id, deps.clock);
-      const ctx: ServiceContext = { ...deps, provider: cloud, em: tx, scope, actor: 'system:demo-seed' };
+      const ctx: ServiceContext = {
+        ...deps,
+        clouds: cloud,
+        cloud: cloudAccess(cloud, scope),
+        em: tx,
+        scope,
+        actor: 'system:demo-seed',
+      };
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
         await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
@@ -159,6 +164,6 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
     throw error;
   }
   // After the commit: these run the area's jobs, which read on their own connections.
-  await seedUserManagementDemo(orm, { ...deps, provider: cloud }, scope, tenants[0]);
+  await seedUserManagementDemo(orm, { ...deps, clouds: cloud }, scope, tenants[0]);
   return true;
 }

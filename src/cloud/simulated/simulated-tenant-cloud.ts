@@ -1,0 +1,136 @@
+import type { TenantCloud } from '../tenant-cloud.js';
+import type { SimulatedCloudProvider } from './simulated-cloud.provider.js';
+import type { SimulatedCall } from './simulated-faults.js';
+
+/**
+ * One customer tenant's client of the simulated cloud: each method calls the simulated cloud's own
+ * (tenant-first) method with the bound tenant, after the fault a test may have injected for it
+ * (simulated-faults.ts). Built by SimulatedPartnerCloud.forTenant once consent is established.
+ */
+export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: string): TenantCloud {
+  /** The call, unless a fault is due for it: then the fault, and nothing reaches the cloud. */
+  const op = async <T>(call: SimulatedCall, run: () => Promise<T>): Promise<T> => {
+    cloud.faults.check(tenant, call);
+    return run();
+  };
+  const { security, userManagement, deviceManagement, backup, connectorSources, posture } = cloud;
+  return {
+    tenantExternalId: tenant,
+    directory: {
+      getTenant: () => op('directory.getTenant', () => cloud.getTenant(tenant)),
+      listUsers: () => op('directory.listUsers', () => cloud.listUsers(tenant)),
+      listGroups: () => op('directory.listGroups', () => cloud.listGroups(tenant)),
+      listSignIns: (since) => op('directory.listSignIns', () => cloud.listSignIns(tenant, since)),
+      createUser: (input) => op('directory.createUser', () => cloud.createUser(tenant, input)),
+      updateUser: (user, patch) => op('directory.updateUser', () => cloud.updateUser(tenant, user, patch)),
+      deleteUser: (user) => op('directory.deleteUser', () => cloud.deleteUser(tenant, user)),
+      restoreUser: (user, restore) =>
+        op('directory.restoreUser', () => cloud.restoreUser(tenant, user, restore)),
+      purgeUser: (user) => op('directory.purgeUser', () => cloud.purgeUser(tenant, user)),
+      revokeSessions: (user) => op('directory.revokeSessions', () => cloud.revokeSessions(tenant, user)),
+      inviteGuest: (invitation) => op('directory.inviteGuest', () => cloud.inviteGuest(tenant, invitation)),
+      resendInvitation: (user) =>
+        op('directory.resendInvitation', () => cloud.resendInvitation(tenant, user)),
+    },
+    licenses: {
+      listSkus: () => op('licenses.listSkus', () => cloud.listSkus(tenant)),
+      listLicenseAssignments: () =>
+        op('licenses.listLicenseAssignments', () => cloud.listLicenseAssignments(tenant)),
+      assignLicense: (user, sku) =>
+        op('licenses.assignLicense', () => cloud.assignLicense(tenant, user, sku)),
+      removeLicense: (user, sku) =>
+        op('licenses.removeLicense', () => cloud.removeLicense(tenant, user, sku)),
+    },
+    contacts: {
+      listContacts: () => op('contacts.listContacts', () => cloud.listContacts(tenant)),
+      createContacts: (inputs) => op('contacts.createContacts', () => cloud.createContacts(tenant, inputs)),
+      updateContact: (contact, input) =>
+        op('contacts.updateContact', () => cloud.updateContact(tenant, contact, input)),
+      deleteContact: (contact) => op('contacts.deleteContact', () => cloud.deleteContact(tenant, contact)),
+    },
+    exchange: {
+      listRestrictedSenders: () =>
+        op('exchange.listRestrictedSenders', () => cloud.listRestrictedSenders(tenant)),
+      unblockSender: (restriction) =>
+        op('exchange.unblockSender', () => cloud.unblockSender(tenant, restriction)),
+    },
+    security: {
+      listAlerts: () => op('security.listAlerts', () => security.listAlerts(tenant)),
+      updateAlertStatus: (alert, status) =>
+        op('security.updateAlertStatus', () => security.updateAlertStatus(tenant, alert, status)),
+      listDevices: () => op('security.listDevices', () => security.listDevices(tenant)),
+      startDeviceAction: (device, request) =>
+        op('security.startDeviceAction', () => security.startDeviceAction(tenant, device, request)),
+      getDeviceAction: (action) =>
+        op('security.getDeviceAction', () => security.getDeviceAction(tenant, action)),
+      listDlpPolicies: () => op('security.listDlpPolicies', () => security.listDlpPolicies(tenant)),
+      listDlpAlerts: () => op('security.listDlpAlerts', () => security.listDlpAlerts(tenant)),
+    },
+    userManagement: {
+      resetPassword: (user, reset) =>
+        op('userManagement.resetPassword', () => userManagement.resetPassword(tenant, user, reset)),
+      getMailbox: (user) => op('userManagement.getMailbox', () => userManagement.getMailbox(tenant, user)),
+      convertMailboxToShared: (user) =>
+        op('userManagement.convertMailboxToShared', () =>
+          userManagement.convertMailboxToShared(tenant, user),
+        ),
+      addMailboxDelegate: (user, delegate) =>
+        op('userManagement.addMailboxDelegate', () =>
+          userManagement.addMailboxDelegate(tenant, user, delegate),
+        ),
+      setAutoReply: (user, message) =>
+        op('userManagement.setAutoReply', () => userManagement.setAutoReply(tenant, user, message)),
+      removeGroupMember: (group, user) =>
+        op('userManagement.removeGroupMember', () => userManagement.removeGroupMember(tenant, group, user)),
+      transferFiles: (from, to) =>
+        op('userManagement.transferFiles', () => userManagement.transferFiles(tenant, from, to)),
+      listDriveItems: (user, page) =>
+        op('userManagement.listDriveItems', () => userManagement.listDriveItems(tenant, user, page)),
+      grantDriveAccess: (owner, grantee) =>
+        op('userManagement.grantDriveAccess', () => userManagement.grantDriveAccess(tenant, owner, grantee)),
+    },
+    deviceManagement: {
+      listEnrollmentAttempts: (since) =>
+        op('deviceManagement.listEnrollmentAttempts', () =>
+          deviceManagement.listEnrollmentAttempts(tenant, since),
+        ),
+    },
+    backup: {
+      listBackupSnapshots: () => op('backup.listBackupSnapshots', () => backup.listBackupSnapshots(tenant)),
+      getBackupSnapshot: (snapshot) =>
+        op('backup.getBackupSnapshot', () => backup.getBackupSnapshot(tenant, snapshot)),
+      listBackupItems: (snapshot, parent, offset, limit) =>
+        op('backup.listBackupItems', () => backup.listBackupItems(tenant, snapshot, parent, offset, limit)),
+      findBackupItems: (snapshot, ids) =>
+        op('backup.findBackupItems', () => backup.findBackupItems(tenant, snapshot, ids)),
+      hasRestoreTarget: (workload, owner) =>
+        op('backup.hasRestoreTarget', () => backup.hasRestoreTarget(tenant, workload, owner)),
+      restoreBackupItems: (request) =>
+        op('backup.restoreBackupItems', () =>
+          backup.restoreBackupItems({ ...request, tenantExternalId: tenant }),
+        ),
+    },
+    connectorSources: {
+      testConnectorConnection: (source) =>
+        op('connectorSources.testConnectorConnection', () =>
+          connectorSources.testConnectorConnection(tenant, source),
+        ),
+      importConnectorData: (request) =>
+        op('connectorSources.importConnectorData', () =>
+          connectorSources.importConnectorData(tenant, request),
+        ),
+    },
+    securityPosture: {
+      listSecurityControls: () =>
+        op('securityPosture.listSecurityControls', () => posture.listSecurityControls(tenant)),
+      previewSecurityControl: (control) =>
+        op('securityPosture.previewSecurityControl', () => posture.previewSecurityControl(tenant, control)),
+      applySecurityControl: (control) =>
+        op('securityPosture.applySecurityControl', () => posture.applySecurityControl(tenant, control)),
+      applyInformationBarriers: (policySet) =>
+        op('securityPosture.applyInformationBarriers', () =>
+          posture.applyInformationBarriers(tenant, policySet),
+        ),
+    },
+  };
+}
