@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
 import type { CloudRestoreItemResult } from '../cloud/backup.provider.js';
+import { isCloudError } from '../cloud/cloud-error.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
 import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
@@ -32,6 +33,7 @@ const OUTCOME_STATUS: Record<CloudRestoreItemResult['outcome'], RestoreItemStatu
 };
 
 function isTransient(error: unknown): boolean {
+  if (isCloudError(error)) return error.retryable;
   return typeof error === 'object' && error !== null && (error as { transient?: unknown }).transient === true;
 }
 
@@ -49,7 +51,9 @@ class BackupServiceError extends Error {
     cause: unknown,
     readonly transient = isTransient(cause),
   ) {
-    super(`The backup service could not restore: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`The backup service could not restore: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause, // a throttled cloud's Retry-After is read from it (core/jobs.ts)
+    });
   }
 }
 

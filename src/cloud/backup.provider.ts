@@ -1,3 +1,5 @@
+import type { CloudPages } from './pages.js';
+
 /**
  * The upstream cloud's backup service (SPEC 4.4 "Restore"): point-in-time snapshots of each protected
  * mailbox, personal drive, site and team, their item trees, and restores from them. Part of
@@ -75,19 +77,9 @@ export interface CloudRestoreItemResult {
   exported: Record<string, unknown> | null;
 }
 
-/** The backup service is unreachable or throttling: the call can be retried later. */
-export class CloudBackupUnavailableError extends Error {
-  readonly transient = true;
-}
-
-/** The backup service refuses the restore for good (e.g. the snapshot is gone): retrying will not help. */
-export class CloudBackupRefusedError extends Error {
-  readonly transient = false;
-}
-
 export interface CloudBackupProvider {
   /** The snapshots within the retention window (the backup service takes one every few hours). */
-  listBackupSnapshots(): Promise<CloudBackupSnapshotRecord[]>;
+  listBackupSnapshots(): CloudPages<CloudBackupSnapshotRecord>;
   /** Null when the snapshot does not exist (any more). */
   getBackupSnapshot(snapshotExternalId: string): Promise<CloudBackupSnapshotRecord | null>;
   /** Children of a container (the top-level containers when parentItemId is null); null: no snapshot. */
@@ -107,6 +99,10 @@ export interface CloudBackupProvider {
    * `/sites/<name>`, `/teams/<name>`): where a Different-location restore may put items.
    */
   hasRestoreTarget(workload: CloudBackupWorkload, owner: string): Promise<boolean>;
-  /** Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item. */
+  /**
+   * Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item.
+   * A backup service that is unreachable or throttling rejects with a Transient or Throttled CloudError
+   * (retry later); one that refuses the restore for good (the snapshot is gone) with Refused.
+   */
   restoreBackupItems(request: CloudRestoreRequest): Promise<CloudRestoreItemResult[]>;
 }

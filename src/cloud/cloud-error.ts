@@ -58,3 +58,15 @@ export class CloudError extends Error {
 export function isCloudError(error: unknown, kind?: CloudErrorKind): error is CloudError {
   return error instanceof CloudError && (kind === undefined || error.kind === kind);
 }
+
+/**
+ * The Throttled or Transient CloudError that `error` is, or was caused by (a feature may wrap it in its
+ * own error, `{ cause }`); null when there is none. A job failing with one is retried after its Retry-After.
+ */
+export function retryableCloudError(error: unknown): CloudError | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof CloudError) return current.retryable ? current : null;
+    current = current.cause;
+  }
+  return null;
+}

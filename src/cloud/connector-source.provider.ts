@@ -1,3 +1,5 @@
+import { isCloudError, type CloudError } from './cloud-error.js';
+
 /**
  * Third-party sources that compliance data connectors import from (SPEC 2.6 "Data connector"): chat,
  * social media, financial, HR and physical-access systems, reached through the upstream cloud's connector
@@ -44,19 +46,24 @@ export interface ConnectorSourceRefusal {
   reason: string;
 }
 
-/** The source refused or could not be reached (an import); `kind` says which, as for a test connection. */
-export class ConnectorSourceError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly kind: ConnectorSourceRefusal['kind'] = 'refused',
-  ) {
-    super(reason);
-  }
+/**
+ * The `cloudCode` of the CloudError an import rejects with when the source (not the cloud) said no:
+ * Refused with SOURCE_REFUSED, Transient with SOURCE_UNAVAILABLE; the message is the refusal's reason.
+ */
+export const CONNECTOR_SOURCE_REFUSED = 'SOURCE_REFUSED';
+export const CONNECTOR_SOURCE_UNAVAILABLE = 'SOURCE_UNAVAILABLE';
+
+/** Whether `error` is the source's refusal or outage during an import (connector-import counts it). */
+export function isConnectorSourceFailure(error: unknown): error is CloudError {
+  return (
+    isCloudError(error) &&
+    (error.cloudCode === CONNECTOR_SOURCE_REFUSED || error.cloudCode === CONNECTOR_SOURCE_UNAVAILABLE)
+  );
 }
 
 export interface CloudConnectorSourceProvider {
   /** Signs in to the source with the credentials; resolves with why it said no, or null when fine. */
   testConnectorConnection(source: CloudConnectorSource): Promise<ConnectorSourceRefusal | null>;
-  /** Imports the source's new items into the tenant's compliance archive; throws ConnectorSourceError. */
+  /** Imports the source's new items into the tenant's compliance archive (see CONNECTOR_SOURCE_REFUSED). */
   importConnectorData(request: CloudConnectorImportRequest): Promise<CloudConnectorImportResult>;
 }

@@ -1,3 +1,5 @@
+import type { CloudPages } from './pages.js';
+
 /**
  * The device-management part of the upstream cloud (a tenant's client has it as `deviceManagement`, tenant-cloud.ts):
  * the enrollment attempts the cloud saw. Our restriction policies decide them at sync
@@ -22,5 +24,5 @@ export interface CloudEnrollmentAttemptRecord {
 
 export interface CloudDeviceManagementProvider {
   /** Attempts made after `since` (all of them when null), oldest first. */
-  listEnrollmentAttempts(since: Date | null): Promise<CloudEnrollmentAttemptRecord[]>;
+  listEnrollmentAttempts(since: Date | null): CloudPages<CloudEnrollmentAttemptRecord>;
 }

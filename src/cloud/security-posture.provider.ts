@@ -1,3 +1,5 @@
+import type { CloudPages } from './pages.js';
+
 /**
  * The security-posture part of the upstream cloud (a tenant's client has it as `securityPosture`, tenant-cloud.ts): the state of each
  * security control of a tenant (what recommendations are made of), applying a control ("Fix Now"),
@@ -16,9 +18,6 @@ export interface CloudSecurityControlRecord {
 
 /** What applying a control did (or, for a preview, would do) in one tenant. */
 export type CloudControlApplyOutcome = 'applied' | 'already compliant' | 'not supported';
-
-/** The cloud refused or failed to apply a control; the message says why (shown per tenant). */
-export class CloudApplyError extends Error {}
 
 export interface CloudBarrierSegment {
   id: string;
@@ -43,12 +42,12 @@ export interface CloudBarrierPolicySet {
 
 export interface SecurityPostureProvider {
   /** Every security control of the tenant with its current state. */
-  listSecurityControls(): Promise<CloudSecurityControlRecord[]>;
+  listSecurityControls(): CloudPages<CloudSecurityControlRecord>;
   /** What applying the control would do, changing nothing. */
   previewSecurityControl(controlId: string): Promise<CloudControlApplyOutcome>;
   /**
    * Switches the control on. Idempotent: a control already met answers 'already compliant'.
-   * Throws CloudApplyError when the cloud refuses (the reason is kept per tenant).
+   * Rejects with a Refused CloudError when the cloud refuses (its message is kept per tenant).
    */
   applySecurityControl(controlId: string): Promise<CloudControlApplyOutcome>;
   /**

@@ -1,3 +1,5 @@
+import type { CloudPages } from './pages.js';
+
 /**
  * The security part of the upstream cloud (SPEC 2.6 "Security alert", "Device", "Endpoint DLP policy"):
  * alerts, devices and the actions run on them (isolation, release, antivirus scans), endpoint DLP.
@@ -116,10 +118,10 @@ export interface CloudDlpAlertRecord {
 }
 
 export interface CloudSecurityProvider {
-  listAlerts(): Promise<CloudAlertRecord[]>;
+  listAlerts(): CloudPages<CloudAlertRecord>;
   /** Sets an alert's status upstream. Idempotent. Null when the cloud has no such alert. */
   updateAlertStatus(alertExternalId: string, status: CloudAlertStatus): Promise<CloudAlertRecord | null>;
-  listDevices(): Promise<CloudDeviceRecord[]>;
+  listDevices(): CloudPages<CloudDeviceRecord>;
   /** Starts an action on a device; a second call with the same requestId returns the first action. */
   startDeviceAction(
     deviceExternalId: string,
@@ -127,6 +129,6 @@ export interface CloudSecurityProvider {
   ): Promise<CloudDeviceActionRecord>;
   /** The action as the cloud has it now; null when unknown. */
   getDeviceAction(actionExternalId: string): Promise<CloudDeviceActionRecord | null>;
-  listDlpPolicies(): Promise<CloudDlpPolicyRecord[]>;
-  listDlpAlerts(): Promise<CloudDlpAlertRecord[]>;
+  listDlpPolicies(): CloudPages<CloudDlpPolicyRecord>;
+  listDlpAlerts(): CloudPages<CloudDlpAlertRecord>;
 }

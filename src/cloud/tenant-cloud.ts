@@ -1,4 +1,5 @@
 import type { CloudBackupProvider } from './backup.provider.js';
+import type { CloudPages } from './pages.js';
 import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
 import type { CloudDeviceManagementProvider } from './device-management.provider.js';
 import type {
@@ -22,8 +23,8 @@ import type { UserManagementCloud } from './user-management.provider.js';
 
 /**
  * One customer tenant of the cloud, as the partner that obtained it (`CloudProvider.forTenant`, provider.ts)
- * may use it: one client per area, none of whose methods takes the tenant again. Every method rejects with a
- * CloudError (cloud-error.ts) when the cloud fails or refuses.
+ * may use it: one client per area, none of whose methods takes the tenant again. Lists come in pages
+ * (pages.ts). Every method rejects with a CloudError (cloud-error.ts) when the cloud fails or refuses.
  */
 export interface TenantCloud {
   readonly tenantExternalId: string;
@@ -53,10 +54,10 @@ export interface CloudDirectory {
   /** The tenant's name and domains (NotFound when the cloud has no such tenant). */
   getTenant(): Promise<CloudTenantRecord>;
   /** Every user: members and guests, soft-deleted ones too (`deletedAt`). */
-  listUsers(): Promise<CloudUserRecord[]>;
-  listGroups(): Promise<CloudGroupRecord[]>;
+  listUsers(): CloudPages<CloudUserRecord>;
+  listGroups(): CloudPages<CloudGroupRecord>;
   /** Sign-ins recorded after `since` (all of them when null). */
-  listSignIns(since: Date | null): Promise<CloudSignInRecord[]>;
+  listSignIns(since: Date | null): CloudPages<CloudSignInRecord>;
   createUser(input: CloudUserInput): Promise<CloudUserRecord>;
   updateUser(userExternalId: string, patch: CloudUserPatch): Promise<void>;
   /** Soft delete: sign-in blocked, sessions and refresh tokens revoked, groups and licenses removed, manager cleared. */
@@ -87,15 +88,15 @@ export interface CloudDirectory {
 }
 
 export interface CloudLicenses {
-  listSkus(): Promise<CloudSkuRecord[]>;
-  listLicenseAssignments(): Promise<CloudLicenseAssignmentRecord[]>;
+  listSkus(): CloudPages<CloudSkuRecord>;
+  listLicenseAssignments(): CloudPages<CloudLicenseAssignmentRecord>;
   assignLicense(userExternalId: string, skuId: string): Promise<void>;
   removeLicense(userExternalId: string, skuId: string): Promise<void>;
 }
 
 export interface CloudContacts {
   /** Every mail contact of the tenant, those made in the cloud and those synced from on premises. */
-  listContacts(): Promise<CloudContactRecord[]>;
+  listContacts(): CloudPages<CloudContactRecord>;
   /** Creates mail contacts, all or none (a bulk import is one call); returned in the order given. */
   createContacts(inputs: CloudContactInput[]): Promise<CloudContactRecord[]>;
   /** Replaces every editable field of a contact. */
@@ -106,7 +107,7 @@ export interface CloudContacts {
 
 export interface CloudExchange {
   /** Every restriction of the tenant's mail senders, current (Restricted) and lifted (Unblocked). */
-  listRestrictedSenders(): Promise<CloudRestrictedSenderRecord[]>;
+  listRestrictedSenders(): CloudPages<CloudRestrictedSenderRecord>;
   /**
    * Lets a restricted sender send again. Idempotent: a restriction already lifted is returned unchanged.
    * Null when the cloud holds no such restriction.

@@ -1,6 +1,6 @@
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
-import { ConnectorSourceError } from '../cloud/connector-source.provider.js';
+import { isConnectorSourceFailure } from '../cloud/connector-source.provider.js';
 import { createJobContext } from '../context.js';
 import { enqueueJob } from '../core/jobs.js';
 import type { Environment, Scope } from '../core/scope.js';
@@ -145,8 +145,8 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
     errors = result.errors;
   } catch (error) {
     // A source refusal is the connector's problem and counts toward the pause; anything else is ours.
-    if (!(error instanceof ConnectorSourceError)) throw error;
-    failure = error.reason;
+    if (!isConnectorSourceFailure(error)) throw error;
+    failure = error.message;
   }
 
   await em.transactional(async (tx) => {

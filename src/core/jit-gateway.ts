@@ -90,11 +90,26 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
     );
     if (!isCompiledQuery(query)) return query;
     // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
-    return query.query(
+    const result = await query.query(
       undefined,
       request.context,
       withOperationDefaults(operation, request.request.variables ?? {}),
     );
+    // graphql-jit's errors carry no `extensions` (read-only) unless the thrown error had some (our AppErrors
+    // do), and Apollo cannot format an error without them: it would answer its own bland
+    // INTERNAL_SERVER_ERROR instead of passing the error to formatGraphQLError (which maps, e.g., a
+    // throttled cloud to 503). Such errors are given again with empty extensions.
+    if (!result.errors?.some((error) => !error.extensions)) return result;
+    const errors = result.errors.map((error) => {
+      if (error.extensions) return error;
+      const given = new GraphQLError(error.message, {
+        path: error.path,
+        originalError: error.originalError ?? undefined,
+        extensions: {},
+      });
+      return Object.assign(given, { locations: error.locations });
+    });
+    return { ...result, errors };
   };
 
   return {

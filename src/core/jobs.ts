@@ -11,7 +11,9 @@ import {
   type WorkerEvents,
 } from 'graphile-worker';
 import type pg from 'pg';
+import { retryableCloudError } from '../cloud/cloud-error.js';
 import { runOutsideOrganizationSession } from './db-session.js';
+import { DELAY_RETRY } from './perf/graphile-worker-private-tables.js';
 import { JobWorkerLiveness } from './job-worker-liveness.js';
 
 /**
@@ -70,14 +72,28 @@ export interface JobRunnerOptions {
 
 /**
  * Each task runs as the service role (core/db-session.ts): a worker woken through a connection first opened
- * inside a request would otherwise inherit that request's row-level security session.
+ * inside a request would otherwise inherit that request's row-level security session. A task that fails
+ * because the cloud throttled or failed (a retryable CloudError, src/cloud/cloud-error.ts) is retried by the
+ * queue after the cloud's Retry-After rather than graphile-worker's shorter first backoffs; like any failure
+ * it is retried until the job's max attempts, after which it stays failed (tracked jobs record why).
  */
 function outsideOrganizationSessions(taskList: TaskList): TaskList {
   const wrapped: TaskList = {};
   for (const [name, task] of Object.entries(taskList)) {
-    if (task)
-      wrapped[name] = ((payload, helpers) =>
-        runOutsideOrganizationSession(() => task(payload, helpers))) as Task;
+    if (!task) continue;
+    wrapped[name] = (async (payload, helpers) => {
+      try {
+        return await runOutsideOrganizationSession(() => task(payload, helpers));
+      } catch (error) {
+        const retryAfter = retryableCloudError(error)?.retryAfterSeconds;
+        if (retryAfter !== undefined && helpers.job.attempts < helpers.job.max_attempts) {
+          await helpers
+            .withPgClient((client) => client.query(DELAY_RETRY, [helpers.job.id, retryAfter]))
+            .catch(() => undefined); // at worst the retry comes after graphile-worker's own backoff
+        }
+        throw error;
+      }
+    }) as Task;
   }
   return wrapped;
 }

@@ -1,6 +1,7 @@
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { JobHelpers } from 'graphile-worker';
 import type { Clock } from './clock.js';
+import { retryableCloudError } from '../cloud/cloud-error.js';
 import { isDatabaseUnavailable } from './database-outage.js';
 
 /**
@@ -17,9 +18,10 @@ import { isDatabaseUnavailable } from './database-outage.js';
  *   the per-item state on its rows says what is done, so nothing is done twice;
  * - after `maxRuns` started runs that died the row is marked Failed with a reason that says a worker died;
  * - an error of the work marks it Failed with the error's message (the kind's `giveUp` when it must also
- *   close items or announce it); a database outage, or an error the kind calls retryable, instead leaves
- *   it running, uncounts the run (it did not die) and rethrows, so the queue retries; on the queue's last
- *   attempt it is marked Failed too;
+ *   close items or announce it); a database outage, a throttled or failing cloud (a retryable CloudError,
+ *   retried after its Retry-After: core/jobs.ts), or an error the kind calls retryable, instead leaves it
+ *   running, uncounts the run (it did not die) and rethrows, so the queue retries; on the queue's last
+ *   attempt it is marked Failed too ("Gave up after N attempts: ...");
  * - a run that ends by scheduling its own next job (a poll) returns `CONTINUES_IN_NEXT_JOB`.
  *
  * Enqueue these jobs with `maxAttempts: TRACKED_JOB_QUEUE_ATTEMPTS` (or more), so the queue always gives the
@@ -149,7 +151,8 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
   } catch (error) {
     const lastAttempt = options.job ? options.job.attempts >= options.job.max_attempts : false;
     const outage = isDatabaseUnavailable(error);
-    if ((outage || kind.retryable?.(error)) && !lastAttempt) {
+    const retryable = retryableCloudError(error) !== null || kind.retryable?.(error) === true;
+    if ((outage || retryable) && !lastAttempt) {
       // Not a death: the run stopped on purpose and the queue retries it (and it resumes).
       await update({ runAttempts: row.runAttempts - 1 }).catch(() => undefined);
       throw error;
@@ -157,7 +160,7 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
     await giveUp(
       outage
         ? 'The database was unreachable on every attempt; start it again'
-        : options.job && kind.retryable?.(error)
+        : options.job && retryable
           ? `Gave up after ${options.job.attempts} attempts: ${messageOf(error)}`
           : messageOf(error),
     );

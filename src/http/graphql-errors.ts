@@ -31,7 +31,8 @@ export function formatGraphQLError(
       ? unwrapped.originalError
       : unwrapped;
   // A cloud failure the service answers as one of ours (503 throttled or failing, 403 no consent).
-  const ours = original instanceof CloudError ? appErrorOfCloud(original) : original;
+  const cloudError = original instanceof GraphQLError ? original.originalError : original;
+  const ours = cloudError instanceof CloudError ? appErrorOfCloud(cloudError) : original;
   if (ours instanceof AppError) {
     return {
       message: ours.message,

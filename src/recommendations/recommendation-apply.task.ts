@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
-import { CloudApplyError } from '../cloud/security-posture.provider.js';
+import { isCloudError } from '../cloud/cloud-error.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
 import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
@@ -99,9 +99,11 @@ async function applyPendingTenants(
             ).securityPosture.applySecurityControl(operation.recommendationId)
           ];
       } catch (error) {
-        // The cloud refused or could not be reached for this tenant: its failure, not the operation's.
+        // A throttled or failing cloud: the queue runs the operation again later, from this tenant on.
+        if (isCloudError(error) && error.retryable) throw error;
+        // The cloud refused for this tenant: its failure, not the operation's.
         outcome = ApplyOutcome.FAILED;
-        reason = error instanceof CloudApplyError || error instanceof Error ? error.message : String(error);
+        reason = error instanceof Error ? error.message : String(error);
       }
     }
     done++;

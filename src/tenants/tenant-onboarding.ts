@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { IsNotEmpty, MaxLength } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
-import { CloudObjectNotFoundError } from '../cloud/simulated/simulated-cloud.provider.js';
+import { isCloudError } from '../cloud/cloud-error.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireConsentToOnboard } from './tenant-consent.js';
@@ -32,7 +32,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   try {
     upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
   } catch (error) {
-    if (error instanceof CloudObjectNotFoundError) throw new NotFoundError('Cloud tenant', externalId);
+    if (isCloudError(error, 'NotFound')) throw new NotFoundError('Cloud tenant', externalId);
     throw error;
   }
   const domain = upstream.domains[0].toLowerCase();

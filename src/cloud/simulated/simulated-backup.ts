@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
+import { CloudError } from '../cloud-error.js';
 import {
-  CloudBackupRefusedError,
-  CloudBackupUnavailableError,
   type CloudBackupItemPage,
   type CloudBackupItemRecord,
   type CloudBackupWorkload,
@@ -143,10 +142,14 @@ export class SimulatedBackupService {
     request: CloudRestoreRequest & { tenantExternalId: string },
   ): Promise<CloudRestoreItemResult[]> {
     const fault = await this.fault(request.tenantExternalId);
-    if (fault.unavailable) throw new CloudBackupUnavailableError(fault.unavailable);
-    if (fault.refused) throw new CloudBackupRefusedError(fault.refused);
+    const provider = 'simulated';
+    if (fault.unavailable) throw new CloudError('Transient', fault.unavailable, { provider });
+    if (fault.refused) throw new CloudError('Refused', fault.refused, { provider });
     const found = await this.findSnapshot(request.tenantExternalId, request.snapshotExternalId);
-    if (!found) throw new CloudBackupRefusedError(`Snapshot ${request.snapshotExternalId} no longer exists`);
+    if (!found)
+      throw new CloudError('Refused', `Snapshot ${request.snapshotExternalId} no longer exists`, {
+        provider,
+      });
     if (fault.delayMs) await delay(fault.delayMs);
     const tree = new Map(snapshotTree(found.resource, found.slot).map((item) => [item.itemId, item]));
     const failing = new Set(fault.failItemIds ?? []);

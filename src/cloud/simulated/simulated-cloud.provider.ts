@@ -18,7 +18,7 @@ import { SimulatedUserManagementCloud } from './simulated-user-management.js';
 import { withLockedObject } from './locked-object.js';
 import { SimulatedExchange } from './simulated-exchange.js';
 import { SimulatedGuests } from './simulated-guests.js';
-import { CloudObjectNotFoundError, SimulatedObjectStore } from './simulated-object-store.js';
+import { SimulatedObjectStore } from './simulated-object-store.js';
 import { SimulatedTenants } from './simulated-tenants.js';
 import { SimulatedCloudObject, type SimulatedObjectKind } from './simulated-cloud.entity.js';
 import { SimulatedSecurityCloud } from './security.simulated.js';
@@ -27,8 +27,6 @@ import { SimulatedConsent } from './consent.simulated.js';
 import { SimulatedDeviceManagement } from './simulated-device-management.js';
 import type { CloudBarrierPolicySet } from '../security-posture.provider.js';
 import { SimulatedFaults } from './simulated-faults.js';
-
-export { CloudObjectNotFoundError };
 
 /**
  * The built-in upstream cloud (DECISIONS "The upstream cloud"): every tenant's directory lives in

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { CloudError } from '../cloud-error.js';
 import type { Clock } from '../../core/clock.js';
 import {
-  ConnectorSourceError,
+  CONNECTOR_SOURCE_REFUSED,
+  CONNECTOR_SOURCE_UNAVAILABLE,
   type CloudConnectorImportRequest,
   type CloudConnectorImportResult,
   type CloudConnectorSource,
@@ -50,7 +52,13 @@ export class SimulatedConnectorSources {
     request: CloudConnectorImportRequest,
   ): Promise<CloudConnectorImportResult> {
     const refusal = await this.testConnectorConnection(tenantExternalId, request);
-    if (refusal) throw new ConnectorSourceError(refusal.reason, refusal.kind);
+    if (refusal) {
+      const unavailable = refusal.kind === 'unavailable';
+      throw new CloudError(unavailable ? 'Transient' : 'Refused', refusal.reason, {
+        provider: 'simulated',
+        cloudCode: unavailable ? CONNECTOR_SOURCE_UNAVAILABLE : CONNECTOR_SOURCE_REFUSED,
+      });
+    }
     const until = new Date(request.until).getTime();
     const since = request.since ? new Date(request.since).getTime() : until - DAY_MS;
     let items = 0;

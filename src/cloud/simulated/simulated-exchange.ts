@@ -8,11 +8,7 @@ import type {
 import { withLockedObject } from './locked-object.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import { RESTRICTION_ACTIONS } from './simulated-cloud.generator.js';
-import {
-  CloudObjectNotFoundError,
-  INSERT_CHUNK,
-  type SimulatedObjectStore,
-} from './simulated-object-store.js';
+import { cloudObjectNotFound, INSERT_CHUNK, type SimulatedObjectStore } from './simulated-object-store.js';
 
 /** Mail contacts and restricted senders of the simulated cloud's mail service (SPEC 4.2 Exchange, contacts). */
 export class SimulatedExchange {
@@ -128,7 +124,7 @@ export class SimulatedExchange {
       kind: 'user',
       externalId: userExternalId,
     });
-    if (!user) throw new CloudObjectNotFoundError('user', userExternalId);
+    if (!user) throw cloudObjectNotFound('user', userExternalId);
     const data = user.data as unknown as CloudUserRecord;
     const record: CloudRestrictedSenderRecord = {
       externalId: randomUUID(),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
+import { CloudError } from '../cloud-error.js';
 import {
   SimulatedCloudObject,
   SimulatedCloudTenant,
@@ -10,10 +11,11 @@ import {
 /** Rows per INSERT statement when many objects are written at once (a generated directory, a contact import). */
 export const INSERT_CHUNK = 500;
 
-export class CloudObjectNotFoundError extends Error {
-  constructor(kind: string, externalId: string) {
-    super(`The upstream cloud has no ${kind} ${externalId}`);
-  }
+/** What the simulated cloud answers for an object it does not hold. */
+export function cloudObjectNotFound(kind: string, externalId: string): CloudError {
+  return new CloudError('NotFound', `The upstream cloud has no ${kind} ${externalId}`, {
+    provider: 'simulated',
+  });
 }
 
 /**
@@ -41,7 +43,7 @@ export class SimulatedObjectStore {
 
   async requireTenant(em: EntityManager, tenantExternalId: string): Promise<SimulatedCloudTenant> {
     const tenant = await em.findOne(SimulatedCloudTenant, { externalId: tenantExternalId });
-    if (!tenant) throw new CloudObjectNotFoundError('tenant', tenantExternalId);
+    if (!tenant) throw cloudObjectNotFound('tenant', tenantExternalId);
     return tenant;
   }
 
@@ -84,7 +86,7 @@ export class SimulatedObjectStore {
     patch: object,
   ): Promise<void> {
     const row = await em.findOne(SimulatedCloudObject, { tenantExternalId, kind, externalId });
-    if (!row) throw new CloudObjectNotFoundError(kind, externalId);
+    if (!row) throw cloudObjectNotFound(kind, externalId);
     row.data = { ...row.data, ...patch };
     row.updatedAt = this.clock.now();
   }

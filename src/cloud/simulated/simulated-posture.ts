@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CloudError } from '../cloud-error.js';
 import type { Clock } from '../../core/clock.js';
 import {
-  CloudApplyError,
   type CloudBarrierPolicySet,
   type CloudControlApplyOutcome,
   type CloudSecurityControlRecord,
@@ -103,7 +103,8 @@ export class SimulatedPosture {
       });
       if (!row) return 'not supported';
       const control = row.data as unknown as StoredControl;
-      if (control.applyFailure) throw new CloudApplyError(control.applyFailure);
+      if (control.applyFailure)
+        throw new CloudError('Refused', control.applyFailure, { provider: 'simulated' });
       if (!control.applySupported) return 'not supported';
       if (control.compliant) return 'already compliant';
       row.data = { ...control, compliant: true };

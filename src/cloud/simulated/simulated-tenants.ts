@@ -16,11 +16,7 @@ import {
 } from './simulated-cloud.generator.js';
 import { generateSyncedContacts } from './simulated-contacts.generator.js';
 import { enrollmentObjectsOf } from './simulated-device-management.js';
-import {
-  CloudObjectNotFoundError,
-  INSERT_CHUNK,
-  type SimulatedObjectStore,
-} from './simulated-object-store.js';
+import { cloudObjectNotFound, INSERT_CHUNK, type SimulatedObjectStore } from './simulated-object-store.js';
 
 /** The simulated cloud's tenants: created with a generated directory, and time passing upstream (sign-ins). */
 export class SimulatedTenants {
@@ -98,7 +94,7 @@ export class SimulatedTenants {
         { externalId: tenantExternalId },
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
-      if (!tenant) throw new CloudObjectNotFoundError('tenant', tenantExternalId);
+      if (!tenant) throw cloudObjectNotFound('tenant', tenantExternalId);
       tenant.tick += 1;
       const userRows = await em.find(SimulatedCloudObject, { tenantExternalId, kind: 'user' });
       const users = userRows.map((userRow) => userRow.data as unknown as CloudUserRecord);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
+import { CloudError } from '../cloud-error.js';
 import type { CloudUserRecord } from '../provider.js';
 import type {
   CloudDriveAccessGrant,
@@ -21,11 +22,14 @@ export type FaultableOperation =
   | 'transferFiles'
   | 'grantDriveAccess';
 
-/** The error a simulated outage of one operation raises (what a 5xx from the real cloud would be). */
-export class SimulatedCloudFault extends Error {
-  constructor(operation: string, message: string) {
-    super(`The upstream cloud refused ${operation}: ${message}`);
-  }
+/**
+ * The cloud's refusal of one operation (`failNext`): a Refused CloudError, so the step that asked fails with
+ * this message instead of being retried (a throttled or failing cloud: simulated-faults.ts).
+ */
+function refusal(operation: string, message: string, kind: 'Refused' | 'NotFound' = 'Refused'): CloudError {
+  return new CloudError(kind, `The upstream cloud refused ${operation}: ${message}`, {
+    provider: 'simulated',
+  });
 }
 
 const FOLDERS = ['/Documents', '/Documents/Projects', '/Documents/Finance', '/Desktop', '/Pictures'];
@@ -300,7 +304,7 @@ export class SimulatedUserManagementCloud {
       kind: 'user',
       externalId: userExternalId,
     });
-    if (!row) throw new SimulatedCloudFault('the call', `no user ${userExternalId}`);
+    if (!row) throw refusal('the call', `no user ${userExternalId}`, 'NotFound');
     return row as SimulatedCloudObject & { data: Partial<CloudUserRecord> & Record<string, unknown> };
   }
 
@@ -311,6 +315,6 @@ export class SimulatedUserManagementCloud {
         returning data`,
       [tenantExternalId, operation],
     );
-    if (rows.length > 0) throw new SimulatedCloudFault(operation, rows[0].data.message);
+    if (rows.length > 0) throw refusal(operation, rows[0].data.message);
   }
 }

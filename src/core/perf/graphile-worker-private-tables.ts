@@ -5,16 +5,29 @@
  * Why: two statements read the queue's tables directly: the queue gauges of /metrics (src/core/metrics.ts)
  * and the release of dead workers' jobs (src/core/job-worker-liveness.ts). graphile-worker's public view
  * `graphile_worker.jobs` joins the same tables plus the job queues, which neither statement needs, and has no
- * `task_id` to group by.
+ * `task_id` to group by. A third moves a running job's `run_at` so that its retry waits for the cloud's
+ * Retry-After (src/core/jobs.ts): graphile-worker has no API for the delay of a failed attempt, and its
+ * `reschedule_jobs` leaves locked (running) jobs alone.
  *
  * The internals: `graphile_worker._private_jobs` (its `task_id`, `locked_at`, `locked_by`, `run_at`,
  * `attempts`, `max_attempts`) and `graphile_worker._private_tasks` (`id`, `identifier`) are, as their prefix
  * says, not API: graphile-worker renames and reshapes them in its own migrations (sql/000016.sql renamed the
  * `jobs` table to `_private_jobs`, 000017 put the view in its place). A release that changes them makes these
  * statements fail: the gauges go empty and dead workers' jobs wait for graphile-worker's own 4-hour recovery.
- * test/operations/metrics.test.ts and test/faults/interrupted-job.test.ts run them against the installed
- * graphile-worker.
+ * test/operations/metrics.test.ts, test/faults/interrupted-job.test.ts and test/jobs/cloud-retry.test.ts run
+ * them against the installed graphile-worker.
  */
+
+/**
+ * Job $1 (running, locked by the caller's worker) is about to fail: graphile-worker will set its `run_at` to
+ * `greatest(now(), run_at) + exp(least(attempts, 10))` seconds (sql/failJobs.js). Moving `run_at` first to
+ * now + $2 seconds - that backoff makes the retry come after $2 seconds (the cloud's Retry-After), or after
+ * graphile-worker's own backoff when that is longer.
+ */
+export const DELAY_RETRY = `
+  update graphile_worker._private_jobs
+     set run_at = now() + ($2::float8 - exp(least(attempts, 10))) * interval '1 second'
+   where id = $1::bigint and locked_by is not null`;
 
 /** Jobs waiting per task (not locked, not failed for good) and how long the oldest due one has waited. */
 export const QUEUE_SAMPLE = `
