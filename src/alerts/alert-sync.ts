@@ -1,6 +1,7 @@
 import { emitEvent } from '../core/service-context.js';
 import { upsertRecords } from '../sync/rows.js';
 import type { SyncStep } from '../sync/sync-step.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * The cloud's security alerts in our rows: the mapping is the statement below (the cloud's record → our
@@ -60,7 +61,7 @@ export const alertsSyncStep: SyncStep = {
   name: 'alerts',
   after: ['users', 'devices'],
   async read({ cloud }) {
-    const alerts = await cloud.security.listAlerts();
+    const alerts = await allPages(cloud.security.listAlerts());
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords<AlertRow>(ctx.em, ALERTS_SQL, params, alerts);

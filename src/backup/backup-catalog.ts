@@ -4,6 +4,7 @@ import { forEveryTenant } from '../tenants/every-tenant.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { BACKUP_RETENTION_MS } from './backup.settings.js';
+import { allPages } from '../cloud/pages.js';
 
 export const BACKUP_CATALOG_TASK = 'backup.catalog';
 
@@ -35,7 +36,7 @@ const UPSERT_SQL = `
   where backup_snapshots.user_id is distinct from excluded.user_id`;
 
 export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant): Promise<number> {
-  const records = await (await ctx.cloud.forTenant(tenant.externalId)).backup.listBackupSnapshots();
+  const records = await allPages((await ctx.cloud.forTenant(tenant.externalId)).backup.listBackupSnapshots());
   const { scope } = ctx;
   const rows = records.map((record) => ({
     external_id: record.externalId,

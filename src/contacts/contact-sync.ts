@@ -6,6 +6,7 @@ import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import { forEveryTenant } from '../tenants/every-tenant.js';
 import { Contact } from './contact.entity.js';
 import { syncedFieldsOf, type SyncedContactFields } from './contact-cloud.js';
+import { allPages } from '../cloud/pages.js';
 
 export const CONTACT_SYNC_TASK = 'contacts.sync';
 
@@ -42,7 +43,8 @@ export async function syncTenantContacts(
   /** Read already (tenant sync reads the whole tenant before its transaction); else read here. */
   read?: CloudContactRecord[],
 ): Promise<ContactSyncSummary> {
-  const upstream = read ?? (await (await ctx.cloud.forTenant(tenant.externalId)).contacts.listContacts());
+  const upstream =
+    read ?? (await allPages((await ctx.cloud.forTenant(tenant.externalId)).contacts.listContacts()));
   const summary: ContactSyncSummary = { created: 0, updated: 0, deleted: 0, skipped: 0 };
   await ctx.em.transactional(async (em) => {
     const ours = await em.find(Contact, { tenantId: tenant.id }, { refresh: true });
@@ -97,7 +99,7 @@ export const contactsSyncStep: SyncStep = {
   name: 'contacts',
   inSummary: false,
   async read({ cloud }) {
-    const contacts = await cloud.contacts.listContacts();
+    const contacts = await allPages(cloud.contacts.listContacts());
     return async ({ ctx, tenant }) => ({ ...(await syncTenantContacts(ctx, tenant, contacts)) });
   },
 };

@@ -5,6 +5,7 @@ import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import type { EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment } from './enrollment-evaluation.js';
 import { enrollingUsers, ensureDefaultPolicy, policiesOf } from './enrollment-facts.js';
+import { allPages } from '../cloud/pages.js';
 
 /** One statement for all blocked attempts; an attempt already recorded (a re-sync) is left alone. */
 const RECORD_SQL = `
@@ -77,7 +78,7 @@ export const enrollmentSyncStep: SyncStep = {
   name: 'device-management',
   after: ['users', 'devices'],
   async read({ cloud, tenant }) {
-    const attempts = await cloud.deviceManagement.listEnrollmentAttempts(tenant.lastSyncedAt);
+    const attempts = await allPages(cloud.deviceManagement.listEnrollmentAttempts(tenant.lastSyncedAt));
     return ({ ctx, tenant, now }) => recordBlockedEnrollments(ctx, tenant, attempts, now);
   },
 };

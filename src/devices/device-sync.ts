@@ -1,5 +1,6 @@
 import { upsertRecords } from '../sync/rows.js';
 import type { SyncStep } from '../sync/sync-step.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * The cloud's devices in our rows: the mapping is the statement below (the cloud's record → our columns; the
@@ -54,7 +55,7 @@ export const devicesSyncStep: SyncStep = {
   name: 'devices',
   after: ['users'],
   async read({ cloud }) {
-    const devices = await cloud.security.listDevices();
+    const devices = await allPages(cloud.security.listDevices());
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords(ctx.em, DEVICES_SQL, params, devices);

@@ -1,5 +1,6 @@
 import { upsertRecords } from '../sync/rows.js';
 import type { SyncStep } from '../sync/sync-step.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * The cloud's endpoint DLP policies and alerts in our rows: the mapping is the statements below (the cloud's
@@ -53,8 +54,8 @@ export const endpointDlpSyncStep: SyncStep = {
   after: ['users', 'devices'],
   async read({ cloud }) {
     const [policies, alerts] = await Promise.all([
-      cloud.security.listDlpPolicies(),
-      cloud.security.listDlpAlerts(),
+      allPages(cloud.security.listDlpPolicies()),
+      allPages(cloud.security.listDlpAlerts()),
     ]);
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];

@@ -8,6 +8,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { RestrictedUser } from './restricted-user.entity.js';
 import { RestrictionStatus } from './restricted-user.enums.js';
+import { allPages } from '../cloud/pages.js';
 
 /** 409 for a move SPEC 3.3 does not list: the only one is Restricted → Unblocked. */
 function alreadyUnblocked(row: RestrictedUser): ConflictError {
@@ -139,7 +140,7 @@ export class RestrictedUserService {
     const tenant = await this.tenant(tenantId);
     await this.refresh(
       tenant,
-      await (await this.ctx.cloud.forTenant(tenant.externalId)).exchange.listRestrictedSenders(),
+      await allPages((await this.ctx.cloud.forTenant(tenant.externalId)).exchange.listRestrictedSenders()),
     );
     // The lean page and capped count (issue #11), through restricted_users_restricted_at_index (history) or
     // restricted_users_status_index (current restrictions).

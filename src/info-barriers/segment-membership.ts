@@ -1,6 +1,7 @@
 import type { CloudGroupRecord, CloudUserRecord } from '../cloud/provider.js';
 import type { TenantCloud } from '../cloud/tenant-cloud.js';
 import { SegmentAttribute } from './info-barrier.enums.js';
+import { allPages } from '../cloud/pages.js';
 
 /** The tenant's directory as segments read it: the cloud's active users and its groups. */
 export interface SegmentDirectory {
@@ -19,7 +20,10 @@ export interface SegmentDefinition {
  * now. Read once per segment creation or apply, never on a list.
  */
 export async function readSegmentDirectory(cloud: TenantCloud): Promise<SegmentDirectory> {
-  const [users, groups] = await Promise.all([cloud.directory.listUsers(), cloud.directory.listGroups()]);
+  const [users, groups] = await Promise.all([
+    allPages(cloud.directory.listUsers()),
+    allPages(cloud.directory.listGroups()),
+  ]);
   return { users: users.filter((user) => !user.deletedAt), groups };
 }
 

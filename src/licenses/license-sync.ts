@@ -4,6 +4,7 @@ import type { SyncStep, SyncWriteContext } from '../sync/sync-step.js';
 import { activeUserIdsOf } from '../users/user-sync.js';
 import { syncedAssignmentsOf, syncedLicenseFieldsOf } from './license-cloud.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * Licenses and assignments: SKUs by product id with `total` = prepaid seats; assignments of users we
@@ -74,8 +75,8 @@ export const licensesSyncStep: SyncStep = {
   weight: 15,
   async read({ cloud }) {
     const [skus, assignments] = await Promise.all([
-      cloud.licenses.listSkus(),
-      cloud.licenses.listLicenseAssignments(),
+      allPages(cloud.licenses.listSkus()),
+      allPages(cloud.licenses.listLicenseAssignments()),
     ]);
     return async (write) =>
       reconcileLicenses(write, skus, assignments, await activeUserIdsOf(write.ctx.em, write.tenant.id));

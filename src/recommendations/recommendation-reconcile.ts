@@ -3,6 +3,7 @@ import type { CloudSecurityControlRecord } from '../cloud/security-posture.provi
 import type { Scope } from '../core/scope.js';
 import type { SyncStep } from '../sync/sync-step.js';
 import { recommendationDefinition } from './recommendation.catalog.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * Copies a tenant's security controls from the cloud into tenant_recommendations in one statement (the tenant
@@ -50,7 +51,7 @@ export async function reconcileRecommendations(
 export const recommendationsSyncStep: SyncStep = {
   name: 'recommendations',
   async read({ cloud }) {
-    const controls = await cloud.securityPosture.listSecurityControls();
+    const controls = await allPages(cloud.securityPosture.listSecurityControls());
     return async ({ ctx, tenant, now }) => ({
       recommendationsChanged: await reconcileRecommendations(ctx.em, ctx.scope, tenant.id, controls, now),
     });

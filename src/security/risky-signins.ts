@@ -3,6 +3,7 @@ import type { EventSeverity } from '../core/events/domain-event.entity.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
 import { User } from '../users/user.entity.js';
+import { allPages } from '../cloud/pages.js';
 
 export const RISKY_SIGNIN_EVENT = 'security.risky_signin';
 
@@ -93,7 +94,7 @@ export const riskySignInsSyncStep: SyncStep = {
   name: 'security',
   after: ['users'],
   async read({ cloud, tenant }) {
-    const signIns = await cloud.directory.listSignIns(tenant.lastSyncedAt);
+    const signIns = await allPages(cloud.directory.listSignIns(tenant.lastSyncedAt));
     return async ({ ctx, tenant }) => {
       await announceRiskySignIns(ctx, tenant, signIns);
       return { newSignIns: signIns.length };

@@ -5,6 +5,7 @@ import type { SyncStep, SyncWriteContext } from '../sync/sync-step.js';
 import { Group, GroupMembership } from './group.entity.js';
 import { deletedAtOf, syncedFieldsOf } from './user-cloud.js';
 import { User } from './user.entity.js';
+import { allPages } from '../cloud/pages.js';
 
 /**
  * The tenant sync's users and groups: our copy of the tenant's directory made to match the cloud. Each part
@@ -204,7 +205,10 @@ export const usersSyncStep: SyncStep = {
   name: 'users',
   weight: 55,
   async read({ cloud }) {
-    const [users, groups] = await Promise.all([cloud.directory.listUsers(), cloud.directory.listGroups()]);
+    const [users, groups] = await Promise.all([
+      allPages(cloud.directory.listUsers()),
+      allPages(cloud.directory.listGroups()),
+    ]);
     return async (write) => {
       const synced = await reconcileUsers(write, users, (done, total) =>
         write.progress((USERS_SHARE * done) / Math.max(total, 1)),

@@ -46,10 +46,15 @@ export class SimulatedCloudProvider {
   /** Enrollment attempts (simulated-device-management.ts). */
   readonly deviceManagement: SimulatedDeviceManagement;
 
+  /** Items per page of a tenant client's lists (Graph's default for users is 100); tests make it small. */
+  pageSize: number;
+
   constructor(
     orm: MikroORM,
     private readonly clock: Clock,
+    options: { pageSize?: number } = {},
   ) {
+    this.pageSize = options.pageSize ?? 100;
     this.store = new SimulatedObjectStore(orm, clock);
     this.guests = new SimulatedGuests(this.store);
     this.exchange = new SimulatedExchange(this.store);

@@ -1,3 +1,4 @@
+import type { CloudPages } from '../pages.js';
 import type { TenantCloud } from '../tenant-cloud.js';
 import type { SimulatedCloudProvider } from './simulated-cloud.provider.js';
 import type { SimulatedCall } from './simulated-faults.js';
@@ -5,7 +6,8 @@ import type { SimulatedCall } from './simulated-faults.js';
 /**
  * One customer tenant's client of the simulated cloud: each method calls the simulated cloud's own
  * (tenant-first) method with the bound tenant, after the fault a test may have injected for it
- * (simulated-faults.ts). Built by SimulatedPartnerCloud.forTenant once consent is established.
+ * (simulated-faults.ts); lists are read when their first page is asked for and given in pages of
+ * `cloud.pageSize`. Built by SimulatedPartnerCloud.forTenant once consent is established.
  */
 export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: string): TenantCloud {
   /** The call, unless a fault is due for it: then the fault, and nothing reaches the cloud. */
@@ -13,14 +15,23 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     cloud.faults.check(tenant, call);
     return run();
   };
+  /** A list: read when iterated, then given page by page. */
+  const list = <T>(call: SimulatedCall, load: () => Promise<T[]>): CloudPages<T> => ({
+    async *[Symbol.asyncIterator]() {
+      cloud.faults.check(tenant, call);
+      const all = await load();
+      const size = Math.max(1, cloud.pageSize);
+      for (let start = 0; start < all.length; start += size) yield all.slice(start, start + size);
+    },
+  });
   const { security, userManagement, deviceManagement, backup, connectorSources, posture } = cloud;
   return {
     tenantExternalId: tenant,
     directory: {
       getTenant: () => op('directory.getTenant', () => cloud.getTenant(tenant)),
-      listUsers: () => op('directory.listUsers', () => cloud.listUsers(tenant)),
-      listGroups: () => op('directory.listGroups', () => cloud.listGroups(tenant)),
-      listSignIns: (since) => op('directory.listSignIns', () => cloud.listSignIns(tenant, since)),
+      listUsers: () => list('directory.listUsers', () => cloud.listUsers(tenant)),
+      listGroups: () => list('directory.listGroups', () => cloud.listGroups(tenant)),
+      listSignIns: (since) => list('directory.listSignIns', () => cloud.listSignIns(tenant, since)),
       createUser: (input) => op('directory.createUser', () => cloud.createUser(tenant, input)),
       updateUser: (user, patch) => op('directory.updateUser', () => cloud.updateUser(tenant, user, patch)),
       deleteUser: (user) => op('directory.deleteUser', () => cloud.deleteUser(tenant, user)),
@@ -33,16 +44,16 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
         op('directory.resendInvitation', () => cloud.resendInvitation(tenant, user)),
     },
     licenses: {
-      listSkus: () => op('licenses.listSkus', () => cloud.listSkus(tenant)),
+      listSkus: () => list('licenses.listSkus', () => cloud.listSkus(tenant)),
       listLicenseAssignments: () =>
-        op('licenses.listLicenseAssignments', () => cloud.listLicenseAssignments(tenant)),
+        list('licenses.listLicenseAssignments', () => cloud.listLicenseAssignments(tenant)),
       assignLicense: (user, sku) =>
         op('licenses.assignLicense', () => cloud.assignLicense(tenant, user, sku)),
       removeLicense: (user, sku) =>
         op('licenses.removeLicense', () => cloud.removeLicense(tenant, user, sku)),
     },
     contacts: {
-      listContacts: () => op('contacts.listContacts', () => cloud.listContacts(tenant)),
+      listContacts: () => list('contacts.listContacts', () => cloud.listContacts(tenant)),
       createContacts: (inputs) => op('contacts.createContacts', () => cloud.createContacts(tenant, inputs)),
       updateContact: (contact, input) =>
         op('contacts.updateContact', () => cloud.updateContact(tenant, contact, input)),
@@ -50,21 +61,21 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     },
     exchange: {
       listRestrictedSenders: () =>
-        op('exchange.listRestrictedSenders', () => cloud.listRestrictedSenders(tenant)),
+        list('exchange.listRestrictedSenders', () => cloud.listRestrictedSenders(tenant)),
       unblockSender: (restriction) =>
         op('exchange.unblockSender', () => cloud.unblockSender(tenant, restriction)),
     },
     security: {
-      listAlerts: () => op('security.listAlerts', () => security.listAlerts(tenant)),
+      listAlerts: () => list('security.listAlerts', () => security.listAlerts(tenant)),
       updateAlertStatus: (alert, status) =>
         op('security.updateAlertStatus', () => security.updateAlertStatus(tenant, alert, status)),
-      listDevices: () => op('security.listDevices', () => security.listDevices(tenant)),
+      listDevices: () => list('security.listDevices', () => security.listDevices(tenant)),
       startDeviceAction: (device, request) =>
         op('security.startDeviceAction', () => security.startDeviceAction(tenant, device, request)),
       getDeviceAction: (action) =>
         op('security.getDeviceAction', () => security.getDeviceAction(tenant, action)),
-      listDlpPolicies: () => op('security.listDlpPolicies', () => security.listDlpPolicies(tenant)),
-      listDlpAlerts: () => op('security.listDlpAlerts', () => security.listDlpAlerts(tenant)),
+      listDlpPolicies: () => list('security.listDlpPolicies', () => security.listDlpPolicies(tenant)),
+      listDlpAlerts: () => list('security.listDlpAlerts', () => security.listDlpAlerts(tenant)),
     },
     userManagement: {
       resetPassword: (user, reset) =>
@@ -91,12 +102,12 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     },
     deviceManagement: {
       listEnrollmentAttempts: (since) =>
-        op('deviceManagement.listEnrollmentAttempts', () =>
+        list('deviceManagement.listEnrollmentAttempts', () =>
           deviceManagement.listEnrollmentAttempts(tenant, since),
         ),
     },
     backup: {
-      listBackupSnapshots: () => op('backup.listBackupSnapshots', () => backup.listBackupSnapshots(tenant)),
+      listBackupSnapshots: () => list('backup.listBackupSnapshots', () => backup.listBackupSnapshots(tenant)),
       getBackupSnapshot: (snapshot) =>
         op('backup.getBackupSnapshot', () => backup.getBackupSnapshot(tenant, snapshot)),
       listBackupItems: (snapshot, parent, offset, limit) =>
@@ -122,7 +133,7 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     },
     securityPosture: {
       listSecurityControls: () =>
-        op('securityPosture.listSecurityControls', () => posture.listSecurityControls(tenant)),
+        list('securityPosture.listSecurityControls', () => posture.listSecurityControls(tenant)),
       previewSecurityControl: (control) =>
         op('securityPosture.previewSecurityControl', () => posture.previewSecurityControl(tenant, control)),
       applySecurityControl: (control) =>
