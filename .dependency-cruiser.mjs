@@ -55,6 +55,25 @@ export default {
       to: { path: [anyFeature, WIRING] },
     },
     {
+      name: 'simulated-cloud-behind-its-entry-point',
+      comment:
+        'The simulated cloud is one provider among others: outside src/cloud/simulated it is reached through its index.ts only.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/cloud/simulated/' },
+      to: { path: '^src/cloud/simulated/', pathNot: '^src/cloud/simulated/index\\.ts$' },
+    },
+    {
+      name: 'simulated-cloud-for-wiring-only',
+      comment:
+        'Only the wiring (main.ts, the CLI, the seeds, the entity list) chooses the simulated cloud; features and the platform see any cloud through ctx.cloud (src/cloud/cloud-access.ts).',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: '^src/(main\\.ts|cli/|db/seeds/|db/entities\\.ts|cloud/simulated/)',
+      },
+      to: { path: '^src/cloud/simulated/' },
+    },
+    {
       name: 'rest-routes-belong-to-their-feature',
       comment: "A feature's *.rest.ts is listed by its own index.ts only: no route file serves two features.",
       severity: 'error',

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { pino } from 'pino';
 import { createApp } from '../src/app.js';
-import { SimulatedCloud } from '../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../src/cloud/simulated/index.js';
 import { systemClock } from '../src/core/clock.js';
 import { PgListener } from '../src/core/pg-listener.js';
 import { OUTBOX_SUBSCRIBERS } from '../src/features.js';

@@ -11,7 +11,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { SimulatedCloud } from '../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../src/cloud/simulated/index.js';
 import { createJobContext } from '../src/context.js';
 import { systemClock } from '../src/core/clock.js';
 import { recordEvent, type EventDeps } from '../src/core/events/record-event.js';

@@ -64,7 +64,7 @@ const [
   import('./app.js'),
   import('./schema.js'),
   import('./tasks.js'),
-  import('./cloud/simulated/simulated-cloud.js'),
+  import('./cloud/simulated/index.js'),
   import('./db/seeds/demo.js'),
   import('./features.js'),
 ]);

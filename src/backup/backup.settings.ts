@@ -1,13 +1,9 @@
 /**
- * Backup rules in one place (docs/backup.md). The retention window is the backup service's (the simulated
- * one keeps 30 days, src/cloud/simulated/simulated-backup.tree.ts); a snapshot older than that cannot be
- * restored from even while our catalog still shows it.
+ * Backup rules in one place (docs/backup.md). The retention window is the backup service's (30 days,
+ * src/cloud/backup.provider.ts); a snapshot older than that cannot be restored from even while our catalog
+ * still shows it.
  */
-export {
-  BACKUP_RETENTION_DAYS,
-  BACKUP_RETENTION_MS,
-  SNAPSHOT_INTERVAL_MS,
-} from '../cloud/simulated/simulated-backup.tree.js';
+export { BACKUP_RETENTION_DAYS, BACKUP_RETENTION_MS } from '../cloud/backup.provider.js';
 
 /** Items sent to the cloud per call; progress is written after each batch. */
 export const RESTORE_BATCH_SIZE = 20;

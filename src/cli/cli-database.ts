@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { SimulatedCloud } from '../cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../cloud/simulated/index.js';
 import { loadConfig } from '../config.js';
 import { systemClock } from '../core/clock.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SimulatedCloud } from '../cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../cloud/simulated/index.js';
 import { CliError, findOrganization, info, withDatabase, type CliDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
 

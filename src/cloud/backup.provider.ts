@@ -5,6 +5,13 @@ import type { CloudPages } from './pages.js';
  * mailbox, personal drive, site and team, their item trees, and restores from them. Part of
  * a tenant's client as `backup` (tenant-cloud.ts); the simulated implementation is in simulated/simulated-backup.ts.
  */
+/**
+ * How long the backup service keeps a snapshot: older ones are gone (not selectable for a restore) and our
+ * catalog drops them (SPEC 4.4 "Restore"; the schema says so in BackupSnapshot.expiresAt).
+ */
+export const BACKUP_RETENTION_DAYS = 30;
+export const BACKUP_RETENTION_MS = BACKUP_RETENTION_DAYS * 24 * 3_600_000;
+
 export type CloudBackupWorkload = 'Mailbox' | 'Personal file storage' | 'Site collaboration' | 'Team chat';
 
 export interface CloudBackupSnapshotRecord {

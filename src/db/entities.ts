@@ -1,5 +1,4 @@
-import { SimulatedTenantGrant } from '../cloud/simulated/consent.simulated.js';
-import { SimulatedCloudObject, SimulatedCloudTenant } from '../cloud/simulated/simulated-cloud.entity.js';
+import { SIMULATED_CLOUD_ENTITIES } from '../cloud/simulated/index.js';
 import { DomainEvent } from '../core/events/domain-event.entity.js';
 import { JobWorkerHeartbeat } from '../core/job-worker-heartbeat.entity.js';
 import { FEATURE_MODULES } from '../features.js';
@@ -13,9 +12,7 @@ export const SCOPED_ENTITIES = [DomainEvent, ...FEATURE_MODULES.flatMap((feature
 
 /** Every entity: the scoped ones, the platform's unscoped tables (the simulated cloud, workers, the key check) and the features'. */
 export const ALL_ENTITIES = [
-  SimulatedCloudTenant,
-  SimulatedCloudObject,
-  SimulatedTenantGrant,
+  ...SIMULATED_CLOUD_ENTITIES,
   JobWorkerHeartbeat,
   SecretsKeyCheck,
   ...FEATURE_MODULES.flatMap((feature) => feature.unscopedEntities ?? []),

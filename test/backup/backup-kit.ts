@@ -1,5 +1,5 @@
 import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { createJobContext } from '../../src/context.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';

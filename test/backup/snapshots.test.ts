@@ -1,5 +1,5 @@
 import { refreshAllSnapshotCatalogs } from '../../src/backup/backup-catalog.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { startSuite } from '../helpers/suite.js';

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
+import { SimulatedCloudTenant } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserImport } from '../../src/user-management/user-import.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';

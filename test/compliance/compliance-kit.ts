@@ -1,5 +1,5 @@
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ApiResponse, TestApp } from '../helpers/test-app.js';

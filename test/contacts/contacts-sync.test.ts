@@ -1,6 +1,6 @@
 import type { CloudContactInput, CloudUserRecord } from '../../src/cloud/provider.js';
 import { generateSyncedContacts } from '../../src/cloud/simulated/simulated-contacts.generator.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import {
   CONTACT_SYNC_CRON,
   syncEveryTenantsContacts,

@@ -1,5 +1,5 @@
 import type { CloudDeviceRecord } from '../../src/cloud/security.provider.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { createJobContext } from '../../src/context.js';
 import { DAY_MS } from '../../src/core/clock.js';
 import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';

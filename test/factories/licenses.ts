@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cloudUserRecord, type CloudSkuRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloudObject } from '../../src/cloud/simulated/simulated-cloud.entity.js';
+import { SimulatedCloudObject } from '../../src/cloud/simulated/index.js';
 import type { Scope } from '../../src/core/scope.js';
 import { TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedTenantGrant } from '../../src/cloud/simulated/consent.simulated.js';
-import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloudTenant, SimulatedTenantGrant } from '../../src/cloud/simulated/index.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Scope } from '../../src/core/scope.js';
 import { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { TestApp } from '../helpers/test-app.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import type { CloudGroupRecord, CloudUserRecord } from '../../src/cloud/provider.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Scope } from '../../src/core/scope.js';
 import { LicenseAssignment, TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';

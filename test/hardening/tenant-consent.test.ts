@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';

@@ -1,4 +1,4 @@
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 
 /** The simulated cloud a test server runs on (its tenant-first API: seeding, faults, what the cloud holds). */

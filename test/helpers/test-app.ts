@@ -8,7 +8,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { MovableClock } from '../../src/core/clock.js';
 import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
 import { TEST_SECRETS_KEY } from './test-secrets.js';

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-posture.js';
 import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';

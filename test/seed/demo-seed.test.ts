@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { MovableClock } from '../../src/core/clock.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { createJobContext } from '../../src/context.js';
 import { FEATURE_MODULES, SYNC_STEPS } from '../../src/features.js';
 import type { SyncStep } from '../../src/sync/sync-step.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CloudUserRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
-import type { SimulatedTenantSpec } from '../../src/cloud/simulated/simulated-cloud.generator.js';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import type { SimulatedTenantSpec } from '../../src/cloud/simulated/index.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/tenants.js';

@@ -1,4 +1,4 @@
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser } from '../factories/users.js';

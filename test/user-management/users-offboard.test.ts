@@ -1,4 +1,4 @@
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import type { User } from '../../src/users/user.entity.js';

@@ -1,4 +1,4 @@
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems, taskList } from '../../src/tasks.js';
 import { DELETED_USER_PURGE_TASK, purgeExpiredUsers } from '../../src/users/deleted-user-purge.task.js';

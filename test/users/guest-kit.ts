@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cloudUserRecord } from '../../src/cloud/provider.js';
-import type { SimulatedCloud } from '../../src/cloud/simulated/simulated-cloud.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { User } from '../../src/users/user.entity.js';
 import {

@@ -1,3 +1,4 @@
+import { BACKUP_RETENTION_DAYS, BACKUP_RETENTION_MS } from '../backup.provider.js';
 import type { CloudBackupItemRecord, CloudBackupWorkload } from '../backup.provider.js';
 
 /**
@@ -8,9 +9,8 @@ import type { CloudBackupItemRecord, CloudBackupWorkload } from '../backup.provi
 const HOUR_MS = 3_600_000;
 /** A snapshot of every protected resource every 4 hours (slots aligned on UTC midnight). */
 export const SNAPSHOT_INTERVAL_MS = 4 * HOUR_MS;
-/** Snapshots are kept 30 days; older ones are gone (not selectable for a restore). */
-export const BACKUP_RETENTION_DAYS = 30;
-export const BACKUP_RETENTION_MS = BACKUP_RETENTION_DAYS * 24 * HOUR_MS;
+/** Snapshots are kept for the backup service's retention; older ones are gone (not selectable for a restore). */
+export { BACKUP_RETENTION_DAYS, BACKUP_RETENTION_MS };
 /** A resource seen for the first time has been protected for 3 days already (a realistic first catalog). */
 export const INITIAL_PROTECTION_MS = 3 * 24 * HOUR_MS;
 

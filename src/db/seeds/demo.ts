@@ -1,8 +1,7 @@
 import { seedDataProtectionDemo } from '../../backup/data-protection-demo.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { SimulatedTenantSpec } from '../../cloud/simulated/simulated-cloud.generator.js';
-import { SimulatedCloud } from '../../cloud/simulated/simulated-cloud.js';
+import { SimulatedCloud, type SimulatedTenantSpec } from '../../cloud/simulated/index.js';
 import { cloudAccess } from '../../cloud/cloud-access.js';
 import { Environment, SCOPE_FILTER, type Scope } from '../../core/scope.js';
 import type { AppDeps, ServiceContext } from '../../core/service-context.js';
