@@ -22,7 +22,7 @@ import type { SecurityPostureProvider } from './security-posture.provider.js';
 import type { UserManagementCloud } from './user-management.provider.js';
 
 /**
- * One customer tenant of the cloud, as the partner that obtained it (`CloudProvider.forTenant`, provider.ts)
+ * One customer tenant of the cloud, as the partner that obtained it (`CloudProvider.forTenant`, cloud-provider.ts)
  * may use it: one client per area, none of whose methods takes the tenant again. Lists come in pages
  * (pages.ts). Every method rejects with a CloudError (cloud-error.ts) when the cloud fails or refuses.
  */
