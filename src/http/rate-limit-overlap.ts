@@ -31,7 +31,7 @@ export class ResponseHold {
   }
 
   /**
-   * Every charge of the request, settled: the refused one if any, else the last counted (its `remaining` is the
+   * Every charge added so far, settled: the refused one if any, else the last counted (its `remaining` is the
    * lowest, which is what the headers must say). Rejects if a count failed.
    */
   async decided(): Promise<RateLimitOutcome> {
@@ -70,13 +70,12 @@ type Deferred = ['writeHead' | 'write' | 'end' | 'flushHeaders', unknown[]];
 
 /**
  * Holds `res`'s head and body (writeHead, write, end, flushHeaders are queued, nothing reaches the socket) until
- * `hold` is decided, then sends them with the rate-limit headers. Refused (or the count failed), the answer is
- * replaced by `refuse` once the handler has ended its own, so nothing it does afterwards meets a sent response.
+ * the handler has ended its answer and every charge of the request is counted (a GraphQL query adds its cost's
+ * charge before it executes, so before it ends), then sends them with the rate-limit headers; refused (or a count
+ * failed), the handler's answer is dropped and `refuse` answers instead.
  */
 function holdResponse(res: Response, hold: ResponseHold, refuse: (error: unknown) => void): void {
   const queued: Deferred[] = [];
-  let ended = false;
-  let refusal: { error: unknown } | null = null;
   const originals = {
     writeHead: res.writeHead,
     write: res.write,
@@ -85,38 +84,33 @@ function holdResponse(res: Response, hold: ResponseHold, refuse: (error: unknown
   };
   const headersBefore = new Set(res.getHeaderNames());
   const restore = () => Object.assign(res, originals);
-  const sendRefusal = (error: unknown) => {
-    restore();
+  const dropHandlerHeaders = () => {
     for (const name of res.getHeaderNames()) if (!headersBefore.has(name)) res.removeHeader(name);
     res.statusCode = 200;
-    refuse(error);
   };
+  const release = () =>
+    hold.decided().then(
+      (outcome) => {
+        restore();
+        if (!outcome.allowed) dropHandlerHeaders();
+        setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
+        if (!outcome.allowed) return refuse(new RateLimitedError(outcome.retryAfterSeconds));
+        const replay = res as unknown as Record<string, (...args: unknown[]) => unknown>;
+        for (const [method, args] of queued) replay[method](...args);
+      },
+      (error: unknown) => {
+        restore();
+        dropHandlerHeaders();
+        refuse(error);
+      },
+    );
   const target = res as unknown as Record<keyof typeof originals, (...args: unknown[]) => unknown>;
   for (const method of Object.keys(originals) as (keyof typeof originals)[])
     target[method] = (...args: unknown[]) => {
       queued.push([method, args]);
-      if (method === 'end') {
-        ended = true;
-        if (refusal) sendRefusal(refusal.error);
-      }
+      if (method === 'end') void release();
       return method === 'write' ? true : res;
     };
-  const refuseOnceEnded = (error: unknown) => {
-    refusal = { error };
-    if (ended) sendRefusal(error);
-  };
-  hold.decided().then((outcome) => {
-    if (!outcome.allowed) {
-      for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
-        headersBefore.add(name); // kept when the handler's own headers are dropped
-      setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
-      return refuseOnceEnded(new RateLimitedError(outcome.retryAfterSeconds));
-    }
-    restore();
-    setRateLimitHeaders(outcome, (name, value) => res.setHeader(name, value));
-    const replay = res as unknown as Record<string, (...args: unknown[]) => unknown>;
-    for (const [method, args] of queued) replay[method](...args);
-  }, refuseOnceEnded);
 }
 
 /**
