@@ -12,10 +12,17 @@ import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
 import { loadBenchConfig, productNodeFlags, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
-import { measureInterleaved, type MeasuredTarget, type TargetKey } from './interleave.js';
+import { goalsOf } from './goals.js';
+import { keysOf, measureInterleaved, type MeasuredTarget, type TargetsOf } from './interleave.js';
 import { measure, type LoadSettings, type LoadTarget } from './load.js';
 import { summariseNewestProfile, type ProfileSummary } from './profile.js';
-import { formatReport, goalsOf, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
+import { formatReport, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
+import {
+  POSTGRAPHILE_SERVER,
+  postgraphileBody,
+  postgraphileSnapshot,
+  preparePostGraphile,
+} from './postgraphile-target.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -32,6 +39,7 @@ const RAW_SCRIPTS = {
   express: path.join(DIST, 'bench', 'raw-server.js'),
 };
 const STATEMENT_LIMITS = [10, 100];
+
 
 const startedAt = Date.now();
 function log(message: string): void {
@@ -106,7 +114,34 @@ async function startRaw(
   return child;
 }
 
-type Targets = Record<TargetKey, LoadTarget>;
+/**
+ * PostGraphile 5 under Node 24 (bench/postgraphile-target.ts), or why it is not measured in this run: the rest
+ * of the bench never depends on it.
+ */
+async function startPostGraphile(
+  database: BenchDatabase,
+): Promise<{ server: ChildServer } | { skipped: string }> {
+  const readiness = preparePostGraphile(log);
+  if (!readiness.ready) return { skipped: readiness.reason };
+  const port = await freePort();
+  try {
+    const server = await startChild({
+      name: 'PostGraphile 5 server',
+      script: POSTGRAPHILE_SERVER,
+      execPath: readiness.node,
+      port,
+      env: { DATABASE_URL: database.url, PORT: String(port), GRAPHILE_ENV: 'production' },
+      readyPath: '/health/ready',
+      readyTimeoutMs: 120_000,
+    });
+    cleanups.push(() => server.stop());
+    return { server };
+  } catch (error) {
+    return { skipped: `it did not start: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}` };
+  }
+}
+
+type Targets = TargetsOf<LoadTarget>;
 
 function targetsFor(
   config: BenchConfig,
@@ -114,10 +149,21 @@ function targetsFor(
   product: ChildServer,
   floor: ChildServer,
   express: ChildServer,
+  postgraphile: ChildServer | undefined,
+  fields: string[],
 ): Targets {
   const auth = { authorization: `Bearer ${data.apiKey}` };
   const path = restUsersPath(data.hotTenantId, config.pageSize);
   return {
+    ...(postgraphile && {
+      postgraphile: {
+        name: 'postgraphile',
+        url: `${postgraphile.baseUrl}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: postgraphileBody(data.scope, data.hotTenantId, config.pageSize, fields),
+      },
+    }),
     floor: { name: 'floor', url: floor.baseUrl + path, method: 'GET' },
     express: { name: 'express', url: express.baseUrl + path, method: 'GET' },
     rest: { name: 'rest', url: product.baseUrl + path, method: 'GET', headers: auth },
@@ -142,10 +188,15 @@ async function verify(targets: Targets): Promise<string[]> {
     targets.graphql.body ?? '',
   );
   if (rest.items.length === 0) throw new Error('REST returned no users for the hot tenant');
+  const postgraphile = targets.postgraphile
+    ? await postgraphileSnapshot(targets.postgraphile.url, targets.postgraphile.body ?? '')
+    : undefined;
   return [
     ...differences('REST', rest, 'floor', raw, true),
     ...differences('Express', express, 'floor', raw, true),
     ...differences('REST', rest, 'GraphQL', graphql, false),
+    // Values are spelt differently (PostGraphile writes timestamps with microseconds and an offset).
+    ...(postgraphile ? differences('PostGraphile 5', postgraphile, 'floor', raw, false) : []),
   ];
 }
 
@@ -191,23 +242,24 @@ async function main(): Promise<void> {
   log(`Data ready in ${data.seconds.toFixed(1)} s`);
 
   const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
-  log('Starting the product server and the two raw floors');
-  const [product, floor, express] = await Promise.all([
+  log('Starting the product server, the two raw floors and PostGraphile 5');
+  const [product, floor, express, postgraphileStart] = await Promise.all([
     startProduct(database),
     startRaw('floor', database, data, fields),
     startRaw('express', database, data, fields),
+    startPostGraphile(database),
   ]);
-  const targets = targetsFor(config, data, product, floor, express);
+  const postgraphile = 'server' in postgraphileStart ? postgraphileStart.server : undefined;
+  const postgraphileSkipped = 'skipped' in postgraphileStart ? postgraphileStart.skipped : undefined;
+  if (postgraphileSkipped) log(`PostGraphile 5 is not measured in this run: ${postgraphileSkipped}`);
+  const targets = targetsFor(config, data, product, floor, express, postgraphile, fields);
   const verification = await verify(targets);
   for (const problem of verification) log(`WARNING: ${problem}`);
 
-  const servers: Record<TargetKey, ChildServer> = { floor, express, rest: product, graphql: product };
+  const servers: TargetsOf<ChildServer> = { floor, express, rest: product, graphql: product, postgraphile };
   const measured = Object.fromEntries(
-    (Object.keys(targets) as TargetKey[]).map((key) => [
-      key,
-      { target: targets[key], cpuMs: () => servers[key].cpuMs() },
-    ]),
-  ) as Record<TargetKey, MeasuredTarget>;
+    keysOf(targets).map((key) => [key, { target: targets[key]!, cpuMs: () => servers[key]!.cpuMs() }]),
+  ) as TargetsOf<MeasuredTarget>;
   log(`Load: ${config.rounds} interleaved rounds at ${settings.connections} connections`);
   const load = await measureInterleaved(measured, settings, config.rounds, log, config.primeSeconds);
   log(`Load: one interleaved round at ${config.highConnections} connections`);
@@ -221,8 +273,9 @@ async function main(): Promise<void> {
     productServer: toMiB(product.peakRssKiB()),
     floorServer: toMiB(floor.peakRssKiB()),
     expressServer: toMiB(express.peakRssKiB()),
+    postgraphileServer: postgraphile ? toMiB(postgraphile.peakRssKiB()) : null,
   };
-  await Promise.all([product.stop(), floor.stop(), express.stop()]);
+  await Promise.all([product.stop(), floor.stop(), express.stop(), postgraphile?.stop()]);
 
   log('Counting SQL statements per REST request (in process)');
   const sqlStatements = await countStatements({
@@ -295,7 +348,14 @@ async function main(): Promise<void> {
     loadHigh,
     ratios: ratioValues,
     ratiosHigh: ratiosTo(loadHigh),
-    goals: goalsOf(load, ratioValues, peakRss.productServer, sqlStatements),
+    goals: goalsOf({
+      load,
+      productPeakRssMiB: peakRss.productServer,
+      sql: sqlStatements,
+      postgraphileSkipped,
+      portal,
+      webhooks,
+    }),
     sqlStatements,
     peakRssMiB: { ...peakRss, benchProcess: toMiB(peakRssOf('self')) },
     verification,
