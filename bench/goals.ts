@@ -100,7 +100,11 @@ function portalGoals(portal: PortalScaleResults | undefined): Goal[] {
   const recount = { name: '5. portal every-tenant recount', goal: `≤ ${GOALS.everyTenantRecountMs} ms` };
   const search = { name: '5. portal search p50', goal: `≤ ${GOALS.portalSearchP50Ms} ms` };
   if (!portal)
-    return [recount, search].map((goal) => ({ ...goal, value: 'not measured (BENCH_PORTAL=false)', met: null }));
+    return [recount, search].map((goal) => ({
+      ...goal,
+      value: 'not measured (BENCH_PORTAL=false)',
+      met: null,
+    }));
   return [
     {
       ...recount,

@@ -56,7 +56,9 @@ export async function measureInterleaved(
       passes.get(key)!.push(result);
     }
   }
-  return Object.fromEntries(keys.map((key) => [key, combine(key, passes.get(key)!)])) as TargetsOf<LoadResult>;
+  return Object.fromEntries(
+    keys.map((key) => [key, combine(key, passes.get(key)!)]),
+  ) as TargetsOf<LoadResult>;
 }
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scope } from '../src/core/scope.js';
+import { freePort, startChild, type ChildServer } from './children.js';
 import { LICENSES_FIELD } from './user-fields.js';
 import type { PageSnapshot } from './verify.js';
 
@@ -61,7 +62,15 @@ export function preparePostGraphile(log: (message: string) => void): Readiness {
   log(`Installing PostGraphile ${wanted} into bench/postgraphile (first use; about 300 MB)`);
   const npm = spawnSync(
     'npm',
-    ['ci', '--prefix', POSTGRAPHILE_DIR, '--no-audit', '--no-fund', '--fetch-retries=1', '--fetch-timeout=30000'],
+    [
+      'ci',
+      '--prefix',
+      POSTGRAPHILE_DIR,
+      '--no-audit',
+      '--no-fund',
+      '--fetch-retries=1',
+      '--fetch-timeout=30000',
+    ],
     {
       encoding: 'utf8',
       timeout: INSTALL_TIMEOUT_MS,
@@ -70,7 +79,12 @@ export function preparePostGraphile(log: (message: string) => void): Readiness {
     },
   );
   if (npm.status === 0 && installedVersion() === wanted) return { ready: true, node };
-  const why = (npm.error?.message ?? npm.stderr ?? '').trim().split('\n').slice(-3).join(' ');
+  const why = (npm.error?.message ?? npm.stderr ?? '')
+    .split('\n')
+    .filter((line) => /code|errno|network|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|timed out/i.test(line))
+    .slice(0, 2)
+    .join(' ')
+    .trim();
   return {
     ready: false,
     reason:
@@ -79,12 +93,42 @@ export function preparePostGraphile(log: (message: string) => void): Readiness {
   };
 }
 
+/**
+ * PostGraphile 5 under Node 24 on the bench database, or why it is not measured in this run: the rest of the
+ * bench never depends on it. The caller stops the server.
+ */
+export async function startPostGraphile(
+  databaseUrl: string,
+  log: (message: string) => void,
+): Promise<{ server: ChildServer } | { skipped: string }> {
+  const readiness = preparePostGraphile(log);
+  if (!readiness.ready) return { skipped: readiness.reason };
+  const port = await freePort();
+  try {
+    const server = await startChild({
+      name: 'PostGraphile 5 server',
+      script: POSTGRAPHILE_SERVER,
+      execPath: readiness.node,
+      port,
+      env: { DATABASE_URL: databaseUrl, PORT: String(port), GRAPHILE_ENV: 'production' },
+      readyPath: '/health/ready',
+      readyTimeoutMs: 120_000,
+    });
+    return { server };
+  } catch (error) {
+    return {
+      skipped: `it did not start: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`,
+    };
+  }
+}
+
 /** The GraphQL fields of the product's users page, as PostGraphile's amber preset names them. */
 function selection(fields: string[]): string {
   return fields
     .map((field) => {
       if (field === 'id') return 'id: rowId'; // the amber preset's `id` is the global node id
-      if (field === LICENSES_FIELD) return `${LICENSES_FIELD}: licenseAssignmentsByUserId { nodes { skuId } }`;
+      if (field === LICENSES_FIELD)
+        return `${LICENSES_FIELD}: licenseAssignmentsByUserId { nodes { skuId } }`;
       return field;
     })
     .join(' ');
@@ -104,7 +148,12 @@ export function postgraphileBody(scope: Scope, tenantId: string, limit: number, 
   }`;
   return JSON.stringify({
     query,
-    variables: { organizationId: scope.organizationId, environment: scope.environment, tenantId, first: limit },
+    variables: {
+      organizationId: scope.organizationId,
+      environment: scope.environment,
+      tenantId,
+      first: limit,
+    },
   });
 }
 
@@ -115,7 +164,11 @@ interface PostGraphileAnswer {
 
 /** PostGraphile's answer as a page (license nodes flattened to SKU ids), for the comparison with the floor. */
 export async function postgraphileSnapshot(url: string, body: string): Promise<PageSnapshot> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const text = await response.text();
   const answer = JSON.parse(text) as PostGraphileAnswer;
   const users = answer.data?.allUsers;

@@ -15,11 +15,7 @@ const LABELS: Record<TargetKey, string> = {
   postgraphile: 'PostGraphile 5.1.5 (amber preset, Node 24)',
 };
 
-function table(
-  load: LoadTable,
-  ratios: Ratios,
-  rss: (key: TargetKey) => string,
-): string[] {
+function table(load: LoadTable, ratios: Ratios, rss: (key: TargetKey) => string): string[] {
   return [
     '| target | req/s | × floor | p50 / p99 ms | CPU ms/req | peak RSS |',
     '|---|---|---|---|---|---|',

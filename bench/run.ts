@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: scales a fresh database up, starts the product server and two raw floors (bare node:http + pg,
- * Express + pg) as child processes, drives the same users page through all of them interleaved with autocannon,
- * counts the SQL statements of the REST list in-process, and reports throughput, latency, ratios and
- * peak memory (console table + .data/bench/results.json). See docs/benchmarks.md.
+ * `npm run bench`: scales a fresh database up, starts the product server, two raw floors (bare node:http + pg,
+ * Express + pg) and PostGraphile 5 (bench/postgraphile-target.ts) as child processes, drives the same users page
+ * through all of them interleaved with autocannon, counts the SQL statements of the REST list in-process, and
+ * reports throughput, latency, ratios, peak memory and issue #31's goals (console table +
+ * .data/bench/results.json). See docs/benchmarks.md.
  */
 import 'reflect-metadata';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,12 +18,7 @@ import { keysOf, measureInterleaved, type MeasuredTarget, type TargetsOf } from 
 import { measure, type LoadSettings, type LoadTarget } from './load.js';
 import { summariseNewestProfile, type ProfileSummary } from './profile.js';
 import { formatReport, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
-import {
-  POSTGRAPHILE_SERVER,
-  postgraphileBody,
-  postgraphileSnapshot,
-  preparePostGraphile,
-} from './postgraphile-target.js';
+import { postgraphileBody, postgraphileSnapshot, startPostGraphile } from './postgraphile-target.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -39,7 +35,6 @@ const RAW_SCRIPTS = {
   express: path.join(DIST, 'bench', 'raw-server.js'),
 };
 const STATEMENT_LIMITS = [10, 100];
-
 
 const startedAt = Date.now();
 function log(message: string): void {
@@ -112,33 +107,6 @@ async function startRaw(
   });
   cleanups.push(() => child.stop());
   return child;
-}
-
-/**
- * PostGraphile 5 under Node 24 (bench/postgraphile-target.ts), or why it is not measured in this run: the rest
- * of the bench never depends on it.
- */
-async function startPostGraphile(
-  database: BenchDatabase,
-): Promise<{ server: ChildServer } | { skipped: string }> {
-  const readiness = preparePostGraphile(log);
-  if (!readiness.ready) return { skipped: readiness.reason };
-  const port = await freePort();
-  try {
-    const server = await startChild({
-      name: 'PostGraphile 5 server',
-      script: POSTGRAPHILE_SERVER,
-      execPath: readiness.node,
-      port,
-      env: { DATABASE_URL: database.url, PORT: String(port), GRAPHILE_ENV: 'production' },
-      readyPath: '/health/ready',
-      readyTimeoutMs: 120_000,
-    });
-    cleanups.push(() => server.stop());
-    return { server };
-  } catch (error) {
-    return { skipped: `it did not start: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}` };
-  }
 }
 
 type Targets = TargetsOf<LoadTarget>;
@@ -247,9 +215,10 @@ async function main(): Promise<void> {
     startProduct(database),
     startRaw('floor', database, data, fields),
     startRaw('express', database, data, fields),
-    startPostGraphile(database),
+    startPostGraphile(database.url, log),
   ]);
   const postgraphile = 'server' in postgraphileStart ? postgraphileStart.server : undefined;
+  if (postgraphile) cleanups.push(() => postgraphile.stop());
   const postgraphileSkipped = 'skipped' in postgraphileStart ? postgraphileStart.skipped : undefined;
   if (postgraphileSkipped) log(`PostGraphile 5 is not measured in this run: ${postgraphileSkipped}`);
   const targets = targetsFor(config, data, product, floor, express, postgraphile, fields);
