@@ -101,6 +101,7 @@ export async function startPostGraphile(
   databaseUrl: string,
   log: (message: string) => void,
 ): Promise<{ server: ChildServer } | { skipped: string }> {
+  if (process.env.BENCH_POSTGRAPHILE === 'false') return { skipped: 'BENCH_POSTGRAPHILE=false' };
   const readiness = preparePostGraphile(log);
   if (!readiness.ready) return { skipped: readiness.reason };
   const port = await freePort();
