@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PermissionLevel } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { LIST_USERS } from '../../src/users/user.rest.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
+import { getOperationAST, parse } from 'graphql';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
 import { giveLicense } from '../factories/users.js';
@@ -117,4 +119,13 @@ it('a mutation waits for its count before it sends anything', async () => {
   const writes = sent.slice(1);
   expect(writes.length).toBeGreaterThan(0);
   expect(writes.filter((s) => s.overlapped)).toEqual([]);
+});
+
+it('every REST GET route runs a query: a read held for its count has nothing to undo if refused', () => {
+  const writing = [...VERSIONED_ROUTES, ...FEATURE_ROUTES]
+    .filter(
+      (route) => route.method === 'GET' && getOperationAST(parse(route.operation))?.operation !== 'query',
+    )
+    .map((route) => route.path);
+  expect(writing).toEqual([]);
 });
