@@ -73,6 +73,8 @@ export interface AppOptions extends AppDeps {
   metricsToken?: string;
   /** When the REST routes' documents are validated (rest-adapter/router.ts): at start-up unless a test says. */
   compileRestRoutes?: RestRouterDeps['compileRoutes'];
+  /** GRAPHQL_STACK_TRACES: internal GraphQL errors carry their stack trace. Never unless asked (default false). */
+  graphqlStackTraces?: boolean;
 }
 
 export interface App {
@@ -229,8 +231,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     validationRules: [...QUERY_LIMIT_RULES],
+    // Apollo's own default follows NODE_ENV (stack traces unless "production"); ours is never unless asked.
+    includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
-      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
+      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error'), {
+        stackTraces: options.graphqlStackTraces ?? false,
+      }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of

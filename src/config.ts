@@ -59,6 +59,11 @@ export interface AppConfig {
   httpTimeouts: HttpTimeouts;
   /** SHUTDOWN_TIMEOUT_MS: the longest a clean stop takes before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * GRAPHQL_STACK_TRACES=true: internal GraphQL errors carry `extensions.stacktrace` (local debugging only).
+   * Off unless asked, whatever NODE_ENV says (issue #32 item 8): stack traces name files and internals.
+   */
+  graphqlStackTraces: boolean;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -159,5 +164,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ),
     },
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    graphqlStackTraces: boolFromEnv(env, 'GRAPHQL_STACK_TRACES', false),
   };
 }

@@ -116,6 +116,7 @@ const app = await createApp({
   isReady: () => ready,
   httpTimeouts: config.httpTimeouts,
   metricsToken: config.metricsToken,
+  graphqlStackTraces: config.graphqlStackTraces,
 });
 
 phases.app = performance.now();
