@@ -186,6 +186,13 @@ export class TestApp {
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
+  /** Connections the HTTP server holds open right now (sockets not yet destroyed). */
+  connections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
+  }
+
   /** POST /graphql; returns the whole response (data and errors). */
   async graphql<T = Record<string, unknown>>(
     key: string | undefined,
