@@ -24,6 +24,7 @@ import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { answerClientError } from './http/input/client-error.js';
+import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
@@ -132,7 +133,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
+  // Statements of a request get the short no-answer deadline (core/database-deadline.ts).
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), (req, res) =>
+    runOnRequestPath(() => app(req, res)),
+  );
   server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database-timeouts.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 import { HEARTBEAT_INTERVAL_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 
@@ -64,6 +65,8 @@ export interface AppConfig {
    * Off unless asked, whatever NODE_ENV says (issue #32 item 8): stack traces name files and internals.
    */
   graphqlStackTraces: boolean;
+  /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_REQUEST_QUERY_TIMEOUT_MS (db/database-timeouts.ts). */
+  databaseTimeouts: DatabaseTimeouts;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -165,5 +168,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     graphqlStackTraces: boolFromEnv(env, 'GRAPHQL_STACK_TRACES', false),
+    databaseTimeouts: {
+      connectTimeoutMs: intFromEnv(env, 'DB_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs),
+      statementTimeoutMs: intFromEnv(
+        env,
+        'DB_STATEMENT_TIMEOUT_MS',
+        DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs,
+      ),
+      requestQueryTimeoutMs: intFromEnv(
+        env,
+        'DB_REQUEST_QUERY_TIMEOUT_MS',
+        DEFAULT_DATABASE_TIMEOUTS.requestQueryTimeoutMs,
+      ),
+    },
   };
 }

@@ -16,6 +16,7 @@ import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
+import { openTimedPool, type DatabaseTimeouts } from '../../src/db/database-timeouts.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import type { HttpTimeouts } from '../../src/http/server-timeouts.js';
 import { buildAppSchema } from '../../src/schema.js';
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Serve GET /metrics for this bearer token (docs/operations.md). */
   metricsToken?: string;
+  /** Database timeouts other than the defaults (db/database-timeouts.ts). */
+  databaseTimeouts?: DatabaseTimeouts;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -107,8 +110,9 @@ export class TestApp {
       onQuery: (statement) => sql.record(statement),
       poolMax: 20,
       appRole: (options.rowLevelSecurity ?? true) ? DEFAULT_APP_DATABASE_ROLE : undefined,
+      timeouts: options.databaseTimeouts,
     });
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = openTimedPool(url, 10, options.databaseTimeouts);
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
