@@ -120,6 +120,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/security-vendor/secure-score': 'msp:read',
   'GET /api/user-management-identity/users': 'read:users',
   'GET /api/user-management-identity/users/bulk/:operationId': 'read:users',
+  'POST /api/user-management-identity/users/bulk/:operationId/retry': 'write:users',
   'GET /api/user-management-identity/users/:userId': 'read:users',
   'GET /api/user-management-identity/users/:userId/offboard/:offboardingId': 'read:users',
   'GET /api/identity/users/:id/onedrive': 'read:users',

@@ -1944,6 +1944,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user-management-identity/users/bulk/{operationId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining
+         * @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining.
+         *
+         *     Needs an API key of level Write or an access token with the scope write:users. Also served under /v1/api.
+         */
+        post: operations["retryUserImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants": {
         parameters: {
             query?: never;
@@ -11694,6 +11716,84 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryUserImport: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            status: components["schemas"]["UserImportStatus"];
+                            /** Format: int32 */
+                            totalRows: number;
+                            /** Format: int32 */
+                            processedRows: number;
+                            /** Format: int32 */
+                            createdRows: number;
+                            /** Format: int32 */
+                            failedRows: number;
+                            /** @description Why the whole operation failed */
+                            failureReason: string | null;
+                            /** @description Who submitted the import */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
