@@ -22,6 +22,7 @@ import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 
 import { assertMatchesOpenApi } from './openapi-validator.js';
 import { SqlCounter } from './sql-counter.js';
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Serve GET /metrics for this bearer token (docs/operations.md). */
   metricsToken?: string;
+  /** Where Microsoft 365 is reached (the HTTPS Graph fake, test/helpers/graph-fake.ts). */
+  microsoft365?: Partial<Microsoft365Settings>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -118,6 +121,7 @@ export class TestApp {
       publicUrl: 'http://app.test',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
+      microsoft365: options.microsoft365,
     };
     const listener = new PgListener(url);
     await listener.start();

@@ -128,8 +128,20 @@ function graphMessage(error: GraphError): string {
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }
 
+const DELTA_EXPIRED_CODES = new Set(['syncStateNotFound', 'resyncRequired', 'SyncStateNotFound']);
+
+/** Whether a delta query failed because its deltaLink expired (learn.microsoft.com, "delta query overview"). */
+export function isDeltaLinkExpired(error: unknown): boolean {
+  return (
+    error instanceof CloudError &&
+    error.kind === 'NotFound' &&
+    error.cause instanceof GraphError &&
+    (error.cause.statusCode === 410 || DELTA_EXPIRED_CODES.has(error.cause.code ?? ''))
+  );
+}
+
 /**
- * A failed Graph call as a CloudError (learn.microsoft.com, "Microsoft Graph error responses"): 404 NotFound;
+ * A failed Graph call as a CloudError (learn.microsoft.com, "Microsoft Graph error responses"): 404 and 410 NotFound;
  * 401/403 Forbidden (403 Authorization_RequestDenied: an application permission is missing); 429 Throttled
  * and 5xx Transient with Graph's Retry-After; 400/409 and the other 4xx Refused with Graph's message.
  */
@@ -145,6 +157,9 @@ export function cloudErrorFromGraph(error: unknown, what: string): CloudError {
   const detail = { ...options, cloudCode: error.code ?? undefined };
   const retryAfterSeconds = retryAfterOf(error.headers);
   if (status === 404) return new CloudError('NotFound', `${what}: not found in Microsoft 365`, detail);
+  // An expired delta link (410 Gone, or 400 syncStateNotFound): the sync state is gone, a full sync follows.
+  if (status === 410 || DELTA_EXPIRED_CODES.has(error.code ?? ''))
+    return new CloudError('NotFound', `${what}: the delta link has expired`, detail);
   if (status === 401)
     return new CloudError('Forbidden', `Microsoft Graph refused the app's token (${what})`, detail);
   if (status === 403)
