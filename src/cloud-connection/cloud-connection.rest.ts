@@ -52,6 +52,6 @@ export const CLOUD_CONNECTION_ROUTES: RouteDefinition[] = [
     method: 'DELETE',
     path: '/settings/cloud-connection',
     operation: DISCONNECT_CLOUD,
-    summary: 'remove the cloud connection (404 when there is none; live Admin key)',
+    summary: 'remove the cloud connection (idempotent: answers the not-connected state; live Admin key)',
   },
 ];

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { MICROSOFT365_CAPABILITIES } from '../cloud/microsoft365/graph-capabilities.js';
 import { graphTransportOf } from '../cloud/microsoft365/graph-transport.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { testMicrosoft365Connection } from './cloud-connection-test.js';
@@ -116,12 +116,16 @@ export class CloudConnectionService {
     return viewOf(await this.find());
   }
 
-  /** Removes the connection (404 when there is none); the live environment then has no cloud. */
+  /**
+   * Removes the connection (and forgets its cached tokens); the live environment then has no cloud.
+   * Idempotent, like a DELETE: without a connection it answers the same "not connected" view.
+   */
   async disconnect(): Promise<CloudConnectionView> {
     const existing = await this.find();
-    if (!existing) throw new NotFoundError('Cloud connection');
-    if (existing.clientId) graphTransportOf(this.ctx).forget(existing.clientId);
-    await this.ctx.em.remove(existing).flush();
+    if (existing) {
+      if (existing.clientId) graphTransportOf(this.ctx).forget(existing.clientId);
+      await this.ctx.em.remove(existing).flush();
+    }
     return viewOf(null);
   }
 
