@@ -27,7 +27,7 @@ export class CloudConnectionResolver {
   }
 
   @Mutation(() => CloudConnectionView, {
-    description: 'Removes the cloud connection (404 when there is none)',
+    description: 'Removes the cloud connection; without one, answers the same not-connected state',
   })
   @RequirePermission(FEATURES.cloudConnection.admin)
   disconnectCloud(@Ctx() ctx: RequestContext) {

@@ -1607,8 +1607,8 @@ export interface paths {
         put: operations["connectCloud"];
         post?: never;
         /**
-         * remove the cloud connection (404 when there is none; live Admin key)
-         * @description remove the cloud connection (404 when there is none; live Admin key).
+         * remove the cloud connection (idempotent: answers the not-connected state; live Admin key)
+         * @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key).
          *
          *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
          */
@@ -10388,7 +10388,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description remove the cloud connection (404 when there is none; live Admin key) */
+            /** @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
