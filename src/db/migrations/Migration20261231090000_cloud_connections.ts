@@ -9,7 +9,7 @@ export class Migration20261231090000_cloud_connections extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(
-      `create table "cloud_connections" ("id" uuid not null, "organization_id" uuid not null, "environment" text not null, "provider" text not null, "partner_tenant_id" varchar(255) null, "client_id" varchar(255) null, "client_secret" text null, "granted_permissions" text[] not null default '{}', "last_tested_at" timestamptz not null, "last_test_succeeded" boolean not null, "last_test_message" text null, "connected_by" varchar(255) not null, "connected_at" timestamptz not null, primary key ("id"));`,
+      `create table "cloud_connections" ("id" uuid not null, "organization_id" uuid not null, "environment" text check ("environment" in ('live', 'sandbox')) not null, "provider" text check ("provider" in ('microsoft365', 'simulated')) not null, "partner_tenant_id" varchar(255) null, "client_id" varchar(255) null, "client_secret" text null, "granted_permissions" text[] not null, "last_tested_at" timestamptz not null, "last_test_succeeded" boolean not null, "last_test_message" text null, "connected_by" varchar(255) not null, "connected_at" timestamptz not null, primary key ("id"));`,
     );
     this.addSql(
       `create index "cloud_connections_organization_id_index" on "cloud_connections" ("organization_id");`,
