@@ -35,6 +35,7 @@ export function describeConnection(view: CloudConnectionView): string {
     `last test: ${view.lastTest?.succeeded ? 'succeeded' : 'failed'} at ${view.lastTest?.at.toISOString() ?? '-'}`,
     ...(view.lastTest?.message ? [`  ${view.lastTest.message}`] : []),
     `granted permissions: ${view.grantedPermissions.join(', ') || '-'}`,
+    ...(view.adminConsentUrl ? [`customer admin consent: ${view.adminConsentUrl}`] : []),
   ];
   if (view.capabilities.length > 0)
     lines.push(

@@ -10,6 +10,7 @@ const CLOUD_CONNECTION_FIELDS = /* GraphQL */ `
   providerActive
   lastTest { succeeded at message }
   grantedPermissions
+  adminConsentUrl
   capabilities { capability available api permissions missingPermissions reason }
   connectedAt
 `;

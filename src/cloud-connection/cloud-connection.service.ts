@@ -1,6 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { MICROSOFT365_CAPABILITIES } from '../cloud/microsoft365/graph-capabilities.js';
+import { adminConsentUrl } from '../cloud/microsoft365/graph-consent.js';
 import { graphTransportOf } from '../cloud/microsoft365/graph-transport.js';
+import { microsoft365SettingsOf } from '../cloud/microsoft365/microsoft365.settings.js';
 import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
@@ -33,7 +35,9 @@ function capabilitiesOf(provider: CloudProviderKind | null, granted: readonly st
   }));
 }
 
-export function viewOf(connection: CloudConnection | null): CloudConnectionView {
+const CUSTOMER_PLACEHOLDER = '{customerTenantId}';
+
+export function viewOf(connection: CloudConnection | null, loginUrl = ''): CloudConnectionView {
   if (!connection)
     return {
       connected: false,
@@ -44,6 +48,7 @@ export function viewOf(connection: CloudConnection | null): CloudConnectionView 
       providerActive: false,
       lastTest: null,
       grantedPermissions: [],
+      adminConsentUrl: null,
       capabilities: [],
       connectedAt: null,
     };
@@ -61,6 +66,12 @@ export function viewOf(connection: CloudConnection | null): CloudConnectionView 
       message: connection.lastTestMessage,
     },
     grantedPermissions: connection.grantedPermissions,
+    adminConsentUrl: connection.clientId
+      ? adminConsentUrl(loginUrl, CUSTOMER_PLACEHOLDER, connection.clientId).replace(
+          encodeURIComponent(CUSTOMER_PLACEHOLDER),
+          CUSTOMER_PLACEHOLDER,
+        )
+      : null,
     capabilities: capabilitiesOf(connection.provider, connection.grantedPermissions),
     connectedAt: connection.connectedAt,
   };
@@ -75,7 +86,7 @@ export class CloudConnectionService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async get(): Promise<CloudConnectionView> {
-    return viewOf(await this.find());
+    return this.view(await this.find());
   }
 
   async connect(input: ConnectCloudInput): Promise<CloudConnectionView> {
@@ -113,7 +124,7 @@ export class CloudConnectionService {
         throw new ConflictError('The cloud connection was saved by another request at the same time; retry');
       throw error;
     }
-    return viewOf(await this.find());
+    return this.view(await this.find());
   }
 
   /**
@@ -127,6 +138,10 @@ export class CloudConnectionService {
       await this.ctx.em.remove(existing).flush();
     }
     return viewOf(null);
+  }
+
+  private view(connection: CloudConnection | null): CloudConnectionView {
+    return viewOf(connection, microsoft365SettingsOf(this.ctx).loginUrl);
   }
 
   private find(): Promise<CloudConnection | null> {

@@ -93,6 +93,13 @@ export class CloudConnectionView {
   })
   grantedPermissions!: string[];
 
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in",
+  })
+  adminConsentUrl!: string | null;
+
   @Field(() => [CloudCapability], { description: 'What is and is not available with this provider' })
   capabilities!: CloudCapability[];
 

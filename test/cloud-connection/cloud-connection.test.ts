@@ -71,6 +71,9 @@ describe('PUT /api/settings/cloud-connection (Microsoft 365)', () => {
       providerActive: false,
       grantedPermissions: FULL_ROLES,
       lastTest: { succeeded: true, at: app.clock.now().toISOString() },
+      adminConsentUrl:
+        `${scenario.fake.loginUrl}/{customerTenantId}/v2.0/adminconsent?client_id=${scenario.app.clientId}` +
+        '&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default',
     });
     expect(scenario.fake.requests.map((r) => `${r.service} ${r.method} ${r.url.split('?')[0]}`)).toEqual([
       `login POST /${scenario.partner.id}/oauth2/v2.0/token`,

@@ -1,5 +1,6 @@
 import type { User } from '@microsoft/microsoft-graph-types';
 import { CloudError } from '../../src/cloud/cloud-error.js';
+import { checkCustomerConsent } from '../../src/cloud/microsoft365/graph-consent.js';
 import {
   listDelegatedAdminCustomers,
   readOrganization,
@@ -72,6 +73,24 @@ describe('tokens', () => {
       provider: 'microsoft365',
     });
     expect(tokenProblemOf(error)).toBe(problem);
+  });
+
+  it('tells a consented customer from one whose admin must consent (with the admin-consent URL)', async () => {
+    expect(await checkCustomerConsent(transport, credentials(), scenario.consented.id)).toMatchObject({
+      consented: true,
+      roles: expect.arrayContaining(['User.ReadWrite.All']),
+    });
+    for (const tenant of [scenario.consentMissing, scenario.unknownApp]) {
+      const refused = await checkCustomerConsent(transport, credentials(), tenant.id);
+      expect(refused).toMatchObject({ consented: false, error: { reason: 'CONSENT_REQUIRED' } });
+      expect(refused.consented === false && refused.adminConsentUrl).toBe(
+        `${scenario.fake.loginUrl}/${tenant.id}/v2.0/adminconsent?client_id=${scenario.app.clientId}` +
+          '&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default',
+      );
+    }
+    await expect(
+      checkCustomerConsent(transport, { ...credentials(), clientSecret: 'nope' }, scenario.consented.id),
+    ).rejects.toMatchObject({ kind: 'Forbidden', cloudCode: 'AADSTS7000215' });
   });
 
   it('maps a wrong secret, an expired secret and an unknown tenant', async () => {

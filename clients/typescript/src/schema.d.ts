@@ -10275,6 +10275,8 @@ export interface operations {
                             } | null;
                             /** @description Application permissions found in the partner tenant's token (its roles claim) */
                             grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
                             /** @description What is and is not available with this provider */
                             capabilities: {
                                 capability: string;
@@ -10348,6 +10350,8 @@ export interface operations {
                             } | null;
                             /** @description Application permissions found in the partner tenant's token (its roles claim) */
                             grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
                             /** @description What is and is not available with this provider */
                             capabilities: {
                                 capability: string;
@@ -10419,6 +10423,8 @@ export interface operations {
                             } | null;
                             /** @description Application permissions found in the partner tenant's token (its roles claim) */
                             grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
                             /** @description What is and is not available with this provider */
                             capabilities: {
                                 capability: string;

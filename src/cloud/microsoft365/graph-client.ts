@@ -8,7 +8,7 @@ import {
   type Context,
   type Middleware,
 } from '@microsoft/microsoft-graph-client';
-import { cloudErrorFromGraph } from './graph-errors.js';
+import { cloudErrorFromGraph, retryAfterOf } from './graph-errors.js';
 import type { AppCredentials, GraphTokenSource } from './graph-token.js';
 import type { Microsoft365Settings } from './microsoft365.settings.js';
 
@@ -79,9 +79,8 @@ function boundedRetry(settings: Microsoft365Settings): RetryHandler {
     _options: unknown,
     response: Response,
   ) => {
-    const raw = response.headers.get('retry-after');
-    const seconds = raw === null ? 0 : Number(raw);
-    return !Number.isFinite(seconds) || seconds <= settings.maxRetryWaitSeconds;
+    const seconds = retryAfterOf(response.headers) ?? 0;
+    return seconds <= settings.maxRetryWaitSeconds;
   };
   return new RetryHandler(
     new RetryHandlerOptions(settings.retryDelaySeconds, settings.maxRetries, shouldRetry),

@@ -74,7 +74,8 @@ function aadstsCode(error: AuthError): string | undefined {
   return /AADSTS\d+/.exec(error.errorMessage)?.[0];
 }
 
-function retryAfterOf(headers: { get(name: string): string | null } | undefined): number | undefined {
+/** Seconds of a Retry-After header (a number of seconds or an HTTP date), when there is one. */
+export function retryAfterOf(headers: { get(name: string): string | null } | undefined): number | undefined {
   const raw = headers?.get('retry-after');
   if (raw === null || raw === undefined || raw === '') return undefined;
   const seconds = Number(raw);
