@@ -131,6 +131,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     publicUrl: options.publicUrl,
     outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,
+    microsoft365: options.microsoft365,
     apiKeyCache: apiKeys,
   };
   const app = express();

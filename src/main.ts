@@ -94,6 +94,7 @@ const deps: AppDeps = {
   publicUrl: config.publicUrl,
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
+  microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
 };
 
 if (config.seedDemo) {

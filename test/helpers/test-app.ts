@@ -23,6 +23,7 @@ import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 
 import { assertMatchesOpenApi } from './openapi-validator.js';
 import { SqlCounter } from './sql-counter.js';
@@ -71,6 +72,8 @@ export interface TestAppOptions {
   metricsToken?: string;
   /** Database timeouts other than the defaults (db/database-timeouts.ts). */
   databaseTimeouts?: DatabaseTimeouts;
+  /** Where Microsoft 365 is reached (the HTTPS Graph fake, test/helpers/graph-fake.ts). */
+  microsoft365?: Partial<Microsoft365Settings>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -122,6 +125,7 @@ export class TestApp {
       publicUrl: 'http://app.test',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
+      microsoft365: options.microsoft365,
     };
     const listener = new PgListener(url);
     await listener.start();

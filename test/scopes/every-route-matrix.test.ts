@@ -51,6 +51,10 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'POST /api/settings/members': 'admin@live',
   'PATCH /api/settings/members/:id': 'admin@live',
   'DELETE /api/settings/members/:id': 'admin@live',
+  // The live environment's cloud connection: live Admin only, reading included (docs/microsoft365.md).
+  'GET /api/settings/cloud-connection': 'admin@live',
+  'PUT /api/settings/cloud-connection': 'admin@live',
+  'DELETE /api/settings/cloud-connection': 'admin@live',
   'GET /api/msp-portal/tenants/stats': 'msp:read',
   'GET /api/msp-portal/license-intelligence/summary': 'msp:read',
   'GET /api/msp-portal/tenant-groups': 'read:tenants',

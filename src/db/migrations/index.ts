@@ -36,6 +36,7 @@ import { Migration20261229120000_isolation_type_spelling } from './Migration2026
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
+import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -145,5 +146,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231090000_tracked_run_tokens',
     class: Migration20261231090000_tracked_run_tokens,
+  },
+  {
+    name: 'Migration20261231090000_cloud_connections',
+    class: Migration20261231090000_cloud_connections,
   },
 ];
