@@ -35,6 +35,7 @@ import { Migration20261229090000_portal_health_signals } from './Migration202612
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
+import { Migration20261231063000_partner_grants_index } from './Migration20261231063000_partner_grants_index.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -140,5 +141,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261230150000_connector_failed_items',
     class: Migration20261230150000_connector_failed_items,
+  },
+  {
+    name: 'Migration20261231063000_partner_grants_index',
+    class: Migration20261231063000_partner_grants_index,
   },
 ];
