@@ -46,7 +46,8 @@ if (busyPort) refuseToStart(busyPort);
 const logger = pino({
   level: config.logLevel,
   transport: process.stdout.isTTY
-    ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
+    ? // The request log's fields (`http`) are in its message already: one line per request on a terminal too.
+      { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,http' } }
     : undefined,
 });
 
