@@ -37,6 +37,7 @@ import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
 import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
+import { requestLog } from './http/request-log.js';
 import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
@@ -169,6 +170,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+
+  // One line per request (docs/operations.md "Logs"): after the request id, before anything can answer.
+  app.use(requestLog(logger));
 
   // Every response carries the X-RateLimit-* headers (SPEC 8.1): what the API guard does not count is
   // counted per client address here (src/http/unguarded-rate-limit.ts).

@@ -31,6 +31,8 @@ export interface AppConfig {
   dataDir: string;
   /** Port of the embedded PostgreSQL (only used without DATABASE_URL). */
   embeddedPostgresPort: number;
+  /** SHARE_DATA_DIR: a second server may run on a data folder another server runs on (db/data-dir-lock.ts). */
+  shareDataDir: boolean;
   logLevel: string;
   /** Bearer token of GET /metrics (METRICS_TOKEN); absent: metrics are not served. */
   metricsToken?: string;
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     enforceRowLevelSecurity: env.ROW_LEVEL_SECURITY !== 'off',
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: embeddedPortFromEnv(env, port),
+    shareDataDir: boolFromEnv(env, 'SHARE_DATA_DIR', false),
     logLevel: env.LOG_LEVEL || (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     metricsToken: env.METRICS_TOKEN || undefined,
     workerConcurrency: intFromEnv(env, 'WORKER_CONCURRENCY', 10),

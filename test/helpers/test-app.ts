@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Runner } from 'graphile-worker';
 import pg from 'pg';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
@@ -74,6 +74,8 @@ export interface TestAppOptions {
   databaseTimeouts?: DatabaseTimeouts;
   /** Where Microsoft 365 is reached (the HTTPS Graph fake, test/helpers/graph-fake.ts). */
   microsoft365?: Partial<Microsoft365Settings>;
+  /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
+  logger?: Logger;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -134,7 +136,7 @@ export class TestApp {
       orm,
       pool,
       schema: await sharedSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       maxJsonBodyBytes: options.maxJsonBodyBytes ?? 1024 * 1024,
       listener,
       isReady: () => true,

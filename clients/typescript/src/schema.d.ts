@@ -2000,6 +2000,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/available-tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants.
+         */
+        get: operations["listAvailableTenants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants": {
         parameters: {
             query?: never;
@@ -12063,6 +12085,59 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAvailableTenants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The tenant id in the upstream cloud (onboardTenant input.externalId) */
+                            externalId: string;
+                            displayName: string;
+                            /** @description The tenant it already is in this environment, null while it is not onboarded */
+                            tenantId: string | null;
+                        }[];
+                        meta: {
+                            /** Format: int32 */
+                            limit: number;
+                            hasMore: boolean;
+                            /** @description Pass as `after` for the next page; null on the last */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];

@@ -37,6 +37,7 @@ import { Migration20261230090000_backup_snapshot_resource_index } from './Migrat
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
+import { Migration20261231063000_partner_grants_index } from './Migration20261231063000_partner_grants_index.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -150,5 +151,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231090000_cloud_connections',
     class: Migration20261231090000_cloud_connections,
+  },
+  {
+    name: 'Migration20261231063000_partner_grants_index',
+    class: Migration20261231063000_partner_grants_index,
   },
 ];
