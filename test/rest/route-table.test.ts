@@ -57,6 +57,7 @@ const SPEC_4_2 = [
   'GET /security/alerts/:id',
   'PATCH /security/alerts/:id',
   'POST /security/alerts/:id/comments',
+  'GET /security/alerts/:id/comments',
   'GET /security/alerts/statistics',
   'POST /backup/restore',
   'GET /backup/restore/:jobId',

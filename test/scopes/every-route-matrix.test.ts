@@ -95,6 +95,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/compliance/connectors/:id/status': 'read:tenants',
   'GET /api/compliance/connectors/:id/history': 'read:tenants',
   'GET /api/security/recommendations': 'read:tenants',
+  'GET /api/security/alerts/:id/comments': 'read:tenants',
   'GET /api/security/recommendations/apply-operations/:operationId': 'read:tenants',
   'GET /api/security/recommendations/:id': 'read:tenants',
   'GET /api/security/info-barriers/segments': 'read:tenants',

@@ -1006,8 +1006,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * one alert with its comments
-         * @description one alert with its comments.
+         * one alert with commentCount and its first 25 comments (all of them: GET .../comments)
+         * @description one alert with commentCount and its first 25 comments (all of them: GET .../comments).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -1033,11 +1033,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert)
+         * @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
+         */
+        get: operations["listSecurityAlertComments"];
         put?: never;
         /**
-         * add an investigation note ({text}, 1 to 4000 characters)
-         * @description add an investigation note ({text}, 1 to 4000 characters).
+         * add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500
+         * @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -7728,7 +7734,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description one alert with its comments */
+            /** @description one alert with commentCount and its first 25 comments (all of them: GET .../comments) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7774,7 +7780,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7878,7 +7889,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7916,6 +7932,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSecurityAlertComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            alertId: string;
+                            text: string;
+                            /** @description Who wrote it: an API key or a member */
+                            author: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** @description The author's name: the API key's name or the signed-in member's sign-in name */
+                            authorName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     addSecurityAlertComment: {
         parameters: {
             query?: {
@@ -7937,7 +8021,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description add an investigation note ({text}, 1 to 4000 characters) */
+            /** @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500 */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
