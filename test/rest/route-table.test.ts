@@ -64,6 +64,7 @@ const SPEC_4_2 = [
   'GET /backup/snapshots',
   'GET /backup/restore/history',
   'GET /compliance/connectors',
+  'GET /compliance/connectors/:id',
   'POST /compliance/connectors',
   'GET /compliance/connectors/:id/status',
   'PUT /compliance/connectors/:id',

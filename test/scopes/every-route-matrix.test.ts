@@ -93,6 +93,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/backup/restore/:jobId': 'read:tenants',
   'GET /api/compliance/connectors': 'read:tenants',
   'GET /api/compliance/connectors/:id/status': 'read:tenants',
+  'GET /api/compliance/connectors/:id': 'read:tenants',
   'GET /api/compliance/connectors/:id/history': 'read:tenants',
   'GET /api/security/recommendations': 'read:tenants',
   'GET /api/security/alerts/:id/comments': 'read:tenants',
