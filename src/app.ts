@@ -24,6 +24,7 @@ import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { answerClientError } from './http/input/client-error.js';
+import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
@@ -36,6 +37,7 @@ import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
 import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
+import { requestLog } from './http/request-log.js';
 import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
@@ -74,6 +76,8 @@ export interface AppOptions extends AppDeps {
   metricsToken?: string;
   /** When the REST routes' documents are validated (rest-adapter/router.ts): at start-up unless a test says. */
   compileRestRoutes?: RestRouterDeps['compileRoutes'];
+  /** GRAPHQL_STACK_TRACES: internal GraphQL errors carry their stack trace. Never unless asked (default false). */
+  graphqlStackTraces?: boolean;
 }
 
 export interface App {
@@ -128,10 +132,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     publicUrl: options.publicUrl,
     outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,
+    microsoft365: options.microsoft365,
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
+  // Statements of a request get the short no-answer deadline (core/database-deadline.ts).
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), (req, res) =>
+    runOnRequestPath(() => app(req, res)),
+  );
   server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
@@ -162,6 +170,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     next();
   });
+
+  // One line per request (docs/operations.md "Logs"): after the request id, before anything can answer.
+  app.use(requestLog(logger));
 
   // Every response carries the X-RateLimit-* headers (SPEC 8.1): what the API guard does not count is
   // counted per client address here (src/http/unguarded-rate-limit.ts).
@@ -238,8 +249,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     validationRules: [...QUERY_LIMIT_RULES],
+    // Apollo's own default follows NODE_ENV (stack traces unless "production"); ours is never unless asked.
+    includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
-      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
+      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error'), {
+        stackTraces: options.graphqlStackTraces ?? false,
+      }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { isDatabaseUnavailable } from '../core/database-outage.js';
 import { RateLimitedError } from '../core/errors.js';
 import { rateLimitRejections } from '../core/metrics.js';
 import type { Viewer } from '../core/viewer.js';
@@ -150,6 +151,12 @@ export class RateLimiter {
       }
     } catch (error) {
       for (const waiter of batch) waiter.reject(error);
+      // Those queued meanwhile would wait for the same unreachable database once more, one time-out after
+      // another: they answer 503 now (issue #34 item 4).
+      if (isDatabaseUnavailable(error)) {
+        for (const waiter of this.waiting.get(queueKey) ?? []) waiter.reject(error);
+        this.waiting.set(queueKey, []);
+      }
     }
     const next = this.waiting.get(queueKey) ?? [];
     if (next.length === 0) this.waiting.delete(queueKey);
