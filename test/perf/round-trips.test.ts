@@ -33,13 +33,13 @@ let tenant: Tenant;
 const recorder = new RoundTripRecorder();
 
 beforeAll(async () => {
+  recorder.install(); // before the pools connect: each client binds its query method when it connects
   ({ app, org, tenant } = await startSuite({ tenant: true }));
   const sku = await createSku(app, tenant, { total: 100 });
   for (let i = 0; i < 30; i++) {
     const user = await createLicenseUser(app, tenant);
     if (i % 3 !== 0) await giveLicense(app, tenant, user, sku);
   }
-  recorder.install();
 }, 60_000);
 afterAll(async () => {
   recorder.uninstall();
