@@ -1,5 +1,5 @@
 import type { Environment } from '../core/scope.js';
-import type { CloudDelegatedAccessRecord } from './consent.provider.js';
+import type { CloudDelegatedAccessRecord, CloudDelegatedCustomerPage } from './consent.provider.js';
 import type { TenantCloud } from './tenant-cloud.js';
 
 /**
@@ -32,6 +32,14 @@ export interface CloudProvider {
    * revoked, or the tenant does not exist — a partner cannot tell these apart, as in the real cloud.
    */
   getDelegatedAccess(tenantExternalId: string): Promise<CloudDelegatedAccessRecord | null>;
+  /**
+   * The customers that grant this partner access, in a stable order, a page at a time: what it may onboard
+   * (Microsoft 365: `GET /tenantRelationships/delegatedAdminCustomers`). `cursor` is the cloud's own.
+   */
+  listDelegatedCustomers(request: {
+    limit: number;
+    cursor?: string | null;
+  }): Promise<CloudDelegatedCustomerPage>;
   /** What the partner does to obtain a customer's consent (a sentence, shown in a CONSENT_REQUIRED error). */
   consentInstructions(tenantExternalId: string): string;
   /**

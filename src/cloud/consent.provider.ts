@@ -14,3 +14,15 @@ export interface CloudDelegatedAccessRecord {
   partnerOrganizationId: string;
   grantedAt: string;
 }
+
+/** A customer tenant that granted the partner delegated access (Graph: a `delegatedAdminCustomer`). */
+export interface CloudDelegatedCustomerRecord {
+  tenantExternalId: string;
+  displayName: string;
+}
+
+/** One page of a partner's delegated customers; `nextCursor` is the cloud's own (Graph: the skip token). */
+export interface CloudDelegatedCustomerPage {
+  items: CloudDelegatedCustomerRecord[];
+  nextCursor: string | null;
+}

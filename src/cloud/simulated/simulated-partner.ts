@@ -1,5 +1,5 @@
 import { CloudError } from '../cloud-error.js';
-import type { CloudDelegatedAccessRecord } from '../consent.provider.js';
+import type { CloudDelegatedAccessRecord, CloudDelegatedCustomerPage } from '../consent.provider.js';
 import type { CloudPartner, CloudProvider } from '../cloud-provider.js';
 import type { TenantCloud } from '../tenant-cloud.js';
 import type { SimulatedCloudProvider } from './simulated-cloud.provider.js';
@@ -19,6 +19,16 @@ export class SimulatedPartnerCloud implements CloudProvider {
 
   getDelegatedAccess(tenantExternalId: string): Promise<CloudDelegatedAccessRecord | null> {
     return this.cloud.consent.getDelegatedAccess(tenantExternalId, this.partner.organizationId);
+  }
+
+  listDelegatedCustomers(request: {
+    limit: number;
+    cursor?: string | null;
+  }): Promise<CloudDelegatedCustomerPage> {
+    return this.cloud.consent.listDelegatedCustomers({
+      ...request,
+      partnerOrganizationId: this.partner.organizationId,
+    });
   }
 
   consentInstructions(tenantExternalId: string): string {
