@@ -109,7 +109,13 @@ async function applyPendingTenants(
       try {
         outcome =
           CLOUD_OUTCOME[
-            await ctx.provider.applySecurityControl(tenant.externalId, operation.recommendationId)
+            // Keyed by the item: after a crash between this call and its save, the resumed run is told
+            // what the first call did ('applied'), not 'already compliant'.
+            await ctx.provider.applySecurityControl(
+              tenant.externalId,
+              operation.recommendationId,
+              `recommendation-apply:${operationId}:${tenant.id}`,
+            )
           ];
       } catch (error) {
         // The cloud refused or could not be reached for this tenant: its failure, not the operation's.

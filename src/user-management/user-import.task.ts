@@ -122,7 +122,10 @@ async function importRow(
     if (marked === 0) return; // done meanwhile by the run that owns the import
     try {
       const input = { ...row.input, password: row.password } as unknown as CreateUserInput;
-      userId = (await new UserService(ctx).create(operation.tenantId, input)).id;
+      // Keyed by the row: a run resumed after a crash between this call and its save gets the user the
+      // first call created back from the cloud (and records it), instead of creating a second one.
+      const requestKey = `user-import:${operation.id}:${row.line}`;
+      userId = (await new UserService(ctx).create(operation.tenantId, input, { requestKey })).id;
     } catch (failure) {
       error = reasonOf(failure);
     }

@@ -3,11 +3,14 @@ import type { CloudProvider } from '../../src/cloud/provider.js';
 /**
  * A cloud provider whose calls pass through `hook` first (its path: `createUser`, or `forTenant.users.create`
  * with per-tenant clients), so a test can hold a job at an exact cloud call: the hook returns a promise the
- * test resolves when it wants the call to go on (or never, for a run that "died" there).
+ * test resolves when it wants the call to go on (or never, for a run that "died" there). `after` runs once
+ * the call is done at the cloud, before the caller sees its result: holding there is a crash between a cloud
+ * write and its save.
  */
 export function gatedProvider(
   provider: CloudProvider,
   hook: (path: string, args: unknown[]) => void | Promise<void>,
+  after?: (path: string, args: unknown[]) => void | Promise<void>,
 ): CloudProvider {
   const wrap = <T extends object>(target: T, prefix: string): T =>
     new Proxy(target, {
@@ -19,6 +22,14 @@ export function gatedProvider(
           return (...args: unknown[]) => {
             const call = () => {
               const result = (value as (...a: unknown[]) => unknown).apply(object, args);
+              const held =
+                after && result instanceof Promise
+                  ? result.then(async (answer: unknown) => {
+                      await after(path, args);
+                      return answer;
+                    })
+                  : null;
+              if (held) return held;
               // Per-tenant clients and their areas are objects: their calls are gated too.
               return result && typeof result === 'object' && !(result instanceof Promise)
                 ? wrap(result, path)

@@ -12164,6 +12164,8 @@ export interface operations {
                             /** @description What the sync changed, by kind */
                             summary: Record<string, never> | null;
                             error: string | null;
+                            /** @description What the sync left out rather than fail, readable (e.g. upstream users skipped because their user principal name is held by another user; counted in summary.usersSkipped) */
+                            warnings: string[];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -12223,6 +12225,8 @@ export interface operations {
                             /** @description What the sync changed, by kind */
                             summary: Record<string, never> | null;
                             error: string | null;
+                            /** @description What the sync left out rather than fail, readable (e.g. upstream users skipped because their user principal name is held by another user; counted in summary.usersSkipped) */
+                            warnings: string[];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
