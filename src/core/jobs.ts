@@ -11,7 +11,8 @@ import {
   type WorkerEvents,
 } from 'graphile-worker';
 import type pg from 'pg';
-import { runOutsideOrganizationSession } from './db-session.js';
+import { currentOrganizationSession, runOutsideOrganizationSession } from './db-session.js';
+import { assertRoomForJob } from './job-limits.js';
 import { JobWorkerLiveness } from './job-worker-liveness.js';
 
 /**
@@ -34,6 +35,9 @@ export async function enqueueJob(
   payload: Record<string, unknown>,
   options: EnqueueOptions = {},
 ): Promise<void> {
+  // A request queueing work is held to its organization's jobs-in-flight limit; jobs and the CLI are not.
+  const session = currentOrganizationSession();
+  if (session) await assertRoomForJob(em, session);
   await em.execute(
     // enqueue_job: add_job as the service role, so the request path's role may call it (db/row-level-security.ts).
     `select enqueue_job(?::text, ?::json, queue_name => ?::text, run_at => ?::timestamptz,

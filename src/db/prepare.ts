@@ -3,6 +3,8 @@ import { runMigrations } from 'graphile-worker';
 import type pg from 'pg';
 import { openTimedPool } from './database-timeouts.js';
 import type { AppConfig } from '../config.js';
+import { mkdirSync } from 'node:fs';
+import { claimDataDir } from './data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { migrate, openOrm } from './orm.js';
 import { applyRowLevelSecurity } from './row-level-security.js';
@@ -27,6 +29,8 @@ export interface PrepareOptions {
   notice?: (message: string) => void;
   onQuery?: (sql: string) => void;
   poolMax?: number;
+  /** A server (not the CLI): refuses a data folder another server runs on, unless SHARE_DATA_DIR is set. */
+  claimDataDir?: boolean;
 }
 
 /**
@@ -38,6 +42,10 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
+    if (options.claimDataDir && !config.shareDataDir) {
+      mkdirSync(config.dataDir, { recursive: true });
+      claimDataDir(config.dataDir);
+    }
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.embeddedPostgresPort,

@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Runner } from 'graphile-worker';
 import pg from 'pg';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
@@ -23,6 +23,7 @@ import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 
 import { assertMatchesOpenApi } from './openapi-validator.js';
 import { SqlCounter } from './sql-counter.js';
@@ -71,6 +72,10 @@ export interface TestAppOptions {
   metricsToken?: string;
   /** Database timeouts other than the defaults (db/database-timeouts.ts). */
   databaseTimeouts?: DatabaseTimeouts;
+  /** Where Microsoft 365 is reached (the HTTPS Graph fake, test/helpers/graph-fake.ts). */
+  microsoft365?: Partial<Microsoft365Settings>;
+  /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
+  logger?: Logger;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -122,6 +127,7 @@ export class TestApp {
       publicUrl: 'http://app.test',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
+      microsoft365: options.microsoft365,
     };
     const listener = new PgListener(url);
     await listener.start();
@@ -130,7 +136,7 @@ export class TestApp {
       orm,
       pool,
       schema: await sharedSchema(),
-      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
       maxJsonBodyBytes: options.maxJsonBodyBytes ?? 1024 * 1024,
       listener,
       isReady: () => true,
