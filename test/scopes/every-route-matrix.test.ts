@@ -54,6 +54,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   // The live environment's cloud connection: live Admin only, reading included (docs/microsoft365.md).
   'GET /api/settings/cloud-connection': 'admin@live',
   'PUT /api/settings/cloud-connection': 'admin@live',
+  'POST /api/settings/cloud-connection/test': 'admin@live',
   'DELETE /api/settings/cloud-connection': 'admin@live',
   'GET /api/msp-portal/tenants/stats': 'msp:read',
   'GET /api/msp-portal/license-intelligence/summary': 'msp:read',
