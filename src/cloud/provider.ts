@@ -1,6 +1,6 @@
 import type { CloudBackupProvider } from './backup.provider.js';
 import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
-import type { CloudConsentProvider } from './consent.provider.js';
+import type { CloudConsentProvider, CloudDelegatedCustomerLister } from './consent.provider.js';
 import type { CloudDeviceManagementProvider } from './device-management.provider.js';
 import type { UserManagementCloud } from './user-management.provider.js';
 
@@ -37,6 +37,11 @@ export interface CloudUserRecord {
   /** Synced from an on-premises directory: profile attributes are read-only in the cloud. */
   onPremisesSynced: boolean;
   isServiceAccount: boolean;
+  /**
+   * The directory roles the user holds (display names: "Global Administrator", "User Administrator"…).
+   * Absent: none. Decides the privileged accounts (src/users/privileged-account.ts).
+   */
+  directoryRoles?: string[];
   lastSignInAt: string | null;
   createdAt: string;
   /** Soft-deleted in the cloud (recycle bin). */
@@ -212,7 +217,9 @@ export interface CloudProvider
     CloudConnectorSourceProvider,
     SecurityPostureProvider,
     /** Which partner organizations each tenant granted (consent.provider.ts). */
-    CloudConsentProvider {
+    CloudConsentProvider,
+    /** The customers granting a partner access: what it may onboard (consent.provider.ts). */
+    CloudDelegatedCustomerLister {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
   /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */

@@ -4,12 +4,14 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
+import { AvailableTenantPage, AvailableTenantsArgs, listAvailableTenants } from './available-tenants.js';
 import { TenantSync } from './sync-run.entity.js';
 import { computeTenantHealth } from './tenant-health.js';
 import { storedHealthSignalsLoader } from './tenant-health.loaders.js';
 import { OnboardTenantInput } from './tenant-onboarding.js';
 import { Tenant, TenantHealth } from './tenant.entity.js';
 import { TenantService } from './tenant.service.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const TenantPage = PageOf(Tenant, 'Tenant');
 
@@ -31,6 +33,16 @@ export class TenantResolver {
     return new TenantService(ctx).get(id);
   }
 
+  @Query(() => AvailableTenantPage, {
+    description:
+      'Customer tenants of the upstream cloud that grant this organization delegated access, with the tenant ' +
+      'each already is here (null: not onboarded yet, pass its externalId to onboardTenant)',
+  })
+  @RequirePermission(FEATURES.tenants.read)
+  availableTenants(@Args() args: AvailableTenantsArgs, @Ctx() ctx: RequestContext) {
+    return listAvailableTenants(ctx, args);
+  }
+
   @Mutation(() => Tenant, {
     description:
       'Brings a tenant of the upstream cloud into this organization and environment; sync it next. ' +
@@ -42,6 +54,7 @@ export class TenantResolver {
     return new TenantService(ctx).onboard(input);
   }
 
+  @StartsJob()
   @Mutation(() => TenantSync, {
     description: 'Starts a sync from the upstream cloud; poll tenantSync for progress',
   })

@@ -144,8 +144,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * list connectors, newest first
-         * @description list connectors, newest first.
+         * list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id)
+         * @description list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -171,7 +171,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * one connector with its whole user mapping table
+         * @description one connector with its whole user mapping table.
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
+         */
+        get: operations["getComplianceConnector"];
         /**
          * update: action Pause/Resume and/or new configuration (validated by a test connection)
          * @description update: action Pause/Resume and/or new configuration (validated by a test connection).
@@ -1006,8 +1012,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * one alert with its comments
-         * @description one alert with its comments.
+         * one alert with commentCount and its first 25 comments (all of them: GET .../comments)
+         * @description one alert with commentCount and its first 25 comments (all of them: GET .../comments).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -1033,11 +1039,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert)
+         * @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
+         */
+        get: operations["listSecurityAlertComments"];
         put?: never;
         /**
-         * add an investigation note ({text}, 1 to 4000 characters)
-         * @description add an investigation note ({text}, 1 to 4000 characters).
+         * add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500
+         * @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -1992,6 +2004,50 @@ export interface paths {
          *     Needs an API key of level Read or an access token with the scope read:users. Also served under /v1/api.
          */
         get: operations["getUserImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-management-identity/users/bulk/{operationId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining
+         * @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining.
+         *
+         *     Needs an API key of level Write or an access token with the scope write:users. Also served under /v1/api.
+         */
+        post: operations["retryUserImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/available-tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants.
+         */
+        get: operations["listAvailableTenants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4133,7 +4189,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description list connectors, newest first */
+            /** @description list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4170,10 +4226,11 @@ export interface operations {
                             } | null;
                             userMapping: {
                                 strategy: components["schemas"]["UserMappingStrategy"];
-                                mappings: {
-                                    sourceIdentity: string;
-                                    userPrincipalName: string;
-                                }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -4286,6 +4343,11 @@ export interface operations {
                                     sourceIdentity: string;
                                     userPrincipalName: string;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -4332,6 +4394,120 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getComplianceConnector: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one connector with its whole user mapping table */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            name: string;
+                            category: components["schemas"]["ConnectorCategory"];
+                            /** @description e.g. Slack, Bloomberg Message, Workday (docs/compliance.md) */
+                            sourceType: string;
+                            status: components["schemas"]["ConnectorStatus"];
+                            /** @description Paused by failures: the error to fix */
+                            configurationError: string | null;
+                            /** @description Who paused it (null when paused by failures) */
+                            pausedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
+                            userMapping: {
+                                strategy: components["schemas"]["UserMappingStrategy"];
+                                mappings: {
+                                    sourceIdentity: string;
+                                    userPrincipalName: string;
+                                }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
+                                unmatched: components["schemas"]["UnmatchedHandling"];
+                                fallbackMailbox: string | null;
+                            };
+                            /**
+                             * Format: int32
+                             * @description Hours between imports (1 to 168, default 24)
+                             */
+                            scheduleHours: number;
+                            /** @description Names of the stored credential fields (values are never returned) */
+                            credentialFields: string[];
+                            /** Format: int32 */
+                            consecutiveFailures: number;
+                            /**
+                             * Format: date-time
+                             * @description End of the last successful import
+                             */
+                            lastImportAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next import runs (null while Paused)
+                             */
+                            nextRunAt: string | null;
+                            /**
+                             * Format: int32
+                             * @description Items imported by every run so far
+                             */
+                            itemsImported: number;
+                            /**
+                             * Format: int32
+                             * @description Items that could not be imported, by every run so far
+                             */
+                            errorCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
@@ -4400,6 +4576,11 @@ export interface operations {
                                     sourceIdentity: string;
                                     userPrincipalName: string;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -7799,7 +7980,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description one alert with its comments */
+            /** @description one alert with commentCount and its first 25 comments (all of them: GET .../comments) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7845,7 +8026,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7949,7 +8135,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7987,6 +8178,74 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSecurityAlertComments: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            alertId: string;
+                            text: string;
+                            /** @description Who wrote it: an API key or a member */
+                            author: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** @description The author's name: the API key's name or the signed-in member's sign-in name */
+                            authorName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     addSecurityAlertComment: {
         parameters: {
             query?: {
@@ -8008,7 +8267,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description add an investigation note ({text}, 1 to 4000 characters) */
+            /** @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500 */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12048,6 +12307,137 @@ export interface operations {
                                     totalEstimated: boolean | null;
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryUserImport: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            status: components["schemas"]["UserImportStatus"];
+                            /** Format: int32 */
+                            totalRows: number;
+                            /** Format: int32 */
+                            processedRows: number;
+                            /** Format: int32 */
+                            createdRows: number;
+                            /** Format: int32 */
+                            failedRows: number;
+                            /** @description Why the whole operation failed */
+                            failureReason: string | null;
+                            /** @description Who submitted the import */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAvailableTenants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The tenant id in the upstream cloud (onboardTenant input.externalId) */
+                            externalId: string;
+                            displayName: string;
+                            /** @description The tenant it already is in this environment, null while it is not onboarded */
+                            tenantId: string | null;
+                        }[];
+                        meta: {
+                            /** Format: int32 */
+                            limit: number;
+                            hasMore: boolean;
+                            /** @description Pass as `after` for the next page; null on the last */
+                            nextCursor: string | null;
                         };
                     };
                 };
