@@ -83,6 +83,11 @@ describe('npm run cli -- cloud', () => {
     expect(status.stdout).toMatch(/users\s+yes\s+-/);
     expect(status.stdout).not.toContain(scenario.secret);
 
+    const tested = await cli('cloud', 'test', '--org', 'demo');
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toContain('last test: succeeded');
+    expect(tested.stdout).toContain('GET /organization ("Contoso MSP") succeeded');
+
     const disconnected = await cli('cloud', 'disconnect', '--org', 'demo');
     expect(lastLine(disconnected.stdout)).toBe('disconnected');
     expect(lastLine((await cli('cloud', 'status', '--org', 'demo')).stdout)).toContain('not connected');
