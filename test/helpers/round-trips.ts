@@ -15,7 +15,8 @@ export interface SentStatement {
  * limiter and jobs, listeners), by wrapping `pg.Client.prototype.query`: the one door of every statement,
  * whichever library wrote it. A round trip is a statement that waited for PostgreSQL's answer before the
  * connection could send another; statements sent in pipeline mode while an earlier one is in flight share its
- * round trip (`roundTrips` counts them once).
+ * round trip (`roundTrips` counts them once). Install it before the app opens its pools: each pooled client
+ * binds its `query` when it connects (src/db/database-timeouts.ts wraps it with the no-answer deadline).
  */
 export class RoundTripRecorder {
   private recording: SentStatement[] | null = null;
