@@ -15,6 +15,7 @@ import type { TestApp } from '../helpers/test-app.js';
  */
 const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permission}@live`> = {
   'GET /v1/tenants': 'read:tenants',
+  'GET /v1/available-tenants': 'read:tenants',
   'GET /v1/tenants/:id': 'read:tenants',
   'POST /v1/tenants/:id/sync': 'write:tenants',
   'GET /v1/tenants/:id/syncs/:syncId': 'read:tenants',
