@@ -14,6 +14,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { DEFAULT_SCHEDULE_HOURS } from './connector-catalog.js';
+import { checkMappingTargets } from './connector-targets.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import {
   checkCredentials,
@@ -102,6 +103,7 @@ export class ConnectorService {
     checkSourceType(input.category, input.sourceType, problems);
     const credentials = checkCredentials(input.category, input.sourceType, input.credentials, problems);
     const userMapping = checkUserMapping(input.userMapping, problems);
+    await checkMappingTargets(this.ctx, tenant, userMapping, problems);
     const scheduleHours = input.scheduleHours ?? DEFAULT_SCHEDULE_HOURS;
     checkSchedule(scheduleHours, problems);
     throwIfProblems(problems);
@@ -153,6 +155,7 @@ export class ConnectorService {
     const userMapping = input.userMapping
       ? checkUserMapping(input.userMapping, problems)
       : current.userMapping;
+    if (input.userMapping) await checkMappingTargets(this.ctx, tenant, userMapping, problems);
     if (input.scheduleHours !== undefined) checkSchedule(input.scheduleHours, problems);
     throwIfProblems(problems);
     this.checkMove(current, input.action);
