@@ -301,7 +301,7 @@ describe('PUT /api/compliance/connectors/:id', () => {
       body: { ...slack(), userMapping: mapping },
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.error?.details.fields.map((f: { field: string }) => f.field)).toEqual([
+    expect((refused.body.error?.details.fields as Array<{ field: string }>).map((f) => f.field)).toEqual([
       'userMapping.mappings.0.userPrincipalName',
       'userMapping.fallbackMailbox',
       'userMapping.mappings.1.userPrincipalName',
