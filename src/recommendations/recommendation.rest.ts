@@ -58,7 +58,7 @@ const GET_RECOMMENDATION = /* GraphQL */ `
 `;
 
 const APPLY_RECOMMENDATION = /* GraphQL */ `
-  mutation ApplySecurityRecommendation($id: String!, $tenantIds: [UUID!], $dryRun: Boolean! = false, $notifyAdmins: Boolean! = false,
+  mutation ApplySecurityRecommendation($id: String!, $tenantIds: [UUID!], $dryRun: Boolean, $notifyAdmins: Boolean,
       $idempotencyKey: String) {
     applySecurityRecommendation(id: $id, tenantIds: $tenantIds, dryRun: $dryRun, notifyAdmins: $notifyAdmins,
         idempotencyKey: $idempotencyKey) { ${APPLY_OPERATION_FIELDS} }
