@@ -15,6 +15,7 @@ import { TenantService } from '../tenants/tenant.service.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { DEFAULT_SCHEDULE_HOURS } from './connector-catalog.js';
 import { checkMappingTargets } from './connector-targets.js';
+import { checkCredentialUrls } from './connector-urls.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import {
   checkCredentials,
@@ -102,6 +103,7 @@ export class ConnectorService {
     checkName(input.name, problems);
     checkSourceType(input.category, input.sourceType, problems);
     const credentials = checkCredentials(input.category, input.sourceType, input.credentials, problems);
+    await checkCredentialUrls(this.ctx, credentials, problems);
     const userMapping = checkUserMapping(input.userMapping, problems);
     await checkMappingTargets(this.ctx, tenant, userMapping, problems);
     const scheduleHours = input.scheduleHours ?? DEFAULT_SCHEDULE_HOURS;
@@ -152,6 +154,7 @@ export class ConnectorService {
     const credentials = input.credentials
       ? checkCredentials(current.category, sourceType, input.credentials, problems)
       : (JSON.parse(this.secretBox.open(current.credentials)) as Record<string, string>);
+    if (input.credentials) await checkCredentialUrls(this.ctx, credentials, problems);
     const userMapping = input.userMapping
       ? checkUserMapping(input.userMapping, problems)
       : current.userMapping;

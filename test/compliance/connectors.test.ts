@@ -80,8 +80,24 @@ describe('POST and GET /api/compliance/connectors', () => {
     ['an unknown category', { category: 'Gossip' }, 'category'],
     [
       'credentials the source refuses (test connection)',
-      { credentials: { workspaceUrl: 'x', apiToken: 'invalid-token' } },
+      { credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: 'invalid-token' } },
       'credentials',
+    ],
+    // Issue #32 item 7: URL credentials follow the webhook target rule.
+    [
+      'a cloud metadata address',
+      { credentials: { workspaceUrl: 'http://169.254.169.254/latest/meta-data', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
+    ],
+    [
+      'a file URL',
+      { credentials: { workspaceUrl: 'file:///etc/passwd', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
+    ],
+    [
+      'a loopback name',
+      { credentials: { workspaceUrl: 'http://localhost:5432/', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
     ],
   ])('400 naming the field for %s, nothing written', async (_name, change, field) => {
     const tenant = await createTenant(app, org.scope);
@@ -253,7 +269,10 @@ describe('PUT /api/compliance/connectors/:id', () => {
     const created = await connector(tenant);
     const put = (body: unknown) =>
       call<ConnectorBody>('PUT', `/${created.id}`, { key: org.keys.write, tenantId: tenant.id, body });
-    const refused = await put({ name: 'Renamed', credentials: { workspaceUrl: 'x', apiToken: 'revoked-1' } });
+    const refused = await put({
+      name: 'Renamed',
+      credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: 'revoked-1' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error?.details.fields).toEqual([
       { field: 'credentials', problem: expect.stringContaining('401') },
