@@ -8,6 +8,7 @@ import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../c
 import type { CreateUserInput } from '../users/user.types.js';
 import { UserService } from '../users/user.service.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
+import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 
 const BATCH = 50;
 
@@ -39,6 +40,15 @@ export const USER_IMPORT_JOB: TrackedJobKind<UserImport> = {
   reasonColumn: 'failureReason',
   startedAtColumn: 'startedAt',
   finishedAtColumn: 'finishedAt',
+  // A failed import keeps no password: its unfinished rows will never be created (issue #32 item 7).
+  giveUp: async (em, id, reason, now) => {
+    await em.nativeUpdate(
+      UserImport,
+      { id },
+      { status: UserImportStatus.FAILED, failureReason: reason, finishedAt: now },
+    );
+    await em.nativeUpdate(UserImportRow, { importId: id, password: { $ne: null } }, { password: null });
+  },
 };
 
 /**
@@ -96,7 +106,9 @@ async function importRow(ctx: ServiceContext, operation: UserImport, row: Pendin
   if (!userId) {
     await ctx.em.nativeUpdate(UserImportRow, { id: row.id }, { status: UserImportRowStatus.CREATING });
     try {
-      const input = { ...row.input, password: row.password } as unknown as CreateUserInput;
+      // Sealed at rest while pending (user-import.service.ts); a row stored before sealing reads as is.
+      const password = row.password === null ? null : webhookSettingsOf(ctx).secretBox.open(row.password);
+      const input = { ...row.input, password } as unknown as CreateUserInput;
       userId = (await new UserService(ctx).create(operation.tenantId, input)).id;
     } catch (failure) {
       error = reasonOf(failure);

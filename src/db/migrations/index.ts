@@ -34,6 +34,8 @@ import { Migration20261228090100_users_folded_email_department } from './Migrati
 import { Migration20261229090000_portal_health_signals } from './Migration20261229090000_portal_health_signals.js';
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
+import { Migration20261231090400_organization_self } from './Migration20261231090400_organization_self.js';
+import { Migration20261231090300_import_passwords } from './Migration20261231090300_import_passwords.js';
 import { Migration20261231090200_jobs_in_flight } from './Migration20261231090200_jobs_in_flight.js';
 import { Migration20261231090100_directory_roles } from './Migration20261231090100_directory_roles.js';
 import { Migration20261231090000_upstream_tenant_owner } from './Migration20261231090000_upstream_tenant_owner.js';
@@ -155,5 +157,13 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231090200_jobs_in_flight',
     class: Migration20261231090200_jobs_in_flight,
+  },
+  {
+    name: 'Migration20261231090300_import_passwords',
+    class: Migration20261231090300_import_passwords,
+  },
+  {
+    name: 'Migration20261231090400_organization_self',
+    class: Migration20261231090400_organization_self,
   },
 ];
