@@ -9,6 +9,7 @@ import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { startJobRunner } from './core/jobs.js';
 import { assertPerfTrickVersions } from './core/perf/versions.js';
+import { describeListenError, portProblem } from './core/port-check.js';
 import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
 import { prepareDatabase } from './db/prepare.js';
@@ -16,13 +17,17 @@ import { chooseSecretBox } from './db/secrets-key.js';
 import { verifySecretsKey } from './db/secrets-key-check.js';
 import { shutdownInSteps } from './core/shutdown.js';
 
-/** A wrong setting is the operator's mistake: one line naming the variable, exit 1, no stack trace. */
+/** A start-up the operator can fix (a setting, a busy port): one line saying why, exit 1, no stack trace. */
+function refuseToStart(reason: unknown): never {
+  process.stderr.write(`Cannot start: ${reason instanceof Error ? reason.message : String(reason)}\n`);
+  process.exit(1);
+}
+
 function configOrExit(): ReturnType<typeof loadConfig> {
   try {
     return loadConfig();
   } catch (error) {
-    process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    refuseToStart(error);
   }
 }
 
@@ -31,24 +36,28 @@ const config = configOrExit();
 try {
   assertPerfTrickVersions();
 } catch (error) {
-  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+  refuseToStart(error);
 }
+// A busy HTTP port is found before the database starts, not after ten seconds of start-up (issue #33 item 1).
+const httpPort = { port: config.port, what: 'HTTP', variable: 'PORT' };
+const busyPort = await portProblem(httpPort);
+if (busyPort) refuseToStart(busyPort);
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,
   transport: process.stdout.isTTY
-    ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } }
+    ? // The request log's fields (`http`) are in its message already: one line per request on a terminal too.
+      { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,http' } }
     : undefined,
 });
 
 const databaseReady = prepareDatabase(config, {
   log: (message) => logger.debug(message),
   notice: (message) => logger.warn(message),
+  claimDataDir: true,
 }).catch((error: unknown) => {
   // A start-up that cannot reach its database says why in one line, not with a stack trace.
-  logger.fatal(`Cannot start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  refuseToStart(error);
 });
 // While PostgreSQL starts and the migrations are checked (another process, and waiting on it), load the rest of
 // the server and build the GraphQL schema: about a second of module loading that a restart no longer waits for
@@ -94,6 +103,7 @@ const deps: AppDeps = {
   publicUrl: config.publicUrl,
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
+  microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
 };
 
 if (config.seedDemo) {
@@ -116,6 +126,7 @@ const app = await createApp({
   isReady: () => ready,
   httpTimeouts: config.httpTimeouts,
   metricsToken: config.metricsToken,
+  graphqlStackTraces: config.graphqlStackTraces,
 });
 
 phases.app = performance.now();
@@ -137,7 +148,19 @@ if (config.runWorker) {
   });
 }
 
-await new Promise<void>((resolve) => app.server.listen(config.port, resolve));
+// The port was free at the start; another program may have taken it since. Without this handler the
+// failed listen was only reported by the WebSocket server, and the process hung.
+await new Promise<void>((resolve) => {
+  const failed = (error: NodeJS.ErrnoException) =>
+    void database
+      .close()
+      .finally(() => refuseToStart(describeListenError(error.code ?? error.message, httpPort)));
+  app.server.once('error', failed);
+  app.server.listen(config.port, () => {
+    app.server.off('error', failed);
+    resolve();
+  });
+});
 ready = true;
 // Milliseconds since the process started, at the end of each start-up step (docs/performance.md "Cold start").
 phases.listening = performance.now();

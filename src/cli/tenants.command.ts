@@ -1,7 +1,11 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
 import type { Scope } from '../core/scope.js';
+import { AppError } from '../core/errors.js';
+import { MAX_PAGE_SIZE } from '../core/pagination.js';
+import { listAvailableTenants } from '../tenants/available-tenants.js';
 import { onboardTenant } from '../tenants/tenant-onboarding.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { SYNC_STEPS } from '../features.js';
 import { reconcileTenant } from '../tenants/tenant-reconcile.js';
 import {
@@ -16,6 +20,7 @@ import {
   type CliDatabase,
 } from './cli-database.js';
 import { orgOption } from './options.js';
+import { formatTable } from './table.js';
 import { addConsentCommands, simulatedCloudOf } from './tenant-consent.command.js';
 
 interface OnboardOptions {
@@ -42,7 +47,9 @@ function positiveInt(raw: string | undefined, option: string, fallback: number, 
 
 /**
  * Creates a new customer in the simulated cloud from --name and --domain, granting the organization
- * delegated access (the operator creates the customer for it); returns its external id.
+ * delegated access (the operator creates the customer for it); returns its external id. Everything is
+ * checked before anything is written: a domain another cloud tenant has is refused, and the initial
+ * `.onmicrosoft.com` domain is one no tenant has (a clash made the first sync fail on duplicate users).
  */
 async function createCloudTenant(
   db: CliDatabase,
@@ -51,22 +58,61 @@ async function createCloudTenant(
 ): Promise<string> {
   const domain = options.domain!.trim().toLowerCase();
   if (!DOMAIN.test(domain)) throw new CliError(`--domain must be a domain name, got "${options.domain}"`);
-  const label = domain.split('.')[0].replace(/-/g, '');
-  const cloud = simulatedCloudOf(db);
+  if (domain.endsWith('.onmicrosoft.com'))
+    throw new CliError("--domain is the customer's own domain; its .onmicrosoft.com domain is chosen for it");
   const seed = positiveInt(options.seed, '--seed', randomInt(1, 2 ** 31 - 1), 2 ** 31 - 1);
+  const employees = positiveInt(options.employees, '--employees', 40, 5000);
+  const cloud = simulatedCloudOf(db);
+  const [owner] = await cloud.tenantsWithDomains([domain]);
+  if (owner)
+    throw new CliError(
+      `The domain ${domain} already belongs to "${owner.displayName}" (external id ${owner.externalId}) in the ` +
+        `simulated cloud; choose another --domain, or onboard that tenant: tenants onboard --external-id ${owner.externalId}`,
+    );
+  const initialDomain = await cloud.freeInitialDomain(domain.split('.')[0]);
   const { tenant } = await cloud.createTenant({
     externalId: randomUUID(),
     displayName: options.name!.trim(),
-    domains: [domain, `${label}.onmicrosoft.com`],
+    domains: [domain, initialDomain],
     seed,
-    employees: positiveInt(options.employees, '--employees', 40, 5000),
+    employees,
   });
   await cloud.consent.grantDelegatedAccess(tenant.externalId, organizationId);
   info(
-    `Created "${tenant.displayName}" in the simulated cloud (external id ${tenant.externalId}, seed ${seed}), ` +
-      'granting the organization delegated access.',
+    `Created "${tenant.displayName}" (${domain}, ${initialDomain}) in the simulated cloud (external id ` +
+      `${tenant.externalId}, seed ${seed}), granting the organization delegated access.`,
   );
   return tenant.externalId;
+}
+
+/**
+ * Onboards and (unless --no-sync) runs the first sync in one transaction: a sync that fails leaves no tenant
+ * behind (it used to stay "active" with no users, every later sync failing), and the message says how to
+ * try again. The cloud tenant itself stays: it exists upstream whether or not we administer it.
+ */
+async function onboardAndSync(
+  db: CliDatabase,
+  scope: Scope,
+  externalId: string,
+  sync: boolean,
+): Promise<{ tenant: Tenant; summary: Record<string, number> | null }> {
+  const ctx = contextFor(db, scope, 'cli');
+  try {
+    return await ctx.em.transactional(async (em) => {
+      const inTransaction = { ...ctx, em };
+      const tenant = await onboardTenant(inTransaction, { externalId });
+      const summary = sync
+        ? await reconcileTenant(inTransaction, tenant.id, SYNC_STEPS, async () => undefined)
+        : null;
+      return { tenant, summary };
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new CliError(
+      `Nothing was onboarded: the first sync of ${externalId} failed (${error instanceof Error ? error.message : String(error)}). ` +
+        `Try again with: tenants onboard --org <org> --external-id ${externalId}`,
+    );
+  }
 }
 
 /** `tenants onboard`: an existing cloud tenant (--external-id) or a new simulated one (--name, --domain). */
@@ -97,20 +143,53 @@ export function tenantsCommand(): Command {
         const organization = await findOrganization(db.orm, options.org);
         const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
         const externalId = options.externalId ?? (await createCloudTenant(db, options, organization.id));
-        const ctx = contextFor(db, scope, 'cli');
-        const tenant = await onboardTenant(ctx, { externalId });
+        const { tenant, summary } = await onboardAndSync(db, scope, externalId, options.sync);
         info(
           `Onboarded "${tenant.name}" (${tenant.domain}) into ${organization.slug}, ${scope.environment}.`,
         );
-        if (options.sync) {
-          const summary = await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
+        if (summary)
           info(
             `Synced: ${Object.entries(summary)
               .map(([kind, n]) => `${kind} ${n}`)
               .join(', ')}`,
           );
-        }
         process.stdout.write(`${tenant.id}\n`);
+      });
+    });
+  command
+    .command('available')
+    .description('customer tenants that grant the organization delegated access: the external ids to onboard')
+    .addOption(orgOption())
+    .addOption(
+      new Option('--env <env>', 'live or test (sandbox)').choices(ENVIRONMENT_CHOICES).default('test'),
+    )
+    .action(async (options: { org: string; env: EnvironmentChoice }) => {
+      await withDatabase(async (db) => {
+        const organization = await findOrganization(db.orm, options.org);
+        const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
+        const ctx = contextFor(db, scope, 'cli');
+        const rows: string[][] = [];
+        let after: string | null = null;
+        do {
+          const page = await listAvailableTenants(ctx, { limit: MAX_PAGE_SIZE, after });
+          for (const item of page.items)
+            rows.push([
+              item.externalId,
+              item.displayName,
+              item.tenantId ? `onboarded (${item.tenantId})` : 'available',
+            ]);
+          after = page.pageInfo.nextCursor;
+        } while (after);
+        if (rows.length === 0) {
+          info(
+            `No customer grants ${organization.slug} delegated access yet (tenants grant <externalId> --org ${organization.slug}).`,
+          );
+          return;
+        }
+        process.stdout.write(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);
+        info(
+          `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug} --external-id <EXTERNAL ID>`,
+        );
       });
     });
   addConsentCommands(command);

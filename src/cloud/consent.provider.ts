@@ -24,3 +24,28 @@ export interface CloudConsentProvider {
     partnerOrganizationId: string,
   ): Promise<CloudDelegatedAccessRecord | null>;
 }
+
+/** A customer tenant that granted the partner delegated access (Graph: a `delegatedAdminCustomer`). */
+export interface CloudDelegatedCustomerRecord {
+  tenantExternalId: string;
+  displayName: string;
+}
+
+/** One page of a partner's delegated customers; `nextCursor` is the cloud's own (Graph: the skip token). */
+export interface CloudDelegatedCustomerPage {
+  items: CloudDelegatedCustomerRecord[];
+  nextCursor: string | null;
+}
+
+/**
+ * The customers that grant a partner access, in a stable order, a page at a time: what the partner may
+ * onboard. Microsoft 365 answers it from `GET /tenantRelationships/delegatedAdminCustomers` (paged by
+ * `@odata.nextLink`). One request object, not a tenant id first: it is about the partner, not one tenant.
+ */
+export interface CloudDelegatedCustomerLister {
+  listDelegatedCustomers(request: {
+    partnerOrganizationId: string;
+    limit: number;
+    cursor?: string | null;
+  }): Promise<CloudDelegatedCustomerPage>;
+}

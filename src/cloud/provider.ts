@@ -1,6 +1,6 @@
 import type { CloudBackupProvider } from './backup.provider.js';
 import type { CloudConnectorSourceProvider } from './connector-source.provider.js';
-import type { CloudConsentProvider } from './consent.provider.js';
+import type { CloudConsentProvider, CloudDelegatedCustomerLister } from './consent.provider.js';
 import type { CloudDeviceManagementProvider } from './device-management.provider.js';
 import type { UserManagementCloud } from './user-management.provider.js';
 
@@ -217,7 +217,9 @@ export interface CloudProvider
     CloudConnectorSourceProvider,
     SecurityPostureProvider,
     /** Which partner organizations each tenant granted (consent.provider.ts). */
-    CloudConsentProvider {
+    CloudConsentProvider,
+    /** The customers granting a partner access: what it may onboard (consent.provider.ts). */
+    CloudDelegatedCustomerLister {
   /** Alerts, devices and their actions, endpoint DLP (security.provider.ts). */
   readonly security: CloudSecurityProvider;
   /** Passwords, mailboxes, group removal and personal files (src/cloud/user-management.provider.ts). */

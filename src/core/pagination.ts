@@ -63,3 +63,15 @@ export function PageOf<T extends object>(itemClass: ClassType<T>, itemName: stri
 export function pageOffset({ page, limit }: PageArgs): number {
   return (page - 1) * limit;
 }
+
+@ObjectType({ description: 'Where a keyset page stands: no total, a cursor to the next page' })
+export class CursorPageInfo {
+  @Field(() => Int)
+  limit!: number;
+
+  @Field()
+  hasMore!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last' })
+  nextCursor!: string | null;
+}

@@ -16,6 +16,7 @@ import {
   type PostgresBinaries,
   type ServerUser,
 } from './postgres-process.js';
+import { portProblem } from '../core/port-check.js';
 import { initialiseCluster, serverSpawnOptions } from './postgres-initdb.js';
 
 export interface EmbeddedPostgresOptions {
@@ -119,6 +120,15 @@ class EmbeddedCluster {
     let running = await this.inspect();
     if (!running) {
       try {
+        // Another program on the port: one line naming it, not PostgreSQL's log after a failed start (and
+        // not a connection to whatever answers there, taken for our server).
+        const busy = await portProblem({
+          port: this.port,
+          host: '127.0.0.1',
+          what: 'embedded PostgreSQL',
+          variable: 'EMBEDDED_PG_PORT',
+        });
+        if (busy) throw new Error(busy);
         await this.initialiseIfNeeded();
         await this.spawnServer();
         this.writeOwner();

@@ -1,7 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runMigrations } from 'graphile-worker';
-import pg from 'pg';
+import type pg from 'pg';
+import { openTimedPool } from './database-timeouts.js';
 import type { AppConfig } from '../config.js';
+import { mkdirSync } from 'node:fs';
+import { claimDataDir } from './data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { migrate, openOrm } from './orm.js';
 import { applyRowLevelSecurity } from './row-level-security.js';
@@ -26,6 +29,8 @@ export interface PrepareOptions {
   notice?: (message: string) => void;
   onQuery?: (sql: string) => void;
   poolMax?: number;
+  /** A server (not the CLI): refuses a data folder another server runs on, unless SHARE_DATA_DIR is set. */
+  claimDataDir?: boolean;
 }
 
 /**
@@ -37,6 +42,10 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
+    if (options.claimDataDir && !config.shareDataDir) {
+      mkdirSync(config.dataDir, { recursive: true });
+      claimDataDir(config.dataDir);
+    }
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,
       port: config.embeddedPostgresPort,
@@ -51,8 +60,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     onQuery: options.onQuery,
     poolMax: options.poolMax,
     appRole: config.enforceRowLevelSecurity ? config.appDatabaseRole : undefined,
+    timeouts: config.databaseTimeouts,
   });
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = openTimedPool(url, 10, config.databaseTimeouts);
   // An idle client dropped by the server (restart, network) must not crash the process.
   pool.on('error', (error) => options.log(`database pool: ${error.message}`));
   pool.on('connect', (client) =>

@@ -9,7 +9,7 @@ import { httpRequestDuration, metricsRegistry, recordGraphQLOperation } from '..
  * histogram's label set stays the size of the route table. Requests that matched no route (404s, refusals
  * before routing such as 401 and 429) share one label.
  */
-function routeTemplateOf(req: Request): string {
+export function routeTemplateOf(req: Request): string {
   if (req.route && typeof req.route.path === 'string') return `${req.baseUrl}${req.route.path}`;
   if (req.originalUrl.startsWith('/graphql')) return '/graphql';
   return 'unmatched';

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
+import { AvailableTenantPage, AvailableTenantsArgs, listAvailableTenants } from './available-tenants.js';
 import { TenantSync } from './sync-run.entity.js';
 import { computeTenantHealth } from './tenant-health.js';
 import { storedHealthSignalsLoader } from './tenant-health.loaders.js';
@@ -30,6 +31,16 @@ export class TenantResolver {
   @RequirePermission(FEATURES.tenants.read)
   tenant(@Arg('id', () => GraphQLUUID) id: string, @Ctx() ctx: RequestContext) {
     return new TenantService(ctx).get(id);
+  }
+
+  @Query(() => AvailableTenantPage, {
+    description:
+      'Customer tenants of the upstream cloud that grant this organization delegated access, with the tenant ' +
+      'each already is here (null: not onboarded yet, pass its externalId to onboardTenant)',
+  })
+  @RequirePermission(FEATURES.tenants.read)
+  availableTenants(@Args() args: AvailableTenantsArgs, @Ctx() ctx: RequestContext) {
+    return listAvailableTenants(ctx, args);
   }
 
   @Mutation(() => Tenant, {

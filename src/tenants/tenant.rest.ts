@@ -50,7 +50,32 @@ const GET_TENANT_SYNC = /* GraphQL */ `
   }
 `;
 
+const LIST_AVAILABLE_TENANTS = /* GraphQL */ `
+  query ListAvailableTenants($limit: Int, $after: String) {
+    availableTenants(limit: $limit, after: $after) {
+      items {
+        externalId
+        displayName
+        tenantId
+      }
+      pageInfo {
+        limit
+        hasMore
+        nextCursor
+      }
+    }
+  }
+`;
+
 export const TENANT_ROUTES: RouteDefinition[] = [
+  {
+    method: 'GET',
+    path: '/available-tenants',
+    operation: LIST_AVAILABLE_TENANTS,
+    query: { limit: { type: 'int' }, after: { type: 'string' } },
+    summary:
+      'customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)',
+  },
   {
     method: 'GET',
     path: '/tenants',

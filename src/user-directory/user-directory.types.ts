@@ -1,7 +1,7 @@
 import { Max, Min } from 'class-validator';
 import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
+import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
 import { AccountStatus, UserType } from '../users/user.enums.js';
 
 /** Shortest search term: trigram matching needs three characters to use its index. */
@@ -52,18 +52,6 @@ export class DirectoryUser {
 
   @Field(() => UserType)
   userType!: UserType;
-}
-
-@ObjectType({ description: 'Where a keyset page stands: no total, a cursor to the next page' })
-export class CursorPageInfo {
-  @Field(() => Int)
-  limit!: number;
-
-  @Field()
-  hasMore!: boolean;
-
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on the last' })
-  nextCursor!: string | null;
 }
 
 @ObjectType()

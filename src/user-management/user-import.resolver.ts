@@ -29,6 +29,19 @@ export class UserImportResolver {
     return new UserImportService(ctx).submit(tenantId, csv);
   }
 
+  @Mutation(() => UserImport, {
+    description:
+      'Runs a Failed user import again for its remaining rows only (Pending, or sent when the import stopped); created and failed rows stay as they are. 409 unless Failed with rows remaining',
+  })
+  @RequirePermission(FEATURES.identity.write)
+  retryUserImport(
+    @tenantIdArg() tenantId: string,
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserImportService(ctx).retry(tenantId, id);
+  }
+
   @Query(() => UserImport, { description: 'A user import with its progress' })
   @RequirePermission(FEATURES.identity.read)
   userImport(

@@ -1596,6 +1596,62 @@ export interface paths {
         patch: operations["updateApiKey"];
         trace?: never;
     };
+    "/api/settings/cloud-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * the live environment's cloud connection, its last test and what is available (live Admin key)
+         * @description the live environment's cloud connection, its last test and what is available (live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        get: operations["getCloudConnection"];
+        /**
+         * connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key)
+         * @description connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        put: operations["connectCloud"];
+        post?: never;
+        /**
+         * remove the cloud connection (idempotent: answers the not-connected state; live Admin key)
+         * @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        delete: operations["disconnectCloud"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/cloud-connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * test the saved connection again and record the outcome as its last test (409 without one; live Admin key)
+         * @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        post: operations["testCloudConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/integrations": {
         parameters: {
             query?: never;
@@ -1948,6 +2004,50 @@ export interface paths {
          *     Needs an API key of level Read or an access token with the scope read:users. Also served under /v1/api.
          */
         get: operations["getUserImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-management-identity/users/bulk/{operationId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining
+         * @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining.
+         *
+         *     Needs an API key of level Write or an access token with the scope write:users. Also served under /v1/api.
+         */
+        post: operations["retryUserImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/available-tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants.
+         */
+        get: operations["listAvailableTenants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2425,6 +2525,11 @@ export interface components {
          */
         BlockReason: "Platform Blocked" | "OS Version" | "Device Limit" | "Personal Device";
         /**
+         * @description microsoft365: customer tenants through Microsoft Graph with a multi-tenant app of the partner tenant; simulated: the built-in simulated cloud (development and tests)
+         * @enum {string}
+         */
+        CloudProviderKind: "microsoft365" | "simulated";
+        /**
          * @description Compliant, Non-Compliant, In Grace Period (non-compliant inside the remediation window), Not Evaluated
          * @enum {string}
          */
@@ -2434,6 +2539,16 @@ export interface components {
          * @enum {string}
          */
         ConflictPolicy: "Skip" | "Overwrite" | "Keep both";
+        /** @description The cloud to connect the live environment to (tested before it is saved) */
+        ConnectCloudInput: {
+            provider: components["schemas"]["CloudProviderKind"];
+            /** @description microsoft365: the partner tenant id (GUID) or its initial domain (contoso.onmicrosoft.com) */
+            partnerTenantId?: string | null;
+            /** @description microsoft365: the multi-tenant app registration (GUID) */
+            clientId?: string | null;
+            /** @description microsoft365: a client secret value of the app; stored sealed, never returned */
+            clientSecret?: string | null;
+        };
         /** @description How to connect an integration */
         ConnectIntegrationInput: {
             /** @description webhook: your https endpoint; slack: a https://hooks.slack.com/services/... URL; teams: an incoming-webhook or workflow URL */
@@ -10401,6 +10516,298 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCloudConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the live environment's cloud connection, its last test and what is available (live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    connectCloud: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectCloudInput"];
+            };
+        };
+        responses: {
+            /** @description connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disconnectCloud: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testCloudConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -11900,6 +12307,137 @@ export interface operations {
                                     totalEstimated: boolean | null;
                                 };
                             };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryUserImport: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            status: components["schemas"]["UserImportStatus"];
+                            /** Format: int32 */
+                            totalRows: number;
+                            /** Format: int32 */
+                            processedRows: number;
+                            /** Format: int32 */
+                            createdRows: number;
+                            /** Format: int32 */
+                            failedRows: number;
+                            /** @description Why the whole operation failed */
+                            failureReason: string | null;
+                            /** @description Who submitted the import */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAvailableTenants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The tenant id in the upstream cloud (onboardTenant input.externalId) */
+                            externalId: string;
+                            displayName: string;
+                            /** @description The tenant it already is in this environment, null while it is not onboarded */
+                            tenantId: string | null;
+                        }[];
+                        meta: {
+                            /** Format: int32 */
+                            limit: number;
+                            hasMore: boolean;
+                            /** @description Pass as `after` for the next page; null on the last */
+                            nextCursor: string | null;
                         };
                     };
                 };

@@ -3,7 +3,11 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
-import type { CloudConsentProvider, CloudDelegatedAccessRecord } from '../consent.provider.js';
+import type {
+  CloudConsentProvider,
+  CloudDelegatedAccessRecord,
+  CloudDelegatedCustomerPage,
+} from '../consent.provider.js';
 import { SimulatedCloudTenant } from './simulated-cloud.entity.js';
 
 /**
@@ -18,6 +22,12 @@ import { SimulatedCloudTenant } from './simulated-cloud.entity.js';
   name: 'sim_cloud_tenant_grants_active_unique',
   expression:
     'create unique index "sim_cloud_tenant_grants_active_unique" on "sim_cloud_tenant_grants" ("tenant_external_id", "partner_organization_id") where "revoked_at" is null',
+})
+// A partner's active grants in tenant order: the delegated-customer list reads its page from it.
+@Index({
+  name: 'sim_cloud_tenant_grants_partner_index',
+  expression:
+    'create index "sim_cloud_tenant_grants_partner_index" on "sim_cloud_tenant_grants" ("partner_organization_id", "tenant_external_id") where "revoked_at" is null',
 })
 export class SimulatedTenantGrant {
   [OptionalProps]?: 'revokedAt';
@@ -73,6 +83,30 @@ export class SimulatedConsent implements CloudConsentProvider {
       revokedAt: null,
     });
     return grant ? recordOf(grant) : null;
+  }
+
+  /** Keyset pages by tenant id; the cursor is the last id of the page before. */
+  async listDelegatedCustomers(request: {
+    partnerOrganizationId: string;
+    limit: number;
+    cursor?: string | null;
+  }): Promise<CloudDelegatedCustomerPage> {
+    const rows = await this.em()
+      .getConnection()
+      .execute<{ tenant_external_id: string; display_name: string }[]>(
+        `select g.tenant_external_id, t.display_name
+           from sim_cloud_tenant_grants g
+           join sim_cloud_tenants t on t.external_id = g.tenant_external_id
+          where g.partner_organization_id = ? and g.revoked_at is null and g.tenant_external_id > ?
+          order by g.tenant_external_id
+          limit ?`,
+        [request.partnerOrganizationId, request.cursor ?? '', request.limit + 1],
+      );
+    const items = rows.slice(0, request.limit).map((row) => ({
+      tenantExternalId: row.tenant_external_id,
+      displayName: row.display_name,
+    }));
+    return { items, nextCursor: rows.length > request.limit ? items.at(-1)!.tenantExternalId : null };
   }
 
   /** The customer grants the partner access. Idempotent: an active grant is returned unchanged. */

@@ -91,6 +91,8 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly consent = new SimulatedConsent(() => this.em(), { now: () => this.clock.now() });
   getDelegatedAccess: CloudProvider['getDelegatedAccess'] = (...args) =>
     this.consent.getDelegatedAccess(...args);
+  listDelegatedCustomers: CloudProvider['listDelegatedCustomers'] = (request) =>
+    this.consent.listDelegatedCustomers(request);
 
   private list<T>(tenantExternalId: string, kind: SimulatedObjectKind): Promise<T[]> {
     return this.store.list<T>(tenantExternalId, kind);
@@ -257,6 +259,10 @@ export class SimulatedCloudProvider implements CloudProvider {
   readonly tenants: SimulatedTenants;
   createTenant: SimulatedTenants['createTenant'] = (...args) => this.tenants.createTenant(...args);
   advance: SimulatedTenants['advance'] = (...args) => this.tenants.advance(...args);
+  tenantsWithDomains: SimulatedTenants['tenantsWithDomains'] = (...args) =>
+    this.tenants.tenantsWithDomains(...args);
+  freeInitialDomain: SimulatedTenants['freeInitialDomain'] = (...args) =>
+    this.tenants.freeInitialDomain(...args);
 
   /** Inserts or replaces one object (tests and the factories write upstream objects through it). */
   put: SimulatedObjectStore['put'] = (...args) => this.store.put(...args);

@@ -37,6 +37,45 @@ export class SimulatedTenants {
     return { tenant: directory.tenant, created };
   }
 
+  /** The tenants that already have one of `domains` (a domain belongs to one tenant of the cloud). */
+  async tenantsWithDomains(
+    domains: string[],
+  ): Promise<Array<{ externalId: string; displayName: string; domains: string[] }>> {
+    const rows = await this.store
+      .em()
+      .getConnection()
+      .execute<{ external_id: string; display_name: string; domains: string[] }[]>(
+        'select external_id, display_name, domains from sim_cloud_tenants where domains && array[?]::text[]',
+        [domains],
+      );
+    return rows.map((row) => ({
+      externalId: row.external_id,
+      displayName: row.display_name,
+      domains: row.domains,
+    }));
+  }
+
+  /**
+   * A `.onmicrosoft.com` initial domain no tenant has yet, from `label` (`label`, `label2`, `label3`…), as the
+   * real cloud makes a customer pick one that is free: a new tenant named like a demo one got the demo's
+   * initial domain, and its admin and guests collided with the demo tenant's users at the first sync.
+   */
+  async freeInitialDomain(label: string): Promise<string> {
+    const base = label.replace(/[^a-z0-9]/g, '').slice(0, 24) || 'tenant';
+    const rows = await this.store
+      .em()
+      .getConnection()
+      .execute<{ domain: string }[]>(
+        'select d as domain from sim_cloud_tenants, unnest(domains) d where d like ?',
+        [`${base}%.onmicrosoft.com`],
+      );
+    const taken = new Set(rows.map((row) => row.domain));
+    for (let n = 1; ; n++) {
+      const candidate = `${base}${n === 1 ? '' : n}.onmicrosoft.com`;
+      if (!taken.has(candidate)) return candidate;
+    }
+  }
+
   private async writeDirectory(em: EntityManager, directory: GeneratedDirectory): Promise<boolean> {
     const { tenant } = directory;
     const inserted = await em

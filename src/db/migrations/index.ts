@@ -40,6 +40,9 @@ import { Migration20261231090200_jobs_in_flight } from './Migration2026123109020
 import { Migration20261231090100_directory_roles } from './Migration20261231090100_directory_roles.js';
 import { Migration20261231090000_upstream_tenant_owner } from './Migration20261231090000_upstream_tenant_owner.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
+import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
+import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
+import { Migration20261231063000_partner_grants_index } from './Migration20261231063000_partner_grants_index.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
 
@@ -145,6 +148,18 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261230150000_connector_failed_items',
     class: Migration20261230150000_connector_failed_items,
+  },
+  {
+    name: 'Migration20261231090000_tracked_run_tokens',
+    class: Migration20261231090000_tracked_run_tokens,
+  },
+  {
+    name: 'Migration20261231090000_cloud_connections',
+    class: Migration20261231090000_cloud_connections,
+  },
+  {
+    name: 'Migration20261231063000_partner_grants_index',
+    class: Migration20261231063000_partner_grants_index,
   },
   {
     name: 'Migration20261231090000_upstream_tenant_owner',

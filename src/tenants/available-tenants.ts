@@ -1,0 +1,77 @@
+import { IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
+import type { ServiceContext } from '../core/service-context.js';
+import { Tenant } from './tenant.entity.js';
+
+@ArgsType()
+export class AvailableTenantsArgs {
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}` })
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  limit: number = DEFAULT_PAGE_SIZE;
+
+  @Field(() => String, { nullable: true, description: 'The nextCursor of the previous page' })
+  @IsOptional()
+  @MaxLength(1000)
+  after?: string | null;
+}
+
+@ObjectType({
+  description:
+    'A customer tenant of the upstream cloud that grants this organization delegated access: onboardTenant takes its externalId',
+})
+export class AvailableTenant {
+  @Field({ description: 'The tenant id in the upstream cloud (onboardTenant input.externalId)' })
+  externalId!: string;
+
+  @Field()
+  displayName!: string;
+
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The tenant it already is in this environment, null while it is not onboarded',
+  })
+  tenantId!: string | null;
+}
+
+@ObjectType({
+  description: 'A page of available tenants: no total (the cloud gives none), a cursor to the next',
+})
+export class AvailableTenantPage {
+  @Field(() => [AvailableTenant])
+  items!: AvailableTenant[];
+
+  @Field(() => CursorPageInfo)
+  pageInfo!: CursorPageInfo;
+}
+
+/**
+ * The customers that grant the caller's organization delegated access, in the cloud's order, each with the
+ * tenant it already is in the caller's environment (issue #33 item 3: the external ids the README asks for).
+ * The cloud is asked (simulated: its grants; Microsoft 365: delegatedAdminCustomers), so a customer that
+ * granted access a minute ago is there before anyone onboarded it. One lookup of our tenants per page.
+ */
+export async function listAvailableTenants(
+  ctx: ServiceContext,
+  args: AvailableTenantsArgs,
+): Promise<AvailableTenantPage> {
+  const page = await ctx.provider.listDelegatedCustomers({
+    partnerOrganizationId: ctx.scope.organizationId,
+    limit: args.limit,
+    cursor: args.after ?? null,
+  });
+  const ids = page.items.map((item) => item.tenantExternalId);
+  const onboarded = ids.length
+    ? await ctx.em.find(Tenant, { externalId: { $in: ids } }, { fields: ['id', 'externalId'] })
+    : [];
+  const tenantOf = new Map(onboarded.map((tenant) => [tenant.externalId, tenant.id]));
+  return {
+    items: page.items.map((item) => ({
+      externalId: item.tenantExternalId,
+      displayName: item.displayName,
+      tenantId: tenantOf.get(item.tenantExternalId) ?? null,
+    })),
+    pageInfo: { limit: args.limit, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Issue #33 item 3: onboarding a new simulated tenant is all-or-nothing. A name like a demo tenant's used to
+ * get the demo's `.onmicrosoft.com` domain, print "Onboarded", then fail the first sync on duplicate users
+ * with a stack trace, leaving an empty "active" tenant. `tenants available` lists what may be onboarded.
+ */
+import pg from 'pg';
+import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
+import { lastLine, runCli } from '../helpers/cli.js';
+import { createTestDatabase } from '../helpers/test-app.js';
+
+let databaseUrl: string;
+const cli = (...args: string[]) => runCli(databaseUrl, ...args);
+
+async function counts(): Promise<{ cloud: number; tenants: number }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ cloud: number; tenants: number }>(
+      'select (select count(*)::int from sim_cloud_tenants) as cloud, (select count(*)::int from tenants) as tenants',
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+}, 60_000);
+
+describe('npm run cli -- tenants available / onboard --name --domain', () => {
+  it('lists the demo customers with the one still to onboard', async () => {
+    const listed = await cli('tenants', 'available', '--org', 'demo');
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^EXTERNAL ID\s+NAME\s+STATUS$/);
+    expect(lines.filter((line) => line.endsWith('available'))).toEqual([
+      expect.stringContaining(DEMO_AVAILABLE_TENANT.externalId!),
+    ]);
+    expect(lines.filter((line) => line.includes('onboarded ('))).toHaveLength(6);
+    expect(listed.stderr).toContain('tenants onboard --org demo --external-id');
+  }, 90_000);
+
+  it('a name like a demo tenant’s gets a free initial domain, and syncs its users', async () => {
+    const result = await cli(
+      'tenants',
+      'onboard',
+      '--org',
+      'demo',
+      '--name',
+      'Contoso Dental West',
+      '--domain',
+      'contosodental.example',
+      '--employees',
+      '12',
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at |duplicate key/);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('contosodental2.onmicrosoft.com');
+    expect(result.stderr).toMatch(/Synced: usersCreated [1-9]/);
+    expect(lastLine(result.stdout)).toMatch(/^[0-9a-f-]{36}$/);
+  }, 90_000);
+
+  it.each([
+    [['--domain', 'contosodental.com'], 'already belongs to "Contoso Dental'],
+    [['--domain', 'not a domain'], '--domain must be a domain name'],
+    [['--domain', 'x.example', '--employees', '0'], '--employees must be a whole number from 1 to 5000'],
+  ])(
+    'refuses %j before writing anything, in one line',
+    async (options, message) => {
+      const before = await counts();
+      const result = await cli('tenants', 'onboard', '--org', 'demo', '--name', 'Clash', ...options);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(message);
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(await counts()).toEqual(before);
+    },
+    60_000,
+  );
+});

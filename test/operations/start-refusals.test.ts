@@ -1,0 +1,108 @@
+/**
+ * Issue #33 item 1: a start that cannot work says why in one line and exits non-zero, instead of hanging on
+ * a busy port or joining another server's data folder. Real server processes on loopback.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { readPidFile, processAlive } from '../../src/db/postgres-process.js';
+import { FaultServer } from '../faults/fault-kit.js';
+import { freePort } from '../helpers/server-process.js';
+
+const dataDirs: string[] = [];
+const servers: FaultServer[] = [];
+function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'msp-start-'));
+  dataDirs.push(dir);
+  return dir;
+}
+
+/** Another program holding `port` (on `host`, or every address). */
+function occupy(port: number, host?: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const holder = createServer();
+    holder.once('error', reject);
+    holder.listen({ port, host }, () => resolve(holder));
+  });
+}
+
+async function refusal(env: Record<string, string | undefined>, port?: number): Promise<string> {
+  const server = await FaultServer.start(port ? { ...env, PORT: String(port) } : env, { waitReady: false });
+  servers.push(server);
+  expect(await server.exited()).toBe(1);
+  const lines = server.output.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(server.output).not.toMatch(/\n\s+at |Error:/);
+  return lines[0];
+}
+
+afterAll(() => {
+  for (const server of servers) server.reap();
+  for (const dir of dataDirs) {
+    const left = readPidFile(path.join(dir, 'pg'));
+    if (left && processAlive(left.pid)) process.kill(left.pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('start-up refusals', () => {
+  it('a Microsoft endpoint over http: exit 1, one line naming the variable and NODE_EXTRA_CA_CERTS', async () => {
+    const line = await refusal({ MICROSOFT_GRAPH_URL: 'http://graph.example.test' });
+    expect(line).toMatch(/^Cannot start: MICROSOFT_GRAPH_URL must use https:\/\/ .*NODE_EXTRA_CA_CERTS=/);
+  });
+
+  it('a busy HTTP port: exit 1, one line naming the port and PORT=', async () => {
+    const port = await freePort();
+    const holder = await occupy(port);
+    try {
+      const line = await refusal({}, port);
+      expect(line).toBe(
+        `Cannot start: port ${port} (HTTP) is already in use by another program; choose another with ` +
+          `PORT=… (e.g. PORT=${port + 1} npm start)`,
+      );
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
+  it('a busy embedded PostgreSQL port: exit 1, one line naming the port and EMBEDDED_PG_PORT=', async () => {
+    const pgPort = await freePort();
+    const holder = await occupy(pgPort, '127.0.0.1');
+    try {
+      const line = await refusal({
+        DATABASE_URL: undefined,
+        DATA_DIR: tempDataDir(),
+        EMBEDDED_PG_PORT: String(pgPort),
+      });
+      expect(line).toContain(`Cannot start: port ${pgPort} (embedded PostgreSQL) is already in use`);
+      expect(line).toContain('EMBEDDED_PG_PORT=');
+    } finally {
+      holder.close();
+    }
+  }, 60_000);
+
+  it('a second server on one data folder refuses, naming the running one’s pid; SHARE_DATA_DIR joins', async () => {
+    const env = {
+      DATABASE_URL: undefined,
+      DATA_DIR: tempDataDir(),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+    };
+    const first = await FaultServer.start(env);
+    servers.push(first);
+    const line = await refusal(env);
+    expect(line).toMatch(
+      new RegExp(`^Cannot start: another server \\(pid ${first.pid}\\) is running on the data folder`),
+    );
+    expect(line).toContain('DATA_DIR=');
+    // The documented way to run two servers on one database still works.
+    const second = await FaultServer.start({ ...env, SHARE_DATA_DIR: 'true' });
+    servers.push(second);
+    expect(await fetch(`${second.baseUrl}/health/ready`).then((r) => r.status)).toBe(200);
+    process.kill(second.pid, 'SIGTERM');
+    expect(await second.exited()).toBe(0);
+    process.kill(first.pid, 'SIGTERM');
+    expect(await first.exited()).toBe(0);
+  }, 240_000);
+});

@@ -1,0 +1,107 @@
+/**
+ * Issue #33 item 3: the external ids an organization may onboard — the customers that grant it delegated
+ * access, as the cloud lists them — over REST and GraphQL, each with the tenant it already is in the caller's
+ * environment. Keyset pages; another organization's customers never show.
+ */
+import { randomUUID } from 'node:crypto';
+import { SimulatedTenantGrant } from '../../src/cloud/simulated/consent.simulated.js';
+import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+interface Available {
+  externalId: string;
+  displayName: string;
+  tenantId: string | null;
+}
+interface Envelope {
+  success: boolean;
+  data: Available[];
+  meta: { limit: number; hasMore: boolean; nextCursor: string | null };
+}
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+let other: OrganizationWithKeys;
+const onboarded = new Map<string, string>();
+let waiting: string;
+
+beforeAll(async () => {
+  ({ app, org, other } = await startSuite({ other: true }));
+  for (let i = 0; i < 3; i++) {
+    const tenant = await createTenant(app, org.scope, { name: `Onboarded ${i}` });
+    onboarded.set(tenant.externalId, tenant.id);
+  }
+  await createTenant(app, other.scope, { name: 'Someone else’s' });
+  // A customer that granted access and is not onboarded yet.
+  waiting = randomUUID();
+  const em = app.orm.em.fork();
+  em.create(SimulatedCloudTenant, {
+    externalId: waiting,
+    displayName: 'Waiting Co',
+    domains: ['waiting.example'],
+    seed: 1,
+  });
+  em.create(SimulatedTenantGrant, {
+    tenantExternalId: waiting,
+    partnerOrganizationId: org.scope.organizationId,
+    grantedAt: app.clock.now(),
+  });
+  await em.flush();
+});
+afterAll(() => app.stop());
+
+async function everyPage(key: string): Promise<Available[]> {
+  const seen: Available[] = [];
+  let after: string | null = null;
+  do {
+    const query: string = `/v1/available-tenants?limit=2${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const res = await app.request<Envelope>('GET', query, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.length).toBeLessThanOrEqual(2);
+    seen.push(...res.body.data);
+    after = res.body.meta.nextCursor;
+    expect(res.body.meta.hasMore).toBe(after !== null);
+  } while (after);
+  return seen;
+}
+
+describe('GET /v1/available-tenants and availableTenants', () => {
+  it('lists every customer granting the organization, in pages, with the tenant each already is', async () => {
+    const seen = await everyPage(org.keys.read);
+    expect(seen).toHaveLength(4);
+    expect(new Set(seen.map((item) => item.externalId)).size).toBe(4);
+    for (const item of seen)
+      expect(item.tenantId).toBe(item.externalId === waiting ? null : onboarded.get(item.externalId));
+    expect(seen.find((item) => item.externalId === waiting)?.displayName).toBe('Waiting Co');
+  });
+
+  it('in the live environment the same customers are all still to onboard', async () => {
+    const res = await app.request<Envelope>('GET', '/v1/available-tenants?limit=100', {
+      key: org.liveAdminKey,
+    });
+    expect(res.body.data).toHaveLength(4);
+    expect(res.body.data.every((item) => item.tenantId === null)).toBe(true);
+  });
+
+  it('GraphQL gives the same, and refuses a limit out of 1..100', async () => {
+    const res = await app.graphql<{
+      availableTenants: { items: Available[]; pageInfo: { hasMore: boolean } };
+    }>(
+      org.keys.read,
+      '{ availableTenants(limit: 100) { items { externalId displayName tenantId } pageInfo { hasMore nextCursor } } }',
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data?.availableTenants.items.map((item) => item.externalId).sort()).toEqual(
+      [...onboarded.keys(), waiting].sort(),
+    );
+    expect(res.body.data?.availableTenants.pageInfo.hasMore).toBe(false);
+    const refused = await app.request<{ error: { code: string } }>('GET', '/v1/available-tenants?limit=101', {
+      key: org.keys.read,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('INVALID_REQUEST');
+  });
+});
