@@ -12,7 +12,7 @@ export const ISOLATION_POLICY = 'organization_isolation';
  * Tables the request path never touches (issue #32 item 7): the migration history, the secrets key check and
  * the rate-limit counters (counted by the guard as the service role, before the organization's session). The
  * application role gets no privilege on them; `organizations` it may read and update, its own row only
- * (the `organization_self` policy of migration 20261231090400), never insert or delete.
+ * (the `organization_self` policy of migration 20261231100400), never insert or delete.
  */
 export const SERVICE_ONLY_TABLES = ['mikro_orm_migrations', 'secrets_key_checks', 'rate_limits'] as const;
 const READ_UPDATE_TABLES = ['organizations'] as const;

@@ -8,8 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
  * bypasses row-level security as for every table; the application role also loses insert and delete on it
  * (row-level-security.ts).
  */
-export class Migration20261231090400_organization_self extends Migration {
-  override name = 'Migration20261231090400_organization_self';
+export class Migration20261231100400_organization_self extends Migration {
+  override name = 'Migration20261231100400_organization_self';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "organizations" enable row level security;`);

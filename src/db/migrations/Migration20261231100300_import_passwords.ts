@@ -7,8 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  * row of an import that finished. Rows still pending keep theirs (their job reads them as is) until created.
  * Down has nothing to restore.
  */
-export class Migration20261231090300_import_passwords extends Migration {
-  override name = 'Migration20261231090300_import_passwords';
+export class Migration20261231100300_import_passwords extends Migration {
+  override name = 'Migration20261231100300_import_passwords';
 
   override up(): void | Promise<void> {
     this.addSql(`update "user_import_rows" r set "password" = null
