@@ -199,6 +199,17 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     expect(later.body.data.id).not.toBe(firstTry.body.data.id);
   });
 
+  it('replays "apply to every open tenant" with its first operation, not 409 (issue #32 item 7)', async () => {
+    await tenantMissing(app, org.scope, 'attack-surface-reduction');
+    const headers = { 'Idempotency-Key': 'apply-everywhere-0001' };
+    const firstTry = await apply('attack-surface-reduction', {}, headers);
+    expect(firstTry.status).toBe(202);
+    // Its tenants are In Progress now: without the key first, the replay found no Open tenant (409).
+    const secondTry = await apply('attack-surface-reduction', {}, headers);
+    expect(secondTry.status).toBe(202);
+    expect(secondTry.body.data.id).toBe(firstTry.body.data.id);
+  });
+
   it('refuses foreign tenants (404 naming them), an empty list (400), a Read key (403), an unknown id (404)', async () => {
     const mine = await tenantMissing(app, org.scope, 'tamper-protection');
     const theirs = await tenantMissing(app, other.scope, 'tamper-protection');

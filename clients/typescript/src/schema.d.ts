@@ -3617,7 +3617,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -3739,7 +3739,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -3891,7 +3891,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -4011,7 +4011,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
