@@ -17,6 +17,9 @@ import { bodyProblem, queryProblems } from './request-input.js';
 import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
+/** graphql-js's message for an explicit null in a non-null argument position (its default does not apply). */
+const NULL_ARGUMENT = /^Argument "(\w+)" of non-null type "[^"]+" must not be null\.$/;
+
 export interface HandlerDeps {
   /** The REST copy of the schema (SPEC enum spellings). */
   schema: GraphQLSchema;
@@ -172,6 +175,11 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       const result = await route.run(deps.contextFor(req), variables);
       if (result.errors?.length) {
         const [first] = result.errors;
+        // A null sent for an argument that has a default but is not nullable (`"dryRun": null`): graphql-js
+        // refuses it while executing, with no original error; it is the client's input (issue #32 item 9).
+        const nulled = first.originalError ? null : NULL_ARGUMENT.exec(first.message);
+        if (nulled)
+          throw invalid([{ field: nulled[1], problem: 'must not be null (leave it out for its default)' }]);
         const appError = toAppError(first.originalError ?? first);
         if (appError.code === 'INTERNAL_ERROR') deps.logError(first.originalError ?? first, req);
         throw appError;

@@ -26,6 +26,7 @@ import { authenticate, requireViewer, type Authenticator } from './http/authenti
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
+import { refuseDeepJson } from './http/input/json-depth.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
 import { authorizeOperationPlugin } from './http/operation-requirements.js';
@@ -211,6 +212,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const parseJson = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
+    verify: refuseDeepJson, // a body nested over MAX_JSON_DEPTH is refused before it is parsed
   });
   // Then the organization's database session (row-level security), which must follow the body parser.
   const jsonBody = [parseJson, organizationSession];

@@ -16,6 +16,7 @@ import {
   StartRestoreInput,
 } from './backup.types.js';
 import { downloadUrlOf } from './restore-download.js';
+import { meetsRequirement } from '../core/viewer.js';
 import { RestoreJob } from './restore-job.entity.js';
 import { RestoreService } from './restore.service.js';
 import { StartsJob } from '../core/job-charges.js';
@@ -95,9 +96,12 @@ export class BackupResolver {
 
   @FieldResolver(() => RestoreDownload, {
     nullable: true,
-    description: 'Export: the signed download link of the archive, once finished (it expires)',
+    description:
+      'Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore',
   })
   download(@Root() job: RestoreJob, @Ctx() ctx: RequestContext): RestoreDownload | null {
+    // The link is the archive: only who may start a restore sees it (issue #32 item 7), a Read key gets null.
+    if (!meetsRequirement(ctx.viewer, FEATURES.backup.write)) return null;
     const url = downloadUrlOf(ctx, job);
     return url && job.downloadExpiresAt ? { url, expiresAt: job.downloadExpiresAt } : null;
   }

@@ -42,6 +42,8 @@ export function downloadUrlOf(deps: AppDeps, job: RestoreJob): string | null {
   return url.toString();
 }
 
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
+
 function refuse(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ success: false, error: { code, message, details: {} } });
 }
@@ -55,7 +57,10 @@ async function serveDownload(
 ): Promise<void> {
   const jobId = String(req.params.jobId);
   const expires = Number(req.query.expires);
-  const given = typeof req.query.signature === 'string' ? req.query.signature : '';
+  // A signature is 43 base64url characters (HMAC-SHA256); anything else fails here, before timingSafeEqual
+  // (43 non-ASCII characters are more than 43 bytes, and made it throw: a 500, issue #32 item 7).
+  const given =
+    typeof req.query.signature === 'string' && SIGNATURE.test(req.query.signature) ? req.query.signature : '';
   const em = orm.em.fork();
   // Outside any organization's scope: the signature, checked next, is the authorization.
   const job = /^[0-9a-f-]{36}$/i.test(jobId)

@@ -8,7 +8,7 @@ import { BackupService } from './backup.service.js';
 import { RestoreTargetType, RestoreType } from './backup.enums.js';
 import { MAX_RESTORE_ITEM_IDS } from './backup.settings.js';
 import type { StartRestoreInput } from './backup.types.js';
-import { LOCATION_PATTERNS } from './restore-location.js';
+import { LOCATION_PATTERNS, locationProblem, normalizedLocation } from './restore-location.js';
 import { checkDifferentLocation, checkOwnerNotDeleted } from './restore-target.js';
 
 /** A restore request checked against the rules, with what it will restore. */
@@ -52,14 +52,13 @@ function shapeProblems(input: StartRestoreInput, tenantId: string): FieldProblem
     });
   }
   if (target.type === RestoreTargetType.DIFFERENT_LOCATION) {
-    const { pattern, shape } = LOCATION_PATTERNS[input.workload];
+    const { shape } = LOCATION_PATTERNS[input.workload];
+    // Normalized before any check, so the owner checked (restore-target.ts) is the one written to.
+    if (target.location) target.location = normalizedLocation(target.location);
+    const problem = target.location ? locationProblem(input.workload, target.location) : null;
     if (!target.location)
       problems.push({ field: 'target.location', problem: `Different location needs a location (${shape})` });
-    else if (target.location.length > 400 || !pattern.test(target.location))
-      problems.push({
-        field: 'target.location',
-        problem: `a ${input.workload} restore goes to ${shape}`,
-      });
+    else if (problem) problems.push({ field: 'target.location', problem });
   } else if (target.location) {
     problems.push({ field: 'target.location', problem: `${target.type} takes no location` });
   }

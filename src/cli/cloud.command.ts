@@ -91,6 +91,17 @@ export function cloudCommand(): Command {
       });
     });
   command
+    .command('test')
+    .description('test the saved connection again (a fresh token, GET /organization) and record the outcome')
+    .addOption(orgOption())
+    .action(async (options: { org: string }) => {
+      await withDatabase(async (db) => {
+        const view = await (await liveService(db, options.org)).test();
+        process.stdout.write(`${describeConnection(view)}\n`);
+        if (!view.lastTest?.succeeded) process.exitCode = 1;
+      });
+    });
+  command
     .command('disconnect')
     .description('remove the cloud connection of the live environment')
     .addOption(orgOption())

@@ -11,7 +11,7 @@
  *   npm run -s cli -- organizations create --slug acme-msp --name "Acme MSP" --plan growth
  *   npm run -s cli -- users import --org demo --tenant <uuid> --file users.csv
  *   npm run -s cli -- cloud connect --org demo --tenant-id <partner tenant> --client-id <app id> --client-secret …
- *   npm run -s cli -- cloud status --org demo   (and cloud disconnect)
+ *   npm run -s cli -- cloud status --org demo   (and cloud test, cloud disconnect)
  *   npm run -s cli -- oauth-clients create --org demo --name "My app" --redirect-uri http://localhost:8080/callback
  */
 import 'reflect-metadata';

@@ -1,7 +1,8 @@
 import { isCloudError, type CloudError } from '../cloud/cloud-error.js';
 import { readOrganization, type TenantOrganization } from '../cloud/microsoft365/graph-directory.js';
 import { tokenProblemOf } from '../cloud/microsoft365/graph-errors.js';
-import type { GraphTransport } from '../cloud/microsoft365/graph-transport.js';
+import { GraphTransport } from '../cloud/microsoft365/graph-transport.js';
+import type { Microsoft365Settings } from '../cloud/microsoft365/microsoft365.settings.js';
 import { CONNECTION_TEST_PERMISSION } from '../cloud/microsoft365/graph-capabilities.js';
 import { InvalidRequestError, ServiceUnavailableError } from '../core/errors.js';
 import type { Microsoft365Credentials } from './cloud-connection.validation.js';
@@ -41,12 +42,14 @@ function unavailable(error: CloudError, step: string): ServiceUnavailableError {
  * The test a Microsoft 365 connection passes before it is saved: a client-credentials token for the partner
  * tenant, then one Graph read with it (`GET /organization`). A refusal is a 400 naming what failed (bad
  * secret, unknown app, missing consent or permission) in `details`; Entra ID or Graph being unreachable or
- * throttling is a 503 with Retry-After. Either way the caller stores nothing.
+ * throttling is a 503 with Retry-After. Either way the caller stores nothing. A transport of its own (an
+ * empty token cache) makes Entra ID judge the secret now, not an hour ago.
  */
 export async function testMicrosoft365Connection(
-  transport: GraphTransport,
+  settings: Microsoft365Settings,
   credentials: Microsoft365Credentials,
 ): Promise<ConnectionTestResult> {
+  const transport = new GraphTransport(settings);
   const app = { clientId: credentials.clientId, clientSecret: credentials.clientSecret };
   let roles: string[];
   try {

@@ -27,6 +27,16 @@ export class CloudConnectionResolver {
   }
 
   @Mutation(() => CloudConnectionView, {
+    description:
+      'Tests the saved connection again and records the outcome as its last test (an expired secret shows ' +
+      'there); 409 without a connection',
+  })
+  @RequirePermission(FEATURES.cloudConnection.write)
+  testCloudConnection(@Ctx() ctx: RequestContext) {
+    return new CloudConnectionService(ctx).test();
+  }
+
+  @Mutation(() => CloudConnectionView, {
     description: 'Removes the cloud connection; without one, answers the same not-connected state',
   })
   @RequirePermission(FEATURES.cloudConnection.admin)

@@ -27,6 +27,12 @@ const CONNECT_CLOUD = /* GraphQL */ `
   }
 `;
 
+const TEST_CLOUD_CONNECTION = /* GraphQL */ `
+  mutation TestCloudConnection {
+    testCloudConnection { ${CLOUD_CONNECTION_FIELDS} }
+  }
+`;
+
 const DISCONNECT_CLOUD = /* GraphQL */ `
   mutation DisconnectCloud {
     disconnectCloud { ${CLOUD_CONNECTION_FIELDS} }
@@ -48,6 +54,13 @@ export const CLOUD_CONNECTION_ROUTES: RouteDefinition[] = [
     summary:
       'connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) ' +
       'or to the simulated cloud (live Admin key)',
+  },
+  {
+    method: 'POST',
+    path: '/settings/cloud-connection/test',
+    operation: TEST_CLOUD_CONNECTION,
+    summary:
+      'test the saved connection again and record the outcome as its last test (409 without one; live Admin key)',
   },
   {
     method: 'DELETE',

@@ -3,7 +3,7 @@ import { MICROSOFT365_CAPABILITIES } from '../cloud/microsoft365/graph-capabilit
 import { adminConsentUrl } from '../cloud/microsoft365/graph-consent.js';
 import { graphTransportOf } from '../cloud/microsoft365/graph-transport.js';
 import { microsoft365SettingsOf } from '../cloud/microsoft365/microsoft365.settings.js';
-import { ConflictError } from '../core/errors.js';
+import { ConflictError, InvalidRequestError, type FieldProblem } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { testMicrosoft365Connection } from './cloud-connection-test.js';
@@ -34,6 +34,9 @@ function capabilitiesOf(provider: CloudProviderKind | null, granted: readonly st
     reason: capability.reason ?? null,
   }));
 }
+
+const passedMessage = (organization: string) =>
+  `A token for the partner tenant and GET /organization ("${organization}") succeeded`;
 
 const CUSTOMER_PLACEHOLDER = '{customerTenantId}';
 
@@ -91,9 +94,10 @@ export class CloudConnectionService {
 
   async connect(input: ConnectCloudInput): Promise<CloudConnectionView> {
     const credentials = checkConnectInput(input);
-    const transport = graphTransportOf(this.ctx);
     // Outside the transaction: the test makes network calls and writes nothing.
-    const tested = credentials ? await testMicrosoft365Connection(transport, credentials) : null;
+    const tested = credentials
+      ? await testMicrosoft365Connection(microsoft365SettingsOf(this.ctx), credentials)
+      : null;
     const now = this.ctx.clock.now();
     const fields = {
       provider: input.provider,
@@ -103,14 +107,12 @@ export class CloudConnectionService {
       grantedPermissions: tested?.roles ?? [],
       lastTestedAt: now,
       lastTestSucceeded: true,
-      lastTestMessage: tested
-        ? `Token for the partner tenant and GET /organization ("${tested.organization.displayName}") succeeded`
-        : null,
+      lastTestMessage: tested ? passedMessage(tested.organization.displayName) : null,
       connectedBy: this.ctx.actor,
       connectedAt: now,
     };
     const existing = await this.find();
-    if (existing?.clientId) transport.forget(existing.clientId);
+    if (existing?.clientId) graphTransportOf(this.ctx).forget(existing.clientId);
     try {
       if (existing) {
         this.ctx.em.assign(existing, fields);
@@ -125,6 +127,40 @@ export class CloudConnectionService {
       throw error;
     }
     return this.view(await this.find());
+  }
+
+  /**
+   * Tests the saved connection again (a fresh token for the partner tenant, then GET /organization) and
+   * records the outcome, success or refusal, as its last test: an expired or revoked secret shows here.
+   * Microsoft unreachable: 503, nothing recorded. No connection: 409.
+   */
+  async test(): Promise<CloudConnectionView> {
+    const connection = await this.find();
+    if (!connection) throw new ConflictError('There is no cloud connection to test: save one first');
+    const result = {
+      lastTestedAt: this.ctx.clock.now(),
+      lastTestSucceeded: true,
+      lastTestMessage: null as string | null,
+    };
+    if (connection.provider === CloudProviderKind.MICROSOFT365) {
+      try {
+        const tested = await testMicrosoft365Connection(microsoft365SettingsOf(this.ctx), {
+          partnerTenantId: connection.partnerTenantId ?? '',
+          clientId: connection.clientId ?? '',
+          clientSecret: webhookSettingsOf(this.ctx).secretBox.open(connection.clientSecret ?? ''),
+        });
+        connection.grantedPermissions = tested.roles;
+        result.lastTestMessage = passedMessage(tested.organization.displayName);
+      } catch (error) {
+        if (!(error instanceof InvalidRequestError)) throw error;
+        const fields = (error.details.fields ?? []) as FieldProblem[];
+        result.lastTestSucceeded = false;
+        result.lastTestMessage = [error.message, ...fields.map((f) => `${f.field}: ${f.problem}`)].join('; ');
+      }
+    }
+    this.ctx.em.assign(connection, result);
+    await this.ctx.em.flush();
+    return this.view(connection);
   }
 
   /**

@@ -141,9 +141,17 @@ export interface CloudTenantRecord {
 export type CloudUserInput = Omit<
   CloudUserRecord,
   'externalId' | 'lastSignInAt' | 'createdAt' | 'deletedAt' | 'onPremisesSynced'
-> & { password: string };
+> & {
+  password: string;
+  /**
+   * Idempotency key of this write, derived from the job item that makes it (e.g. `user-import:<id>:<line>`):
+   * a second call with the same key creates nothing and answers the user the first call created, so a run
+   * resumed after a crash between the cloud call and its save learns that the write happened (docs/reliability.md).
+   */
+  requestKey?: string;
+};
 
-export type CloudUserPatch = Partial<Omit<CloudUserInput, 'password'>>;
+export type CloudUserPatch = Partial<Omit<CloudUserInput, 'password' | 'requestKey'>>;
 
 /** How a soft-deleted user comes back (SPEC 3.4): under this UPN, with sign-in as given. */
 export interface CloudUserRestore {

@@ -48,8 +48,11 @@ export interface SecurityPostureProvider {
   /**
    * Switches the control on. Idempotent: a control already met answers 'already compliant'.
    * Rejects with a Refused CloudError when the cloud refuses (its message is kept per tenant).
+   * `requestKey` (derived from the job item, e.g. `recommendation-apply:<operation>:<tenant>`): a repeated
+   * key answers what the first call did ('applied' stays 'applied'), so a run resumed after a crash between
+   * the call and its save records the truth (docs/reliability.md).
    */
-  applySecurityControl(controlId: string): Promise<CloudControlApplyOutcome>;
+  applySecurityControl(controlId: string, requestKey?: string): Promise<CloudControlApplyOutcome>;
   /**
    * Replaces the tenant's information-barrier segments and policies; the cloud then takes up to 24 hours
    * to enforce them across its services (SPEC 4.4, 8.3). Idempotent.

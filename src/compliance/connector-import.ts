@@ -9,6 +9,7 @@ import {
   TRACKED_JOB_QUEUE_ATTEMPTS,
   type TrackedJobKind,
   type TrackedJobOptions,
+  type TrackedRun,
 } from '../core/tracked-job.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
@@ -112,11 +113,12 @@ export async function runImport(
   job?: TrackedJobOptions<ConnectorRun>['job'],
 ): Promise<void> {
   const options = { em: ctx.em, kind: CONNECTOR_IMPORT_JOB, id: runId, clock: ctx.clock, job };
-  await runTrackedJob(options, (run) => importWindow(ctx, run.row));
+  await runTrackedJob(options, (run) => importWindow(ctx, run));
 }
 
-async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<void> {
+async function importWindow(ctx: ServiceContext, tracked: TrackedRun<ConnectorRun>): Promise<void> {
   const { em } = ctx;
+  const run = tracked.row;
   const runId = run.id;
   const connector = await em.findOneOrFail(ComplianceConnector, { id: run.connectorId }, { refresh: true });
   const tenant = await em.findOneOrFail(Tenant, { id: connector.tenantId });
@@ -150,6 +152,8 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
   }
 
   await em.transactional(async (tx) => {
+    // Fenced: a stale run (another took the run over) must not add its result to the connector's totals.
+    await tracked.fence(tx);
     const locked = await tx.findOneOrFail(
       ComplianceConnector,
       { id: connector.id },
@@ -157,6 +161,7 @@ async function importWindow(ctx: ServiceContext, run: ConnectorRun): Promise<voi
     );
     const finishedAt = ctx.clock.now();
     const current = await tx.findOneOrFail(ConnectorRun, { id: runId }, { refresh: true });
+    if (current.status !== ConnectorRunStatus.RUNNING) return; // recorded already: counted once
     current.finishedAt = finishedAt;
     current.durationMs = finishedAt.getTime() - (current.startedAt ?? finishedAt).getTime();
     if (failure === null) {

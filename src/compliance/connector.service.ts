@@ -14,6 +14,8 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { DEFAULT_SCHEDULE_HOURS } from './connector-catalog.js';
+import { checkMappingTargets } from './connector-targets.js';
+import { checkCredentialUrls } from './connector-urls.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import {
   checkCredentials,
@@ -101,7 +103,9 @@ export class ConnectorService {
     checkName(input.name, problems);
     checkSourceType(input.category, input.sourceType, problems);
     const credentials = checkCredentials(input.category, input.sourceType, input.credentials, problems);
+    await checkCredentialUrls(this.ctx, credentials, problems);
     const userMapping = checkUserMapping(input.userMapping, problems);
+    await checkMappingTargets(this.ctx, tenant, userMapping, problems);
     const scheduleHours = input.scheduleHours ?? DEFAULT_SCHEDULE_HOURS;
     checkSchedule(scheduleHours, problems);
     throwIfProblems(problems);
@@ -150,9 +154,11 @@ export class ConnectorService {
     const credentials = input.credentials
       ? checkCredentials(current.category, sourceType, input.credentials, problems)
       : (JSON.parse(this.secretBox.open(current.credentials)) as Record<string, string>);
+    if (input.credentials) await checkCredentialUrls(this.ctx, credentials, problems);
     const userMapping = input.userMapping
       ? checkUserMapping(input.userMapping, problems)
       : current.userMapping;
+    if (input.userMapping) await checkMappingTargets(this.ctx, tenant, userMapping, problems);
     if (input.scheduleHours !== undefined) checkSchedule(input.scheduleHours, problems);
     throwIfProblems(problems);
     this.checkMove(current, input.action);

@@ -7,6 +7,15 @@
 import pg from 'pg';
 
 export const ISOLATION_POLICY = 'organization_isolation';
+
+/**
+ * Tables the request path never touches (issue #32 item 7): the migration history, the secrets key check and
+ * the rate-limit counters (counted by the guard as the service role, before the organization's session). The
+ * application role gets no privilege on them; `organizations` it may read and update, its own row only
+ * (the `organization_self` policy of migration 20261231100400), never insert or delete.
+ */
+export const SERVICE_ONLY_TABLES = ['mikro_orm_migrations', 'secrets_key_checks', 'rate_limits'] as const;
+const READ_UPDATE_TABLES = ['organizations'] as const;
 const JOB_QUEUE_SCHEMA = 'graphile_worker';
 
 export interface IsolatedTable {
@@ -56,13 +65,24 @@ export function isolationCondition(table: IsolatedTable): string {
 async function alreadyApplied(client: pg.ClientBase, appRole: string): Promise<boolean> {
   const role = await client.query(`select 1 from pg_roles where rolname = $1`, [appRole]);
   if (!role.rowCount) return false;
+  const restricted = [...SERVICE_ONLY_TABLES, ...READ_UPDATE_TABLES].map((t) => `'${t}'`).join(', ');
   const privileges = ['select', 'insert', 'update', 'delete']
     .map((privilege) => `not has_table_privilege($1, c.oid, '${privilege}')`)
     .join(' or ');
+  const serviceOnly = SERVICE_ONLY_TABLES.map((t) => `'${t}'`).join(', ');
+  const readUpdate = READ_UPDATE_TABLES.map((t) => `'${t}'`).join(', ');
   const { rows } = await client.query<{ ok: boolean }>(
     `select not exists (
           select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
-           where c.relkind in ('r', 'p') and (${privileges}))
+           where c.relkind in ('r', 'p') and c.relname not in (${restricted}) and (${privileges}))
+        and not exists (
+          select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+           where c.relkind in ('r', 'p') and (
+             (c.relname in (${serviceOnly}) and (has_table_privilege($1, c.oid, 'select')
+               or has_table_privilege($1, c.oid, 'insert') or has_table_privilege($1, c.oid, 'update')
+               or has_table_privilege($1, c.oid, 'delete')))
+             or (c.relname in (${readUpdate}) and (has_table_privilege($1, c.oid, 'insert')
+               or has_table_privilege($1, c.oid, 'delete')))))
         and not exists (
           select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
             join pg_attribute a on a.attrelid = c.oid and a.attname = 'organization_id' and not a.attisdropped
@@ -106,6 +126,14 @@ export async function applyRowLevelSecurity(pool: pg.Pool, appRole: string): Pro
     const role = quoteIdentifier(appRole);
     await client.query(`grant usage on schema public to ${role}`);
     await client.query(`grant select, insert, update, delete on all tables in schema public to ${role}`);
+    // …but what the request path needs only (issue #32 item 7); a table that does not exist yet is skipped.
+    for (const table of SERVICE_ONLY_TABLES)
+      await client.query(
+        `do $$ begin if to_regclass('public.${table}') is not null then
+           revoke all on public.${table} from ${role}; end if; end $$`,
+      );
+    for (const table of READ_UPDATE_TABLES)
+      await client.query(`revoke insert, delete, truncate on public.${table} from ${role}`);
     await client.query(`grant usage, select, update on all sequences in schema public to ${role}`);
     // Request transactions queue jobs (core/jobs.ts); the queue's own tables stay the service role's.
     const queue = await client.query(`select 1 from pg_namespace where nspname = $1`, [JOB_QUEUE_SCHEMA]);

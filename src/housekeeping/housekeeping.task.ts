@@ -36,12 +36,15 @@ export interface HousekeepingResult {
   oauthTokens: number;
   events: number;
   announcedSignIns: number;
+  /** Exported items whose download link expired, their contents purged (issue #32 item 7). */
+  expiredExportItems: number;
 }
 
 /**
  * Deletes what has expired: rate-limit windows (rate-limiter-flexible is told not to clean up on its own,
  * see rate-limit.ts), OAuth codes and tokens past their expiry, event history past its retention, and
- * announced sign-ins past theirs.
+ * announced sign-ins past theirs, and the contents of an export once its download link expired (the link's
+ * key too, so the job shows no link).
  * An event with a delivery still pending is kept whatever its age, so nothing is lost before it arrives.
  */
 export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<HousekeepingResult> {
@@ -67,6 +70,14 @@ export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<Hous
     announcedSignIns: await count('delete from announced_sign_ins where announced_at < ?', [
       new Date(now.getTime() - RETENTION.announcedSignInsMs),
     ]),
+    expiredExportItems: await count(
+      `with expired as (
+         update restore_jobs set download_secret = null
+          where download_expires_at <= ? and download_secret is not null returning id)
+       update restore_job_items set exported = null
+        where job_id in (select id from expired) and exported is not null`,
+      [now],
+    ),
   };
 }
 

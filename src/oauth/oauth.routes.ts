@@ -28,6 +28,9 @@ export interface OAuthRouterDeps {
 
 /** RFC 6749 5.2 errors: JSON, never cached. */
 /** An RFC 6749 error response (also the per-address 429 of src/http/unguarded-rate-limit.ts). */
+/** The grant types of our token endpoint (every client may use both). */
+const SUPPORTED_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+
 export function sendOAuthError(res: Response, status: number, error: string, description: string): void {
   res.status(status).set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' }).json({
     error,
@@ -67,7 +70,7 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
       token_endpoint: `${origin}/oauth/token`,
       revocation_endpoint: `${origin}/oauth/revoke`,
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: SUPPORTED_GRANT_TYPES,
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
       revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
@@ -138,6 +141,15 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
         }
         const challenge = response.get('www-authenticate');
         if (challenge) res.set('WWW-Authenticate', String(challenge));
+        // The library knows `password` and `client_credentials` and calls them unauthorized for our clients;
+        // we support no such grant for anyone, which RFC 6749 5.2 names unsupported_grant_type (issue #32).
+        if (error.name === 'unauthorized_client')
+          return sendOAuthError(
+            res,
+            400,
+            'unsupported_grant_type',
+            `The grant type is not supported; supported: ${SUPPORTED_GRANT_TYPES.join(', ')}`,
+          );
         return sendOAuthError(res, error.code, error.name, error.message);
       }
       await forgiveAll(clientAttempts);

@@ -39,6 +39,13 @@ const PREVIEW_OUTCOME = {
   'not supported': ApplyOutcome.NOT_SUPPORTED,
 } as const;
 
+/** What an Idempotency-Key is bound to: the recommendation, the tenants named (sorted ids) or all, notifyAdmins. */
+function requestHashOf(recommendationId: string, tenantIds: string[] | null, notifyAdmins: boolean): string {
+  return createHash('sha256')
+    .update(JSON.stringify({ recommendationId, tenantIds, notifyAdmins }))
+    .digest('hex');
+}
+
 /** Builds the readable view of an operation from its rows (or a dry run's computed results). */
 export function operationView(
   fields: Omit<RecommendationApplyOperationView, 'counts' | 'results'>,
@@ -84,6 +91,12 @@ export class RecommendationApplyService {
     ) {
       throw InvalidRequestError.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
     }
+    // A replay answers with its first operation before any state is looked at: by then its tenants are In
+    // Progress, and "apply to every open tenant" would find none and answer 409 (issue #32 item 7).
+    if (!request.dryRun && request.idempotencyKey) {
+      const replayed = await this.replay(definition.id, request, request.idempotencyKey);
+      if (replayed) return replayed;
+    }
     const tenants = request.tenantIds
       ? await requireTenants(this.ctx, request.tenantIds)
       : await this.openTenants(definition.id);
@@ -92,6 +105,30 @@ export class RecommendationApplyService {
     tenants.sort((a, b) => a.id.localeCompare(b.id));
     if (request.dryRun) return this.preview(definition.id, tenants, request.notifyAdmins);
     return this.start(definition.id, tenants, request);
+  }
+
+  /** The operation an Idempotency-Key already started within the window (409 for another request), or null. */
+  private async replay(
+    recommendationId: string,
+    request: ApplyRequest,
+    key: string,
+  ): Promise<RecommendationApplyOperationView | null> {
+    const now = this.ctx.clock.now();
+    const earlier = await this.ctx.em.findOne(
+      RecommendationApplyOperation,
+      { idempotencyKey: key, createdAt: { $gt: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS) } },
+      { orderBy: { createdAt: 'desc' } },
+    );
+    if (!earlier) return null;
+    const tenantIds = request.tenantIds
+      ? [...new Set(request.tenantIds.map((id) => id.toLowerCase()))].sort()
+      : null;
+    if (earlier.requestHash !== requestHashOf(recommendationId, tenantIds, request.notifyAdmins))
+      throw new ConflictError('This Idempotency-Key was used within 24 hours for a different request', {
+        idempotencyKey: key,
+        operationId: earlier.id,
+      });
+    return this.view(earlier);
   }
 
   async get(operationId: string): Promise<RecommendationApplyOperationView> {
@@ -194,15 +231,11 @@ export class RecommendationApplyService {
     const { scope } = this.ctx;
     const now = this.ctx.clock.now();
     const key = request.idempotencyKey ?? null;
-    const requestHash = createHash('sha256')
-      .update(
-        JSON.stringify({
-          recommendationId,
-          tenantIds: request.tenantIds ? tenants.map((t) => t.id) : null,
-          notifyAdmins: request.notifyAdmins,
-        }),
-      )
-      .digest('hex');
+    const requestHash = requestHashOf(
+      recommendationId,
+      request.tenantIds ? tenants.map((t) => t.id) : null,
+      request.notifyAdmins,
+    );
     const operation = await this.ctx.em.transactional(async (em) => {
       if (key !== null) {
         // Two requests with the same key at once: the second waits here and then finds the first.

@@ -109,9 +109,14 @@ async function applyPendingTenants(
       try {
         outcome =
           CLOUD_OUTCOME[
+            // Keyed by the item: after a crash between this call and its save, the resumed run is told
+            // what the first call did ('applied'), not 'already compliant'.
             await (
               await ctx.cloud.forTenant(tenant.externalId)
-            ).securityPosture.applySecurityControl(operation.recommendationId)
+            ).securityPosture.applySecurityControl(
+              operation.recommendationId,
+              `recommendation-apply:${operationId}:${tenant.id}`,
+            )
           ];
       } catch (error) {
         // A throttled or failing cloud: the queue runs the operation again later, from this tenant on.

@@ -47,7 +47,7 @@ export async function readSyncSteps(steps: readonly SyncStep[], source: SyncRead
         : { step: step.name, status: 'skipped' };
     });
     const failed = results.find((result): result is FailedSyncStep => result.status === 'failed')!;
-    return { failed: { steps: results, summary: {}, failed } };
+    return { failed: { steps: results, summary: {}, failed, warnings: [] } };
   }
   const writes = reads.map((read) => (read as PromiseFulfilledResult<SyncWrite>).value);
   return { failed: null, write: (target, progress) => writeSyncSteps(steps, writes, target, progress) };
@@ -62,6 +62,7 @@ async function writeSyncSteps(
   const total = steps.reduce((sum, step) => sum + (step.weight ?? 0), 0) || 1;
   const results: SyncStepResult[] = [];
   const summary: SyncCounts = {};
+  const warnings: string[] = [];
   let failed: FailedSyncStep | null = null;
   let done = 0;
   for (const [index, step] of steps.entries()) {
@@ -74,6 +75,7 @@ async function writeSyncSteps(
       const counts = await writes[index]({
         ...target,
         progress: (fraction) => progress((done + weight * Math.min(Math.max(fraction, 0), 1)) / total),
+        warn: (message) => warnings.push(message),
       });
       results.push({ step: step.name, status: 'completed', counts });
       if (step.inSummary !== false) Object.assign(summary, counts);
@@ -85,5 +87,5 @@ async function writeSyncSteps(
     done += weight;
     await progress(done / total);
   }
-  return { steps: results, summary, failed };
+  return { steps: results, summary, failed, warnings };
 }

@@ -31,6 +31,11 @@ export interface SyncWriteContext {
   readonly now: Date;
   /** How far the step got, from 0 to 1 (a long step may tell; its end is reported for it). */
   progress(fraction: number): Promise<void>;
+  /**
+   * Records a readable note of something the step left out rather than fail the sync (an upstream record that
+   * conflicts with another): shown with the sync's result. Never raw constraint text or key values.
+   */
+  warn(message: string): void;
 }
 
 /** A step's writes, prepared by its read from what it read: they run inside the sync's transaction. */
@@ -83,4 +88,6 @@ export interface SyncRunResult {
   readonly summary: SyncCounts;
   /** The step that failed, if one did (the sync then committed nothing). */
   readonly failed: FailedSyncStep | null;
+  /** The steps' notes of what they left out (SyncWriteContext.warn). */
+  readonly warnings: readonly string[];
 }

@@ -17,6 +17,7 @@ export class TenantSync extends TrackedOperation {
   [OptionalProps]?:
     | 'status'
     | 'progress'
+    | 'warnings'
     | 'createdAt'
     | 'startedAt'
     | 'finishedAt'
@@ -44,6 +45,13 @@ export class TenantSync extends TrackedOperation {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   error: string | null = null;
+
+  @Field(() => [String], {
+    description:
+      'What the sync left out rather than fail, readable (e.g. upstream users skipped because their user principal name is held by another user; counted in summary.usersSkipped)',
+  })
+  @Property({ type: 'text[]' })
+  warnings: string[] = [];
 
   @Field(() => GraphQLDateTime)
   @Property({ type: 'timestamptz' })

@@ -28,6 +28,21 @@ export const TENANT_SYNC_JOB: TrackedJobKind<TenantSync> = {
  * and is marked Failed with a reason when it gives up. A failure of the sync itself is recorded on it (the
  * failed step's error, the step named in the log) and not retried (the caller can start another sync).
  */
+/**
+ * What a failed sync stores in `error`: a database constraint's text names the constraint and quotes the
+ * key values (a user's UPN), so it becomes a readable sentence; anything else (a cloud refusal) keeps its
+ * message.
+ */
+export function readableSyncFailure(step: string, error: unknown): Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('23'))
+    return new Error(
+      `The ${step} step could not store what the cloud returned: two records claim a value that must be ` +
+        `unique (or refer to one that is gone); fix it in the cloud and sync again`,
+    );
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export function tenantSyncTask(syncSteps: () => readonly SyncStep[]): TaskFactory {
   return (orm, deps) => async (rawPayload, helpers) => {
     const payload = rawPayload as TenantSyncJobPayload;
@@ -43,9 +58,11 @@ export function tenantSyncTask(syncSteps: () => readonly SyncStep[]): TaskFactor
         );
         if (result.failed) {
           helpers.logger.error(`tenant sync ${payload.syncId}: its ${result.failed.step} step failed`);
-          throw result.failed.error;
+          throw readableSyncFailure(result.failed.step, result.failed.error);
         }
-        return { summary: result.summary };
+        for (const warning of result.warnings)
+          helpers.logger.warn(`tenant sync ${payload.syncId}: ${warning}`);
+        return { summary: result.summary, warnings: [...result.warnings] };
       },
     );
   };

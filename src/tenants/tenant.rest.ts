@@ -33,6 +33,7 @@ const SYNC_FIELDS = /* GraphQL */ `
   progress
   summary
   error
+  warnings
   createdAt
   startedAt
   finishedAt

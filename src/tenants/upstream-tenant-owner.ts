@@ -8,7 +8,7 @@ import { UPSTREAM_TENANT_UNIQUE } from './tenant.entity.js';
  * docs/decisions.md "Onboarding"): sandbox credentials must never act on a customer the live environment
  * manages, nor one organization on another's. Onboarding asks who holds the tenant before writing; the
  * request's own role sees only its organization's rows, so the question goes through the SECURITY DEFINER
- * function `upstream_tenant_holder` (migration 20261231090000), which answers nothing but the holder.
+ * function `upstream_tenant_holder` (migration 20261231100000), which answers nothing but the holder.
  * Two onboardings at once are settled by the unique constraint on `tenants.external_id`
  * (`conflictOfUniqueViolation`).
  */

@@ -105,17 +105,24 @@ export const STEPS: Record<OffboardingStepName, (subjects: StepSubjects) => Prom
   async removeGroups({ ctx, tenant, user, offboarding }) {
     const memberships = await ctx.em.find(GroupMembership, { userId: user.id });
     const groups = await ctx.em.find(Group, { id: { $in: memberships.map((m) => m.groupId) } });
+    // The cloud first (removal is idempotent), then our memberships and the event in one transaction: a run
+    // killed in between finds every membership still here, removes them at the cloud again (no-ops) and
+    // records the state and its "groups" user.updated event together (issue #34 item 1: the event was lost
+    // when the memberships had been deleted before its own transaction).
     const cloud = groups.length > 0 ? await ctx.cloud.forTenant(tenant.externalId) : null;
     for (const group of groups) {
       await cloud!.userManagement.removeGroupMember(group.externalId, user.externalId);
-      await ctx.em.nativeDelete(GroupMembership, { userId: user.id, groupId: group.id });
     }
     if (groups.length > 0) {
-      await ctx.em.transactional((em) =>
-        userUpdated({ ...ctx, em }, tenant, user, ['groups'], offboarding.id, {
+      await ctx.em.transactional(async (em) => {
+        await em.nativeDelete(GroupMembership, {
+          userId: user.id,
+          groupId: { $in: groups.map((g) => g.id) },
+        });
+        await userUpdated({ ...ctx, em }, tenant, user, ['groups'], offboarding.id, {
           groupsLeft: groups.map((g) => g.displayName),
-        }),
-      );
+        });
+      });
     }
     return `removed from ${groups.length} group(s)`;
   },

@@ -13,6 +13,7 @@ import { upnDomainProblems } from '../users/user.rules.js';
 import { readUsersCsv, rowProblemsError } from './user-csv.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
 import type { GeneratedImportPassword, UserImportSubmission } from './user-import.types.js';
+import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 
 export const USER_IMPORT_TASK = 'user-import';
 /** graphile-worker attempts before the import is marked Failed with the last error. */
@@ -82,6 +83,7 @@ export class UserImportService {
         createdAt: now,
       });
       await em.flush();
+      const { secretBox } = webhookSettingsOf(this.ctx);
       const records = rows.map(({ line, input }) => {
         const userPrincipalName = input.userPrincipalName.trim().toLowerCase();
         let password = input.password ?? null;
@@ -98,7 +100,8 @@ export class UserImportService {
           line,
           userPrincipalName,
           input: { ...fields },
-          password,
+          // Sealed like connector credentials: a pending row must not hold a password in clear (issue #32).
+          password: secretBox.seal(password),
         };
       });
       for (let start = 0; start < records.length; start += INSERT_CHUNK) {

@@ -14,7 +14,14 @@ import { allPages } from '../cloud/pages.js';
  */
 
 export interface UserSyncResult {
-  counts: { usersCreated: number; usersUpdated: number; usersDeleted: number; usersRestored: number };
+  counts: {
+    usersCreated: number;
+    usersUpdated: number;
+    usersDeleted: number;
+    usersRestored: number;
+    /** Upstream users left out: their user principal name is held by another active user (issue #34 item 1). */
+    usersSkipped?: number;
+  };
   /** Our id of every user that is not deleted, by upstream id: what memberships refer to. */
   activeUserIds: Map<string, string>;
 }
@@ -35,7 +42,12 @@ export async function reconcileUsers(
   const existing = await em.find(User, { tenantId });
   const byExternalId = new Map(existing.map((user) => [user.externalId, user]));
   const upstreamById = new Map(upstream.map((record) => [record.externalId, record]));
-  const counts = { usersCreated: 0, usersUpdated: 0, usersDeleted: 0, usersRestored: 0 };
+  const counts: UserSyncResult['counts'] = {
+    usersCreated: 0,
+    usersUpdated: 0,
+    usersDeleted: 0,
+    usersRestored: 0,
+  };
 
   // Deletions first: a user principal name freed upstream may be taken by a new user in this same sync.
   const deletedUpstream = existing.filter((user) => {
@@ -58,6 +70,11 @@ export async function reconcileUsers(
   }
   await em.flush();
 
+  // Active UPNs are unique per organization and environment (users_active_upn_unique). An upstream record
+  // that would take one another active user holds (a duplicate left upstream by a crashed write, a user of
+  // another tenant) is skipped and counted, never the whole sync's death on a constraint.
+  const claims = await activeUpnClaims(write, existing, upstream);
+  let skipped = 0;
   const created = new Set<User>();
   const restored = new Set<User>();
   const changed = new Set<User>();
@@ -66,6 +83,10 @@ export async function reconcileUsers(
     for (const record of batch) {
       const fields = syncedFieldsOf(record);
       const user = byExternalId.get(record.externalId);
+      if (!record.deletedAt && !claimUpn(claims, record, user)) {
+        skipped++;
+        continue;
+      }
       if (!user) {
         const deletedAt = deletedAtOf(record);
         const fresh = em.create(User, {
@@ -101,7 +122,8 @@ export async function reconcileUsers(
   const activeUserIds = new Map<string, string>();
   for (const [externalId, user] of byExternalId) if (!user.deletedAt) activeUserIds.set(externalId, user.id);
   for (const record of upstream) {
-    const user = byExternalId.get(record.externalId)!;
+    const user = byExternalId.get(record.externalId);
+    if (!user) continue; // skipped above
     const managerId = record.managerExternalId
       ? (byExternalId.get(record.managerExternalId)?.id ?? null)
       : null;
@@ -116,7 +138,51 @@ export async function reconcileUsers(
     counts.usersUpdated++;
   }
   await em.flush();
+  if (skipped > 0) {
+    counts.usersSkipped = skipped;
+    write.warn(
+      `${skipped} upstream user(s) skipped: their user principal name is already held by another active ` +
+        `user (a duplicate in the cloud, or a user of another tenant); fix it in the cloud and sync again`,
+    );
+  }
   return { counts, activeUserIds };
+}
+
+/** Folded UPN → upstream id of the active user that holds it (another tenant's users: no upstream id). */
+async function activeUpnClaims(
+  write: SyncWriteContext,
+  existing: User[],
+  upstream: CloudUserRecord[],
+): Promise<Map<string, string | null>> {
+  const claims = new Map<string, string | null>();
+  for (const user of existing)
+    if (!user.deletedAt) claims.set(user.userPrincipalName.toLowerCase(), user.externalId);
+  const wanted = [...new Set(upstream.map((record) => record.userPrincipalName.toLowerCase()))];
+  if (wanted.length === 0) return claims;
+  const others = await write.ctx.em.execute<Array<{ upn: string }>>(
+    `select user_principal_name_folded as upn from users where organization_id = ? and environment = ?
+        and tenant_id <> ? and deleted_at is null and user_principal_name_folded in (?)`,
+    [write.ctx.scope.organizationId, write.ctx.scope.environment, write.tenant.id, wanted],
+  );
+  for (const { upn } of others) claims.set(upn, null);
+  return claims;
+}
+
+/** Takes the record's UPN for it (moving its user's old claim) unless another active user holds it. */
+function claimUpn(
+  claims: Map<string, string | null>,
+  record: CloudUserRecord,
+  user: User | undefined,
+): boolean {
+  const upn = record.userPrincipalName.toLowerCase();
+  const holder = claims.get(upn);
+  if (holder !== undefined && holder !== record.externalId) return false;
+  if (user && !user.deletedAt) {
+    const previous = user.userPrincipalName.toLowerCase();
+    if (previous !== upn && claims.get(previous) === record.externalId) claims.delete(previous);
+  }
+  claims.set(upn, record.externalId);
+  return true;
 }
 
 /** Groups by upstream id (name kept current) and their memberships of users we know. */

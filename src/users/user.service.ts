@@ -110,7 +110,12 @@ export class UserService {
     return deleted?.deletedAt ? softDeleted(deleted, USER_STATES.ACTIVE) : new NotFoundError('User', id);
   }
 
-  async create(tenantId: string, input: CreateUserInput): Promise<User> {
+  /** `requestKey`: the cloud write's idempotency key, when a job item makes it (CloudUserInput.requestKey). */
+  async create(
+    tenantId: string,
+    input: CreateUserInput,
+    options: { requestKey?: string } = {},
+  ): Promise<User> {
     const tenant = await this.tenant(tenantId);
     // On create a null display name or status means "the default", so `cleared` does not matter here.
     const { changes: fields } = normalizedChanges(input);
@@ -151,36 +156,40 @@ export class UserService {
       accountEnabled: accountStatus === AccountStatus.ENABLED,
       userType: UserType.MEMBER,
       password,
+      ...(options.requestKey ? { requestKey: options.requestKey } : {}),
     });
 
-    const user = await undoInCloudOnFailure(
-      () => directory.deleteUser(cloudUser.externalId),
-      () =>
-        this.ctx.em.transactional(async (em) => {
-          const now = this.ctx.clock.now();
-          const created = em.create(User, {
-            ...this.ctx.scope,
-            ...values,
-            tenantId,
-            externalId: cloudUser.externalId,
-            userType: UserType.MEMBER,
-            source: UserSource.CLOUD,
-            createdAt: now,
-            updatedAt: now,
-          });
-          await flushClaimingUpn(em, userPrincipalName);
-          await emitEvent(
-            { ...this.ctx, em },
-            {
-              kind: 'user.created',
-              severity: 'informational',
-              tenant: tenant.eventRef,
-              details: { userId: created.id, userPrincipalName },
-              actionPath: userPath(created),
-            },
-          );
-          return created;
-        }),
+    // A keyed write is never undone: the cloud may have answered a user an earlier attempt (or another run of
+    // the same job) created, and the next attempt under the key completes the save instead.
+    const undo = options.requestKey
+      ? async () => undefined
+      : () => directory.deleteUser(cloudUser.externalId);
+    const user = await undoInCloudOnFailure(undo, () =>
+      this.ctx.em.transactional(async (em) => {
+        const now = this.ctx.clock.now();
+        const created = em.create(User, {
+          ...this.ctx.scope,
+          ...values,
+          tenantId,
+          externalId: cloudUser.externalId,
+          userType: UserType.MEMBER,
+          source: UserSource.CLOUD,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await flushClaimingUpn(em, userPrincipalName);
+        await emitEvent(
+          { ...this.ctx, em },
+          {
+            kind: 'user.created',
+            severity: 'informational',
+            tenant: tenant.eventRef,
+            details: { userId: created.id, userPrincipalName },
+            actionPath: userPath(created),
+          },
+        );
+        return created;
+      }),
     );
     if (suppliedPassword === null) generatedPasswords.set(user, password);
     return user;

@@ -60,6 +60,23 @@ describe('a Different location must exist in the receiving tenant (400 naming ta
       () => '/sites/does-not-exist-anywhere',
     ],
     ['a team that does not exist', 'Team chat', 'Point-in-time', () => '/teams/nowhere/General'],
+    // Issue #32 item 6: paths that leave the owner the check looked at.
+    [
+      'a mailbox path climbing to another address',
+      'Mailbox',
+      'Container',
+      () => `${users[0].userPrincipalName}/../../ceo@gmail.com/Loot`,
+    ],
+    [
+      'a site path climbing to another site',
+      'Site collaboration',
+      'Point-in-time',
+      () => '/sites/intranet/../../../sites/hr',
+    ],
+    ['a "." folder', 'Personal file storage', 'Point-in-time', () => `${users[0].userPrincipalName}/./Files`],
+    ['an @ in a folder', 'Mailbox', 'Container', () => `${users[0].userPrincipalName}/x@evil.example`],
+    ['a control character', 'Mailbox', 'Container', () => `${users[0].userPrincipalName}/Re\u0000stored`],
+    ['an empty folder', 'Team chat', 'Point-in-time', () => '/teams/general//x'],
   ])('refuses %s, writing nothing', async (_name, workload, restoreType, location) => {
     const snapshot = await latestSnapshot(app, org.keys.read, tenant.id, workload);
     const before = await writtenRows();
@@ -104,6 +121,17 @@ describe('a Different location must exist in the receiving tenant (400 naming ta
       target: { type: 'Different location', location: '/sites/intranet/Recovered' },
     });
     expect(res.status).toBe(202);
+    const named = await startRestore(app, org.keys.write, tenant.id, {
+      workload: 'Mailbox',
+      restoreType: 'Container',
+      snapshotId: mailbox.id,
+      itemIds: ['inbox'],
+      target: {
+        type: 'Different location',
+        location: ` ${users[0].userPrincipalName}/Q1 2024 (v1.2) & Café `,
+      },
+    });
+    expect(named.status).toBe(202);
   });
 });
 

@@ -1,4 +1,5 @@
 import { exportArchive } from '../../src/backup/restore-download.js';
+import { runHousekeeping } from '../../src/housekeeping/housekeeping.task.js';
 import { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
@@ -102,7 +103,7 @@ describe('POST /api/backup/restore: every restore type and target on every workl
     });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ status: 'Queued', workload: c.workload, itemCount: expectedCount });
-    const job = await untilFinished(app, org.keys.read, tenant.id, res.body.data.id);
+    const job = await untilFinished(app, org.keys.write, tenant.id, res.body.data.id);
     expect(job.status).toBe('Completed');
     expect(job.processedCount).toBe(expectedCount);
     expect(job.restoredCount + job.skippedCount).toBe(expectedCount);
@@ -223,7 +224,9 @@ describe('restore outcomes', () => {
       itemIds: ['documents/1', 'documents/2'],
       target: { type: 'Export' },
     });
-    const job = await untilFinished(app, org.keys.read, tenant.id, res.body.data.id);
+    const job = await untilFinished(app, org.keys.write, tenant.id, res.body.data.id);
+    // Issue #32 item 7: the link is the archive; a Read key does not see it.
+    expect((await untilFinished(app, org.keys.read, tenant.id, job.id)).download).toBeNull();
     expect(job.download?.expiresAt).toBe(new Date(Date.parse(job.completedAt!) + DAY).toISOString());
     const url = new URL(job.download!.url);
     const path = url.pathname + url.search;
@@ -239,10 +242,23 @@ describe('restore outcomes', () => {
     expect(JSON.parse(archive)).toEqual(download.body);
     const forged = await app.request('GET', path.replace(/signature=[^&]+/, 'signature=AAAA'));
     expect(forged.status).toBe(403);
+    // Issue #32 item 7: 43 non-ASCII characters were a 500 (more bytes than characters).
+    const nonAscii = `signature=${encodeURIComponent('é'.repeat(43))}`;
+    const odd = await app.request('GET', path.replace(/signature=[^&]+/, nonAscii));
+    expect(odd.status).toBe(403);
     app.clock.advance(DAY);
     const expired = await app.request<{ error: { message: string } }>('GET', path);
     expect(expired.status).toBe(403);
     expect(expired.body.error.message).toContain('expired');
+    // Issue #32 item 7: the exported contents go once the link expired; the job no longer shows a link.
+    const purged = await runHousekeeping(app.orm, app.clock);
+    expect(purged.expiredExportItems).toBeGreaterThanOrEqual(2); // other exports of the suite expired too
+    const { rows } = await app.pool.query(
+      'select count(*)::int as n from restore_job_items where job_id = $1 and exported is not null',
+      [job.id],
+    );
+    expect(rows[0].n).toBe(0);
+    expect((await untilFinished(app, org.keys.write, tenant.id, job.id)).download).toBeNull();
     app.clock.advance(-DAY);
   });
 });

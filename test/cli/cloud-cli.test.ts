@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { lastLine, runCliWithEnv } from '../helpers/cli.js';
+import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli.js';
 import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
@@ -12,6 +12,7 @@ import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 let databaseUrl: string;
 let scenario: GraphScenario;
 let env: NodeJS.ProcessEnv;
+let before: CliResult;
 const cli = (...args: string[]) => runCliWithEnv(databaseUrl, env, ...args);
 const connectArgs = (secret: string) => [
   'cloud',
@@ -33,7 +34,9 @@ beforeAll(async () => {
     MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
     SECRETS_KEY: TEST_SECRETS_KEY,
   };
-}, 90_000);
+  // The first command on a fresh database also seeds the demo organization.
+  before = await cli('cloud', 'status', '--org', 'demo');
+}, 120_000);
 afterAll(() => scenario.fake.stop());
 
 async function storedSecret(): Promise<string | null> {
@@ -51,7 +54,6 @@ async function storedSecret(): Promise<string | null> {
 
 describe('npm run cli -- cloud', () => {
   it('refuses credentials that fail the test (naming the field), then connects, shows the status and disconnects', async () => {
-    const before = await cli('cloud', 'status', '--org', 'demo');
     expect(before.code).toBe(0);
     expect(lastLine(before.stdout)).toContain('not connected');
 
@@ -81,10 +83,15 @@ describe('npm run cli -- cloud', () => {
     expect(status.stdout).toMatch(/users\s+yes\s+-/);
     expect(status.stdout).not.toContain(scenario.secret);
 
+    const tested = await cli('cloud', 'test', '--org', 'demo');
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toContain('last test: succeeded');
+    expect(tested.stdout).toContain('GET /organization ("Contoso MSP") succeeded');
+
     const disconnected = await cli('cloud', 'disconnect', '--org', 'demo');
     expect(lastLine(disconnected.stdout)).toBe('disconnected');
     expect(lastLine((await cli('cloud', 'status', '--org', 'demo')).stdout)).toContain('not connected');
-  });
+  }, 120_000);
 
   it('refuses a Microsoft endpoint that is not https', async () => {
     const result = await runCliWithEnv(

@@ -123,6 +123,34 @@ describe('PUT /api/settings/cloud-connection (Microsoft 365)', () => {
     },
   );
 
+  it('tests the saved connection again on demand, recording a failure (an expired secret) and a success', async () => {
+    const test = () => app.request<Envelope<Connection>>('POST', `${PATH}/test`, { key: org.liveAdminKey });
+    const secret = scenario.app.secrets.shift()!;
+    scenario.app.expiredSecrets.push(secret);
+    try {
+      app.clock.advance(60_000);
+      const failed = await test();
+      expect(failed.status).toBe(200);
+      expect(failed.body.data.lastTest).toEqual({
+        succeeded: false,
+        at: app.clock.now().toISOString(),
+        message: expect.stringContaining('clientSecret: has expired (AADSTS7000222)'),
+      });
+      expect((await get(org.liveAdminKey)).body.data.lastTest!.succeeded).toBe(false);
+    } finally {
+      scenario.app.expiredSecrets.pop();
+      scenario.app.secrets.push(secret);
+    }
+    const passed = await test();
+    expect(passed.body.data.lastTest).toMatchObject({
+      succeeded: true,
+      message: expect.stringContaining('Contoso MSP'),
+    });
+    const fresh = await createOrganizationWithKeys(app);
+    const none = await app.request<Envelope>('POST', `${PATH}/test`, { key: fresh.liveAdminKey });
+    expect(none.status).toBe(409);
+  });
+
   it('refuses an app without the permission the test read needs (403 from Graph), nothing stored', async () => {
     const fresh = await createOrganizationWithKeys(app);
     scenario.partner.consents.set(scenario.app.clientId, { roles: ['User.Read.All'] });

@@ -1,6 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
+import { createUser } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import {
@@ -79,8 +80,24 @@ describe('POST and GET /api/compliance/connectors', () => {
     ['an unknown category', { category: 'Gossip' }, 'category'],
     [
       'credentials the source refuses (test connection)',
-      { credentials: { workspaceUrl: 'x', apiToken: 'invalid-token' } },
+      { credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: 'invalid-token' } },
       'credentials',
+    ],
+    // Issue #32 item 7: URL credentials follow the webhook target rule.
+    [
+      'a cloud metadata address',
+      { credentials: { workspaceUrl: 'http://169.254.169.254/latest/meta-data', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
+    ],
+    [
+      'a file URL',
+      { credentials: { workspaceUrl: 'file:///etc/passwd', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
+    ],
+    [
+      'a loopback name',
+      { credentials: { workspaceUrl: 'http://localhost:5432/', apiToken: 'xoxb-1' } },
+      'credentials.workspaceUrl',
     ],
   ])('400 naming the field for %s, nothing written', async (_name, change, field) => {
     const tenant = await createTenant(app, org.scope);
@@ -252,21 +269,26 @@ describe('PUT /api/compliance/connectors/:id', () => {
     const created = await connector(tenant);
     const put = (body: unknown) =>
       call<ConnectorBody>('PUT', `/${created.id}`, { key: org.keys.write, tenantId: tenant.id, body });
-    const refused = await put({ name: 'Renamed', credentials: { workspaceUrl: 'x', apiToken: 'revoked-1' } });
+    const refused = await put({
+      name: 'Renamed',
+      credentials: { workspaceUrl: 'https://acme.slack.com', apiToken: 'revoked-1' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error?.details.fields).toEqual([
       { field: 'credentials', problem: expect.stringContaining('401') },
     ]);
     const unchanged = await call<ConnectorBody[]>('GET', '', { key: org.keys.read, tenantId: tenant.id });
     expect(unchanged.body.data[0].name).toBe('Slack archive');
+    const ann = await createUser(app, tenant, { userPrincipalName: `ann@${tenant.domain}` });
+    const archive = await createUser(app, tenant, { userPrincipalName: `archive@${tenant.domain}` });
     const ok = await put({
       name: 'Renamed',
       scheduleHours: 12,
       userMapping: {
         strategy: 'Mapping table',
-        mappings: [{ sourceIdentity: 'U123', userPrincipalName: 'ann@example.com' }],
+        mappings: [{ sourceIdentity: 'U123', userPrincipalName: ann.userPrincipalName.toUpperCase() }],
         unmatched: 'Import to fallback mailbox',
-        fallbackMailbox: 'archive@example.com',
+        fallbackMailbox: archive.userPrincipalName,
       },
     });
     expect(ok.status).toBe(200);
@@ -276,6 +298,46 @@ describe('PUT /api/compliance/connectors/:id', () => {
       userMapping: { strategy: 'Mapping table' },
     });
     expect((await put({ scheduleHours: 0 })).status).toBe(400);
+  });
+
+  it('sends imported items only to active users of the tenant (issue #32 item 5): 400 naming each field, nothing written', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const gone = await createUser(app, tenant, { deletedAt: app.clock.now() });
+    const mapping = {
+      strategy: 'Mapping table',
+      mappings: [
+        { sourceIdentity: 'U1', userPrincipalName: 'exfil@attacker.example' },
+        { sourceIdentity: 'U2', userPrincipalName: `nobody@${tenant.domain}` },
+        { sourceIdentity: 'U3', userPrincipalName: gone.userPrincipalName },
+      ],
+      unmatched: 'Import to fallback mailbox',
+      fallbackMailbox: 'loot@attacker.example',
+    };
+    const before = await connectorRows();
+    const refused = await call('POST', '', {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: { ...slack(), userMapping: mapping },
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.body.error?.details.fields as Array<{ field: string }>).map((f) => f.field)).toEqual([
+      'userMapping.mappings.0.userPrincipalName',
+      'userMapping.fallbackMailbox',
+      'userMapping.mappings.1.userPrincipalName',
+      'userMapping.mappings.2.userPrincipalName',
+    ]);
+    expect(await connectorRows()).toBe(before);
+    const created = await connector(tenant);
+    const put = await call<ConnectorBody>('PUT', `/${created.id}`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: { userMapping: mapping },
+    });
+    expect(put.status).toBe(400);
+    const { rows } = await app.pool.query('select user_mapping from compliance_connectors where id = $1', [
+      created.id,
+    ]);
+    expect(JSON.stringify(rows[0].user_mapping)).not.toContain('attacker');
   });
 
   it('works the same through GraphQL', async () => {

@@ -6,11 +6,13 @@ const CLIENT_FACTORIES = new Set(['forPartner', 'forTenant']);
 /**
  * A cloud whose calls pass through `hook` first (its path: `forPartner.forTenant.directory.createUser`), so a
  * test can hold a job at an exact cloud call: the hook returns a promise the test resolves when it wants the
- * call to go on (or never, for a run that "died" there).
+ * call to go on (or never, for a run that "died" there). `after` runs once the call is done at the cloud,
+ * before the caller sees its result: holding there is a crash between a cloud write and its save.
  */
 export function gatedProvider(
   providers: CloudProviders,
   hook: (path: string, args: unknown[]) => void | Promise<void>,
+  after?: (path: string, args: unknown[]) => void | Promise<void>,
 ): CloudProviders {
   const wrap = <T extends object>(target: T, prefix: string): T =>
     new Proxy(target, {
@@ -22,8 +24,14 @@ export function gatedProvider(
           return (...args: unknown[]) => {
             const call = () => {
               const result = (value as (...a: unknown[]) => unknown).apply(object, args);
-              if (!CLIENT_FACTORIES.has(property)) return result;
-              return (result as Promise<object>).then((client) => wrap(client, path));
+              if (CLIENT_FACTORIES.has(property))
+                return (result as Promise<object>).then((client) => wrap(client, path));
+              if (after && result instanceof Promise)
+                return result.then(async (answer: unknown) => {
+                  await after(path, args);
+                  return answer;
+                });
+              return result;
             };
             const held = hook(path, args);
             return held instanceof Promise ? held.then(call) : call();

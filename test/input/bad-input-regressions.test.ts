@@ -243,3 +243,51 @@ describe('request shape (#9.8): content type, query parameters', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('issue #32 item 9: the fuzzer’s 500s', () => {
+  it.each([
+    ['an array 10,000 deep', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+    ['an array 100,000 deep', `${'['.repeat(100_000)}${']'.repeat(100_000)}`],
+    ['an object 10,000 deep', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
+    ['101 levels under a field', `{"firstName":${'['.repeat(101)}${']'.repeat(101)}}`],
+  ])('refuses %s with 400 naming body before parsing it, writing nothing', async (_name, raw) => {
+    const before = await tableHash(app, 'users');
+    const res = await app.request<Envelope>('POST', `/v1/tenants/${tenant.id}/users`, {
+      key: org.keys.write,
+      rawBody: raw,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectInvalid(res, 'body');
+    expect(await tableHash(app, 'users')).toBe(before);
+    const graphql = await app.request<{ errors?: Array<{ extensions: { code: string } }> }>(
+      'POST',
+      '/graphql',
+      {
+        key: org.keys.write,
+        rawBody: `{"query":"{ tenants { items { id } } }","variables":${raw}}`,
+        headers: { 'content-type': 'application/json' },
+      },
+    );
+    expect(graphql.status).toBe(400);
+    expect(graphql.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
+  });
+
+  it('keeps a body whose strings are full of brackets (only structure counts)', async () => {
+    const res = await app.request<Envelope>('POST', `/v1/tenants/${tenant.id}/users`, {
+      key: org.keys.write,
+      rawBody: JSON.stringify(newUser({ jobTitle: '['.repeat(101) + '\\"{' })),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it('refuses "dryRun": null and "notifyAdmins": null on a recommendation apply with 400 naming them', async () => {
+    for (const field of ['dryRun', 'notifyAdmins']) {
+      const res = await app.request<Envelope>('POST', '/api/security/recommendations/mfa-admin-roles/apply', {
+        key: org.keys.write,
+        body: { [field]: null },
+      });
+      expectInvalid(res, field);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import type { User } from '@microsoft/microsoft-graph-types';
 import { CloudError } from '../../src/cloud/cloud-error.js';
 import { checkCustomerConsent } from '../../src/cloud/microsoft365/graph-consent.js';
 import {
+  delegatedAdminCustomersPage,
   listDelegatedAdminCustomers,
   readOrganization,
 } from '../../src/cloud/microsoft365/graph-directory.js';
@@ -137,6 +138,28 @@ describe('Graph calls', () => {
       domains: ['fabrikam.com', 'fabrikam.onmicrosoft.com'],
       defaultDomain: 'fabrikam.com',
     });
+  });
+
+  it('serves the customers page by page with Graph nextLinks as cursors, refusing foreign cursors', async () => {
+    const partner = transport.forTenant(credentials(), scenario.partner.id);
+    const first = await delegatedAdminCustomersPage(partner, scenario.fake.graphUrl, null, 2);
+    expect(first.items.map((customer) => customer.displayName)).toEqual(['Fabrikam', 'Northwind Traders']);
+    const second = await delegatedAdminCustomersPage(partner, scenario.fake.graphUrl, first.nextCursor, 2);
+    expect(second).toEqual({
+      items: [{ tenantId: scenario.unknownApp.id, displayName: 'Tailspin Toys' }],
+      nextCursor: null,
+    });
+    expect(scenario.fake.graphCalls()).toEqual([
+      'GET /v1.0/tenantRelationships/delegatedAdminCustomers?$select=id,tenantId,displayName&$top=2',
+      expect.stringMatching(/^GET \/v1\.0\/tenantRelationships\/delegatedAdminCustomers\?\$skiptoken=/),
+    ]);
+    await expect(
+      delegatedAdminCustomersPage(
+        partner,
+        scenario.fake.graphUrl,
+        'https://elsewhere.example/v1.0/users?$skiptoken=x',
+      ),
+    ).rejects.toThrow(RangeError);
   });
 
   it('syncs users by delta: all first, then changes from the deltaLink, and tells an expired link', async () => {

@@ -250,7 +250,9 @@ describe('client authentication and errors (RFC 6749 5.2)', () => {
     ['a wrong client_secret', { client_secret: 'svc_cs_wrong' }, 'invalid_client'],
     ['an unknown client_id', { client_id: 'svc_ci_unknown' }, 'invalid_client'],
     ['no client_secret (and no PKCE verifier)', { client_secret: '' }, 'invalid_client'],
-    ['a grant type clients may not use', { grant_type: 'password' }, 'unauthorized_client'],
+    // Issue #32 item 10: a grant we support for no client is unsupported, not unauthorized.
+    ['the password grant', { grant_type: 'password' }, 'unsupported_grant_type'],
+    ['the client_credentials grant', { grant_type: 'client_credentials' }, 'unsupported_grant_type'],
     ['an unknown grant_type', { grant_type: 'urn:example:unknown' }, 'unsupported_grant_type'],
     ['an unknown code', { code: 'svc_ac_unknown' }, 'invalid_grant'],
   ])('answers %s with %s as JSON', async (_case, fields, error) => {

@@ -125,3 +125,30 @@ describe('row-level security', () => {
     expect(rows).toHaveLength(1);
   });
 });
+
+describe('what the request path may touch besides its rows (issue #32 item 7)', () => {
+  it('updates its own organization only, and never inserts or deletes one', async () => {
+    const renamed = await rawInSession<{ id: string }>(
+      orgA.scope,
+      `update organizations set name = name where id in (?, ?) returning id`,
+      [orgA.organization.id, orgB.organization.id],
+    );
+    expect(renamed.map((row) => row.id)).toEqual([orgA.organization.id]);
+    const seen = await rawInSession<{ id: string }>(orgA.scope, 'select id from organizations');
+    expect(seen.map((row) => row.id)).toEqual([orgA.organization.id]);
+    await expect(
+      rawInSession(orgA.scope, 'delete from organizations where id = ?', [orgA.organization.id]),
+    ).rejects.toThrow(/permission denied/);
+  });
+
+  it.each([
+    [
+      'mikro_orm_migrations',
+      'update mikro_orm_migrations set name = name where id = (select min(id) from mikro_orm_migrations)',
+    ],
+    ['secrets_key_checks', 'delete from secrets_key_checks'],
+    ['rate_limits', "insert into rate_limits (key, points) values ('rls-test', 1)"],
+  ])('is refused on %s', async (_table, sql) => {
+    await expect(rawInSession(orgA.scope, sql)).rejects.toThrow(/permission denied/);
+  });
+});

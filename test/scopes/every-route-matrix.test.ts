@@ -15,6 +15,7 @@ import type { TestApp } from '../helpers/test-app.js';
  */
 const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permission}@live`> = {
   'GET /v1/tenants': 'read:tenants',
+  'GET /v1/available-tenants': 'read:tenants',
   'GET /v1/tenants/:id': 'read:tenants',
   'POST /v1/tenants/:id/sync': 'write:tenants',
   'GET /v1/tenants/:id/syncs/:syncId': 'read:tenants',
@@ -54,6 +55,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   // The live environment's cloud connection: live Admin only, reading included (docs/microsoft365.md).
   'GET /api/settings/cloud-connection': 'admin@live',
   'PUT /api/settings/cloud-connection': 'admin@live',
+  'POST /api/settings/cloud-connection/test': 'admin@live',
   'DELETE /api/settings/cloud-connection': 'admin@live',
   'GET /api/msp-portal/tenants/stats': 'msp:read',
   'GET /api/msp-portal/license-intelligence/summary': 'msp:read',

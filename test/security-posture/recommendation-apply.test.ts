@@ -14,6 +14,8 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
+import { gatedProvider } from '../helpers/cloud-gate.js';
+import { eventually } from '../helpers/eventually.js';
 
 type OperationBody = DataOf<'getRecommendationApplyOperation'>;
 
@@ -197,6 +199,17 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     expect(later.body.data.id).not.toBe(firstTry.body.data.id);
   });
 
+  it('replays "apply to every open tenant" with its first operation, not 409 (issue #32 item 7)', async () => {
+    await tenantMissing(app, org.scope, 'attack-surface-reduction');
+    const headers = { 'Idempotency-Key': 'apply-everywhere-0001' };
+    const firstTry = await apply('attack-surface-reduction', {}, headers);
+    expect(firstTry.status).toBe(202);
+    // Its tenants are In Progress now: without the key first, the replay found no Open tenant (409).
+    const secondTry = await apply('attack-surface-reduction', {}, headers);
+    expect(secondTry.status).toBe(202);
+    expect(secondTry.body.data.id).toBe(firstTry.body.data.id);
+  });
+
   it('refuses foreign tenants (404 naming them), an empty list (400), a Read key (403), an unknown id (404)', async () => {
     const mine = await tenantMissing(app, org.scope, 'tamper-protection');
     const theirs = await tenantMissing(app, other.scope, 'tamper-protection');
@@ -256,5 +269,47 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     expect(foreign.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect(Object.keys(taskList(app.orm, app.deps))).toContain(RECOMMENDATION_APPLY_TASK);
     expect(recommendationApplyTask).toBeInstanceOf(Function);
+  });
+});
+
+describe('a recommendation apply killed between a tenant’s cloud apply and its save (issue #34 item 1)', () => {
+  it('the resumed run records that tenant as Applied, with its event, from the request key', async () => {
+    const tenants: Tenant[] = [];
+    for (let i = 0; i < 4; i++) tenants.push(await tenantMissing(app, org.scope, 'unified-audit-log'));
+    const res = await apply('unified-audit-log', { tenantIds: tenants.map((t) => t.id), dryRun: false });
+    expect(res.status).toBe(202);
+    const id = res.body.data.id!;
+    // The first run applies the second tenant at the cloud, then "dies" before saving it (held for good).
+    let applies = 0;
+    const dying = {
+      ...app.deps,
+      clouds: gatedProvider(
+        app.deps.clouds,
+        () => undefined,
+        (path) =>
+          /applySecurityControl$/.test(path) && ++applies === 2 ? new Promise(() => undefined) : undefined,
+      ),
+    };
+    void runApplyOperation(
+      createJobContext(app.orm, dying, org.scope, 'system:recommendation-apply'),
+      id,
+    ).catch(() => undefined);
+    await eventually(async () => expect(applies).toBe(2));
+    await runJob(id);
+
+    const done = (await operation(id)).body.data;
+    expect(done.status).toBe('Succeeded');
+    // The old run asked again without a key: "already compliant", and no event for a tenant it had applied.
+    expect(done.results.map((result) => result.outcome)).toEqual([
+      'applied',
+      'applied',
+      'applied',
+      'applied',
+    ]);
+    const { rows } = await app.pool.query<{ n: string }>(
+      `select count(*) as n from domain_events where kind = 'recommendation.applied' and payload->'details'->>'operationId' = $1`,
+      [id],
+    );
+    expect(Number(rows[0].n)).toBe(4);
   });
 });

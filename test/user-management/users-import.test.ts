@@ -67,6 +67,14 @@ describe('POST /api/user-management-identity/users/bulk', () => {
     expect(JSON.stringify(res.body)).not.toContain('Str0ng-Passw0rd!');
     expect(await queuedJobs(res.body.data.operation.id)).toBe(1);
     expect(await countUsers(app, t.id)).toBe(0); // nothing before the job runs
+    // Issue #32 item 7: pending passwords are sealed at rest, never in clear.
+    const pending = await app.pool.query<{ password: string }>(
+      'select password from user_import_rows where import_id = $1',
+      [res.body.data.operation.id],
+    );
+    expect(pending.rows).toHaveLength(3);
+    for (const row of pending.rows) expect(row.password).toMatch(/^enc:v1:/);
+    expect(JSON.stringify(pending.rows)).not.toContain('Str0ng-Passw0rd!');
 
     const done = await runJob(t, res.body.data.operation.id);
     expect(done).toMatchObject({ status: 'Completed', processedRows: 3, createdRows: 3, failedRows: 0 });

@@ -10,6 +10,8 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { um } from './um-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
+import { gatedProvider } from '../helpers/cloud-gate.js';
+import { eventually } from '../helpers/eventually.js';
 
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -224,5 +226,38 @@ describe('POST /api/user-management-identity/users/:userId/offboard', () => {
     expect(read.body.data?.userOffboarding.steps.find((s) => s.name === 'REMOVE_GROUPS')?.status).toBe(
       'SKIPPED',
     );
+  });
+});
+
+describe('an offboarding killed between its group removals at the cloud and their save (issue #34 item 1)', () => {
+  it('the resumed run records every group left and its "groups" user.updated event, once', async () => {
+    const { user, manager } = await leaver();
+    await createGroup(app, tenant, { displayName: 'Finance', members: [user, manager] });
+    const started = await offboard(user, {});
+    expect(started.status).toBe(202);
+    const id = started.body.data.id;
+    // The first run removes the user from both groups at the cloud, then "dies" before saving (held for good).
+    let removals = 0;
+    const dying = {
+      ...app.deps,
+      clouds: gatedProvider(
+        app.deps.clouds,
+        () => undefined,
+        (path) =>
+          /removeGroupMember$/.test(path) && ++removals === 2 ? new Promise(() => undefined) : undefined,
+      ),
+    };
+    void runOffboarding(app.orm, dying, { offboardingId: id, ...org.scope }).catch(() => undefined);
+    await eventually(async () => expect(removals).toBe(2));
+
+    expect((await run(user, id)).status).toBe('Completed');
+    const { rows } = await app.pool.query<{ left: string[] }>(
+      `select payload->'details'->'groupsLeft' as left from domain_events
+        where kind = 'user.updated' and payload->'details'->>'userId' = $1 and payload->'details'->'groupsLeft' is not null`,
+      [user.id],
+    );
+    // The old step deleted each membership right after its cloud call: the resumed run saw only the last group.
+    expect(rows).toHaveLength(1);
+    expect([...rows[0].left].sort()).toEqual(['Everyone', 'Finance']);
   });
 });

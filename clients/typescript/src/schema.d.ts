@@ -1630,6 +1630,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/cloud-connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * test the saved connection again and record the outcome as its last test (409 without one; live Admin key)
+         * @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        post: operations["testCloudConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/integrations": {
         parameters: {
             query?: never;
@@ -3595,7 +3617,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -3717,7 +3739,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -3869,7 +3891,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -3989,7 +4011,7 @@ export interface operations {
                             completedAt: string | null;
                             /** @description Failed: why nothing could be restored */
                             failureReason: string | null;
-                            /** @description Export: the signed download link of the archive, once finished (it expires) */
+                            /** @description Export: the signed download link of the archive, once finished (it expires); null for credentials that cannot start a restore */
                             download: {
                                 url: string;
                                 /** Format: date-time */
@@ -10714,6 +10736,78 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    testCloudConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -12723,6 +12817,8 @@ export interface operations {
                             /** @description What the sync changed, by kind */
                             summary: Record<string, never> | null;
                             error: string | null;
+                            /** @description What the sync left out rather than fail, readable (e.g. upstream users skipped because their user principal name is held by another user; counted in summary.usersSkipped) */
+                            warnings: string[];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -12782,6 +12878,8 @@ export interface operations {
                             /** @description What the sync changed, by kind */
                             summary: Record<string, never> | null;
                             error: string | null;
+                            /** @description What the sync left out rather than fail, readable (e.g. upstream users skipped because their user principal name is held by another user; counted in summary.usersSkipped) */
+                            warnings: string[];
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */

@@ -146,7 +146,8 @@ export class GraphTenantClient {
    */
   async *pages<T>(pathOrLink: string, options: GraphCallOptions = {}): AsyncGenerator<GraphPage<T>> {
     let next: string | undefined = pathOrLink;
-    let first = true;
+    // The query goes with a path only: a nextLink or deltaLink already carries what Graph needs.
+    let first = !/^https:\/\//i.test(pathOrLink);
     while (next !== undefined) {
       const link: string = next;
       const body = await this.get<GraphCollection<T>>(link, first ? options : { headers: options.headers });

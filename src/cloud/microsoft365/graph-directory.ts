@@ -36,6 +36,41 @@ export async function listDelegatedAdminCustomers(partner: GraphTenantClient): P
     .sort((a, b) => a.displayName.localeCompare(b.displayName) || a.tenantId.localeCompare(b.tenantId));
 }
 
+const CUSTOMERS_PATH = '/tenantRelationships/delegatedAdminCustomers';
+
+/** One page of customers and the cursor of the next (Graph's nextLink), for cursor-paged listings. */
+export interface PartnerCustomerPage {
+  items: PartnerCustomer[];
+  nextCursor: string | null;
+}
+
+/**
+ * One page of the partner's customers, in Graph's order: `after` is the `nextCursor` of the previous page
+ * (Graph's `@odata.nextLink`). A cursor that is not a nextLink of this very collection on the configured
+ * Graph is refused (it comes from a client: the app's token must never follow a URL someone else chose).
+ */
+export async function delegatedAdminCustomersPage(
+  partner: GraphTenantClient,
+  graphUrl: string,
+  after?: string | null,
+  pageSize = 100,
+): Promise<PartnerCustomerPage> {
+  if (after && !after.startsWith(`${graphUrl}/v1.0${CUSTOMERS_PATH}?`))
+    throw new RangeError('The cursor is not a page of the delegated admin customers');
+  const pages = partner.pages<DelegatedAdminCustomer>(after ?? CUSTOMERS_PATH, {
+    query: { $select: 'id,tenantId,displayName', $top: pageSize },
+  });
+  const { value: page } = await pages.next();
+  await pages.return(undefined);
+  return {
+    items: (page?.value ?? []).flatMap((customer: DelegatedAdminCustomer) => {
+      const tenantId = customer.tenantId ?? customer.id ?? '';
+      return tenantId ? [{ tenantId, displayName: customer.displayName ?? tenantId }] : [];
+    }),
+    nextCursor: page?.nextLink ?? null,
+  };
+}
+
 /**
  * The tenant's name and verified domains: `GET /organization` (Organization.Read.All), which answers a
  * collection of the one organization the token's tenant is.

@@ -36,6 +36,8 @@ export type SimulatedObjectKind =
   | 'membership'
   | 'assignment'
   | 'sign_in'
+  /** A write made under a request key (CloudUserInput.requestKey): what it created, for a repeated key. */
+  | 'write_request'
   /** A mail contact (SPEC 2.6 "Contact"). */
   | 'contact'
   /** A guest invitation mail the cloud sent (what a real cloud would put in the guest's inbox). */

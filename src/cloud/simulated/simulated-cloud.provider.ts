@@ -95,8 +95,8 @@ export class SimulatedCloudProvider {
   listSecurityControls = (tenant: string) => this.posture.listSecurityControls(tenant);
   previewSecurityControl = (tenant: string, control: string) =>
     this.posture.previewSecurityControl(tenant, control);
-  applySecurityControl = (tenant: string, control: string) =>
-    this.posture.applySecurityControl(tenant, control);
+  applySecurityControl = (tenant: string, control: string, requestKey?: string) =>
+    this.posture.applySecurityControl(tenant, control, requestKey);
   applyInformationBarriers = (tenant: string, policySet: CloudBarrierPolicySet) =>
     this.posture.applyInformationBarriers(tenant, policySet);
 
@@ -138,9 +138,40 @@ export class SimulatedCloudProvider {
   }
 
   async createUser(tenantExternalId: string, input: CloudUserInput): Promise<CloudUserRecord> {
-    const em = this.em();
+    if (!input.requestKey) return this.createUserNow(tenantExternalId, input);
+    const requestKey = input.requestKey;
+    // One user per request key: the key's record and the user are written together, and a repeated key
+    // answers the user of the first call (as Microsoft Graph's client request ids let a caller check).
+    return this.em().transactional(async (em) => {
+      const seen = await em.findOne(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'write_request',
+        externalId: requestKey,
+      });
+      if (seen) {
+        const user = await em.findOne(SimulatedCloudObject, {
+          tenantExternalId,
+          kind: 'user',
+          externalId: (seen.data as { userExternalId: string }).userExternalId,
+        });
+        if (user) return user.data as unknown as CloudUserRecord;
+      }
+      const created = await this.createUserNow(tenantExternalId, input, em);
+      await this.put(em, tenantExternalId, 'write_request', requestKey, {
+        userExternalId: created.externalId,
+      });
+      return created;
+    });
+  }
+
+  private async createUserNow(
+    tenantExternalId: string,
+    input: CloudUserInput,
+    em = this.em(),
+  ): Promise<CloudUserRecord> {
     await this.store.requireTenant(em, tenantExternalId);
-    const { password: _password, ...profile } = input;
+    const { password: _password, requestKey: _requestKey, ...profile } = input;
+    void _requestKey;
     void _password; // the simulated cloud checks nothing more; a real one would set it on the account
     const record: CloudUserRecord = {
       ...profile,

@@ -93,25 +93,56 @@ export class SimulatedPosture {
     return control.compliant ? 'already compliant' : 'applied';
   }
 
-  async applySecurityControl(tenantExternalId: string, controlId: string): Promise<CloudControlApplyOutcome> {
+  async applySecurityControl(
+    tenantExternalId: string,
+    controlId: string,
+    requestKey?: string,
+  ): Promise<CloudControlApplyOutcome> {
     return this.em().transactional(async (em) => {
-      await this.controls(em, tenantExternalId);
-      const row = await em.findOne(SimulatedCloudObject, {
-        tenantExternalId,
-        kind: 'security_control',
-        externalId: controlId,
-      });
-      if (!row) return 'not supported';
-      const control = row.data as unknown as StoredControl;
-      if (control.applyFailure)
-        throw new CloudError('Refused', control.applyFailure, { provider: 'simulated' });
-      if (!control.applySupported) return 'not supported';
-      if (control.compliant) return 'already compliant';
-      row.data = { ...control, compliant: true };
-      row.updatedAt = this.clock.now();
+      if (requestKey) {
+        const seen = await em.findOne(SimulatedCloudObject, {
+          tenantExternalId,
+          kind: 'write_request',
+          externalId: requestKey,
+        });
+        if (seen) return (seen.data as { outcome: CloudControlApplyOutcome }).outcome;
+      }
+      const outcome = await this.applyNow(em, tenantExternalId, controlId);
+      if (requestKey)
+        em.create(SimulatedCloudObject, {
+          id: randomUUID(),
+          tenantExternalId,
+          kind: 'write_request',
+          externalId: requestKey,
+          data: { outcome },
+          updatedAt: this.clock.now(),
+        });
       await em.flush();
-      return 'applied';
+      return outcome;
     });
+  }
+
+  private async applyNow(
+    em: EntityManager,
+    tenantExternalId: string,
+    controlId: string,
+  ): Promise<CloudControlApplyOutcome> {
+    await this.controls(em, tenantExternalId);
+    const row = await em.findOne(SimulatedCloudObject, {
+      tenantExternalId,
+      kind: 'security_control',
+      externalId: controlId,
+    });
+    if (!row) return 'not supported';
+    const control = row.data as unknown as StoredControl;
+    if (control.applyFailure)
+      throw new CloudError('Refused', control.applyFailure, { provider: 'simulated' });
+    if (!control.applySupported) return 'not supported';
+    if (control.compliant) return 'already compliant';
+    row.data = { ...control, compliant: true };
+    row.updatedAt = this.clock.now();
+    await em.flush();
+    return 'applied';
   }
 
   async applyInformationBarriers(tenantExternalId: string, policySet: CloudBarrierPolicySet): Promise<void> {

@@ -136,8 +136,10 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
         list('securityPosture.listSecurityControls', () => posture.listSecurityControls(tenant)),
       previewSecurityControl: (control) =>
         op('securityPosture.previewSecurityControl', () => posture.previewSecurityControl(tenant, control)),
-      applySecurityControl: (control) =>
-        op('securityPosture.applySecurityControl', () => posture.applySecurityControl(tenant, control)),
+      applySecurityControl: (control, requestKey) =>
+        op('securityPosture.applySecurityControl', () =>
+          posture.applySecurityControl(tenant, control, requestKey),
+        ),
       applyInformationBarriers: (policySet) =>
         op('securityPosture.applyInformationBarriers', () =>
           posture.applyInformationBarriers(tenant, policySet),

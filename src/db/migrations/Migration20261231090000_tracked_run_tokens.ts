@@ -12,16 +12,23 @@ const TRACKED_TABLES = [
   'user_offboardings',
 ];
 
-/** `run_token`: the fencing token of the run that owns an operation (issue #34 item 2; core/tracked-job.ts). */
+/**
+ * `run_token`: the fencing token of the run that owns an operation (issue #34 item 2; core/tracked-job.ts);
+ * `tenant_syncs.warnings`: what a sync skipped rather than fail (item 1).
+ */
 export class Migration20261231090000_tracked_run_tokens extends Migration {
   override name = 'Migration20261231090000_tracked_run_tokens';
 
   override up(): void | Promise<void> {
     for (const table of TRACKED_TABLES)
       this.addSql(`alter table "${table}" add column "run_token" uuid null;`);
+    // What a sync left out rather than fail (a conflicting upstream record), readable.
+    this.addSql(`alter table "tenant_syncs" add column "warnings" text[] not null default '{}';`);
+    this.addSql(`alter table "tenant_syncs" alter column "warnings" drop default;`);
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`alter table "tenant_syncs" drop column "warnings";`);
     for (const table of TRACKED_TABLES) this.addSql(`alter table "${table}" drop column "run_token";`);
   }
 }

@@ -34,9 +34,11 @@ import { Migration20261228090100_users_folded_email_department } from './Migrati
 import { Migration20261229090000_portal_health_signals } from './Migration20261229090000_portal_health_signals.js';
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
-import { Migration20261231090200_jobs_in_flight } from './Migration20261231090200_jobs_in_flight.js';
-import { Migration20261231090100_directory_roles } from './Migration20261231090100_directory_roles.js';
-import { Migration20261231090000_upstream_tenant_owner } from './Migration20261231090000_upstream_tenant_owner.js';
+import { Migration20261231100400_organization_self } from './Migration20261231100400_organization_self.js';
+import { Migration20261231100300_import_passwords } from './Migration20261231100300_import_passwords.js';
+import { Migration20261231100200_jobs_in_flight } from './Migration20261231100200_jobs_in_flight.js';
+import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
+import { Migration20261231100000_upstream_tenant_owner } from './Migration20261231100000_upstream_tenant_owner.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -160,15 +162,23 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261231063000_partner_grants_index,
   },
   {
-    name: 'Migration20261231090000_upstream_tenant_owner',
-    class: Migration20261231090000_upstream_tenant_owner,
+    name: 'Migration20261231100000_upstream_tenant_owner',
+    class: Migration20261231100000_upstream_tenant_owner,
   },
   {
-    name: 'Migration20261231090100_directory_roles',
-    class: Migration20261231090100_directory_roles,
+    name: 'Migration20261231100100_directory_roles',
+    class: Migration20261231100100_directory_roles,
   },
   {
-    name: 'Migration20261231090200_jobs_in_flight',
-    class: Migration20261231090200_jobs_in_flight,
+    name: 'Migration20261231100200_jobs_in_flight',
+    class: Migration20261231100200_jobs_in_flight,
+  },
+  {
+    name: 'Migration20261231100300_import_passwords',
+    class: Migration20261231100300_import_passwords,
+  },
+  {
+    name: 'Migration20261231100400_organization_self',
+    class: Migration20261231100400_organization_self,
   },
 ];

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, InvalidRequestError, NotFoundError } from '../../core/errors.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
  * Requests whose URL (path and query string) is longer than this are refused by the app itself with a
@@ -46,6 +47,12 @@ export function httpInputError(thrown: unknown, maxJsonBodyBytes: number): AppEr
         'body',
         `is not valid JSON: ${String(error.message)}`,
         'The request body is not valid JSON',
+      );
+    case 'entity.too.deep':
+      return field(
+        'body',
+        `must not nest objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+        `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
       );
     case 'entity.too.large':
       return field(

@@ -88,12 +88,31 @@ function bodyValue(route: CompiledRoute, context: RestFuzzContext): fc.Arbitrary
         .map((pairs) => Object.fromEntries(pairs.filter((pair) => pair !== null))),
     );
   }
+  // Issue #32 item 9: every field the body may hold, given as null (`"dryRun": null` was a 500).
+  const names = bodyFieldNames(route);
+  const allNull = names.length
+    ? [{ weight: 1, arbitrary: fc.constant(Object.fromEntries(names.map((n) => [n, null]))) }]
+    : [];
   return fc.oneof(
     ...shaped.map((arbitrary) => ({ weight: 6, arbitrary })),
+    ...allNull,
     { weight: 1, arbitrary: fc.constantFrom({}, [], 'text', 42, null) },
     { weight: 1, arbitrary: fc.constantFrom(undefined) },
   );
 }
+
+/** The top-level fields of the route's body: its input object's fields, or its spread variables. */
+function bodyFieldNames(route: CompiledRoute): string[] {
+  const { body } = route.definition;
+  if (body === 'spread') return [...route.variables.keys()].filter((name) => !route.sources.has(name));
+  if (!body) return [];
+  const type = route.variables.get(body)?.type;
+  const inner = type instanceof GraphQLNonNull ? type.ofType : type;
+  return inner instanceof GraphQLInputObjectType ? Object.keys(inner.getFields()) : [];
+}
+
+/** A body nested `depth` levels deep (issue #32 item 9: 10,000 and 100,000 deep were 500s on 33 routes). */
+const nested = (depth: number, open: string, close: string) => `${open.repeat(depth)}${close.repeat(depth)}`;
 
 const RAW_BODIES = [
   '{"a":',
@@ -102,6 +121,10 @@ const RAW_BODIES = [
   'DisplayName,EmailAddress\nx,\u0000@x.com\n',
   '\u0000',
   '[1,2',
+  nested(10_000, '[', ']'),
+  nested(100_000, '[', ']'),
+  `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`,
+  `{"input":${nested(101, '[', ']')}}`,
 ];
 const ODD_CONTENT_TYPES = [
   'application/json; charset=utf-8',

@@ -14,8 +14,8 @@ import { Migration } from '@mikro-orm/migrations';
  *   tenant has, so its syncs, writes and actions are refused), its stored data is kept for reading.
  *   Down cannot tell the copies apart again and keeps them detached.
  */
-export class Migration20261231090000_upstream_tenant_owner extends Migration {
-  override name = 'Migration20261231090000_upstream_tenant_owner';
+export class Migration20261231100000_upstream_tenant_owner extends Migration {
+  override name = 'Migration20261231100000_upstream_tenant_owner';
 
   override up(): void | Promise<void> {
     this.addSql(`with ranked as (

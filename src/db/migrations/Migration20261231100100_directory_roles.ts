@@ -5,8 +5,8 @@ import { Migration } from '@mikro-orm/migrations';
  * (administrator roles) need the Admin level for reset, offboarding and delete (src/users/privileged-account.ts).
  * Existing users get none until their tenant's next sync.
  */
-export class Migration20261231090100_directory_roles extends Migration {
-  override name = 'Migration20261231090100_directory_roles';
+export class Migration20261231100100_directory_roles extends Migration {
+  override name = 'Migration20261231100100_directory_roles';
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "users" add column "directory_roles" text[] not null default '{}';`);

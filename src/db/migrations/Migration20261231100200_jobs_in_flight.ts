@@ -7,8 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  * only the count for the organization and environment it is given. plpgsql: its body is checked when
  * called, so the migration runs before graphile-worker has created its schema.
  */
-export class Migration20261231090200_jobs_in_flight extends Migration {
-  override name = 'Migration20261231090200_jobs_in_flight';
+export class Migration20261231100200_jobs_in_flight extends Migration {
+  override name = 'Migration20261231100200_jobs_in_flight';
 
   override up(): void | Promise<void> {
     this.addSql(`create or replace function jobs_in_flight(p_organization_id text, p_environment text)

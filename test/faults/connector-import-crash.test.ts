@@ -1,0 +1,93 @@
+/**
+ * Fault suite (docs/reliability.md; issue #34 item 7): a compliance connector import caught mid-run. A row
+ * lock the test holds on the connector stops the import right after its source call, as it records the result
+ * with the connector's totals; the server's process group is then killed with kill -9. Another process takes
+ * the run over: it is Succeeded once, and the connector's totals count its items once.
+ */
+import pg from 'pg';
+import { scheduleDueImports } from '../../src/compliance/connector-import.js';
+import { createConnector } from '../compliance/compliance-kit.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { eventually } from '../helpers/eventually.js';
+import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { FaultServer } from './fault-kit.js';
+
+let setup: TestApp;
+let resumer: TestApp | undefined;
+let org: OrganizationWithKeys;
+let server: FaultServer | undefined;
+
+beforeAll(async () => {
+  setup = await TestApp.start({ databaseUrl: await createTestDatabase() });
+  org = await createOrganizationWithKeys(setup);
+});
+afterAll(async () => {
+  server?.reap();
+  await resumer?.stop();
+  await setup.stop();
+});
+
+describe('[fault] kill -9 of a connector import mid-run', () => {
+  it('the run is taken over and recorded once; the connector counts its items once', async () => {
+    const tenant = await createTenant(setup, org.scope);
+    const connector = await createConnector(setup, org.keys.admin, tenant);
+    setup.clock.advance(48 * 3_600_000);
+    expect(await scheduleDueImports(setup.orm, setup.deps)).toBe(1);
+    const runs = async () =>
+      (
+        await setup.pool.query<{ id: string; status: string; items_imported: number }>(
+          'select id, status, items_imported from compliance_connector_runs where connector_id = $1',
+          [connector.id],
+        )
+      ).rows;
+    const totals = async () =>
+      (
+        await setup.pool.query<{ items_imported: number }>(
+          'select items_imported from compliance_connectors where id = $1',
+          [connector.id],
+        )
+      ).rows[0].items_imported;
+
+    const lock = new pg.Client({ connectionString: setup.databaseUrl });
+    await lock.connect();
+    try {
+      await lock.query('begin');
+      await lock.query('select 1 from compliance_connectors where id = $1 for update', [connector.id]);
+      server = await FaultServer.start({ DATABASE_URL: setup.databaseUrl, RUN_WORKER: 'true' });
+      // The import called its source and now waits to record the result with the connector's totals.
+      await eventually(
+        async () => {
+          const { rows } = await lock.query(
+            `select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+                and wait_event_type = 'Lock'`,
+          );
+          expect(rows).toHaveLength(1);
+        },
+        { timeout: 60_000, what: 'the import to wait for the connector row' },
+      );
+      await server.killGroup();
+    } finally {
+      await lock.query('rollback').catch(() => undefined);
+      await lock.end();
+    }
+    expect((await runs()).map((run) => run.status)).toEqual(['Running']);
+    expect(await totals()).toBe(0);
+    // The killed server ran on the real clock, the next process runs on the tests' movable one: the run's
+    // start is put on the latter so its duration stays a duration.
+    await setup.pool.query('update compliance_connector_runs set started_at = $2 where connector_id = $1', [
+      connector.id,
+      setup.clock.now(),
+    ]);
+
+    resumer = await TestApp.start({ databaseUrl: setup.databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
+    await eventually(async () => expect((await runs())[0].status).toBe('Succeeded'), {
+      timeout: 60_000,
+      what: 'the taken-over import to finish',
+    });
+    const [run] = await runs();
+    expect(run.items_imported).toBeGreaterThan(0);
+    expect(await totals()).toBe(run.items_imported);
+    expect(await runs()).toHaveLength(1);
+  }, 180_000);
+});
