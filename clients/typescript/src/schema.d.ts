@@ -3405,7 +3405,7 @@ export interface components {
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
-        /** @description Seconds until the window resets */
+        /** @description When the current window resets, as a Unix time in seconds (e.g. 1795761720); not a number of seconds to wait */
         "X-RateLimit-Reset": number;
     };
     pathItems: never;
@@ -3537,7 +3537,9 @@ export interface operations {
     getRestoreJob: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -3811,7 +3813,9 @@ export interface operations {
     restoreHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -3931,7 +3935,9 @@ export interface operations {
     listBackupSnapshots: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 workload?: components["schemas"]["BackupWorkload"];
                 userId?: string;
@@ -4004,7 +4010,9 @@ export interface operations {
     browseBackupSnapshot: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 parentId?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
@@ -4070,7 +4078,9 @@ export interface operations {
     listComplianceConnectors: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4406,7 +4416,9 @@ export interface operations {
     complianceConnectorHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4833,7 +4845,9 @@ export interface operations {
     listEnrollmentRestrictions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5177,7 +5191,9 @@ export interface operations {
     blockedEnrollmentAttempts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 reason?: components["schemas"]["BlockReason"];
                 platform?: components["schemas"]["EnrollmentPlatform"];
@@ -5367,7 +5383,9 @@ export interface operations {
     listRestrictedUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5633,7 +5651,9 @@ export interface operations {
     restrictedUserHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5722,7 +5742,9 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 search?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
@@ -6119,7 +6141,9 @@ export interface operations {
     listGuests: {
         parameters: {
             query: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 type: components["schemas"]["IdentityUserListType"];
                 invitationStatus?: components["schemas"]["GuestInvitationStatus"];
@@ -6298,7 +6322,9 @@ export interface operations {
     deletedUserFiles: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -6640,7 +6666,9 @@ export interface operations {
     listDeletedUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -6807,7 +6835,9 @@ export interface operations {
     listStaleGuests: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -7042,7 +7072,9 @@ export interface operations {
     listTenantGroups: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -7480,6 +7512,7 @@ export interface operations {
             query: {
                 q: string;
                 tenantGroupId?: string;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 after?: string;
             };
@@ -7536,7 +7569,9 @@ export interface operations {
     listSecureScores: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 tenantIds?: string[];
@@ -7643,7 +7678,9 @@ export interface operations {
     listSecurityAlerts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 severity?: components["schemas"]["AlertSeverity"][];
@@ -8103,7 +8140,9 @@ export interface operations {
     listSecurityDevices: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 riskLevel?: components["schemas"]["DeviceRiskLevel"][];
@@ -8469,7 +8508,9 @@ export interface operations {
     deviceSecurityRecommendations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -8800,7 +8841,9 @@ export interface operations {
     listEndpointDlpAlerts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 policyId?: string[];
@@ -8868,7 +8911,9 @@ export interface operations {
     listEndpointDlpPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 action?: components["schemas"]["DlpPolicyAction"][];
@@ -9081,7 +9126,9 @@ export interface operations {
     listBarrierPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9215,7 +9262,9 @@ export interface operations {
     listBarrierSegments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9357,7 +9406,9 @@ export interface operations {
     listSecurityRecommendations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 tenantIds?: string[];
@@ -9977,7 +10028,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -10211,7 +10264,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -10433,7 +10488,9 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -10635,7 +10692,9 @@ export interface operations {
     listOAuthClients: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -10814,7 +10873,9 @@ export interface operations {
     searchUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 search?: string;
                 searchMode?: components["schemas"]["UserSearchMode"];
@@ -11619,7 +11680,9 @@ export interface operations {
     getUserImport: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -11725,6 +11788,7 @@ export interface operations {
     listAvailableTenants: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 after?: string;
             };
@@ -11778,7 +11842,9 @@ export interface operations {
     listTenants: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 tenantGroupId?: string;
             };
@@ -11885,7 +11951,9 @@ export interface operations {
     listLicenses: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -11999,7 +12067,9 @@ export interface operations {
     listLicenseAssignments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 userId?: string;
                 skuId?: string;
@@ -12222,7 +12292,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -12606,7 +12678,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -12983,7 +13057,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
