@@ -78,3 +78,22 @@ describe('npm run cli -- tenants available / onboard --name --domain', () => {
     60_000,
   );
 });
+
+describe('npm run cli -- --url', () => {
+  it('links to the server it is told of', async () => {
+    const result = await cli(
+      'oauth-clients',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'Elsewhere',
+      '--redirect-uri',
+      'http://localhost:8080/callback',
+      '--url',
+      'http://localhost:4555/',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('http://localhost:4555/oauth/authorize?');
+  }, 60_000);
+});
