@@ -20,6 +20,8 @@ export interface ChildOptions {
   port: number;
   env: Record<string, string>;
   nodeArgs?: string[];
+  /** The Node binary (default: the bench's own, process.execPath). */
+  execPath?: string;
   readyPath: string;
   readyTimeoutMs?: number;
 }
@@ -72,7 +74,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Starts `node <script>` and waits until GET readyPath answers 200; its output is kept for error messages. */
 export async function startChild(options: ChildOptions): Promise<ChildServer> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.script], {
+  const child = spawn(options.execPath ?? process.execPath, [...(options.nodeArgs ?? []), options.script], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

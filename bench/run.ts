@@ -1,8 +1,9 @@
 /**
- * `npm run bench`: scales a fresh database up, starts the product server and two raw floors (bare node:http + pg,
- * Express + pg) as child processes, drives the same users page through all of them interleaved with autocannon,
- * counts the SQL statements of the REST list in-process, and reports throughput, latency, ratios and
- * peak memory (console table + .data/bench/results.json). See docs/benchmarks.md.
+ * `npm run bench`: scales a fresh database up, starts the product server, two raw floors (bare node:http + pg,
+ * Express + pg) and PostGraphile 5 (bench/postgraphile-target.ts) as child processes, drives the same users page
+ * through all of them interleaved with autocannon, counts the SQL statements of the REST list in-process, and
+ * reports throughput, latency, ratios, peak memory and issue #31's goals (console table +
+ * .data/bench/results.json). See docs/benchmarks.md.
  */
 import 'reflect-metadata';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,10 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
 import { loadBenchConfig, productNodeFlags, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
-import { measureInterleaved, type MeasuredTarget, type TargetKey } from './interleave.js';
+import { goalsOf } from './goals.js';
+import { keysOf, measureInterleaved, type MeasuredTarget, type TargetsOf } from './interleave.js';
 import { measure, type LoadSettings, type LoadTarget } from './load.js';
 import { summariseNewestProfile, type ProfileSummary } from './profile.js';
-import { formatReport, goalsOf, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
+import { formatReport, ratiosTo, toMiB, writeResults, type BenchResults } from './report.js';
+import { postgraphileBody, postgraphileSnapshot, startPostGraphile } from './postgraphile-target.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { countStatements, StatementRecorder } from './sql-count.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -106,7 +109,7 @@ async function startRaw(
   return child;
 }
 
-type Targets = Record<TargetKey, LoadTarget>;
+type Targets = TargetsOf<LoadTarget>;
 
 function targetsFor(
   config: BenchConfig,
@@ -114,10 +117,21 @@ function targetsFor(
   product: ChildServer,
   floor: ChildServer,
   express: ChildServer,
+  postgraphile: ChildServer | undefined,
+  fields: string[],
 ): Targets {
   const auth = { authorization: `Bearer ${data.apiKey}` };
   const path = restUsersPath(data.hotTenantId, config.pageSize);
   return {
+    ...(postgraphile && {
+      postgraphile: {
+        name: 'postgraphile',
+        url: `${postgraphile.baseUrl}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: postgraphileBody(data.scope, data.hotTenantId, config.pageSize, fields),
+      },
+    }),
     floor: { name: 'floor', url: floor.baseUrl + path, method: 'GET' },
     express: { name: 'express', url: express.baseUrl + path, method: 'GET' },
     rest: { name: 'rest', url: product.baseUrl + path, method: 'GET', headers: auth },
@@ -142,10 +156,15 @@ async function verify(targets: Targets): Promise<string[]> {
     targets.graphql.body ?? '',
   );
   if (rest.items.length === 0) throw new Error('REST returned no users for the hot tenant');
+  const postgraphile = targets.postgraphile
+    ? await postgraphileSnapshot(targets.postgraphile.url, targets.postgraphile.body ?? '')
+    : undefined;
   return [
     ...differences('REST', rest, 'floor', raw, true),
     ...differences('Express', express, 'floor', raw, true),
     ...differences('REST', rest, 'GraphQL', graphql, false),
+    // Values are spelt differently (PostGraphile writes timestamps with microseconds and an offset).
+    ...(postgraphile ? differences('PostGraphile 5', postgraphile, 'floor', raw, false) : []),
   ];
 }
 
@@ -191,23 +210,25 @@ async function main(): Promise<void> {
   log(`Data ready in ${data.seconds.toFixed(1)} s`);
 
   const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
-  log('Starting the product server and the two raw floors');
-  const [product, floor, express] = await Promise.all([
+  log('Starting the product server, the two raw floors and PostGraphile 5');
+  const [product, floor, express, postgraphileStart] = await Promise.all([
     startProduct(database),
     startRaw('floor', database, data, fields),
     startRaw('express', database, data, fields),
+    startPostGraphile(database.url, log),
   ]);
-  const targets = targetsFor(config, data, product, floor, express);
+  const postgraphile = 'server' in postgraphileStart ? postgraphileStart.server : undefined;
+  if (postgraphile) cleanups.push(() => postgraphile.stop());
+  const postgraphileSkipped = 'skipped' in postgraphileStart ? postgraphileStart.skipped : undefined;
+  if (postgraphileSkipped) log(`PostGraphile 5 is not measured in this run: ${postgraphileSkipped}`);
+  const targets = targetsFor(config, data, product, floor, express, postgraphile, fields);
   const verification = await verify(targets);
   for (const problem of verification) log(`WARNING: ${problem}`);
 
-  const servers: Record<TargetKey, ChildServer> = { floor, express, rest: product, graphql: product };
+  const servers: TargetsOf<ChildServer> = { floor, express, rest: product, graphql: product, postgraphile };
   const measured = Object.fromEntries(
-    (Object.keys(targets) as TargetKey[]).map((key) => [
-      key,
-      { target: targets[key], cpuMs: () => servers[key].cpuMs() },
-    ]),
-  ) as Record<TargetKey, MeasuredTarget>;
+    keysOf(targets).map((key) => [key, { target: targets[key]!, cpuMs: () => servers[key]!.cpuMs() }]),
+  ) as TargetsOf<MeasuredTarget>;
   log(`Load: ${config.rounds} interleaved rounds at ${settings.connections} connections`);
   const load = await measureInterleaved(measured, settings, config.rounds, log, config.primeSeconds);
   log(`Load: one interleaved round at ${config.highConnections} connections`);
@@ -221,8 +242,9 @@ async function main(): Promise<void> {
     productServer: toMiB(product.peakRssKiB()),
     floorServer: toMiB(floor.peakRssKiB()),
     expressServer: toMiB(express.peakRssKiB()),
+    postgraphileServer: postgraphile ? toMiB(postgraphile.peakRssKiB()) : null,
   };
-  await Promise.all([product.stop(), floor.stop(), express.stop()]);
+  await Promise.all([product.stop(), floor.stop(), express.stop(), postgraphile?.stop()]);
 
   log('Counting SQL statements per REST request (in process)');
   const sqlStatements = await countStatements({
@@ -295,7 +317,14 @@ async function main(): Promise<void> {
     loadHigh,
     ratios: ratioValues,
     ratiosHigh: ratiosTo(loadHigh),
-    goals: goalsOf(load, ratioValues, peakRss.productServer, sqlStatements),
+    goals: goalsOf({
+      load,
+      productPeakRssMiB: peakRss.productServer,
+      sql: sqlStatements,
+      postgraphileSkipped,
+      portal,
+      webhooks,
+    }),
     sqlStatements,
     peakRssMiB: { ...peakRss, benchProcess: toMiB(peakRssOf('self')) },
     verification,

@@ -24,6 +24,7 @@ import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { answerClientError } from './http/input/client-error.js';
+import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
@@ -31,6 +32,7 @@ import { authorizeOperationPlugin } from './http/operation-requirements.js';
 import { queryCostPlugin } from './http/query-cost.plugin.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { overlappingRateLimit, shareHold } from './http/rate-limit-overlap.js';
 import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
 import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
@@ -75,6 +77,8 @@ export interface AppOptions extends AppDeps {
   metricsToken?: string;
   /** When the REST routes' documents are validated (rest-adapter/router.ts): at start-up unless a test says. */
   compileRestRoutes?: RestRouterDeps['compileRoutes'];
+  /** GRAPHQL_STACK_TRACES: internal GraphQL errors carry their stack trace. Never unless asked (default false). */
+  graphqlStackTraces?: boolean;
 }
 
 export interface App {
@@ -129,10 +133,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     publicUrl: options.publicUrl,
     outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,
+    microsoft365: options.microsoft365,
     apiKeyCache: apiKeys,
   };
   const app = express();
-  const server = http.createServer(httpServerOptions(options.httpTimeouts), app);
+  // Statements of a request get the short no-answer deadline (core/database-deadline.ts).
+  const server = http.createServer(httpServerOptions(options.httpTimeouts), (req, res) =>
+    runOnRequestPath(() => app(req, res)),
+  );
   server.on('clientError', answerClientError);
   app.disable('x-powered-by');
   // The client address (req.ip) of per-address limits and API key allowlists: behind a proxy, from
@@ -144,7 +152,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
   await options.listener.listen(API_KEY_CHANGED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
-  options.listener.onStateChange((state) => state === 'restored' && apiKeys.forgetAll());
+  options.listener.onStateChange((state) => apiKeys.setListening(state === 'restored'));
   const authenticators: Authenticator[] = [
     {
       handles: (token) => ApiKeyAuthenticator.handles(token),
@@ -193,7 +201,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
-  guard.use(authenticate(authenticators), rateLimiter.middleware(), requireViewer, urlLengthLimit);
+  // Reads run while their count is in flight and their answer waits for it (src/http/rate-limit-overlap.ts).
+  guard.use(
+    authenticate(authenticators),
+    overlappingRateLimit(rateLimiter, rateLimiter.middleware(), (error, req, res) =>
+      handleError(error, req, res),
+    ),
+    requireViewer,
+    urlLengthLimit,
+  );
   const parseJson = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
@@ -235,8 +251,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
     parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
     validationRules: [...QUERY_LIMIT_RULES],
+    // Apollo's own default follows NODE_ENV (stack traces unless "production"); ours is never unless asked.
+    includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
-      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error')),
+      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error'), {
+        stackTraces: options.graphqlStackTraces ?? false,
+      }),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of
@@ -279,7 +299,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       // reaching here without one means a request slipped past the guard, so it executes nothing.
       context: async ({ req }) => {
         if (!req.viewer) throw new UnauthorizedError();
-        return contextFor(req);
+        const context = contextFor(req);
+        shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
+        return context;
       },
     }),
   );
@@ -299,12 +321,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use(notFound);
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     void _next;
+    handleError(error, req, res);
+  });
+  function handleError(error: unknown, req: Request, res: Response): void {
     const inputProblem = httpInputError(error, options.maxJsonBodyBytes);
     if (inputProblem) return sendError(req, res, inputProblem);
     if (toAppError(error).code === 'INTERNAL_ERROR')
       logger.error({ err: error, requestId: req.requestId }, 'request failed');
     sendError(req, res, error);
-  });
+  }
 
   return {
     app,

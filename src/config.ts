@@ -2,8 +2,14 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database-timeouts.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 import { HEARTBEAT_INTERVAL_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
+import {
+  DEFAULT_MICROSOFT_GRAPH_URL,
+  DEFAULT_MICROSOFT_LOGIN_URL,
+  parseMicrosoftOrigin,
+} from './cloud/microsoft365/microsoft365.settings.js';
 
 /** The server's configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -61,6 +67,20 @@ export interface AppConfig {
   httpTimeouts: HttpTimeouts;
   /** SHUTDOWN_TIMEOUT_MS: the longest a clean stop takes before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * GRAPHQL_STACK_TRACES=true: internal GraphQL errors carry `extensions.stacktrace` (local debugging only).
+   * Off unless asked, whatever NODE_ENV says (issue #32 item 8): stack traces name files and internals.
+   */
+  graphqlStackTraces: boolean;
+  /** DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_REQUEST_QUERY_TIMEOUT_MS (db/database-timeouts.ts). */
+  databaseTimeouts: DatabaseTimeouts;
+  /**
+   * MICROSOFT_LOGIN_URL (Entra ID, default https://login.microsoftonline.com) and MICROSOFT_GRAPH_URL (Graph,
+   * default https://graph.microsoft.com): https:// origins only, for sovereign clouds and the test fake; a
+   * private certificate authority is trusted through NODE_EXTRA_CA_CERTS (docs/microsoft365.md).
+   */
+  microsoftLoginUrl: string;
+  microsoftGraphUrl: string;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -162,5 +182,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ),
     },
     shutdownTimeoutMs: intFromEnv(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    graphqlStackTraces: boolFromEnv(env, 'GRAPHQL_STACK_TRACES', false),
+    databaseTimeouts: {
+      connectTimeoutMs: intFromEnv(env, 'DB_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs),
+      statementTimeoutMs: intFromEnv(
+        env,
+        'DB_STATEMENT_TIMEOUT_MS',
+        DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs,
+      ),
+      requestQueryTimeoutMs: intFromEnv(
+        env,
+        'DB_REQUEST_QUERY_TIMEOUT_MS',
+        DEFAULT_DATABASE_TIMEOUTS.requestQueryTimeoutMs,
+      ),
+    },
+    microsoftLoginUrl: parseMicrosoftOrigin(
+      'MICROSOFT_LOGIN_URL',
+      env.MICROSOFT_LOGIN_URL,
+      DEFAULT_MICROSOFT_LOGIN_URL,
+    ),
+    microsoftGraphUrl: parseMicrosoftOrigin(
+      'MICROSOFT_GRAPH_URL',
+      env.MICROSOFT_GRAPH_URL,
+      DEFAULT_MICROSOFT_GRAPH_URL,
+    ),
   };
 }

@@ -4,6 +4,7 @@ import { actorsModule } from './actors/index.js';
 import { alertsModule } from './alerts/index.js';
 import { apiKeysModule } from './api-keys/index.js';
 import { backupModule } from './backup/index.js';
+import { cloudConnectionModule } from './cloud-connection/index.js';
 import { complianceModule } from './compliance/index.js';
 import { contactsModule } from './contacts/index.js';
 import { deviceManagementModule } from './device-management/index.js';
@@ -49,6 +50,7 @@ export const FEATURE_MODULES: readonly FeatureModule[] = [
   subscriptionsModule,
   webhooksModule,
   integrationsModule,
+  cloudConnectionModule,
   membersModule,
   oauthModule,
   portalModule,

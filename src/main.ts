@@ -103,6 +103,7 @@ const deps: AppDeps = {
   publicUrl: config.publicUrl,
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
+  microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
 };
 
 if (config.seedDemo) {
@@ -125,6 +126,7 @@ const app = await createApp({
   isReady: () => ready,
   httpTimeouts: config.httpTimeouts,
   metricsToken: config.metricsToken,
+  graphqlStackTraces: config.graphqlStackTraces,
 });
 
 phases.app = performance.now();

@@ -16,6 +16,7 @@ import { connectionUrl, startEmbeddedPostgres } from '../dist/src/db/embedded-po
 import { migrate, openOrm } from '../dist/src/db/orm.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../dist/src/core/db-session.js';
 import { applyRowLevelSecurity } from '../dist/src/db/row-level-security.js';
+import { trustTestCertificates } from './graph-fake/certificates.mjs';
 
 export const TEMPLATE_DATABASE = 'msp_test_template';
 
@@ -41,6 +42,15 @@ export default async function globalSetup() {
   // Node's on-disk compile cache for every process the tests start (CLI runs, server processes, jest's own
   // workers): each of them loads the compiled app (dist/) again, and a warm cache saves about a third of that.
   process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'msp-test-node-compile-cache');
+  // The HTTPS Graph fake's certificate authority, trusted by Jest's workers and every process they start
+  // (NODE_EXTRA_CA_CERTS is read at a process's start: set here, before the workers exist).
+  const tlsDir = `${dataDir}-graph-fake-tls`;
+  try {
+    trustTestCertificates(tlsDir);
+  } catch (error) {
+    // Only the Graph fake's tests need it; they fail naming GRAPH_FAKE_CERT_DIR, the rest of the run goes on.
+    process.stderr.write(`The Graph fake's certificate could not be made with openssl: ${error.message}\n`);
+  }
   const port = 55000 + (process.pid % 5000);
   const database = await startEmbeddedPostgres({ dataDir, port, database: TEMPLATE_DATABASE, fast: true });
   const orm = await openOrm({ databaseUrl: database.url });
@@ -67,5 +77,6 @@ export default async function globalSetup() {
   globalThis.__stopTestDatabase = async () => {
     await database.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(tlsDir, { recursive: true, force: true });
   };
 }

@@ -1,19 +1,21 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
-import { PageArgs } from '../core/pagination.js';
+import { PageArgs, pageOffset } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { alertStatistics } from './alert-statistics.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort } from './alert.enums.js';
-import { alertCommentsLoader } from './alert.loaders.js';
+import { alertCommentCountLoader, alertCommentPageLoader } from './alert.loaders.js';
 import { AlertService } from './alert.service.js';
 import {
   AlertCommentInput,
+  AlertCommentPage,
   AlertFilter,
   AlertStatistics,
   MAX_COMMENT_LENGTH,
+  MAX_COMMENTS_PER_ALERT,
   SecurityAlertPage,
   UpdateAlertInput,
 } from './alert.types.js';
@@ -65,7 +67,7 @@ export class AlertResolver {
   }
 
   @Mutation(() => AlertComment, {
-    description: `Adds an investigation note (1 to ${MAX_COMMENT_LENGTH} characters)`,
+    description: `Adds an investigation note (1 to ${MAX_COMMENT_LENGTH} characters); 409 past ${MAX_COMMENTS_PER_ALERT} per alert`,
   })
   @RequirePermission(FEATURES.security.write)
   addSecurityAlertComment(
@@ -77,8 +79,36 @@ export class AlertResolver {
     return new AlertService(ctx).addComment(tenantId, id, input);
   }
 
-  @FieldResolver(() => [AlertComment], { description: 'Investigation notes, oldest first' })
-  comments(@Root() alert: SecurityAlert, @Ctx() ctx: RequestContext): Promise<AlertComment[]> {
-    return ctx.loaders.get(alertCommentsLoader).load(alert.id);
+  @Query(() => AlertCommentPage, {
+    description: `A page of an alert's investigation notes, oldest first (an alert holds at most ${MAX_COMMENTS_PER_ALERT})`,
+  })
+  @RequirePermission(FEATURES.security.read)
+  securityAlertComments(
+    @tenantIdArg() tenantId: string,
+    @idArg() id: string,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new AlertService(ctx).comments(tenantId, id, page);
+  }
+
+  @FieldResolver(() => [AlertComment], {
+    description: 'A page of investigation notes, oldest first (commentCount says how many there are)',
+  })
+  comments(
+    @Root() alert: SecurityAlert,
+    @Args() page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<AlertComment[]> {
+    return ctx.loaders
+      .get(alertCommentPageLoader)
+      .load({ alertId: alert.id, limit: page.limit, offset: pageOffset(page) });
+  }
+
+  @FieldResolver(() => Int, {
+    description: `Investigation notes on the alert (at most ${MAX_COMMENTS_PER_ALERT})`,
+  })
+  commentCount(@Root() alert: SecurityAlert, @Ctx() ctx: RequestContext): Promise<number> {
+    return ctx.loaders.get(alertCommentCountLoader).load(alert.id);
   }
 }

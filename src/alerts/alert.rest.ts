@@ -1,6 +1,6 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
-import { MAX_COMMENT_LENGTH } from './alert.types.js';
+import { MAX_COMMENT_LENGTH, MAX_COMMENTS_PER_ALERT } from './alert.types.js';
 
 const ALERT_FIELDS = /* GraphQL */ `
   id
@@ -100,7 +100,17 @@ const GET_SECURITY_ALERT = /* GraphQL */ `
   query GetSecurityAlert($tenantId: UUID!, $id: UUID!) {
     securityAlert(tenantId: $tenantId, id: $id) {
       ${ALERT_FIELDS}
+      commentCount
       comments { ${COMMENT_FIELDS} }
+    }
+  }
+`;
+
+const LIST_SECURITY_ALERT_COMMENTS = /* GraphQL */ `
+  query ListSecurityAlertComments($tenantId: UUID!, $id: UUID!, $page: Int, $limit: Int) {
+    securityAlertComments(tenantId: $tenantId, id: $id, page: $page, limit: $limit) {
+      items { ${COMMENT_FIELDS} }
+      pageInfo { page limit total }
     }
   }
 `;
@@ -109,6 +119,7 @@ const UPDATE_SECURITY_ALERT = /* GraphQL */ `
   mutation UpdateSecurityAlert($tenantId: UUID!, $id: UUID!, $input: UpdateAlertInput!) {
     updateSecurityAlert(tenantId: $tenantId, id: $id, input: $input) {
       ${ALERT_FIELDS}
+      commentCount
       comments { ${COMMENT_FIELDS} }
     }
   }
@@ -159,7 +170,16 @@ export const ALERT_ROUTES: RouteDefinition[] = [
     operation: GET_SECURITY_ALERT,
     tenant: 'tenantId',
     params: { id: 'id' },
-    summary: 'one alert with its comments',
+    summary: 'one alert with commentCount and its first 25 comments (all of them: GET .../comments)',
+  },
+  {
+    method: 'GET',
+    path: '/security/alerts/:id/comments',
+    operation: LIST_SECURITY_ALERT_COMMENTS,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    query: PAGE_QUERY,
+    summary: `a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most ${MAX_COMMENTS_PER_ALERT} per alert)`,
   },
   {
     method: 'PATCH',
@@ -179,6 +199,6 @@ export const ALERT_ROUTES: RouteDefinition[] = [
     params: { id: 'id' },
     body: 'input',
     status: 201,
-    summary: `add an investigation note ({text}, 1 to ${MAX_COMMENT_LENGTH} characters)`,
+    summary: `add an investigation note ({text}, 1 to ${MAX_COMMENT_LENGTH} characters); 409 when the alert holds ${MAX_COMMENTS_PER_ALERT}`,
   },
 ];

@@ -3,13 +3,14 @@ import { resolveActors } from '../actors/actor.loaders.js';
 import { ActorType } from '../actors/actor.types.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js';
-import { findLeanIn, findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';
+import { findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { Member } from '../members/member.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { assertAlertMove } from './alert-status.js';
+import { assertRoomForComment, commentPageOf } from './alert-comments.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort, type AlertStatus } from './alert.enums.js';
 import {
@@ -105,9 +106,9 @@ export class AlertService {
     throw new NotFoundError('Alert', id);
   }
 
-  /** Comments of several alerts, oldest first (the comments loader's batch). */
-  commentsOf(alertIds: readonly string[]): Promise<AlertComment[]> {
-    return findLeanIn(this.ctx, AlertComment, 'alertId', alertIds, { createdAt: 'asc', id: 'asc' });
+  /** A page of one alert's notes, oldest first, with their number (at most MAX_COMMENTS_PER_ALERT). */
+  async comments(tenantId: string, id: string, page: PageArgs): Promise<Page<AlertComment>> {
+    return commentPageOf(this.ctx, await this.get(tenantId, id), page);
   }
 
   /**
@@ -186,24 +187,31 @@ export class AlertService {
     });
   }
 
-  /** Adds an investigation note (1..MAX_COMMENT_LENGTH characters) by the caller, dated by the clock. */
+  /**
+   * Adds an investigation note (1..MAX_COMMENT_LENGTH characters) by the caller, dated by the clock; 409 once
+   * the alert holds MAX_COMMENTS_PER_ALERT (alert-comments.ts).
+   */
   async addComment(tenantId: string, id: string, input: AlertCommentInput): Promise<AlertComment> {
     const text = input.text.trim();
     if (text.length === 0) throw InvalidRequestError.field('text', 'must not be empty');
     if (text.length > MAX_COMMENT_LENGTH)
       throw InvalidRequestError.field('text', `must be at most ${MAX_COMMENT_LENGTH} characters long`);
     const alert = await this.get(tenantId, id);
-    const comment = this.ctx.em.create(AlertComment, {
-      organizationId: this.ctx.scope.organizationId,
-      environment: this.ctx.scope.environment,
-      alertId: alert.id,
-      text,
-      author: this.ctx.actor,
-      authorName: await this.actorName(),
-      createdAt: this.ctx.clock.now(),
+    const authorName = await this.actorName();
+    return this.ctx.em.transactional(async (em) => {
+      await assertRoomForComment(em, alert);
+      const comment = em.create(AlertComment, {
+        organizationId: this.ctx.scope.organizationId,
+        environment: this.ctx.scope.environment,
+        alertId: alert.id,
+        text,
+        author: this.ctx.actor,
+        authorName,
+        createdAt: this.ctx.clock.now(),
+      });
+      await em.flush();
+      return comment;
     });
-    await this.ctx.em.flush();
-    return comment;
   }
 
   /** The caller's name: the API key's name, or the sign-in name of the member behind an access token. */

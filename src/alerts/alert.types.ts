@@ -1,10 +1,11 @@
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
-import { SecurityAlert } from './alert.entity.js';
+import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSeverity, AlertStatus, HIGH_TARGET_HOURS, MEDIUM_TARGET_HOURS } from './alert.enums.js';
 
 export const SecurityAlertPage = PageOf(SecurityAlert, 'SecurityAlert');
+export const AlertCommentPage = PageOf(AlertComment, 'AlertComment');
 
 /** Filters of GET /api/security/alerts; several values of one filter match any of them. */
 @InputType({ description: 'Alert filters; each list matches any of its values, filters combine with AND' })
@@ -52,6 +53,8 @@ export class UpdateAlertInput {
 
 /** The longest investigation note (after trimming; an empty one is refused too). */
 export const MAX_COMMENT_LENGTH = 4000;
+/** Notes one alert may hold (issue #32 item 3): the next one is 409. Bounds what any read of them costs. */
+export const MAX_COMMENTS_PER_ALERT = 500;
 
 @InputType()
 export class AlertCommentInput {

@@ -28,8 +28,13 @@ interface CachedKey {
   lastUsedWrittenAt: number;
 }
 
-/** How long a key stays cached in memory; revocation in this process clears it at once. */
-const CACHE_TTL_MS = 5_000;
+/**
+ * How long a key stays cached in memory. Revocation and every change to a key clear it at once, in this process
+ * directly and in the others by NOTIFY, and while the LISTEN connection is down nothing is cached; so the TTL
+ * only bounds changes made behind the product's back (SQL by hand, e.g. an organization's plan). A reload is a
+ * round trip on some request's path, which a 5 s TTL paid every 5 s per key.
+ */
+export const API_KEY_CACHE_TTL_MS = 5 * 60_000;
 /** `lastUsedAt` is written at most this often per key, to keep a write off every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -54,6 +59,13 @@ function ipAllowed(allowList: BlockList | null, ip: string): boolean {
 /** Resolves `Authorization: Bearer svc_sk_...` to a Viewer. */
 export class ApiKeyAuthenticator {
   private readonly cache = new Map<string, CachedKey>();
+  /**
+   * Bumped by every forget: a load that started before a revocation's NOTIFY may have read the row as it was
+   * before the revoking commit, and must not put it back in the cache.
+   */
+  private epoch = 0;
+  /** False while the LISTEN connection is down: a revocation made elsewhere would go unheard. */
+  private listening = true;
 
   constructor(
     private readonly orm: MikroORM,
@@ -69,13 +81,14 @@ export class ApiKeyAuthenticator {
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.expiresAt < now) {
+      const epoch = this.epoch;
       const loaded = await this.load(hash);
       if (!loaded) {
         this.cache.delete(hash);
         return { ok: false, reason: 'invalid' };
       }
       entry = loaded;
-      this.cache.set(hash, entry);
+      if (this.listening && epoch === this.epoch) this.cache.set(hash, entry);
     }
     if (!ipAllowed(entry.allowList, ip)) return { ok: false, reason: 'ip_not_allowed' };
     if (now - entry.lastUsedWrittenAt > LAST_USED_RESOLUTION_MS) {
@@ -85,13 +98,24 @@ export class ApiKeyAuthenticator {
     return { ok: true, viewer: entry.viewer };
   }
 
-  /** Forget a key at once (called on revocation). */
   /** Drops every cached key (revocations may have been missed while the LISTEN connection was down). */
   forgetAll(): void {
+    this.epoch++;
     this.cache.clear();
   }
 
+  /**
+   * The LISTEN connection's state: while it is down (`false`) nothing is cached and every request reads its
+   * key, so a revocation in another process is still refused at once; back up, the cache starts empty.
+   */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.forgetAll();
+  }
+
+  /** Forget a key at once (called on revocation and on any change to the key, here or by NOTIFY). */
   forget(apiKeyId: string): void {
+    this.epoch++;
     for (const [hash, entry] of this.cache)
       if (entry.viewer.credentialId === apiKeyId) this.cache.delete(hash);
   }
@@ -122,7 +146,7 @@ export class ApiKeyAuthenticator {
         permissions: permissionsOfLevel(row.level),
       },
       allowList: allowListOf(row.allowed_ips),
-      expiresAt: Date.now() + CACHE_TTL_MS,
+      expiresAt: Date.now() + API_KEY_CACHE_TTL_MS,
       lastUsedWrittenAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0,
     };
   }

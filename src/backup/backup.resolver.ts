@@ -18,6 +18,7 @@ import {
 import { downloadUrlOf } from './restore-download.js';
 import { RestoreJob } from './restore-job.entity.js';
 import { RestoreService } from './restore.service.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);
@@ -52,6 +53,7 @@ export class BackupResolver {
     return new BackupService(ctx).browse(tenantId, id, parentId ?? null, page);
   }
 
+  @StartsJob({ units: 'input.itemIds', perUnit: 10 })
   @Mutation(() => RestoreJob, { description: 'Starts a restore (Queued); it runs in the background' })
   @RequirePermission(FEATURES.backup.write)
   startRestore(

@@ -8,6 +8,7 @@ import { Environment, type Scope } from '../core/scope.js';
 import { createJobContext } from '../context.js';
 import { runningServerUrl } from '../db/data-dir-lock.js';
 import { prepareDatabase } from '../db/prepare.js';
+import { chooseSecretBox } from '../db/secrets-key.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from '../db/seeds/demo.js';
 import { OUTBOX_SUBSCRIBERS } from '../features.js';
 import { Organization } from '../organizations/organization.entity.js';
@@ -47,6 +48,9 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
       provider: new SimulatedCloudProvider(database.orm, systemClock),
       publicUrl: config.publicUrl,
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
+      // The server's key and endpoints: a secret the CLI seals (a cloud connection's) opens in the server.
+      webhooks: { secretBox: chooseSecretBox(config).box },
+      microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
     };
     if (config.seedDemo && (await seedDemoIfEmpty(database.orm, deps))) {
       info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data.`);

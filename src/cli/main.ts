@@ -10,6 +10,8 @@
  *   npm run -s cli -- members create --org demo --email ana@example.com --password '…' --role admin
  *   npm run -s cli -- organizations create --slug acme-msp --name "Acme MSP" --plan growth
  *   npm run -s cli -- users import --org demo --tenant <uuid> --file users.csv
+ *   npm run -s cli -- cloud connect --org demo --tenant-id <partner tenant> --client-id <app id> --client-secret …
+ *   npm run -s cli -- cloud status --org demo   (and cloud test, cloud disconnect)
  *   npm run -s cli -- oauth-clients create --org demo --name "My app" --redirect-uri http://localhost:8080/callback
  */
 import 'reflect-metadata';
@@ -17,6 +19,7 @@ import { Command } from 'commander';
 import { AppError, type FieldProblem } from '../core/errors.js';
 import { apiKeysCommand } from './api-keys.command.js';
 import { CliError } from './cli-database.js';
+import { cloudCommand } from './cloud.command.js';
 import { membersCommand } from './members.command.js';
 import { oauthClientsCommand } from './oauth-clients.command.js';
 import { organizationsCommand } from './organizations.command.js';
@@ -25,7 +28,7 @@ import { usersCommand } from './users.command.js';
 
 const program = new Command('cli')
   .description(
-    'MSP administration platform: organizations, API keys, tenants, members, OAuth clients and user imports',
+    'MSP administration platform: organizations, API keys, tenants, members, OAuth clients, user imports and the cloud connection',
   )
   .option(
     '--url <origin>',
@@ -41,6 +44,7 @@ const program = new Command('cli')
   .addCommand(oauthClientsCommand())
   .addCommand(organizationsCommand())
   .addCommand(usersCommand())
+  .addCommand(cloudCommand())
   .showHelpAfterError();
 
 try {

@@ -37,6 +37,11 @@ export interface CloudUserRecord {
   /** Synced from an on-premises directory: profile attributes are read-only in the cloud. */
   onPremisesSynced: boolean;
   isServiceAccount: boolean;
+  /**
+   * The directory roles the user holds (display names: "Global Administrator", "User Administrator"…).
+   * Absent: none. Decides the privileged accounts (src/users/privileged-account.ts).
+   */
+  directoryRoles?: string[];
   lastSignInAt: string | null;
   createdAt: string;
   /** Soft-deleted in the cloud (recycle bin). */

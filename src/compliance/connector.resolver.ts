@@ -1,10 +1,10 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
-import { ComplianceConnector } from './connector.entity.js';
+import { ComplianceConnector, ConnectorUserMapping } from './connector.entity.js';
 import { ConnectorService } from './connector.service.js';
 import {
   ComplianceConnectorPage,
@@ -78,5 +78,14 @@ export class ConnectorResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return new ConnectorService(ctx).history(tenantId, id, page);
+  }
+}
+
+/** What a user mapping table says besides its pairs. */
+@Resolver(() => ConnectorUserMapping)
+export class ConnectorUserMappingResolver {
+  @FieldResolver(() => Int, { description: 'Pairs in the mapping table (at most 1000)' })
+  mappingCount(@Root() mapping: ConnectorUserMapping): number {
+    return mapping.mappings.length;
   }
 }

@@ -1,7 +1,8 @@
 import { PAGE_QUERY, type RouteDefinition } from '../../rest-adapter/route.js';
 import { ACTOR_FIELDS } from '../actors/actor.fields.js';
 
-const CONNECTOR_FIELDS = /* GraphQL */ `
+/** A connector's fields; `userMapping` is given in full (up to MAX_USER_MAPPINGS pairs) or summed up. */
+const connectorFields = (userMapping: string) => /* GraphQL */ `
   id
   tenantId
   name
@@ -10,7 +11,7 @@ const CONNECTOR_FIELDS = /* GraphQL */ `
   status
   configurationError
   pausedBy ${ACTOR_FIELDS}
-  userMapping { strategy mappings { sourceIdentity userPrincipalName } unmatched fallbackMailbox }
+  userMapping { ${userMapping} }
   scheduleHours
   credentialFields
   consecutiveFailures
@@ -21,11 +22,23 @@ const CONNECTOR_FIELDS = /* GraphQL */ `
   createdAt
   updatedAt
 `;
+const CONNECTOR_FIELDS = connectorFields(
+  'strategy mappings { sourceIdentity userPrincipalName } mappingCount unmatched fallbackMailbox',
+);
+// A page of up to 100 connectors of up to 1,000 pairs each was 100,000 pairs (issue #32 item 3): the list
+// tells how many pairs each has, GET /compliance/connectors/:id gives them.
+const CONNECTOR_SUMMARY_FIELDS = connectorFields('strategy mappingCount unmatched fallbackMailbox');
+
+const GET_CONNECTOR = /* GraphQL */ `
+  query GetComplianceConnector($tenantId: UUID!, $id: UUID!) {
+    complianceConnector(tenantId: $tenantId, id: $id) { ${CONNECTOR_FIELDS} }
+  }
+`;
 
 const LIST_CONNECTORS = /* GraphQL */ `
   query ListComplianceConnectors($tenantId: UUID!, $page: Int, $limit: Int) {
     complianceConnectors(tenantId: $tenantId, page: $page, limit: $limit) {
-      items { ${CONNECTOR_FIELDS} }
+      items { ${CONNECTOR_SUMMARY_FIELDS} }
       pageInfo { page limit total }
     }
   }
@@ -106,7 +119,15 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
     operation: LIST_CONNECTORS,
     tenant: 'tenantId',
     query: PAGE_QUERY,
-    summary: 'list connectors, newest first',
+    summary: 'list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id)',
+  },
+  {
+    method: 'GET',
+    path: '/compliance/connectors/:id',
+    operation: GET_CONNECTOR,
+    tenant: 'tenantId',
+    params: { id: 'id' },
+    summary: 'one connector with its whole user mapping table',
   },
   {
     method: 'POST',

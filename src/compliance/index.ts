@@ -9,12 +9,12 @@ import {
 } from './connector-import.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import { ComplianceConnector } from './connector.entity.js';
-import { ConnectorResolver } from './connector.resolver.js';
+import { ConnectorResolver, ConnectorUserMappingResolver } from './connector.resolver.js';
 
 /** Compliance data connectors and their import runs (SPEC 4.2 compliance). */
 export const complianceModule: FeatureModule = {
   name: 'compliance',
-  resolvers: [ConnectorResolver],
+  resolvers: [ConnectorResolver, ConnectorUserMappingResolver],
   entities: [ComplianceConnector, ConnectorRun],
   tasks: { [CONNECTOR_SCHEDULER_TASK]: connectorSchedulerTask, [CONNECTOR_IMPORT_TASK]: connectorImportTask },
   crons: [CONNECTOR_SCHEDULER_CRON],

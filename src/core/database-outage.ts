@@ -21,7 +21,8 @@ function unavailableSqlState(code: string): boolean {
     code === '57P01' || // admin_shutdown (fast or smart shutdown)
     code === '57P02' || // crash_shutdown
     code === '57P03' || // cannot_connect_now (starting up, recovering)
-    code === '53300' // too_many_connections
+    code === '53300' || // too_many_connections
+    code === '57014' // query_canceled: statement_timeout (db/database-timeouts.ts), or an operator's cancel
   );
 }
 

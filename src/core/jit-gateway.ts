@@ -6,6 +6,7 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SourceLocation,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -34,6 +35,56 @@ function withOperationDefaults(
     completed[name] = valueFromASTUntyped(definition.defaultValue);
   }
   return completed;
+}
+
+/** A thrown value that is not an Error (a string, a plain object, undefined): kept for the log, never sent. */
+export class NonErrorThrown extends Error {
+  constructor(readonly value: unknown) {
+    super(`A non-Error value was thrown: ${typeof value}`);
+    this.name = 'NonErrorThrown';
+  }
+}
+
+/**
+ * One graphql-js GraphQLError per error of a result, whatever graphql-jit produced. graphql-jit builds its
+ * own error objects whose `extensions` is undefined unless the original error had some, and passes a thrown
+ * non-Error value through as is; Apollo's error enrichment reads `extensions.code` before our formatError
+ * runs, so either crashed into a bare INTERNAL_SERVER_ERROR (with a stack trace outside production) and a
+ * database outage lost its 503 (issue #34 item 5, #32 item 9). Normalised here, every error reaches
+ * formatGraphQLError with its original error, path and locations.
+ */
+export function normaliseError(error: unknown): GraphQLError {
+  if (error instanceof GraphQLError && error.extensions) return error;
+  const raw = (error ?? {}) as {
+    message?: unknown;
+    path?: ReadonlyArray<string | number>;
+    locations?: ReadonlyArray<SourceLocation>;
+    originalError?: unknown;
+    extensions?: Record<string, unknown>;
+  };
+  const isObject = typeof error === 'object' && error !== null;
+  const inner = isObject && 'originalError' in raw ? raw.originalError : error;
+  const original =
+    inner instanceof Error ? inner : inner === undefined ? undefined : new NonErrorThrown(inner);
+  const message =
+    isObject && typeof raw.message === 'string' ? raw.message : (original?.message ?? 'Unexpected error');
+  const normalised = new GraphQLError(message, {
+    path: isObject && Array.isArray(raw.path) ? raw.path : undefined,
+    originalError: original,
+    extensions:
+      (isObject && raw.extensions) ||
+      (original as { extensions?: Record<string, unknown> })?.extensions ||
+      {},
+  });
+  // graphql-js computes locations from AST nodes, which graphql-jit no longer has: keep the ones it computed.
+  if (isObject && Array.isArray(raw.locations) && raw.locations.length > 0)
+    (normalised as { locations?: ReadonlyArray<SourceLocation> }).locations = raw.locations;
+  return normalised;
+}
+
+function withNormalisedErrors<T extends ExecutionResult>(result: T): T {
+  if (!result.errors) return result;
+  return { ...result, errors: result.errors.map(normaliseError) };
 }
 
 /**
@@ -88,12 +139,14 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
     const query = compiledFor(`${request.queryHash}:${request.operationName ?? ''}`, () =>
       compileQuery(schema, request.document, request.operationName ?? undefined),
     );
-    if (!isCompiledQuery(query)) return query;
+    if (!isCompiledQuery(query)) return withNormalisedErrors(query);
     // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
-    return query.query(
-      undefined,
-      request.context,
-      withOperationDefaults(operation, request.request.variables ?? {}),
+    return withNormalisedErrors(
+      await query.query(
+        undefined,
+        request.context,
+        withOperationDefaults(operation, request.request.variables ?? {}),
+      ),
     );
   };
 

@@ -11,7 +11,8 @@ import {
   type WorkerEvents,
 } from 'graphile-worker';
 import type pg from 'pg';
-import { runOutsideOrganizationSession } from './db-session.js';
+import { currentOrganizationSession, runOutsideOrganizationSession } from './db-session.js';
+import { assertRoomForJob } from './job-limits.js';
 import { JobWorkerLiveness } from './job-worker-liveness.js';
 
 /**
@@ -34,6 +35,9 @@ export async function enqueueJob(
   payload: Record<string, unknown>,
   options: EnqueueOptions = {},
 ): Promise<void> {
+  // A request queueing work is held to its organization's jobs-in-flight limit; jobs and the CLI are not.
+  const session = currentOrganizationSession();
+  if (session) await assertRoomForJob(em, session);
   await em.execute(
     // enqueue_job: add_job as the service role, so the request path's role may call it (db/row-level-security.ts).
     `select enqueue_job(?::text, ?::json, queue_name => ?::text, run_at => ?::timestamptz,
@@ -82,6 +86,9 @@ function outsideOrganizationSessions(taskList: TaskList): TaskList {
   return wrapped;
 }
 
+/** How long a stopping runner waits for its running jobs before raising their abort signal. */
+export const JOB_ABORT_AFTER_MS = 1_000;
+
 export async function startJobRunner(options: JobRunnerOptions): Promise<Runner> {
   const { localQueueSize } = options;
   const liveness = new JobWorkerLiveness(
@@ -99,7 +106,14 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     // inside a request would otherwise inherit that request's row-level security session.
     taskList: outsideOrganizationSessions(options.taskList),
     concurrency: options.concurrency,
-    preset: { worker: { localQueue: { size: localQueueSize > 1 ? localQueueSize : -1 } } },
+    preset: {
+      worker: {
+        localQueue: { size: localQueueSize > 1 ? localQueueSize : -1 },
+        // A stop gives running jobs this long, then raises their abort signal: long jobs end between two items
+        // (run.checkStop, core/tracked-job.ts) and resume elsewhere, well within SHUTDOWN_TIMEOUT_MS.
+        gracefulShutdownAbortTimeout: JOB_ABORT_AFTER_MS,
+      },
+    },
     noHandleSignals: true,
     pollInterval: options.pollIntervalMs ?? 1000,
     parsedCronItems: parseCronItems(options.cronItems ?? []), // declared in code (tasks.ts), not a crontab file

@@ -68,6 +68,8 @@ export interface Requirement {
    * for organization-wide records such as members, which a sandbox credential must not reach (issue #9).
    */
   readonly liveOnly?: boolean;
+  /** With `liveOnly`: why, in the refusal's message (default: the members' reason, LIVE_AUTHORITY_MESSAGE). */
+  readonly liveOnlyReason?: string;
 }
 
 export type FeatureAction = 'read' | 'write' | 'admin';
@@ -97,6 +99,20 @@ const LIVE_ADMIN_ONLY = {
   read: { permission: Permission.ADMIN },
   write: { permission: Permission.ADMIN, liveOnly: true },
   admin: { permission: Permission.ADMIN, liveOnly: true },
+} as const;
+
+/**
+ * The live environment's connection to the real cloud: the sandbox always acts on the simulated cloud, so a
+ * sandbox credential neither reads nor changes it (DECISIONS "The upstream cloud"). Reading it needs Admin too:
+ * it names the partner tenant and app, and what the app may do in every customer tenant.
+ */
+const CLOUD_CONNECTION_LIVE =
+  'The cloud connection belongs to the live environment: use a live Admin key (svc_sk_live_) or an owner ' +
+  'signed in through a live OAuth client; the sandbox always uses the simulated cloud';
+const LIVE_CLOUD_CONNECTION = {
+  read: { permission: Permission.ADMIN, liveOnly: true, liveOnlyReason: CLOUD_CONNECTION_LIVE },
+  write: { permission: Permission.ADMIN, liveOnly: true, liveOnlyReason: CLOUD_CONNECTION_LIVE },
+  admin: { permission: Permission.ADMIN, liveOnly: true, liveOnlyReason: CLOUD_CONNECTION_LIVE },
 } as const;
 
 /**
@@ -132,6 +148,8 @@ export const FEATURES = {
   apiKeys: ADMIN_ONLY,
   members: LIVE_ADMIN_ONLY,
   oauthClients: ADMIN_ONLY,
+  /** The live environment's cloud connection (Microsoft 365 credentials): live Admin only. */
+  cloudConnection: LIVE_CLOUD_CONNECTION,
 } as const satisfies Record<string, Record<FeatureAction, Requirement>>;
 
 export type Feature = keyof typeof FEATURES;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityClass, EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import type { JobHelpers } from 'graphile-worker';
 import type { Clock } from './clock.js';
@@ -30,6 +31,27 @@ export interface TrackedJobRow {
   status: string;
   runAttempts: number;
   checkpoint: Record<string, unknown> | null;
+  runToken: string | null;
+}
+
+/**
+ * A run that lost its fencing token: another run took the operation over (this worker was frozen or cut off
+ * long enough for its job to be released). It writes nothing more and stops; the error is thrown to the
+ * queue, whose failure of a job another worker holds changes nothing (graphile-worker checks the lock).
+ */
+export class LostRunError extends Error {
+  constructor(kind: string) {
+    super(`This ${kind} run lost its fencing token (another run took the operation over); it stops`);
+    this.name = 'LostRunError';
+  }
+}
+
+/** The worker is stopping (SIGTERM): the run ends between two items, uncounted; the queue runs it again. */
+export class RunStopped extends Error {
+  constructor(kind: string) {
+    super(`The worker stopped during the ${kind}; it resumes at the next item`);
+    this.name = 'RunStopped';
+  }
 }
 
 /** Runs started before a job is declared dead (a crash loop must end visibly). */
@@ -67,6 +89,16 @@ export interface TrackedJobKind<Row extends TrackedJobRow> {
 
 export interface TrackedRun<Row extends TrackedJobRow> {
   row: Row;
+  /** This run's fencing token (the row's `runToken` while this run owns the operation). */
+  token: string;
+  /**
+   * Inside the transaction of an item's write: throws LostRunError unless this run still owns the operation,
+   * and holds a share lock on the operation's row until that transaction ends, so no other run can take it
+   * over between the check and the write.
+   */
+  fence(em: EntityManager): Promise<void>;
+  /** Throws RunStopped when the worker is told to stop: call it between two items. */
+  checkStop(): void;
   /** A previous run of this job started and did not finish (its worker died). */
   resumed: boolean;
   /** What the previous run persisted with `save`/`progress`; null on a first run. */
@@ -84,6 +116,8 @@ export interface TrackedJobOptions<Row extends TrackedJobRow> {
   clock: Clock;
   /** The job queue's helpers: on the queue's last attempt a retryable error is recorded, not retried. */
   job?: Pick<JobHelpers['job'], 'attempts' | 'max_attempts'>;
+  /** The job's abort signal (graphile-worker's, raised when the worker stops): honoured by `run.checkStop`. */
+  abortSignal?: AbortSignal;
   maxRuns?: number;
 }
 
@@ -97,13 +131,14 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
   work: (run: TrackedRun<Row>) => Promise<TrackedResult<Row> | typeof CONTINUES_IN_NEXT_JOB>,
 ): Promise<void> {
   const { em, kind, id, clock } = options;
-  const where = { id } as FilterQuery<Row>;
-  const update = (fields: Record<string, unknown>, onlyWhileRunning = false) =>
-    em.nativeUpdate(
-      kind.entity,
-      (onlyWhileRunning ? { id, status: kind.running } : where) as FilterQuery<Row>,
-      fields as Parameters<typeof em.nativeUpdate<Row>>[2],
-    );
+  const token = randomUUID();
+  const owned = { id, runToken: token } as FilterQuery<Row>;
+  const write = (where: FilterQuery<Row>, fields: Record<string, unknown>) =>
+    em.nativeUpdate(kind.entity, where, fields as Parameters<typeof em.nativeUpdate<Row>>[2]);
+  /** A write of this run's: refused (LostRunError) once another run owns the operation. */
+  const update = async (fields: Record<string, unknown>) => {
+    if ((await write(owned, fields)) === 0) throw new LostRunError(kind.name);
+  };
   const giveUp = async (reason: string) => {
     if (kind.giveUp) return kind.giveUp(em.fork(), id, reason, clock.now());
     await update({
@@ -113,47 +148,80 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
     });
   };
 
-  const row = await em.findOne(kind.entity, where, { refresh: true });
+  const row = await em.findOne(kind.entity, { id } as FilterQuery<Row>, { refresh: true });
   if (!row || !kind.runnable.includes(row.status)) return; // done already: a retry does nothing
   const resumed = row.runAttempts > 0;
   const maxRuns = options.maxRuns ?? TRACKED_JOB_MAX_RUNS;
-  if (row.runAttempts >= maxRuns) {
-    return giveUp(
-      `Stopped after ${row.runAttempts} interrupted runs: the worker running it died each time ` +
-        `(process killed or crashed); start it again`,
-    );
-  }
-  const started: Record<string, unknown> = { status: kind.running, runAttempts: row.runAttempts + 1 };
+  const started: Record<string, unknown> = {
+    status: kind.running,
+    runAttempts: row.runAttempts + 1,
+    runToken: token,
+  };
   const startedAt = kind.startedAtColumn;
   if (startedAt && !(row as Record<string, unknown>)[startedAt]) started[startedAt] = clock.now();
+  // The take-over is conditional on the state just read: of two runs starting at once, one wins.
+  const before = { id, status: row.status, runToken: row.runToken, runAttempts: row.runAttempts };
+  if (row.runAttempts >= maxRuns) {
+    if ((await write(before as FilterQuery<Row>, { runToken: token })) === 0)
+      throw new LostRunError(kind.name);
+    return giveUp(
+      `Stopped after ${row.runAttempts} interrupted runs: the worker running it died each time without ` +
+        `progress (process killed or crashed); start it again`,
+    );
+  }
+  if ((await write(before as FilterQuery<Row>, started)) === 0) throw new LostRunError(kind.name);
   Object.assign(row, started);
-  await update(started);
+  let progressed = false;
+  // Interruptions are counted for runs that made no progress: a run that saved a checkpoint (item progress a
+  // resumed run skips) counts as the one run since the last progress, so a long job killed now and then
+  // goes on, while one that dies before any progress three times is given up (issue #34 item 3).
+  const madeProgress = (fields: Record<string, unknown>) => {
+    progressed = true;
+    fields.runAttempts = 1;
+    return fields;
+  };
   const run: TrackedRun<Row> = {
     row,
+    token,
     resumed,
     checkpoint: resumed ? row.checkpoint : null,
+    fence: async (transaction) => {
+      const rows = await transaction.execute<unknown[]>(
+        `select 1 from "${em.getMetadata().get(kind.entity).tableName}" where id = ? and run_token = ? for share`,
+        [id, token],
+      );
+      if (rows.length === 0) throw new LostRunError(kind.name);
+    },
+    checkStop: () => {
+      if (options.abortSignal?.aborted) throw new RunStopped(kind.name);
+    },
     save: async (checkpoint) => {
       row.checkpoint = checkpoint;
-      await update({ checkpoint });
+      await update(madeProgress({ checkpoint }));
     },
     progress: async (percent, checkpoint) => {
       const fields: Record<string, unknown> = checkpoint ? { checkpoint } : {};
       if (kind.progressColumn) fields[kind.progressColumn] = Math.max(0, Math.min(100, Math.round(percent)));
       Object.assign(row, fields);
-      if (Object.keys(fields).length > 0) await update(fields);
+      // Only a checkpoint is progress a resumed run keeps (a percentage alone is redone from the start).
+      if (Object.keys(fields).length > 0) await update(checkpoint ? madeProgress(fields) : fields);
     },
   };
   let result: TrackedResult<Row> | typeof CONTINUES_IN_NEXT_JOB;
   try {
     result = await work(run);
   } catch (error) {
+    if (error instanceof LostRunError) throw error; // another run owns it: nothing more to write
     const lastAttempt = options.job ? options.job.attempts >= options.job.max_attempts : false;
     const outage = isDatabaseUnavailable(error);
-    if ((outage || kind.retryable?.(error)) && !lastAttempt) {
+    if (error instanceof RunStopped || ((outage || kind.retryable?.(error)) && !lastAttempt)) {
       // Not a death: the run stopped on purpose and the queue retries it (and it resumes).
-      await update({ runAttempts: row.runAttempts - 1 }).catch(() => undefined);
+      const runAttempts = progressed ? 0 : row.runAttempts - 1;
+      await write(owned, { runAttempts }).catch(() => undefined);
       throw error;
     }
+    // A stale run's failure is not the operation's: only the owner records it.
+    if ((await write(owned, { runToken: token })) === 0) throw new LostRunError(kind.name);
     await giveUp(
       outage
         ? 'The database was unreachable on every attempt; start it again'
@@ -169,13 +237,11 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
     return;
   }
   if (!kind.completed) return;
-  await update(
-    {
-      status: kind.completed,
-      ...(kind.progressColumn ? { [kind.progressColumn]: 100 } : {}),
-      ...(kind.finishedAtColumn ? { [kind.finishedAtColumn]: clock.now() } : {}),
-      ...(result ?? {}),
-    },
-    true, // a work that finished (or a cancel that landed) keeps its own final status
-  );
+  // A work that finished (or a cancel that landed) keeps its own final status; a stale run writes nothing.
+  await write({ id, status: kind.running, runToken: token } as FilterQuery<Row>, {
+    status: kind.completed,
+    ...(kind.progressColumn ? { [kind.progressColumn]: 100 } : {}),
+    ...(kind.finishedAtColumn ? { [kind.finishedAtColumn]: clock.now() } : {}),
+    ...(result ?? {}),
+  });
 }

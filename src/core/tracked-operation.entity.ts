@@ -18,6 +18,14 @@ export abstract class TrackedOperation extends ScopedEntity {
   /** Where a resumed run continues (next to the per-item state on the operation's own rows). */
   @Property({ type: 'jsonb', nullable: true })
   checkpoint: Record<string, unknown> | null = null;
+
+  /**
+   * The fencing token of the run that owns the operation now (core/tracked-job.ts): each run takes a new
+   * one when it starts, and every write of the operation or its items checks it, so a stale run (a worker
+   * frozen long enough for another to take the job over) changes nothing and stops.
+   */
+  @Property({ type: 'uuid', nullable: true })
+  runToken: string | null = null;
 }
 
 /**

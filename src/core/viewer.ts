@@ -19,7 +19,7 @@ export interface Viewer extends Scope {
 }
 
 /** The flags of a requirement besides its permission (see `Requirement` in core/permissions.ts). */
-export type PermissionRequirement = Pick<Requirement, 'destructive' | 'liveOnly'>;
+export type PermissionRequirement = Pick<Requirement, 'destructive' | 'liveOnly' | 'liveOnlyReason'>;
 
 export const LIVE_AUTHORITY_MESSAGE =
   'This action changes who may sign in to both environments, so it needs live authority: a live Admin key ' +
@@ -43,7 +43,10 @@ export function assertPermission(
 ): void {
   if (hasPermission(viewer, required, requirement)) return;
   if (requirement.liveOnly && viewer.environment !== Environment.LIVE)
-    throw new ForbiddenError(LIVE_AUTHORITY_MESSAGE, { required: 'live', environment: viewer.environment });
+    throw new ForbiddenError(requirement.liveOnlyReason ?? LIVE_AUTHORITY_MESSAGE, {
+      required: 'live',
+      environment: viewer.environment,
+    });
   // For an API key, `admin` is exactly the Admin level: say so in the key's own terms.
   const needsAdminKey =
     viewer.credentialKind === 'api_key' && (requirement.destructive || required === Permission.ADMIN);

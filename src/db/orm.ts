@@ -1,9 +1,16 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type pg from 'pg';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { sessionSettingsOnReserve } from '../core/db-session.js';
 import { SCOPE_FILTER, type Scope } from '../core/scope.js';
 import { ALL_ENTITIES, SCOPED_ENTITIES } from './entities.js';
+import {
+  DEFAULT_DATABASE_TIMEOUTS,
+  guardPool,
+  timedPoolOptions,
+  type DatabaseTimeouts,
+} from './database-timeouts.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 export interface OrmOptions {
@@ -16,15 +23,28 @@ export interface OrmOptions {
    * request path keeps the connecting role (row-level security not enforced: ROW_LEVEL_SECURITY).
    */
   appRole?: string;
+  /** Connect, statement and no-answer timeouts (db/database-timeouts.ts); the defaults unless given. */
+  timeouts?: DatabaseTimeouts;
 }
 
-export function ormConfig({ databaseUrl, poolMax = 10, onQuery, appRole }: OrmOptions): Options {
+export function ormConfig({
+  databaseUrl,
+  poolMax = 10,
+  onQuery,
+  appRole,
+  timeouts = DEFAULT_DATABASE_TIMEOUTS,
+}: OrmOptions): Options {
   return defineConfig({
     clientUrl: databaseUrl,
     entities: ALL_ENTITIES,
     metadataProvider: ReflectMetadataProvider,
     extensions: [Migrator],
     pool: { min: 0, max: poolMax },
+    // Merged into the pg pool's options: nothing waits for PostgreSQL without a bound (issue #34 item 4).
+    driverOptions: {
+      ...timedPoolOptions(timeouts),
+      onPoolCreated: (pool: pg.Pool) => guardPool(pool, timeouts),
+    },
     // Row-level security: a connection reserved inside a request's session acts as the application role with
     // the organization's settings; outside one, as the service role (core/db-session.ts).
     onReserveConnection: appRole

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runMigrations } from 'graphile-worker';
-import pg from 'pg';
+import type pg from 'pg';
+import { openTimedPool } from './database-timeouts.js';
 import type { AppConfig } from '../config.js';
 import { mkdirSync } from 'node:fs';
 import { claimDataDir } from './data-dir-lock.js';
@@ -59,8 +60,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     onQuery: options.onQuery,
     poolMax: options.poolMax,
     appRole: config.enforceRowLevelSecurity ? config.appDatabaseRole : undefined,
+    timeouts: config.databaseTimeouts,
   });
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = openTimedPool(url, 10, config.databaseTimeouts);
   // An idle client dropped by the server (restart, network) must not crash the process.
   pool.on('error', (error) => options.log(`database pool: ${error.message}`));
   pool.on('connect', (client) =>

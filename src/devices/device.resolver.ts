@@ -19,6 +19,7 @@ import {
   ReleaseDeviceInput,
   ScanDeviceInput,
 } from './device.types.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);
@@ -64,6 +65,7 @@ export class DeviceResolver {
     return new DeviceActionService(ctx).isolationStatus(tenantId, id);
   }
 
+  @StartsJob()
   @Mutation(() => DeviceAction, {
     description:
       'Isolates a device (SPEC 3.2: reason and notes required); a job carries it out: Pending → InProgress → Succeeded | Failed',
@@ -78,6 +80,7 @@ export class DeviceResolver {
     return new DeviceActionService(ctx).isolate(tenantId, id, input);
   }
 
+  @StartsJob()
   @Mutation(() => DeviceAction, { description: 'Releases an isolated device (reason required), as a job' })
   @RequirePermission(FEATURES.devices.write)
   releaseDevice(
@@ -89,6 +92,7 @@ export class DeviceResolver {
     return new DeviceActionService(ctx).release(tenantId, id, input);
   }
 
+  @StartsJob()
   @Mutation(() => DeviceAction, {
     description: 'Runs a quick or full antivirus scan as a job; the result goes to the device timeline',
   })

@@ -22,6 +22,7 @@ export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
   logInternal: (error: unknown) => void,
+  options: { stackTraces?: boolean } = {},
 ): GraphQLFormattedError {
   const unwrapped = unwrapResolverError(error);
   // An AppError thrown by a plugin (e.g. the query-cost charge) arrives wrapped in a GraphQLError without a path.
@@ -49,7 +50,16 @@ export function formatGraphQLError(
   }
   logInternal(original);
   const internal = toAppError(original);
-  return { message: internal.message, path: formatted.path, extensions: internal.extensions };
+  // Only when a developer asked for it (GRAPHQL_STACK_TRACES), and only for what stays internal.
+  const stacktrace =
+    options.stackTraces && internal.code === 'INTERNAL_ERROR' && original instanceof Error
+      ? { stacktrace: original.stack?.split('\n') }
+      : {};
+  return {
+    message: internal.message,
+    path: formatted.path,
+    extensions: { ...internal.extensions, ...stacktrace },
+  };
 }
 
 /**

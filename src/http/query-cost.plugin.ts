@@ -4,6 +4,7 @@ import type { RequestContext } from '../core/request-context.js';
 import { RateLimitedError } from '../core/errors.js';
 import { queryCost, queryLimitError, QUERY_LIMITS, ratePointsOf } from './query-limits.js';
 import { setRateLimitHeaders, type RateLimiter, type RateLimitOutcome } from './rate-limit.js';
+import { holdOf } from './rate-limit-overlap.js';
 
 /** Costs remembered per document and variables; a document sent with ever-new variables keeps the last few. */
 const COSTS_PER_DOCUMENT = 64;
@@ -40,14 +41,15 @@ function cachedQueryCost(
 /**
  * Bounds and charges a GraphQL operation by its field cost once Apollo has resolved it (variables known):
  * over `maxCost` it is refused (400 naming the limit) before anything executes; otherwise the rate limiter,
- * which already counted the request as one point, is charged the rest of `ratePointsOf(cost)`.
+ * which already counted the request as one point, is charged the rest of `ratePointsOf(cost)`: beside a query's
+ * execution (its held answer waits for both counts), before a mutation's.
  */
 export function queryCostPlugin(rateLimiter: RateLimiter): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       let charged: RateLimitOutcome | undefined;
       return {
-        async didResolveOperation({ schema, document, request, operationName, contextValue }) {
+        async didResolveOperation({ schema, document, request, operationName, contextValue, operation }) {
           const cost = cachedQueryCost(schema, document, request.variables, operationName ?? undefined);
           if (cost > QUERY_LIMITS.maxCost) {
             const error = queryLimitError(
@@ -59,13 +61,22 @@ export function queryCostPlugin(rateLimiter: RateLimiter): ApolloServerPlugin<Re
               extensions: { ...error.extensions, code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } },
             });
           }
+          // A query runs beside its count and its answer waits for it (src/http/rate-limit-overlap.ts);
+          // anything else may write, so it waits for the count before executing.
+          const hold = holdOf(contextValue);
+          const reads = operation?.operation === 'query';
           const extraPoints = ratePointsOf(cost) - 1;
-          if (extraPoints === 0) return;
-          charged = await rateLimiter.consume(contextValue.viewer, '', extraPoints);
-          if (!charged.allowed) {
-            const refusal = new RateLimitedError(charged.retryAfterSeconds);
-            const headers = new Map([['retry-after', String(charged.retryAfterSeconds)]]);
-            setRateLimitHeaders(charged, (name, value) => headers.set(name.toLowerCase(), value));
+          const charge =
+            extraPoints > 0 ? rateLimiter.consume(contextValue.viewer, '', extraPoints) : undefined;
+          if (hold && charge) hold.add(charge);
+          if (hold && reads) return;
+          const decided = hold ? await hold.decided() : undefined;
+          charged = charge ? await charge : undefined;
+          const refused = decided && !decided.allowed ? decided : charged?.allowed === false ? charged : null;
+          if (refused) {
+            const refusal = new RateLimitedError(refused.retryAfterSeconds);
+            const headers = new Map([['retry-after', String(refused.retryAfterSeconds)]]);
+            setRateLimitHeaders(refused, (name, value) => headers.set(name.toLowerCase(), value));
             throw new GraphQLError(refusal.message, {
               originalError: refusal,
               extensions: { ...refusal.extensions, http: { status: 429, headers } },

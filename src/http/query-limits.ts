@@ -16,8 +16,11 @@ import {
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
+  visit,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimatorArgs } from 'graphql-query-complexity/cjs';
+import { jobUnitsOf, STARTS_JOB_EXTENSION, type JobWork } from '../core/job-charges.js';
+import { LIST_BOUNDS } from './list-bounds.js';
 
 /**
  * What one GraphQL document may ask for (docs/api.md "Query limits"). Checked before anything executes,
@@ -37,10 +40,15 @@ export const QUERY_LIMITS = {
   maxCost: 30_000,
   /** Cost bought by one rate-limit point: about one full page (100) of users. */
   costPerRatePoint: 3_000,
+  /** Fields that queue a job (`@StartsJob`, core/job-charges.ts) in one document. */
+  maxJobFields: 1,
 } as const;
 
-/** A list field without a `limit` argument (e.g. a tenant's SKUs) is assumed to hold this many items. */
-const UNPAGED_LIST_ESTIMATE = 10;
+/**
+ * A list of objects with neither a `limit` argument nor a bound (list-bounds.ts): only a schema that
+ * test/hardening/list-bounds.test.ts refuses has one; costed as if full of 1,000 items meanwhile.
+ */
+const UNKNOWN_LIST_BOUND = 1000;
 
 /**
  * A limit exceeded. Apollo answers it as GRAPHQL_VALIDATION_FAILED (HTTP 400), which formatGraphQLError
@@ -122,32 +130,102 @@ export const aliasLimitRule = (maximum: number = QUERY_LIMITS.maxAliases): Valid
 export const directiveLimitRule = (maximum: number = QUERY_LIMITS.maxDirectives): ValidationRule =>
   countLimitRule('directives', maximum, (node) => node.kind === Kind.DIRECTIVE);
 
+/**
+ * At most `maximum` job-starting fields (`@StartsJob`) in a document: each queues a job, and aliases would
+ * queue any number of them for one request (issue #32 item 4).
+ */
+export function jobFieldLimitRule(maximum: number = QUERY_LIMITS.maxJobFields): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    let count = 0;
+    return {
+      Field() {
+        if (context.getFieldDef()?.extensions?.[STARTS_JOB_EXTENSION]) count++;
+      },
+      Document: {
+        leave() {
+          if (count > maximum) context.reportError(queryLimitError('jobFields', maximum, count));
+        },
+      },
+    };
+  };
+}
+
 /** The validation rules every executed document passes (POST/GET /graphql and graphql-ws). */
 export const QUERY_LIMIT_RULES: readonly ValidationRule[] = [
   depthLimitRule(),
   aliasLimitRule(),
   directiveLimitRule(),
+  jobFieldLimitRule(),
 ];
 
 function isListOutput(type: GraphQLOutputType): boolean {
   return isListType(isNonNullType(type) ? type.ofType : type);
 }
 
+/** Values of the arguments list bounds depend on (ArgumentBound), as the document gives them. */
+type BoundArguments = ReadonlyMap<string, number>;
+
+/**
+ * The most items an unpaged list field holds: its `expectedListSize` extension (one row per platform), else
+ * its row of LIST_BOUNDS (a number, or the value of the argument it follows, capped).
+ */
+export function listBoundOf(
+  typeName: string,
+  field: { name: string; extensions?: Record<string, unknown> | null },
+  argumentValues: BoundArguments = new Map(),
+): number {
+  const expected = field.extensions?.expectedListSize;
+  if (typeof expected === 'number') return expected;
+  const bound = LIST_BOUNDS[`${typeName}.${field.name}`];
+  if (bound === undefined) return UNKNOWN_LIST_BOUND;
+  if (typeof bound === 'number') return bound;
+  const given = argumentValues.get(bound.argument) ?? bound.default;
+  return Math.min(bound.max, Math.max(1, given));
+}
+
+/** The largest value the document gives each argument a bound follows (literal or variable). */
+function boundArgumentsOf(document: DocumentNode, variables: Record<string, unknown>): BoundArguments {
+  const names = new Set(
+    Object.values(LIST_BOUNDS).flatMap((bound) => (typeof bound === 'number' ? [] : [bound.argument])),
+  );
+  const values = new Map<string, number>();
+  visit(document, {
+    Argument(node) {
+      if (!names.has(node.name.value)) return;
+      const value =
+        node.value.kind === Kind.INT
+          ? Number(node.value.value)
+          : node.value.kind === Kind.VARIABLE
+            ? variables[node.value.name.value]
+            : undefined;
+      if (typeof value === 'number')
+        values.set(node.name.value, Math.max(values.get(node.name.value) ?? 0, value));
+    },
+  });
+  return values;
+}
+
 /**
  * Field cost: every field costs 1 plus what it selects; a field with a `limit` argument (every paged
  * list) multiplies what it selects by that limit (its page's `items` are not multiplied again); another
- * list of objects by its `expectedListSize` extension when the schema states one, else by an estimate of 10.
+ * list of objects by its bound (listBoundOf).
  * Introspection fields cost 1 whatever they select: the schema is finite and the same for everyone.
  */
-function fieldCost({ type, field, args, childComplexity }: ComplexityEstimatorArgs): number {
+function fieldCost(
+  { type, field, args, childComplexity }: ComplexityEstimatorArgs,
+  argumentValues: BoundArguments,
+): number {
   if (field.name.startsWith('__')) return 1;
+  const job = field.extensions?.[STARTS_JOB_EXTENSION] as JobWork | undefined;
+  if (job) {
+    // Its work: one rate point for the job, and its units (rows, items, tenants).
+    return 1 + childComplexity + QUERY_LIMITS.costPerRatePoint + jobUnitsOf(job, args) * (job.perUnit ?? 0);
+  }
   if (typeof args.limit === 'number') return 1 + Math.max(1, args.limit) * childComplexity;
   // The items of a page (a type with pageInfo) are already multiplied by the paging field's limit.
   const isPageItems = 'getFields' in type && 'pageInfo' in type.getFields();
   if (!isPageItems && isListOutput(field.type) && isCompositeType(getNamedType(field.type))) {
-    // A list whose size the schema knows (one row per platform) says so: `@Extensions({ expectedListSize })`.
-    const expected = field.extensions?.expectedListSize;
-    return 1 + (typeof expected === 'number' ? expected : UNPAGED_LIST_ESTIMATE) * childComplexity;
+    return 1 + listBoundOf(type.name, field, argumentValues) * childComplexity;
   }
   return 1 + childComplexity;
 }
@@ -168,7 +246,14 @@ export function queryCost(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
   if (coerced.errors?.length) return 0;
   try {
-    return getComplexity({ schema, query: document, variables, operationName, estimators: [fieldCost] });
+    const argumentValues = boundArgumentsOf(document, coerced.coerced ?? {});
+    return getComplexity({
+      schema,
+      query: document,
+      variables,
+      operationName,
+      estimators: [(args) => fieldCost(args, argumentValues)],
+    });
   } catch (error) {
     if (error instanceof GraphQLError) return Number.POSITIVE_INFINITY;
     throw error;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { isDatabaseUnavailable } from '../core/database-outage.js';
 import { RateLimitedError } from '../core/errors.js';
 import { rateLimitRejections } from '../core/metrics.js';
 import type { Viewer } from '../core/viewer.js';
@@ -69,6 +70,8 @@ export class RateLimiter {
   private readonly limiters = new Map<number, RateLimiterPostgres>();
   /** Per window key: the requests waiting for the UPSERT in flight to finish (absent: none in flight). */
   private readonly waiting = new Map<string, Waiter[]>();
+  /** Per credential window key: until when (ms) this process last saw it refused (rate-limit-overlap.ts). */
+  private readonly refusedUntil = new Map<string, number>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -104,7 +107,10 @@ export class RateLimiter {
     const { key, limit } = bucket;
     const { consumed, msBeforeNext } = await this.count(limit, key, points);
     const allowed = consumed <= limit;
-    if (!allowed) rateLimitRejections.inc({ caller: bucket.caller });
+    if (!allowed) {
+      rateLimitRejections.inc({ caller: bucket.caller });
+      if (bucket.caller === 'credential') this.refusedUntil.set(key, Date.now() + msBeforeNext);
+    }
     return {
       allowed,
       limit,
@@ -145,6 +151,12 @@ export class RateLimiter {
       }
     } catch (error) {
       for (const waiter of batch) waiter.reject(error);
+      // Those queued meanwhile would wait for the same unreachable database once more, one time-out after
+      // another: they answer 503 now (issue #34 item 4).
+      if (isDatabaseUnavailable(error)) {
+        for (const waiter of this.waiting.get(queueKey) ?? []) waiter.reject(error);
+        this.waiting.set(queueKey, []);
+      }
     }
     const next = this.waiting.get(queueKey) ?? [];
     if (next.length === 0) this.waiting.delete(queueKey);
@@ -152,6 +164,19 @@ export class RateLimiter {
       this.waiting.set(queueKey, []);
       void this.countBatch(limit, key, queueKey, next);
     }
+  }
+
+  /**
+   * Whether this process saw `viewer`'s window refused and the window has not ended: its reads then wait for
+   * their count instead of running beside it (src/http/rate-limit-overlap.ts).
+   */
+  knownRefused(viewer: Viewer): boolean {
+    const { key } = organizationBucket(viewer.organizationId, viewer.environment, viewer.rateLimitPerMinute);
+    const until = this.refusedUntil.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.refusedUntil.delete(key);
+    return false;
   }
 
   middleware() {

@@ -15,6 +15,7 @@ import {
   CreateSegmentInput,
 } from './info-barrier.types.js';
 import { SegmentService } from './segment.service.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 
@@ -55,6 +56,7 @@ export class InfoBarrierResolver {
     return new BarrierPolicyService(ctx).create(tenantId, input);
   }
 
+  @StartsJob()
   @Mutation(() => BarrierApplication, {
     description:
       `Validates the policy set and starts applying it (Applied after ${BARRIER_APPLICATION_HOURS} hours); 409 while one runs, when ` +

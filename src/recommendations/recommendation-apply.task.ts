@@ -3,7 +3,12 @@ import type { Task } from 'graphile-worker';
 import { CloudApplyError } from '../cloud/security-posture.provider.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
-import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
+import {
+  runTrackedJob,
+  type TrackedJobKind,
+  type TrackedJobOptions,
+  type TrackedRun,
+} from '../core/tracked-job.js';
 import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
@@ -72,16 +77,25 @@ export async function runApplyOperation(
   ctx: ServiceContext,
   operationId: string,
   job?: TrackedJobOptions<RecommendationApplyOperation>['job'],
+  abortSignal?: AbortSignal,
 ): Promise<void> {
-  const options = { em: ctx.em, kind: RECOMMENDATION_APPLY_JOB, id: operationId, clock: ctx.clock, job };
-  await runTrackedJob(options, (run) => applyPendingTenants(ctx, run.row));
+  const options = {
+    em: ctx.em,
+    kind: RECOMMENDATION_APPLY_JOB,
+    id: operationId,
+    clock: ctx.clock,
+    job,
+    abortSignal,
+  };
+  await runTrackedJob(options, (run) => applyPendingTenants(ctx, run));
 }
 
 /** The tenants not done yet (outcome Pending are the per-item progress), then the final status. */
 async function applyPendingTenants(
   ctx: ServiceContext,
-  operation: RecommendationApplyOperation,
+  run: TrackedRun<RecommendationApplyOperation>,
 ): Promise<void> {
+  const operation = run.row;
   const operationId = operation.id;
   const results = await ctx.em.find(
     RecommendationApplyResult,
@@ -98,6 +112,7 @@ async function applyPendingTenants(
   let done = results.filter((result) => result.outcome !== ApplyOutcome.PENDING).length;
   for (const result of results) {
     if (result.outcome !== ApplyOutcome.PENDING) continue;
+    run.checkStop(); // SIGTERM: stop between two tenants; the queue resumes at the next one
     const tenant = tenants.get(result.tenantId);
     let outcome: ApplyOutcome;
     let reason: string | null = null;
@@ -119,6 +134,7 @@ async function applyPendingTenants(
     done++;
     const now = ctx.clock.now();
     await ctx.em.transactional(async (em) => {
+      await run.fence(em); // a stale run (another took the operation over) records nothing
       const updated = await em.nativeUpdate(
         RecommendationApplyResult,
         { id: result.id, outcome: ApplyOutcome.PENDING },
@@ -136,11 +152,6 @@ async function applyPendingTenants(
           statusChangedAt: now,
           updatedAt: now,
         },
-      );
-      await em.nativeUpdate(
-        RecommendationApplyOperation,
-        { id: operationId },
-        { progress: Math.floor((100 * done) / results.length) },
       );
       if (tenant && (outcome === ApplyOutcome.APPLIED || operation.notifyAdmins)) {
         await emitEvent(
@@ -162,13 +173,14 @@ async function applyPendingTenants(
         );
       }
     });
+    await run.progress((100 * done) / results.length, { tenantsDone: done });
   }
   const outcomes = (
     await ctx.em.find(RecommendationApplyResult, { operationId }, { fields: ['outcome'], refresh: true })
   ).map((result) => result.outcome);
   await ctx.em.nativeUpdate(
     RecommendationApplyOperation,
-    { id: operationId },
+    { id: operationId, runToken: run.token },
     { ...finalState(outcomes), progress: 100, finishedAt: ctx.clock.now() },
   );
 }
@@ -222,6 +234,7 @@ export function recommendationApplyTask(orm: MikroORM, deps: AppDeps): Task {
       createJobContext(orm, deps, scope, APPLY_ACTOR),
       payload.operationId,
       helpers.job,
+      helpers.abortSignal,
     );
   };
 }

@@ -12,6 +12,8 @@ import {
   SecurityRecommendation,
   SecurityRecommendationPage,
 } from './recommendation.types.js';
+import { StartsJob } from '../core/job-charges.js';
+import { PLANNED_TENANTS_PER_ORGANIZATION } from '../http/list-bounds.js';
 
 const idArg = () => Arg('id', () => String, { description: 'The recommendation id, e.g. mfa-admin-roles' });
 const tenantIdsArg = () => Arg('tenantIds', () => [GraphQLUUID]);
@@ -46,6 +48,7 @@ export class RecommendationResolver {
     return new RecommendationApplyService(ctx).get(id);
   }
 
+  @StartsJob({ units: 'tenantIds', unitsWhenAbsent: PLANNED_TENANTS_PER_ORGANIZATION, perUnit: 30 })
   @Mutation(() => RecommendationApplyOperationView, {
     description:
       'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; dryRun previews and writes nothing',

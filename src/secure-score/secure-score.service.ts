@@ -35,8 +35,10 @@ export class SecureScoreService {
     const tenantIds = args.tenantIds ? [...new Set(args.tenantIds.map((id) => id.toLowerCase()))] : undefined;
     if (tenantIds) await requireTenants(this.ctx, tenantIds);
     const since = dayOf(new Date(this.ctx.clock.now().getTime() - (args.historyDays - 1) * DAY_MS));
-    const where = `t.organization_id = ? and t.environment = ?${tenantIds ? ' and t.id in (?)' : ''}`;
-    const whereParams = [scope.organizationId, scope.environment, ...(tenantIds ? [tenantIds] : [])];
+    // An empty list asks for no tenant: an empty page (`in ()` is not SQL; it crashed as a 500, issue #32).
+    const filter = !tenantIds ? '' : tenantIds.length === 0 ? ' and false' : ' and t.id in (?)';
+    const where = `t.organization_id = ? and t.environment = ?${filter}`;
+    const whereParams = [scope.organizationId, scope.environment, ...(tenantIds?.length ? [tenantIds] : [])];
     // The page in name order through tenants_name_index, each page tenant's states and history by its own
     // index, and a separate capped count: a window count read every tenant for each page (issue #11).
     const { rows, pageInfo } = await findPageRows<ScoreRow>(

@@ -14,13 +14,20 @@ export function applyChanges<T extends object>(target: T, values: Partial<T>): b
     const same =
       current instanceof Date && next instanceof Date
         ? current.getTime() === next.getTime()
-        : current === next;
+        : Array.isArray(current) && Array.isArray(next)
+          ? sameItems(current, next)
+          : current === next;
     if (!same) {
       target[key] = next;
       changed = true;
     }
   }
   return changed;
+}
+
+/** Arrays of scalars, item by item (a text[] column read back is a new array every time). */
+function sameItems(a: unknown[], b: unknown[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 export function chunks<T>(items: T[], size: number): T[][] {

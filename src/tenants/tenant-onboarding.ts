@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireConsentToOnboard } from './tenant-consent.js';
 import { Tenant } from './tenant.entity.js';
+import { conflictOfUniqueViolation, requireUpstreamTenantFree } from './upstream-tenant-owner.js';
 
 @InputType({ description: 'A tenant of the upstream cloud to administer' })
 export class OnboardTenantInput {
@@ -21,7 +22,8 @@ export class OnboardTenantInput {
  * is the default one. The tenant starts unsynced (health critical) until its first sync, which the
  * caller starts (POST /v1/tenants/:id/sync) or, in the demo seed, runs directly.
  * Only a tenant that granted the caller's organization delegated access (tenant-consent.ts; else 403).
- * The same upstream tenant once per environment: a second onboarding, or a tenant whose default
+ * An upstream tenant belongs to one environment of one organization: a second onboarding here, one held
+ * by the other environment or another organization (upstream-tenant-owner.ts), or a tenant whose default
  * domain is already used here, is 409 CONFLICT.
  */
 export async function onboardTenant(ctx: ServiceContext, input: { externalId: string }): Promise<Tenant> {
@@ -37,6 +39,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   }
   const domain = upstream.domains[0].toLowerCase();
   return ctx.em.transactional(async (em) => {
+    await requireUpstreamTenantFree(em, ctx.scope, externalId);
     const clash = await em.findOne(Tenant, { $or: [{ externalId }, { domain }] });
     if (clash) {
       throw new ConflictError(
@@ -57,6 +60,8 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
       await em.persist(tenant).flush();
     } catch (error) {
       // Two onboardings of the same tenant at once: the loser meets the unique domain.
+      const taken = conflictOfUniqueViolation(error);
+      if (taken) throw taken;
       if (error instanceof UniqueConstraintViolationException) {
         throw new ConflictError(`Another tenant already uses the domain ${domain}`);
       }

@@ -4,6 +4,9 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
 
+/** The constraint that keeps an upstream tenant in one environment of one organization. */
+export const UPSTREAM_TENANT_UNIQUE = 'tenants_external_id_unique';
+
 export enum TenantStatus {
   ACTIVE = 'active',
   SUSPENDED = 'suspended',
@@ -33,6 +36,8 @@ export class PasswordPolicy {
 @ObjectType({ description: 'A customer tenant administered by the organization' })
 @Entity({ tableName: 'tenants' })
 @Unique({ properties: ['organizationId', 'environment', 'domain'] })
+// An upstream tenant belongs to one environment of one organization (src/tenants/upstream-tenant-owner.ts).
+@Unique({ name: UPSTREAM_TENANT_UNIQUE, properties: ['externalId'] })
 @Index({ properties: ['organizationId', 'environment', 'createdAt', 'id'] })
 // The secure score list, by tenant name (issue #11: the page stops after offset + limit).
 @Index({ name: 'tenants_name_index', properties: ['organizationId', 'environment', 'name', 'id'] })

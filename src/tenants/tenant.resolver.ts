@@ -11,6 +11,7 @@ import { storedHealthSignalsLoader } from './tenant-health.loaders.js';
 import { OnboardTenantInput } from './tenant-onboarding.js';
 import { Tenant, TenantHealth } from './tenant.entity.js';
 import { TenantService } from './tenant.service.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const TenantPage = PageOf(Tenant, 'Tenant');
 
@@ -53,6 +54,7 @@ export class TenantResolver {
     return new TenantService(ctx).onboard(input);
   }
 
+  @StartsJob()
   @Mutation(() => TenantSync, {
     description: 'Starts a sync from the upstream cloud; poll tenantSync for progress',
   })

@@ -7,6 +7,7 @@ import { FEATURES } from '../core/permissions.js';
 import { OffboardingStep, UserOffboarding } from './offboarding.entity.js';
 import { OffboardingService } from './offboarding.service.js';
 import { OffboardUserInput } from './offboarding.types.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const userIdArg = () => Arg('userId', () => GraphQLUUID);
@@ -15,6 +16,7 @@ const idArg = () => Arg('id', () => GraphQLUUID);
 /** Offboarding (REST: /api/user-management-identity/users/:userId/offboard...). */
 @Resolver(() => UserOffboarding)
 export class OffboardingResolver {
+  @StartsJob()
   @Mutation(() => UserOffboarding, {
     description:
       'Starts the offboarding job of a user (ordered, recorded steps); 409 while another one of the user is queued or running',
@@ -43,6 +45,7 @@ export class OffboardingResolver {
     return new OffboardingService(ctx).get(tenantId, userId, id);
   }
 
+  @StartsJob()
   @Mutation(() => UserOffboarding, {
     description: 'Runs a Failed offboarding again from its failed step (409 unless Failed)',
   })

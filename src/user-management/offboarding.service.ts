@@ -5,6 +5,7 @@ import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { User } from '../users/user.entity.js';
+import { assertMayActOnPrivileged } from '../users/privileged-account.js';
 import { UserService } from '../users/user.service.js';
 import {
   OffboardingStatus,
@@ -60,6 +61,7 @@ export class OffboardingService {
     if (problems.length > 0) throw invalid(problems);
 
     const user = await new UserService(this.ctx).get(tenantId, userId); // 404 when not found or deleted
+    assertMayActOnPrivileged(this.ctx, user, 'offboard it');
     if (options.delegateMailboxToUserId) {
       await this.otherUser(tenantId, options.delegateMailboxToUserId, user, 'delegateMailboxTo', problems);
     }

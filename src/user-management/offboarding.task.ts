@@ -4,7 +4,12 @@ import { createJobContext } from '../context.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
 import { isDatabaseUnavailable } from '../core/database-outage.js';
-import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
+import {
+  LostRunError,
+  runTrackedJob,
+  type TrackedJobKind,
+  type TrackedJobOptions,
+} from '../core/tracked-job.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import {
@@ -47,6 +52,7 @@ export async function runOffboarding(
   deps: AppDeps,
   payload: OffboardingPayload,
   job?: TrackedJobOptions<UserOffboarding>['job'],
+  abortSignal?: AbortSignal,
 ): Promise<void> {
   const scope: Scope = { organizationId: payload.organizationId, environment: payload.environment };
   const base = createJobContext(orm, deps, scope, 'system:user-offboarding');
@@ -56,17 +62,23 @@ export async function runOffboarding(
     id: payload.offboardingId,
     clock: deps.clock,
     job,
+    abortSignal,
   };
   await runTrackedJob(options, async (run) => {
     const offboarding = run.row;
     const steps = offboarding.steps.map((step) => ({ ...step }));
-    const save = (fields: Partial<UserOffboarding>) =>
-      base.em.nativeUpdate(UserOffboarding, { id: offboarding.id }, { ...fields, steps });
+    // Fenced: a stale run (another took the offboarding over) writes nothing and stops.
+    const save = async (fields: Partial<UserOffboarding>) => {
+      const where = { id: offboarding.id, runToken: run.token };
+      if ((await base.em.nativeUpdate(UserOffboarding, where, { ...fields, steps })) === 0)
+        throw new LostRunError(USER_OFFBOARDING_JOB.name);
+    };
 
     for (const name of STEP_ORDER) {
       const step = steps.find((s) => s.name === name)!;
       if (step.status === OffboardingStepStatus.SUCCEEDED || step.status === OffboardingStepStatus.SKIPPED)
         continue;
+      run.checkStop(); // SIGTERM: stop between two steps; the queue resumes at this one
       const refusal = orderRefusal(name, steps);
       Object.assign(step, {
         status: OffboardingStepStatus.RUNNING,
@@ -88,8 +100,10 @@ export async function runOffboarding(
           error: null,
           result,
         } satisfies Partial<StoredStep>);
-        await save({ checkpoint: { lastStep: name } });
+        await save({});
+        await run.save({ lastStep: name }); // progress: this run is not counted as a dead one
       } catch (error) {
+        if (error instanceof LostRunError) throw error;
         if (isDatabaseUnavailable(error)) throw error; // not the step's fault: the queue retries the job
         Object.assign(step, {
           status: OffboardingStepStatus.FAILED,
@@ -118,6 +132,6 @@ function orderRefusal(name: OffboardingStepName, steps: StoredStep[]): string | 
 
 export function userOffboardingTask(orm: MikroORM, deps: AppDeps): Task {
   return async (payload, helpers) => {
-    await runOffboarding(orm, deps, payload as OffboardingPayload, helpers.job);
+    await runOffboarding(orm, deps, payload as OffboardingPayload, helpers.job, helpers.abortSignal);
   };
 }

@@ -9,12 +9,14 @@ import { MAX_USER_CSV_ROWS } from './user-csv.js';
 import { UserImport } from './user-import.entity.js';
 import { UserImportService } from './user-import.service.js';
 import { UserImportRowPage, UserImportSubmission } from './user-import.types.js';
+import { StartsJob } from '../core/job-charges.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 
 /** Bulk user creation from CSV (REST: POST /api/user-management-identity/users/bulk). */
 @Resolver(() => UserImport)
 export class UserImportResolver {
+  @StartsJob({ units: 'csv', perUnit: 1 })
   @Mutation(() => UserImportSubmission, {
     description: `Checks a user CSV (header UserPrincipalName, FirstName, LastName[, DisplayName, Password, ...]; at most ${MAX_USER_CSV_ROWS} rows) and queues the creation; any bad row refuses the whole file`,
   })
@@ -25,6 +27,19 @@ export class UserImportResolver {
     @Ctx() ctx: RequestContext,
   ) {
     return new UserImportService(ctx).submit(tenantId, csv);
+  }
+
+  @Mutation(() => UserImport, {
+    description:
+      'Runs a Failed user import again for its remaining rows only (Pending, or sent when the import stopped); created and failed rows stay as they are. 409 unless Failed with rows remaining',
+  })
+  @RequirePermission(FEATURES.identity.write)
+  retryUserImport(
+    @tenantIdArg() tenantId: string,
+    @Arg('id', () => GraphQLUUID) id: string,
+    @Ctx() ctx: RequestContext,
+  ) {
+    return new UserImportService(ctx).retry(tenantId, id);
   }
 
   @Query(() => UserImport, { description: 'A user import with its progress' })

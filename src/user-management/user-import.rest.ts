@@ -38,6 +38,12 @@ const GET_USER_IMPORT = /* GraphQL */ `
   }
 `;
 
+const RETRY_USER_IMPORT = /* GraphQL */ `
+  mutation RetryUserImport($tenantId: UUID!, $id: UUID!) {
+    retryUserImport(tenantId: $tenantId, id: $id) { ${USER_IMPORT_FIELDS} }
+  }
+`;
+
 const BASE = '/user-management-identity/users';
 
 /**
@@ -65,5 +71,15 @@ export const USER_IMPORT_ROUTES: RouteDefinition[] = [
     query: PAGE_QUERY,
     summary:
       'a bulk creation: status (Queued, Running, Completed, CompletedWithErrors, Failed), counters and a page of rows with their outcome',
+  },
+  {
+    method: 'POST',
+    path: `${BASE}/bulk/:operationId/retry`,
+    operation: RETRY_USER_IMPORT,
+    tenant: 'tenantId',
+    params: { operationId: 'id' },
+    status: 202,
+    summary:
+      'run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining',
   },
 ];

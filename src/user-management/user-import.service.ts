@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../core/errors.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import type { Scope } from '../core/scope.js';
 import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { findLeanPage } from '../core/lean-read.js';
@@ -10,13 +11,23 @@ import { generatePassword, passwordProblems } from '../users/password.js';
 import { User } from '../users/user.entity.js';
 import { upnDomainProblems } from '../users/user.rules.js';
 import { readUsersCsv, rowProblemsError } from './user-csv.js';
-import { UserImport, UserImportRow } from './user-import.entity.js';
+import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
 import type { GeneratedImportPassword, UserImportSubmission } from './user-import.types.js';
 
 export const USER_IMPORT_TASK = 'user-import';
 /** graphile-worker attempts before the import is marked Failed with the last error. */
 export const USER_IMPORT_MAX_ATTEMPTS = TRACKED_JOB_QUEUE_ATTEMPTS;
 const INSERT_CHUNK = 500;
+
+/** One run at a time per import; a retry after a failure queues a new job under the same key. */
+function enqueueImport(em: ServiceContext['em'], importId: string, scope: Scope) {
+  return enqueueJob(
+    em,
+    USER_IMPORT_TASK,
+    { importId, ...scope },
+    { jobKey: `user-import:${importId}`, maxAttempts: USER_IMPORT_MAX_ATTEMPTS },
+  );
+}
 
 /**
  * Bulk user creation from CSV (issue #14 item 4). The whole file is checked before anything is written
@@ -93,12 +104,7 @@ export class UserImportService {
       for (let start = 0; start < records.length; start += INSERT_CHUNK) {
         await em.insertMany(UserImportRow, records.slice(start, start + INSERT_CHUNK));
       }
-      await enqueueJob(
-        em,
-        USER_IMPORT_TASK,
-        { importId: created.id, ...this.ctx.scope },
-        { jobKey: `user-import:${created.id}`, maxAttempts: USER_IMPORT_MAX_ATTEMPTS },
-      );
+      await enqueueImport(em, created.id, this.ctx.scope);
       return created;
     });
     return { operation, generatedPasswords };
@@ -109,6 +115,42 @@ export class UserImportService {
     const found = await this.ctx.em.findOne(UserImport, { id, tenantId });
     if (!found) throw new NotFoundError('User import', id);
     return found;
+  }
+
+  /**
+   * A Failed import runs again for its remaining rows only (issue #34 item 3): the rows still Pending or
+   * Creating (a Creating row whose user landed is recorded as Created, not sent again); Created and Failed
+   * rows stay as they are. 409 unless the import is Failed with rows remaining.
+   */
+  async retry(tenantId: string, id: string): Promise<UserImport> {
+    const operation = await this.get(tenantId, id);
+    if (operation.status !== UserImportStatus.FAILED) {
+      throw new ConflictError(`User import ${id} is ${operation.status}: only a Failed one can be retried`, {
+        from: operation.status,
+        to: UserImportStatus.QUEUED,
+        allowed: [UserImportStatus.FAILED],
+      });
+    }
+    const remaining = await this.ctx.em.count(UserImportRow, {
+      importId: id,
+      status: { $in: [UserImportRowStatus.PENDING, UserImportRowStatus.CREATING] },
+    });
+    if (remaining === 0) {
+      throw new ConflictError(`User import ${id} has no remaining rows: every row was created or failed`, {
+        remainingRows: 0,
+      });
+    }
+    return this.ctx.em.transactional(async (em) => {
+      const claimed = await em.nativeUpdate(
+        UserImport,
+        { id, status: UserImportStatus.FAILED },
+        // A fresh run count: the retry is a new start, not a crash loop (core/tracked-job.ts).
+        { status: UserImportStatus.QUEUED, failureReason: null, finishedAt: null, runAttempts: 0 },
+      );
+      if (claimed === 0) throw new ConflictError(`User import ${id} was retried by another request`);
+      await enqueueImport(em, id, this.ctx.scope);
+      return em.findOneOrFail(UserImport, { id }, { refresh: true });
+    });
   }
 
   /** A page of the rows with their outcome, in file order. */

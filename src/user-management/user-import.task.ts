@@ -4,7 +4,12 @@ import { createJobContext } from '../context.js';
 import { AppError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
-import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
+import {
+  runTrackedJob,
+  type TrackedJobKind,
+  type TrackedJobOptions,
+  type TrackedRun,
+} from '../core/tracked-job.js';
 import type { CreateUserInput } from '../users/user.types.js';
 import { UserService } from '../users/user.service.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
@@ -54,11 +59,12 @@ export async function runUserImport(
   deps: AppDeps,
   payload: ImportPayload,
   job?: TrackedJobOptions<UserImport>['job'],
+  abortSignal?: AbortSignal,
 ): Promise<void> {
   const scope: Scope = { organizationId: payload.organizationId, environment: payload.environment };
   const ctx = createJobContext(orm, deps, scope, 'system:user-import');
   await runTrackedJob(
-    { em: ctx.em, kind: USER_IMPORT_JOB, id: payload.importId, clock: deps.clock, job },
+    { em: ctx.em, kind: USER_IMPORT_JOB, id: payload.importId, clock: deps.clock, job, abortSignal },
     async (run) => {
       const operation = run.row;
       const actorCtx = () => createJobContext(orm, deps, scope, operation.createdBy);
@@ -70,7 +76,8 @@ export async function runUserImport(
         );
         if (rows.length === 0) break;
         for (const row of rows) {
-          await importRow(actorCtx(), operation, row);
+          run.checkStop(); // SIGTERM: stop between two rows, the queue resumes at the next one
+          await importRow(actorCtx(), run, operation, row);
           await run.save({ lastLine: row.line });
         }
       }
@@ -89,12 +96,30 @@ export async function runUserImport(
   );
 }
 
-async function importRow(ctx: ServiceContext, operation: UserImport, row: PendingRow): Promise<void> {
+/**
+ * One row. Both writes are fenced (issue #34 item 2): each checks, in its transaction, that this run still
+ * owns the import (`run.fence`) and that the row is in the state this run expects, so a stale run (frozen,
+ * then woken after another took the import over) neither sends the row to the cloud nor counts it.
+ */
+async function importRow(
+  ctx: ServiceContext,
+  run: TrackedRun<UserImport>,
+  operation: UserImport,
+  row: PendingRow,
+): Promise<void> {
   let userId: string | null = null;
   let error: string | null = null;
   if (row.status === UserImportRowStatus.CREATING) userId = await landedBefore(ctx, operation, row);
   if (!userId) {
-    await ctx.em.nativeUpdate(UserImportRow, { id: row.id }, { status: UserImportRowStatus.CREATING });
+    const marked = await ctx.em.transactional(async (em) => {
+      await run.fence(em);
+      return em.nativeUpdate(
+        UserImportRow,
+        { id: row.id, status: { $in: [UserImportRowStatus.PENDING, UserImportRowStatus.CREATING] } },
+        { status: UserImportRowStatus.CREATING },
+      );
+    });
+    if (marked === 0) return; // done meanwhile by the run that owns the import
     try {
       const input = { ...row.input, password: row.password } as unknown as CreateUserInput;
       userId = (await new UserService(ctx).create(operation.tenantId, input)).id;
@@ -103,9 +128,10 @@ async function importRow(ctx: ServiceContext, operation: UserImport, row: Pendin
     }
   }
   await ctx.em.transactional(async (em) => {
-    await em.nativeUpdate(
+    await run.fence(em);
+    const recorded = await em.nativeUpdate(
       UserImportRow,
-      { id: row.id },
+      { id: row.id, status: UserImportRowStatus.CREATING },
       {
         status: userId ? UserImportRowStatus.CREATED : UserImportRowStatus.FAILED,
         userId,
@@ -113,6 +139,7 @@ async function importRow(ctx: ServiceContext, operation: UserImport, row: Pendin
         password: null, // the password is not kept once the row is done
       },
     );
+    if (recorded === 0) return; // recorded already: counted once
     await em.execute(
       `update user_imports set processed_rows = processed_rows + 1, created_rows = created_rows + ?,
               failed_rows = failed_rows + ? where id = ?`,
@@ -143,6 +170,6 @@ async function landedBefore(
 
 export function userImportTask(orm: MikroORM, deps: AppDeps): Task {
   return async (payload, helpers) => {
-    await runUserImport(orm, deps, payload as ImportPayload, helpers.job);
+    await runUserImport(orm, deps, payload as ImportPayload, helpers.job, helpers.abortSignal);
   };
 }

@@ -5,6 +5,7 @@ import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { generatePassword, passwordProblems } from '../users/password.js';
+import { assertMayActOnPrivileged, assertPrivilegedResetForcesChange } from '../users/privileged-account.js';
 import { EDITABLE_PROFILE_FIELDS, User } from '../users/user.entity.js';
 import { UserSource } from '../users/user.enums.js';
 import type { UpdateUserInput } from '../users/user.types.js';
@@ -108,6 +109,8 @@ export class UserManagementService {
         { source: UserSource.SYNCED },
       );
     }
+    assertMayActOnPrivileged(this.ctx, user, 'reset its password');
+    assertPrivilegedResetForcesChange(user, input.forceChangeAtNextSignIn);
     const password = supplied ?? generatePassword(tenant.passwordPolicy);
     const forceChangeAtNextSignIn = input.forceChangeAtNextSignIn ?? true;
     await this.ctx.provider.userManagement.resetPassword(tenant.externalId, user.externalId, {

@@ -59,6 +59,7 @@ export function syncedFieldsOf(record: CloudUserRecord) {
     userType: record.userType as UserType,
     source: record.onPremisesSynced ? UserSource.SYNCED : UserSource.CLOUD,
     isServiceAccount: record.isServiceAccount,
+    directoryRoles: [...(record.directoryRoles ?? [])].sort(),
     lastSignInAt: toDate(record.lastSignInAt),
     createdAt: new Date(record.createdAt),
     ...guestFieldsOf(record),

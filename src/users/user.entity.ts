@@ -5,6 +5,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Actor } from '../actors/actor.types.js';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
+import { isPrivilegedRoles } from './privileged-account.js';
 import {
   AccountStatus,
   GuestSource,
@@ -114,6 +115,8 @@ export class User extends ScopedEntity {
     | 'userType'
     | 'source'
     | 'isServiceAccount'
+    | 'directoryRoles'
+    | 'privileged'
     | 'lastSignInAt'
     | 'deletedAt'
     | 'deletedBy'
@@ -232,6 +235,23 @@ export class User extends ScopedEntity {
   })
   @Property({ type: 'boolean' })
   isServiceAccount: boolean = false;
+
+  /** The customer directory's roles the user holds, as the cloud says (tenant sync); sorted. */
+  @Field(() => [String], {
+    description:
+      "Roles of the customer's directory the user holds, from the cloud (e.g. Global Administrator); synced",
+  })
+  @Property({ type: 'text[]', defaultRaw: "'{}'" })
+  directoryRoles: string[] = [];
+
+  @Field({
+    description:
+      'Holds an administrator role of the directory: password reset, offboarding and delete need the Admin ' +
+      'level, a reset always forces a change at next sign-in, MFA cannot be turned off (docs/security-model.md)',
+  })
+  get privileged(): boolean {
+    return isPrivilegedRoles(this.directoryRoles);
+  }
 
   @Field(() => GraphQLDateTime, { nullable: true })
   @Property({ type: 'timestamptz', nullable: true })

@@ -32,6 +32,7 @@ import {
   validManager,
 } from './user.rules.js';
 import { markDeleted } from './user-soft-delete.js';
+import { assertKeepsPrivilegedMfa, assertMayActOnPrivileged } from './privileged-account.js';
 
 /**
  * A password we generated, kept only on the entity object the create mutation returns (the GraphQL
@@ -201,6 +202,7 @@ export class UserService {
         );
       }
     }
+    assertKeepsPrivilegedMfa(user, input.mfaStatus);
     const { changes: requested, cleared: problems } = normalizedChanges(input);
     if (requested.userPrincipalName !== undefined) {
       requested.userPrincipalName = requested.userPrincipalName.toLowerCase();
@@ -261,6 +263,7 @@ export class UserService {
       this.tenant(tenantId),
       this.getForChange(tenantId, id, USER_STATES.SOFT_DELETED),
     ]);
+    assertMayActOnPrivileged(this.ctx, user, 'delete it');
     // The cloud delete is idempotent: if our transaction fails, a retry of the DELETE converges.
     await this.ctx.provider.deleteUser(tenant.externalId, user.externalId);
     return markDeleted(this.ctx, tenant, user);

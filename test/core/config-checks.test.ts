@@ -25,3 +25,30 @@ describe('EMBEDDED_PG_PORT', () => {
     );
   });
 });
+
+describe('MICROSOFT_LOGIN_URL and MICROSOFT_GRAPH_URL', () => {
+  it('default to the public cloud and take another https origin (sovereign cloud, test fake)', () => {
+    expect(loadConfig({})).toMatchObject({
+      microsoftLoginUrl: 'https://login.microsoftonline.com',
+      microsoftGraphUrl: 'https://graph.microsoft.com',
+    });
+    const config = loadConfig({
+      MICROSOFT_LOGIN_URL: 'https://login.microsoftonline.us/',
+      MICROSOFT_GRAPH_URL: 'https://localhost:8443',
+    });
+    expect(config.microsoftLoginUrl).toBe('https://login.microsoftonline.us');
+    expect(config.microsoftGraphUrl).toBe('https://localhost:8443');
+  });
+
+  it('refuse http://, a path and anything that is no URL, naming the variable', () => {
+    expect(() => loadConfig({ MICROSOFT_LOGIN_URL: 'http://login.example.test' })).toThrow(
+      /MICROSOFT_LOGIN_URL must use https:\/\/.*NODE_EXTRA_CA_CERTS/,
+    );
+    expect(() => loadConfig({ MICROSOFT_GRAPH_URL: 'https://graph.example.test/v1.0' })).toThrow(
+      /MICROSOFT_GRAPH_URL must be an origin only/,
+    );
+    expect(() => loadConfig({ MICROSOFT_GRAPH_URL: 'graph' })).toThrow(
+      /MICROSOFT_GRAPH_URL must be an https:\/\//,
+    );
+  });
+});

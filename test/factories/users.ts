@@ -32,6 +32,8 @@ export interface UserFields {
   mfaStatus?: MfaStatus;
   source?: UserSource;
   isServiceAccount?: boolean;
+  /** Directory roles, here and in the cloud ("Global Administrator" makes a privileged account). */
+  directoryRoles?: string[];
   createdAt?: Date;
   deletedAt?: Date | null;
 }
@@ -58,6 +60,7 @@ function cloudRecordOf(user: User, managerExternalId: string | null): CloudUserR
     userType: user.userType,
     onPremisesSynced: user.source === UserSource.SYNCED,
     isServiceAccount: user.isServiceAccount,
+    directoryRoles: user.directoryRoles,
     lastSignInAt: null,
     createdAt: user.createdAt.toISOString(),
     deletedAt: user.deletedAt?.toISOString() ?? null,
@@ -88,6 +91,7 @@ export async function createUser(app: TestApp, tenant: Tenant, fields: UserField
     userType: UserType.MEMBER,
     source: fields.source ?? UserSource.CLOUD,
     isServiceAccount: fields.isServiceAccount ?? false,
+    directoryRoles: fields.directoryRoles ?? [],
     createdAt,
     updatedAt: createdAt,
     deletedAt: fields.deletedAt ?? null,

@@ -156,10 +156,17 @@ describe('query limits (issue #9 item 2)', () => {
         else if (isNonNullType(type)) variables[name] = sampleValue(type);
       }
       const cost = queryCost(schema, document, variables);
-      expect({ where, cost: cost > 0 && cost <= QUERY_LIMITS.maxCost / 4 }).toEqual({ where, cost: true });
+      const ceiling = WITHIN_THE_LIMIT_ONLY.has(where) ? QUERY_LIMITS.maxCost : QUERY_LIMITS.maxCost / 4;
+      expect({ where, cost: cost > 0 && cost <= ceiling }).toEqual({ where, cost: true });
     }
   });
 });
+
+/**
+ * Routes whose documents are costed by the real size of what they return (issue #32 item 3), which fits under
+ * the limit but not under a quarter of it: 100 tenants of 30 days of secure score history.
+ */
+const WITHIN_THE_LIMIT_ONLY = new Set(['GET /security-vendor/secure-score']);
 
 /** Some value of an input type (only required fields), so the route's document can be costed. */
 function sampleValue(type: GraphQLInputType): unknown {

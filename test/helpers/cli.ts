@@ -20,7 +20,16 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeout: n
 
 /** Runs the compiled CLI as a user would, against the given database, with its logs silenced. */
 export function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+  return runCliWithEnv(databaseUrl, {}, ...args);
+}
+
+/** `runCli` with more environment variables (MICROSOFT_GRAPH_URL of the Graph fake, SECRETS_KEY, ...). */
+export function runCliWithEnv(
+  databaseUrl: string,
+  extra: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<CliResult> {
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extra };
   return run(process.execPath, [path.resolve(CLI), ...args], env, 60_000);
 }
 

@@ -16,12 +16,14 @@ import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { openOrm } from '../../src/db/orm.js';
+import { openTimedPool, type DatabaseTimeouts } from '../../src/db/database-timeouts.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import type { HttpTimeouts } from '../../src/http/server-timeouts.js';
 import { buildAppSchema } from '../../src/schema.js';
 import { taskList } from '../../src/tasks.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 
 import { assertMatchesOpenApi } from './openapi-validator.js';
 import { SqlCounter } from './sql-counter.js';
@@ -68,6 +70,10 @@ export interface TestAppOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Serve GET /metrics for this bearer token (docs/operations.md). */
   metricsToken?: string;
+  /** Database timeouts other than the defaults (db/database-timeouts.ts). */
+  databaseTimeouts?: DatabaseTimeouts;
+  /** Where Microsoft 365 is reached (the HTTPS Graph fake, test/helpers/graph-fake.ts). */
+  microsoft365?: Partial<Microsoft365Settings>;
   /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
   logger?: Logger;
 }
@@ -109,8 +115,9 @@ export class TestApp {
       onQuery: (statement) => sql.record(statement),
       poolMax: 20,
       appRole: (options.rowLevelSecurity ?? true) ? DEFAULT_APP_DATABASE_ROLE : undefined,
+      timeouts: options.databaseTimeouts,
     });
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = openTimedPool(url, 10, options.databaseTimeouts);
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
     const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
@@ -120,6 +127,7 @@ export class TestApp {
       publicUrl: 'http://app.test',
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
+      microsoft365: options.microsoft365,
     };
     const listener = new PgListener(url);
     await listener.start();
@@ -186,6 +194,13 @@ export class TestApp {
       body: parsed,
     });
     return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  /** Connections the HTTP server holds open right now (sockets not yet destroyed). */
+  connections(): Promise<number> {
+    return new Promise((resolve, reject) =>
+      this.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
   }
 
   /** POST /graphql; returns the whole response (data and errors). */

@@ -48,6 +48,11 @@ afterAll(() => {
 });
 
 describe('start-up refusals', () => {
+  it('a Microsoft endpoint over http: exit 1, one line naming the variable and NODE_EXTRA_CA_CERTS', async () => {
+    const line = await refusal({ MICROSOFT_GRAPH_URL: 'http://graph.example.test' });
+    expect(line).toMatch(/^Cannot start: MICROSOFT_GRAPH_URL must use https:\/\/ .*NODE_EXTRA_CA_CERTS=/);
+  });
+
   it('a busy HTTP port: exit 1, one line naming the port and PORT=', async () => {
     const port = await freePort();
     const holder = await occupy(port);

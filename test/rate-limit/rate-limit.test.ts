@@ -87,6 +87,39 @@ describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environm
     }
   }, 60_000);
 
+  it('Growth’s 300 of 400 concurrent reads across two processes: exactly 300 answered, 100 refused without data', async () => {
+    // Reads run beside their count and their answer waits for it (src/http/rate-limit-overlap.ts): the refused
+    // ones must still get the 429 alone, the limit must stay exact, and REST and GraphQL share the window.
+    const org = await createOrganizationWithKeys(app, { plan: Plan.GROWTH });
+    const second = await ServerProcess.start(app.databaseUrl);
+    try {
+      const read = async (i: number) => {
+        const baseUrl = i % 2 === 0 ? app.baseUrl : second.baseUrl;
+        const init =
+          i % 4 < 2
+            ? { headers: { authorization: `Bearer ${org.keys.read}` } }
+            : {
+                method: 'POST',
+                headers: { authorization: `Bearer ${org.keys.read}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ query: '{ tenants { items { id } } }' }),
+              };
+        const response = await fetch(baseUrl + (init.method ? '/graphql' : '/v1/tenants'), init);
+        const body = (await response.json()) as { data?: unknown; success?: boolean };
+        return { status: response.status, hasData: body.data !== undefined && body.data !== null };
+      };
+      const outcomes: Array<{ status: number; hasData: boolean }> = [];
+      for (let wave = 0; wave < 20; wave++)
+        outcomes.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => read(wave * 20 + i)))));
+      const answered = outcomes.filter((outcome) => outcome.status === 200);
+      const refused = outcomes.filter((outcome) => outcome.status === 429);
+      expect([answered.length, refused.length]).toEqual([300, 100]);
+      expect(answered.every((outcome) => outcome.hasData)).toBe(true);
+      expect(refused.some((outcome) => outcome.hasData)).toBe(false);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  }, 60_000);
+
   it('counts a burst exactly, in fewer statements than requests, and shares it with other processes', async () => {
     // The pool the limiter writes through, counting its statements.
     let statements = 0;

@@ -15,6 +15,7 @@ import type { TestApp } from '../helpers/test-app.js';
  */
 const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permission}@live`> = {
   'GET /v1/tenants': 'read:tenants',
+  'GET /v1/available-tenants': 'read:tenants',
   'GET /v1/tenants/:id': 'read:tenants',
   'POST /v1/tenants/:id/sync': 'write:tenants',
   'GET /v1/tenants/:id/syncs/:syncId': 'read:tenants',
@@ -51,6 +52,11 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'POST /api/settings/members': 'admin@live',
   'PATCH /api/settings/members/:id': 'admin@live',
   'DELETE /api/settings/members/:id': 'admin@live',
+  // The live environment's cloud connection: live Admin only, reading included (docs/microsoft365.md).
+  'GET /api/settings/cloud-connection': 'admin@live',
+  'PUT /api/settings/cloud-connection': 'admin@live',
+  'POST /api/settings/cloud-connection/test': 'admin@live',
+  'DELETE /api/settings/cloud-connection': 'admin@live',
   'GET /api/msp-portal/tenants/stats': 'msp:read',
   'GET /api/msp-portal/license-intelligence/summary': 'msp:read',
   'GET /api/msp-portal/tenant-groups': 'read:tenants',
@@ -93,8 +99,10 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/backup/restore/:jobId': 'read:tenants',
   'GET /api/compliance/connectors': 'read:tenants',
   'GET /api/compliance/connectors/:id/status': 'read:tenants',
+  'GET /api/compliance/connectors/:id': 'read:tenants',
   'GET /api/compliance/connectors/:id/history': 'read:tenants',
   'GET /api/security/recommendations': 'read:tenants',
+  'GET /api/security/alerts/:id/comments': 'read:tenants',
   'GET /api/security/recommendations/apply-operations/:operationId': 'read:tenants',
   'GET /api/security/recommendations/:id': 'read:tenants',
   'GET /api/security/info-barriers/segments': 'read:tenants',
@@ -120,6 +128,7 @@ const EXPECTED: Record<string, `${Permission}` | `${Permission}!` | `${Permissio
   'GET /api/security-vendor/secure-score': 'msp:read',
   'GET /api/user-management-identity/users': 'read:users',
   'GET /api/user-management-identity/users/bulk/:operationId': 'read:users',
+  'POST /api/user-management-identity/users/bulk/:operationId/retry': 'write:users',
   'GET /api/user-management-identity/users/:userId': 'read:users',
   'GET /api/user-management-identity/users/:userId/offboard/:offboardingId': 'read:users',
   'GET /api/identity/users/:id/onedrive': 'read:users',

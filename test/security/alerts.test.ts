@@ -297,6 +297,73 @@ describe('comments', () => {
   });
 });
 
+describe('comments are paged and capped (issue #32 item 3)', () => {
+  /** `count` notes of 4,000 characters on the alert, written directly (the cap is what is tested). */
+  async function notes(alertId: string, count: number): Promise<void> {
+    await app.pool.query(
+      `insert into security_alert_comments (id, organization_id, environment, alert_id, text, author, author_name, created_at)
+       select gen_random_uuid(), organization_id, environment, id, repeat('n', 4000), 'test', 'test',
+              now() + i * interval '1 second'
+         from security_alerts, generate_series(1, $2) as i where id = $1`,
+      [alertId, count],
+    );
+  }
+
+  it('answers a page of at most 100 (limit 101 is 400) in GraphQL and REST, with the count', async () => {
+    const { tenant, ids } = await alertTenant();
+    await notes(ids[0], 130);
+    const detail = await api<DataOf<'getSecurityAlert'>>(app, 'GET', `/alerts/${ids[0]}`, {
+      key: org.keys.read,
+      tenantId: tenant.id,
+    });
+    expect(detail.body.data.comments).toHaveLength(25);
+    expect(detail.body.data.commentCount).toBe(130);
+    const page = await api<DataOf<'listSecurityAlertComments'>>(
+      app,
+      'GET',
+      `/alerts/${ids[0]}/comments?page=2&limit=100`,
+      { key: org.keys.read, tenantId: tenant.id },
+    );
+    expect(page.status).toBe(200);
+    expect(page.body.data).toHaveLength(30);
+    const tooMany = await api(app, 'GET', `/alerts/${ids[0]}/comments?limit=101`, {
+      key: org.keys.read,
+      tenantId: tenant.id,
+    });
+    expect(tooMany.status).toBe(400);
+    expect(fieldsOf(tooMany.body).map((f) => f.field)).toEqual(['limit']);
+    const graph = await app.graphql<{ securityAlert: { comments: unknown[] } }>(
+      org.keys.read,
+      'query ($t: UUID!, $id: UUID!) { securityAlert(tenantId: $t, id: $id) { comments(limit: 100, page: 2) { id } } }',
+      { t: tenant.id, id: ids[0] },
+    );
+    expect(graph.body.data?.securityAlert.comments).toHaveLength(30);
+    const unbounded = await app.graphql(
+      org.keys.read,
+      'query ($t: UUID!, $id: UUID!) { securityAlert(tenantId: $t, id: $id) { comments(limit: 3000) { id } } }',
+      { t: tenant.id, id: ids[0] },
+    );
+    expect(unbounded.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
+  });
+
+  it('refuses the 501st note with 409 naming the limit, nothing written', async () => {
+    const { tenant, ids } = await alertTenant();
+    await notes(ids[1], 500);
+    const refused = await api(app, 'POST', `/alerts/${ids[1]}/comments`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: { text: 'one more' },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ details: { reason: 'COMMENT_LIMIT', limit: 500 } });
+    const { rows } = await app.pool.query(
+      'select count(*)::int as n from security_alert_comments where alert_id = $1',
+      [ids[1]],
+    );
+    expect(rows[0].n).toBe(500);
+  });
+});
+
 describe('GET /api/security/alerts/statistics', () => {
   /** The same counts, recounted with plain SQL at the clock's time. */
   async function recount(tenantId: string) {

@@ -114,13 +114,13 @@ describe('onboardTenant', () => {
     ]);
   });
 
-  it('lets the same cloud tenant be onboarded in the live environment too, apart from the sandbox', async () => {
+  it('keeps a cloud tenant in one environment: the live environment gets 409 for the sandbox’s tenant', async () => {
     const externalId = await cloudTenant();
     await onboard(externalId);
     const live = await app.graphql<{ onboardTenant: OnboardedTenant }>(org.liveAdminKey, ONBOARD, {
       externalId,
     });
-    expect(live.body.errors).toBeUndefined();
+    expect(live.body.errors?.[0].extensions.code).toBe('CONFLICT');
   });
 });
 

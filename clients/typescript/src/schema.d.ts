@@ -144,8 +144,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * list connectors, newest first
-         * @description list connectors, newest first.
+         * list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id)
+         * @description list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -171,7 +171,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * one connector with its whole user mapping table
+         * @description one connector with its whole user mapping table.
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
+         */
+        get: operations["getComplianceConnector"];
         /**
          * update: action Pause/Resume and/or new configuration (validated by a test connection)
          * @description update: action Pause/Resume and/or new configuration (validated by a test connection).
@@ -1006,8 +1012,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * one alert with its comments
-         * @description one alert with its comments.
+         * one alert with commentCount and its first 25 comments (all of them: GET .../comments)
+         * @description one alert with commentCount and its first 25 comments (all of them: GET .../comments).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
          */
@@ -1033,11 +1039,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert)
+         * @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert).
+         *
+         *     Needs an API key of level Read or an access token with the scope read:tenants. Also served under /v1/api.
+         */
+        get: operations["listSecurityAlertComments"];
         put?: never;
         /**
-         * add an investigation note ({text}, 1 to 4000 characters)
-         * @description add an investigation note ({text}, 1 to 4000 characters).
+         * add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500
+         * @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500.
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -1584,6 +1596,62 @@ export interface paths {
         patch: operations["updateApiKey"];
         trace?: never;
     };
+    "/api/settings/cloud-connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * the live environment's cloud connection, its last test and what is available (live Admin key)
+         * @description the live environment's cloud connection, its last test and what is available (live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        get: operations["getCloudConnection"];
+        /**
+         * connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key)
+         * @description connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        put: operations["connectCloud"];
+        post?: never;
+        /**
+         * remove the cloud connection (idempotent: answers the not-connected state; live Admin key)
+         * @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        delete: operations["disconnectCloud"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/cloud-connection/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * test the saved connection again and record the outcome as its last test (409 without one; live Admin key)
+         * @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key).
+         *
+         *     Needs an API key of level Admin or an access token with the scope admin. Live credentials only (not svc_sk_test_ keys). Also served under /v1/api.
+         */
+        post: operations["testCloudConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/integrations": {
         parameters: {
             query?: never;
@@ -1938,6 +2006,28 @@ export interface paths {
         get: operations["getUserImport"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user-management-identity/users/bulk/{operationId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining
+         * @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining.
+         *
+         *     Needs an API key of level Write or an access token with the scope write:users. Also served under /v1/api.
+         */
+        post: operations["retryUserImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2435,6 +2525,11 @@ export interface components {
          */
         BlockReason: "Platform Blocked" | "OS Version" | "Device Limit" | "Personal Device";
         /**
+         * @description microsoft365: customer tenants through Microsoft Graph with a multi-tenant app of the partner tenant; simulated: the built-in simulated cloud (development and tests)
+         * @enum {string}
+         */
+        CloudProviderKind: "microsoft365" | "simulated";
+        /**
          * @description Compliant, Non-Compliant, In Grace Period (non-compliant inside the remediation window), Not Evaluated
          * @enum {string}
          */
@@ -2444,6 +2539,16 @@ export interface components {
          * @enum {string}
          */
         ConflictPolicy: "Skip" | "Overwrite" | "Keep both";
+        /** @description The cloud to connect the live environment to (tested before it is saved) */
+        ConnectCloudInput: {
+            provider: components["schemas"]["CloudProviderKind"];
+            /** @description microsoft365: the partner tenant id (GUID) or its initial domain (contoso.onmicrosoft.com) */
+            partnerTenantId?: string | null;
+            /** @description microsoft365: the multi-tenant app registration (GUID) */
+            clientId?: string | null;
+            /** @description microsoft365: a client secret value of the app; stored sealed, never returned */
+            clientSecret?: string | null;
+        };
         /** @description How to connect an integration */
         ConnectIntegrationInput: {
             /** @description webhook: your https endpoint; slack: a https://hooks.slack.com/services/... URL; teams: an incoming-webhook or workflow URL */
@@ -4094,7 +4199,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description list connectors, newest first */
+            /** @description list connectors, newest first (userMapping.mappingCount; the pairs: GET .../:id) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4131,10 +4236,11 @@ export interface operations {
                             } | null;
                             userMapping: {
                                 strategy: components["schemas"]["UserMappingStrategy"];
-                                mappings: {
-                                    sourceIdentity: string;
-                                    userPrincipalName: string;
-                                }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -4247,6 +4353,11 @@ export interface operations {
                                     sourceIdentity: string;
                                     userPrincipalName: string;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -4293,6 +4404,120 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getComplianceConnector: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one connector with its whole user mapping table */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            name: string;
+                            category: components["schemas"]["ConnectorCategory"];
+                            /** @description e.g. Slack, Bloomberg Message, Workday (docs/compliance.md) */
+                            sourceType: string;
+                            status: components["schemas"]["ConnectorStatus"];
+                            /** @description Paused by failures: the error to fix */
+                            configurationError: string | null;
+                            /** @description Who paused it (null when paused by failures) */
+                            pausedBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            } | null;
+                            userMapping: {
+                                strategy: components["schemas"]["UserMappingStrategy"];
+                                mappings: {
+                                    sourceIdentity: string;
+                                    userPrincipalName: string;
+                                }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
+                                unmatched: components["schemas"]["UnmatchedHandling"];
+                                fallbackMailbox: string | null;
+                            };
+                            /**
+                             * Format: int32
+                             * @description Hours between imports (1 to 168, default 24)
+                             */
+                            scheduleHours: number;
+                            /** @description Names of the stored credential fields (values are never returned) */
+                            credentialFields: string[];
+                            /** Format: int32 */
+                            consecutiveFailures: number;
+                            /**
+                             * Format: date-time
+                             * @description End of the last successful import
+                             */
+                            lastImportAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the next import runs (null while Paused)
+                             */
+                            nextRunAt: string | null;
+                            /**
+                             * Format: int32
+                             * @description Items imported by every run so far
+                             */
+                            itemsImported: number;
+                            /**
+                             * Format: int32
+                             * @description Items that could not be imported, by every run so far
+                             */
+                            errorCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
@@ -4361,6 +4586,11 @@ export interface operations {
                                     sourceIdentity: string;
                                     userPrincipalName: string;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Pairs in the mapping table (at most 1000)
+                                 */
+                                mappingCount: number;
                                 unmatched: components["schemas"]["UnmatchedHandling"];
                                 fallbackMailbox: string | null;
                             };
@@ -7787,7 +8017,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description one alert with its comments */
+            /** @description one alert with commentCount and its first 25 comments (all of them: GET .../comments) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7833,7 +8063,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7937,7 +8172,12 @@ export interface operations {
                             statusChangedAt: string | null;
                             /** Format: date-time */
                             updatedAt: string;
-                            /** @description Investigation notes, oldest first */
+                            /**
+                             * Format: int32
+                             * @description Investigation notes on the alert (at most 500)
+                             */
+                            commentCount: number;
+                            /** @description A page of investigation notes, oldest first (commentCount says how many there are) */
                             comments: {
                                 id: string;
                                 alertId: string;
@@ -7975,6 +8215,76 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSecurityAlertComments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 (default 1) */
+                page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
+                limit?: number;
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the alert's comments, oldest first (?page, ?limit ≤ 100; at most 500 per alert) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            alertId: string;
+                            text: string;
+                            /** @description Who wrote it: an API key or a member */
+                            author: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** @description The author's name: the API key's name or the signed-in member's sign-in name */
+                            authorName: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     addSecurityAlertComment: {
         parameters: {
             query?: {
@@ -7996,7 +8306,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description add an investigation note ({text}, 1 to 4000 characters) */
+            /** @description add an investigation note ({text}, 1 to 4000 characters); 409 when the alert holds 500 */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10261,6 +10571,298 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getCloudConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the live environment's cloud connection, its last test and what is available (live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    connectCloud: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectCloudInput"];
+            };
+        };
+        responses: {
+            /** @description connect the live environment to Microsoft 365 (tested first; 400 naming what failed, nothing saved) or to the simulated cloud (live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disconnectCloud: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description remove the cloud connection (idempotent: answers the not-connected state; live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testCloudConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description test the saved connection again and record the outcome as its last test (409 without one; live Admin key) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            connected: boolean;
+                            provider: components["schemas"]["CloudProviderKind"] | null;
+                            partnerTenantId: string | null;
+                            clientId: string | null;
+                            /** @description Whether a client secret is stored (it is never shown) */
+                            clientSecretSet: boolean;
+                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            providerActive: boolean;
+                            lastTest: {
+                                succeeded: boolean;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description What failed, when it did */
+                                message: string | null;
+                            } | null;
+                            /** @description Application permissions found in the partner tenant's token (its roles claim) */
+                            grantedPermissions: string[];
+                            /** @description Microsoft 365: the admin-consent URL to send a customer's administrator, with {customerTenantId} to fill in */
+                            adminConsentUrl: string | null;
+                            /** @description What is and is not available with this provider */
+                            capabilities: {
+                                capability: string;
+                                /** @description false: the live environment answers 501 NOT_SUPPORTED for it */
+                                available: boolean;
+                                /** @description The cloud requests the area makes, or where the cloud manages it instead */
+                                api: string;
+                                /** @description Application permissions it needs */
+                                permissions: string[];
+                                /** @description Of those, the ones the last test did not find granted */
+                                missingPermissions: string[];
+                                reason: string | null;
+                            }[];
+                            /** Format: date-time */
+                            connectedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listIntegrations: {
         parameters: {
             query?: {
@@ -11779,6 +12381,84 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestNotRead"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryUserImport: {
+        parameters: {
+            query?: {
+                /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
+                tenantId?: string;
+            };
+            header?: {
+                /** @description The tenant to act in (required: this header or the query parameter tenantId) */
+                "X-Tenant-Id"?: string;
+            };
+            path: {
+                operationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description run a Failed bulk creation again for its remaining rows only (created and failed rows are not repeated); 409 unless Failed with rows remaining */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            tenantId: string;
+                            status: components["schemas"]["UserImportStatus"];
+                            /** Format: int32 */
+                            totalRows: number;
+                            /** Format: int32 */
+                            processedRows: number;
+                            /** Format: int32 */
+                            createdRows: number;
+                            /** Format: int32 */
+                            failedRows: number;
+                            /** @description Why the whole operation failed */
+                            failureReason: string | null;
+                            /** @description Who submitted the import */
+                            createdBy: {
+                                type: components["schemas"]["ActorType"];
+                                /** @description The API key id, the member id, or the job name (e.g. tenant-sync); null for UPSTREAM and UNKNOWN */
+                                id: string | null;
+                                /** @description The API key's name, the member's email, a readable job name (e.g. Tenant sync), or the cloud's name; null for UNKNOWN */
+                                name: string | null;
+                                /** @description MEMBER only: the member’s sign-in email */
+                                email: string | null;
+                                /** @description MEMBER only: the OAuth client the member acted through */
+                                oauthClientName: string | null;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];

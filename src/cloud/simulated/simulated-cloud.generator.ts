@@ -292,11 +292,32 @@ class DirectoryBuilder {
         firstName: 'Global',
         lastName: 'Administrator',
         mfaStatus: 'Enforced',
+        directoryRoles: ['Global Administrator'],
         lastSignInAt: new Date(this.ago(HOUR_MS, 10 * DAY_MS)).toISOString(),
         createdAt: new Date(createdAt).toISOString(),
       }),
       { department: 'IT', office: this.offices[0], leader: false, breakGlass: true },
     );
+  }
+
+  /**
+   * Directory roles of the people who run the tenant (the break-glass account is a Global Administrator
+   * already): the IT manager is a second Global Administrator, the first other IT member a User and
+   * Helpdesk Administrator, the chief executive a Global Reader (a role that is not privileged). No random
+   * draw, so the rest of the directory is the same as before roles existed.
+   */
+  assignDirectoryRoles(): void {
+    const it = this.users.filter(
+      (user) => this.factsOf(user).department === 'IT' && !this.factsOf(user).breakGlass,
+    );
+    const itManager = it.find((user) => this.factsOf(user).leader);
+    if (itManager) itManager.directoryRoles = ['Global Administrator'];
+    const itMember = it.find((user) => !this.factsOf(user).leader && !user.isServiceAccount);
+    if (itMember) itMember.directoryRoles = ['Helpdesk Administrator', 'User Administrator'];
+    const chief = this.users.find(
+      (user) => this.factsOf(user).department === 'Executive' && this.factsOf(user).leader,
+    );
+    if (chief) chief.directoryRoles = ['Global Reader'];
   }
 
   /** Non-human members: interactive sign-in blocked, no licenses (SPEC 2.3). */
@@ -561,6 +582,7 @@ export async function generateDirectory(
   builder.addEmployees();
   builder.addBreakGlassAdmin();
   builder.addServiceAccounts();
+  builder.assignDirectoryRoles();
   builder.addGuests();
   builder.addRecentlyDeleted();
   const { skus, assignments } = builder.planLicenses();

@@ -34,7 +34,12 @@ import { Migration20261228090100_users_folded_email_department } from './Migrati
 import { Migration20261229090000_portal_health_signals } from './Migration20261229090000_portal_health_signals.js';
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
+import { Migration20261231090200_jobs_in_flight } from './Migration20261231090200_jobs_in_flight.js';
+import { Migration20261231090100_directory_roles } from './Migration20261231090100_directory_roles.js';
+import { Migration20261231090000_upstream_tenant_owner } from './Migration20261231090000_upstream_tenant_owner.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
+import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
+import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
 import { Migration20261231063000_partner_grants_index } from './Migration20261231063000_partner_grants_index.js';
 import { Migration20261216090000_portal_scale } from './Migration20261216090000_portal_scale.js';
 import { Migration20261215090000_tracked_operations } from './Migration20261215090000_tracked_operations.js';
@@ -143,7 +148,27 @@ export const MIGRATIONS: MigrationObject[] = [
     class: Migration20261230150000_connector_failed_items,
   },
   {
+    name: 'Migration20261231090000_tracked_run_tokens',
+    class: Migration20261231090000_tracked_run_tokens,
+  },
+  {
+    name: 'Migration20261231090000_cloud_connections',
+    class: Migration20261231090000_cloud_connections,
+  },
+  {
     name: 'Migration20261231063000_partner_grants_index',
     class: Migration20261231063000_partner_grants_index,
+  },
+  {
+    name: 'Migration20261231090000_upstream_tenant_owner',
+    class: Migration20261231090000_upstream_tenant_owner,
+  },
+  {
+    name: 'Migration20261231090100_directory_roles',
+    class: Migration20261231090100_directory_roles,
+  },
+  {
+    name: 'Migration20261231090200_jobs_in_flight',
+    class: Migration20261231090200_jobs_in_flight,
   },
 ];

@@ -2,6 +2,9 @@ import type { Duplex } from 'node:stream';
 import { errorEnvelope } from '../respond.js';
 import { InvalidRequestError } from '../../core/errors.js';
 
+/** The longest a refused client's socket outlives its answer (when the answer cannot even be written). */
+const CLOSE_GRACE_MS = 1_000;
+
 const REASONS: Record<number, string> = { 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 /** Node's parser errors (HPE_*) and its request timeout, and what the client did wrong in each. */
@@ -51,8 +54,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     ),
   );
   const reason = REASONS[status] ?? 'Bad Request';
+  // end() alone only half-closes: a client that never reads nor closes (slowloris) kept the socket and its
+  // descriptor for good (issue #34 item 6: 300 such clients, 300 descriptors). Once the answer is handed
+  // to the kernel (which still delivers it), the socket is destroyed; a client that does not even let it
+  // be written gets the same after a second.
+  const destroy = () => socket.destroy();
+  setTimeout(destroy, CLOSE_GRACE_MS).unref();
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    destroy,
   );
 }

@@ -1,0 +1,136 @@
+import { createHash } from 'node:crypto';
+import { ConfidentialClientApplication, LogLevel } from '@azure/msal-node';
+import { CloudError } from '../cloud-error.js';
+import { cloudErrorFromToken, MICROSOFT365 } from './graph-errors.js';
+import { GRAPH_DEFAULT_SCOPE, type Microsoft365Settings } from './microsoft365.settings.js';
+
+/** The partner's multi-tenant app registration (client credentials). */
+export interface AppCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface GraphToken {
+  accessToken: string;
+  expiresOn: Date;
+  /** The application permissions the token carries (its `roles` claim), sorted. */
+  roles: string[];
+}
+
+/**
+ * The claims of an access token, read without checking its signature: only to tell the operator which
+ * application permissions Entra ID granted (Graph checks the token, we never trust it for anything).
+ */
+export function rolesOfAccessToken(accessToken: string): string[] {
+  const payload = accessToken.split('.')[1];
+  if (!payload) return [];
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { roles?: unknown };
+    return Array.isArray(claims.roles)
+      ? claims.roles.filter((role): role is string => typeof role === 'string').sort()
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * MSAL's view of one authority, given up front so MSAL neither asks Microsoft's instance discovery
+ * (login.microsoftonline.com/common/discovery/instance) nor reads the authority's OpenID configuration: the
+ * only request it makes is the token request, to MICROSOFT_LOGIN_URL (the real one, a sovereign cloud, or
+ * the test fake).
+ */
+function authorityMetadata(loginUrl: string, tenantId: string): string {
+  const authority = `${loginUrl}/${tenantId}`;
+  return JSON.stringify({
+    token_endpoint: `${authority}/oauth2/v2.0/token`,
+    authorization_endpoint: `${authority}/oauth2/v2.0/authorize`,
+    end_session_endpoint: `${authority}/oauth2/v2.0/logout`,
+    jwks_uri: `${loginUrl}/${tenantId}/discovery/v2.0/keys`,
+    issuer: `${loginUrl}/${tenantId}/v2.0`,
+  });
+}
+
+interface TenantClient {
+  secretHash: string;
+  app: ConfidentialClientApplication;
+}
+
+/**
+ * Client-credentials tokens for Graph in any tenant (the partner's own, or a customer's that consented to
+ * the app), through Microsoft's MSAL. One MSAL application per app and tenant keeps that tenant's token in
+ * its cache and renews it five minutes before it expires (MSAL's default), so each tenant costs one token
+ * request an hour, not one per call.
+ */
+export class GraphTokenSource {
+  private readonly clients = new Map<string, TenantClient>();
+
+  constructor(private readonly settings: Pick<Microsoft365Settings, 'loginUrl' | 'requestTimeoutMs'>) {}
+
+  async token(credentials: AppCredentials, tenantId: string): Promise<GraphToken> {
+    const app = this.clientFor(credentials, tenantId);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new CloudError(
+              'Transient',
+              `Entra ID did not answer a token request for tenant ${tenantId} in time`,
+              {
+                provider: MICROSOFT365,
+              },
+            ),
+          ),
+        this.settings.requestTimeoutMs,
+      );
+    });
+    try {
+      const result = await Promise.race([
+        app.acquireTokenByClientCredential({ scopes: [GRAPH_DEFAULT_SCOPE] }),
+        timeout,
+      ]);
+      if (!result?.accessToken) throw new CloudError('Transient', 'Entra ID answered without a token');
+      return {
+        accessToken: result.accessToken,
+        expiresOn: result.expiresOn ?? new Date(Date.now() + 3_600_000),
+        roles: rolesOfAccessToken(result.accessToken),
+      };
+    } catch (error) {
+      throw cloudErrorFromToken(error, tenantId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Forgets the cached tokens of an app (its connection was deleted or its secret changed). */
+  forget(clientId: string): void {
+    for (const key of [...this.clients.keys()]) if (key.startsWith(`${clientId}|`)) this.clients.delete(key);
+  }
+
+  private clientFor(credentials: AppCredentials, tenantId: string): ConfidentialClientApplication {
+    const key = `${credentials.clientId}|${tenantId.toLowerCase()}`;
+    const secretHash = createHash('sha256').update(credentials.clientSecret).digest('base64url');
+    const known = this.clients.get(key);
+    if (known?.secretHash === secretHash) return known.app;
+    const { loginUrl } = this.settings;
+    const app = new ConfidentialClientApplication({
+      auth: {
+        clientId: credentials.clientId,
+        clientSecret: credentials.clientSecret,
+        authority: `${loginUrl}/${tenantId}`,
+        knownAuthorities: [new URL(loginUrl).host],
+        authorityMetadata: authorityMetadata(loginUrl, tenantId),
+      },
+      system: {
+        loggerOptions: {
+          logLevel: LogLevel.Error,
+          piiLoggingEnabled: false,
+          loggerCallback: () => undefined,
+        },
+      },
+    });
+    this.clients.set(key, { secretHash, app });
+    return app;
+  }
+}

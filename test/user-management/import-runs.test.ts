@@ -1,0 +1,211 @@
+/**
+ * Runs of a user import that overlap, die or stop (issue #34 items 2 and 3), driven in-process: the cloud
+ * call of a chosen row is held by a gate, so a run "dies" (never let go) or "freezes" (let go after another
+ * run took the import over) exactly there.
+ * - a stale run's writes change nothing, and it stops (fencing token);
+ * - runs killed after making progress are not counted as a crash loop;
+ * - a worker told to stop ends between two rows, uncounted, and the next run goes on;
+ * - a Failed import is retried, REST and GraphQL, for its remaining rows only.
+ */
+import type { AppDeps } from '../../src/core/service-context.js';
+import { LostRunError, RunStopped } from '../../src/core/tracked-job.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { runUserImport } from '../../src/user-management/user-import.task.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import type { DataOf } from '../helpers/api-types.js';
+import { gate, gatedProvider } from '../helpers/cloud-gate.js';
+import { eventually } from '../helpers/eventually.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+import { um } from './um-kit.js';
+
+let app: TestApp;
+let org: OrganizationWithKeys;
+beforeAll(async () => ({ app, org } = await startSuite()));
+afterAll(() => app.stop());
+
+type ImportBody = DataOf<'getUserImport'>;
+type SubmissionBody = DataOf<'importUsers'>;
+const HEADER = 'UserPrincipalName,FirstName,LastName';
+
+async function importOf(rows: number): Promise<{ tenant: Tenant; importId: string }> {
+  const tenant = await createTenant(app, org.scope, {
+    domain: `runs-${Math.random().toString(36).slice(2, 8)}.example`,
+  });
+  const lines = Array.from({ length: rows }, (_, i) => `u${i + 1}@${tenant.domain},U,${i + 1}`);
+  const res = await um<SubmissionBody>(app, 'POST', '/bulk', {
+    key: org.keys.write,
+    tenantId: tenant.id,
+    csv: `${HEADER}\n${lines.join('\n')}\n`,
+  });
+  expect(res.status).toBe(202);
+  return { tenant, importId: res.body.data.operation.id };
+}
+
+async function read(tenant: Tenant, importId: string): Promise<ImportBody> {
+  const res = await um<ImportBody>(app, 'GET', `/bulk/${importId}?limit=100`, {
+    key: org.keys.read,
+    tenantId: tenant.id,
+  });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+/** Deps whose user creations wait at `hold(n)` for the n-th creation (1-based) of this run. */
+function depsHolding(hold: (n: number) => Promise<void> | void): AppDeps {
+  let creations = 0;
+  return {
+    ...app.deps,
+    provider: gatedProvider(app.deps.provider, (path) =>
+      /createUser|users\.create$/.test(path) ? hold(++creations) : undefined,
+    ),
+  };
+}
+
+const cloudUsers = async (tenant: Tenant) =>
+  (await app.deps.provider.listUsers(tenant.externalId)).filter(
+    (user) => user.deletedAt === null && user.userPrincipalName.endsWith(`@${tenant.domain}`),
+  ).length;
+
+describe('user import runs (issue #34 items 2 and 3)', () => {
+  it('a frozen run that wakes after another took the import over writes nothing and stops', async () => {
+    const { tenant, importId } = await importOf(6);
+    const frozen = gate();
+    const stale = runUserImport(
+      app.orm,
+      depsHolding((n) => (n === 3 ? frozen.opened : undefined)),
+      { importId, ...org.scope },
+    );
+    // The stale run is at the cloud call of row 3 (rows 1 and 2 are Created).
+    await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(2));
+    // Its job was released (the worker looked dead): another run takes the import over and finishes it.
+    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    expect(await read(tenant, importId)).toMatchObject({
+      status: 'Completed',
+      processedRows: 6,
+      createdRows: 6,
+    });
+
+    frozen.open();
+    await expect(stale).rejects.toBeInstanceOf(LostRunError);
+    const after = await read(tenant, importId);
+    // The old code counted the stale row again: processed 7 of 6, one Failed ("already exists").
+    expect(after).toMatchObject({ status: 'Completed', processedRows: 6, createdRows: 6, failedRows: 0 });
+    expect(after.rows.items.every((row) => row.status === 'Created')).toBe(true);
+    expect(await cloudUsers(tenant)).toBe(6);
+  });
+
+  it('runs killed after making progress are not a crash loop: the fourth run finishes the import', async () => {
+    const { tenant, importId } = await importOf(8);
+    // Three runs each create two users and "die" at their third creation (held for good).
+    for (let run = 1; run <= 3; run += 1) {
+      void runUserImport(
+        app.orm,
+        depsHolding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
+        {
+          importId,
+          ...org.scope,
+        },
+      ).catch(() => undefined);
+      await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(run * 2));
+    }
+    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    // The old code gave up here: "Stopped after 3 interrupted runs", 2 rows left Pending.
+    expect(await read(tenant, importId)).toMatchObject({
+      status: 'Completed',
+      createdRows: 8,
+      failedRows: 0,
+    });
+    expect(await cloudUsers(tenant)).toBe(8);
+  });
+
+  it('a worker told to stop ends between two rows, uncounted; the next run goes on', async () => {
+    const { tenant, importId } = await importOf(5);
+    const stop = new AbortController();
+    const run = runUserImport(
+      app.orm,
+      depsHolding((n) => {
+        if (n === 2) stop.abort(); // SIGTERM arrives while row 2 is at the cloud
+      }),
+      { importId, ...org.scope },
+      undefined,
+      stop.signal,
+    );
+    await expect(run).rejects.toBeInstanceOf(RunStopped);
+    const stopped = await read(tenant, importId);
+    expect(stopped).toMatchObject({ status: 'Running', processedRows: 2, createdRows: 2 });
+    const [{ run_attempts }] = (
+      await app.pool.query<{ run_attempts: number }>('select run_attempts from user_imports where id = $1', [
+        importId,
+      ])
+    ).rows;
+    expect(run_attempts).toBe(0);
+    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    expect(await read(tenant, importId)).toMatchObject({ status: 'Completed', createdRows: 5 });
+  });
+
+  it('retries a Failed import for its remaining rows only, over REST and GraphQL', async () => {
+    for (const through of ['rest', 'graphql'] as const) {
+      const { tenant, importId } = await importOf(4);
+      // Two rows done, then the import gave up (as after runs that died without progress).
+      void runUserImport(
+        app.orm,
+        depsHolding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
+        {
+          importId,
+          ...org.scope,
+        },
+      ).catch(() => undefined);
+      await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(2));
+      await app.pool.query(
+        `update user_imports set status = 'Failed', failure_reason = 'Stopped after 3 interrupted runs',
+                finished_at = now(), run_attempts = 3 where id = $1`,
+        [importId],
+      );
+
+      if (through === 'rest') {
+        const res = await um<ImportBody>(app, 'POST', `/bulk/${importId}/retry`, {
+          key: org.keys.write,
+          tenantId: tenant.id,
+        });
+        expect(res.status).toBe(202);
+        expect(res.body.data).toMatchObject({ status: 'Queued', failureReason: null, createdRows: 2 });
+        const again = await um(app, 'POST', `/bulk/${importId}/retry`, {
+          key: org.keys.write,
+          tenantId: tenant.id,
+        });
+        expect(again.status).toBe(409);
+        const reader = await um(app, 'POST', `/bulk/${importId}/retry`, {
+          key: org.keys.read,
+          tenantId: tenant.id,
+        });
+        expect(reader.status).toBe(403);
+      } else {
+        const res = await app.graphql<{ retryUserImport: { status: string } }>(
+          org.keys.write,
+          'mutation($t: UUID!, $id: UUID!) { retryUserImport(tenantId: $t, id: $id) { status } }',
+          { t: tenant.id, id: importId },
+        );
+        expect(res.body.data?.retryUserImport.status).toBe('QUEUED');
+      }
+      const { rows } = await app.pool.query<{ n: string }>(
+        `select count(*) as n from graphile_worker.jobs where task_identifier = 'user-import' and key = $1`,
+        [`user-import:${importId}`],
+      );
+      expect(Number(rows[0].n)).toBe(1);
+      await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+      const done = await read(tenant, importId);
+      expect(done).toMatchObject({ status: 'Completed', processedRows: 4, createdRows: 4, failedRows: 0 });
+      expect(await cloudUsers(tenant)).toBe(4);
+
+      // Nothing remains: a second failure cannot be retried.
+      await app.pool.query(`update user_imports set status = 'Failed' where id = $1`, [importId]);
+      const nothing = await um(app, 'POST', `/bulk/${importId}/retry`, {
+        key: org.keys.write,
+        tenantId: tenant.id,
+      });
+      expect(nothing.status).toBe(409);
+    }
+  });
+});
