@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
+  { ignores: ['dist/**', '**/dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -3,7 +3,7 @@
  * verifier. Run it, then point a webhook at it (the server must allow private targets: WEBHOOK_ALLOW_PRIVATE_TARGETS,
  * docs/webhooks.md):
  *
- *   WEBHOOK_SECRET=whsec_... node dist/examples/webhook-receiver.js     # listens on http://127.0.0.1:4000/hook
+ *   WEBHOOK_SECRET=whsec_... node dist/examples/webhook-receiver.js   # http://127.0.0.1:8081/hook (WEBHOOK_PORT)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -52,7 +52,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   if (!secret) throw new Error('Set WEBHOOK_SECRET to the whsec_... secret of your webhook');
   const receiver = await startWebhookReceiver({
     secret,
-    port: Number(process.env.WEBHOOK_PORT ?? 4000),
+    // Not 4000: that is the server's own default port (PORT).
+    port: Number(process.env.WEBHOOK_PORT ?? 8081),
     onEvent: (event) => console.log(`${event.timestamp} ${event.event} ${event.tenant?.name ?? ''}`),
   });
   console.log(`Listening on ${receiver.url}`);

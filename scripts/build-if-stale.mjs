@@ -45,6 +45,13 @@ if (process.env.FORCE_BUILD !== 'true' && stampMtime() > newestInput) {
   if (!process.argv.includes('--quiet'))
     console.error(`build: dist is current (checked in ${Date.now() - started} ms)`);
 } else {
+  // The first start compiles about 600 files (30 s or more on a small machine): say so, or it looks hung.
+  if (!process.argv.includes('--quiet') || stampMtime() === 0)
+    console.error(
+      stampMtime() === 0
+        ? 'build: compiling the TypeScript sources into dist/ (the first time takes a while; later starts skip it)…'
+        : 'build: sources changed, compiling…',
+    );
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
     stdio: 'inherit',

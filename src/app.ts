@@ -39,6 +39,7 @@ import { readinessHandler } from './http/readiness.js';
 import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
 import { requestLog } from './http/request-log.js';
+import { homePage } from './http/home.js';
 import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
@@ -190,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The self-hosted GraphiQL page and its assets: static files that execute nothing by themselves.
   app.use(graphiqlRouter());
 
+  app.get('/', homePage);
   app.get('/health/live', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -47,7 +47,8 @@ export const errorResponseName = (code: ErrorCode): string =>
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': 'Requests allowed in the current window (SPEC 8.1; the plan of the organization)',
   'X-RateLimit-Remaining': 'Requests left in the current window',
-  'X-RateLimit-Reset': 'Seconds until the window resets',
+  'X-RateLimit-Reset':
+    'When the current window resets, as a Unix time in seconds (e.g. 1795761720); not a number of seconds to wait',
 };
 
 /** Headers of every API answer (success or error), as references into components.headers. */

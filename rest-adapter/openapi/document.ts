@@ -21,7 +21,8 @@ export const DEFAULT_PUBLIC_URL = 'http://localhost:4000';
 const DESCRIPTION = `The REST API of the MSP administration platform (SPEC 4). Every answer is JSON in the envelope of SPEC 2.1:
 \`{success: true, data, meta?}\` or \`{success: false, error: {code, message, details}}\`. Lists take \`page\` (from 1) and
 \`limit\` (1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and answer \`meta {page, limit, total}\`. Every answer carries X-RateLimit-Limit,
-X-RateLimit-Remaining and X-RateLimit-Reset (seconds); a 429 adds Retry-After.
+X-RateLimit-Remaining and X-RateLimit-Reset (the Unix time in seconds when the window resets); a 429 adds
+Retry-After (seconds to wait).
 
 Feature endpoints (/api/...) are also served under /v1/api/... Tenant-scoped feature endpoints take the tenant in the
 header X-Tenant-Id (or the query parameter tenantId).
@@ -72,6 +73,10 @@ export function buildOpenApiDocument(schema: GraphQLSchema, options: OpenApiOpti
       title: 'MSP administration platform API',
       version: API_VERSION,
       description: DESCRIPTION,
+      license: {
+        name: 'Proprietary: all rights reserved (docs/licenses.md)',
+        identifier: 'LicenseRef-Proprietary',
+      },
     },
     servers: [{ url: '/', description: 'This server' }],
     security: [{ ApiKey: [] }, { OAuth2: [] }],

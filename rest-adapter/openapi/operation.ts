@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/core/pagination.js';
 import {
   GraphQLList,
   GraphQLNonNull,
@@ -140,6 +141,22 @@ export function routeOperation(
     };
     // A variable the body may also give (body: 'spread') is not required of the query string.
     if (variable(name).required && route.body !== 'spread') parameter.required = true;
+    // Paging bounds are class-validator rules the GraphQL types cannot carry: stated here, one place for all lists.
+    if (param === 'limit' && mapping.type === 'int')
+      Object.assign(parameter, {
+        description: `Page size, 1 to ${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE})`,
+        schema: {
+          ...(parameter.schema as object),
+          minimum: 1,
+          maximum: MAX_PAGE_SIZE,
+          default: DEFAULT_PAGE_SIZE,
+        },
+      });
+    if (param === 'page' && mapping.type === 'int')
+      Object.assign(parameter, {
+        description: 'Page number, from 1 (default 1)',
+        schema: { ...(parameter.schema as object), minimum: 1, default: 1 },
+      });
     if (mapping.type === 'stringList') {
       parameter.style = 'form';
       parameter.explode = true;

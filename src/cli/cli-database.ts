@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import { Environment, type Scope } from '../core/scope.js';
 import { createJobContext } from '../context.js';
+import { runningServerUrl } from '../db/data-dir-lock.js';
 import { prepareDatabase } from '../db/prepare.js';
 import { chooseSecretBox } from '../db/secrets-key.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from '../db/seeds/demo.js';
@@ -35,6 +36,10 @@ export function info(message: string): void {
  */
 export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  // Links name the server this CLI administers: PUBLIC_URL or PORT when given (or --url), else the running
+  // server's own origin (a server started with PORT=4001 is found through its data folder).
+  if (!process.env.PUBLIC_URL && !process.env.PORT && !config.databaseUrl)
+    config.publicUrl = runningServerUrl(config.dataDir) ?? config.publicUrl;
   const verbose = ['debug', 'trace'].includes(config.logLevel);
   const database = await prepareDatabase(config, { log: verbose ? info : () => undefined, poolMax: 4 });
   try {

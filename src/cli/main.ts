@@ -30,6 +30,14 @@ const program = new Command('cli')
   .description(
     'MSP administration platform: organizations, API keys, tenants, members, OAuth clients, user imports and the cloud connection',
   )
+  .option(
+    '--url <origin>',
+    'the server this CLI administers, for the links it prints (default: PUBLIC_URL, else the server running on DATA_DIR, else http://localhost:$PORT)',
+  )
+  .hook('preAction', (command) => {
+    const { url } = command.opts<{ url?: string }>();
+    if (url) process.env.PUBLIC_URL = url.replace(/\/+$/, '');
+  })
   .addCommand(apiKeysCommand())
   .addCommand(tenantsCommand())
   .addCommand(membersCommand())

@@ -1,3 +1,4 @@
+import { stringify } from 'csv-stringify/sync';
 import { readFile, stat } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, Option } from 'commander';
@@ -79,10 +80,14 @@ async function importUsers(db: CliDatabase, options: ImportOptions): Promise<voi
     .catch(reportRejection);
   const operationId = submission.operation.id;
   info(`Queued import ${operationId}: ${submission.operation.totalRows} rows.`);
-  for (const generated of submission.generatedPasswords) {
-    // Shown this once, as in the REST answer: the caller hands them to the users.
-    process.stdout.write(`${generated.userPrincipalName},${generated.password}\n`);
-  }
+  // Shown this once, as in the REST answer: the caller hands them to the users. Real CSV (csv-stringify): a
+  // password holding a comma or a quote is quoted, so `> passwords.csv` gives a file spreadsheets read right.
+  if (submission.generatedPasswords.length > 0)
+    process.stdout.write(
+      stringify(
+        submission.generatedPasswords.map(({ userPrincipalName, password }) => [userPrincipalName, password]),
+      ),
+    );
 
   const runner = await startJobRunner({
     pgPool: db.pool,

@@ -44,7 +44,7 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
   if (!url) {
     if (options.claimDataDir && !config.shareDataDir) {
       mkdirSync(config.dataDir, { recursive: true });
-      claimDataDir(config.dataDir);
+      claimDataDir(config.dataDir, config.publicUrl);
     }
     embedded = await startEmbeddedPostgres({
       dataDir: config.dataDir,

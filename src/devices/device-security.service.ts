@@ -118,11 +118,13 @@ function timelineEntryOf(row: TimelineRow): DeviceTimelineEntry {
           : `${row.detail} antivirus scan found ${row.threats_found} threat(s) in ${row.duration_seconds} s`,
     };
   const isolate = row.kind === DeviceActionKind.ISOLATE;
+  // The type is spelled "Full isolation" / "Selective isolation" (it read "Selective isolation isolation").
+  const isolation = /isolation$/i.test(row.detail ?? '') ? row.detail : `${row.detail} isolation`;
   return {
     ...base,
     kind: isolate ? TimelineEntryKind.ISOLATION : TimelineEntryKind.RELEASE,
     actionId: row.id,
-    summary: `${isolate ? `${row.detail} isolation` : 'Release from isolation'} ${row.status}${failure} (reason: ${row.reason})`,
+    summary: `${isolate ? isolation : 'Release from isolation'} ${row.status}${failure} (reason: ${row.reason})`,
   };
 }
 

@@ -45,15 +45,34 @@ export const GRAPHIQL_INIT_SCRIPT = `'use strict';
     return iterable;
   }
 
+  var NO_KEY =
+    'No API key yet, so nothing was sent. Put it in the Headers tab below: ' +
+    '{"Authorization": "Bearer svc_sk_test_..."}. Get one with: ' +
+    'npm run -s cli -- api-keys create --org demo --level admin --env test';
+
+  function hasKey(headers) {
+    var name = Object.keys(headers || {}).find(function (h) { return h.toLowerCase() === 'authorization'; });
+    return !!name && /^Bearer\\s+\\S+/i.test(String(headers[name]).trim());
+  }
+
   function fetcher(params, opts) {
+    // Nothing runs until a key is there (the schema fetch included): the page explains instead of showing
+    // the API's UNAUTHORIZED (issue #33 item 7).
+    if (!hasKey(opts && opts.headers)) return Promise.resolve({ errors: [{ message: NO_KEY }] });
     var operation = operationOf(params, opts);
     if (operation && operation.operation === 'subscription') return subscribe(params, (opts && opts.headers) || {});
     return httpFetcher(params, opts);
   }
 
+  // Short lines: the editor is narrow, and a long first line was cut off at the edge.
   var defaultQuery = [
-    '# Paste an API key into the Headers tab below: {"Authorization": "Bearer <API key>"}',
-    '# Get one with: npm run -s cli -- api-keys create --org demo --level admin --env test',
+    '# 1. Get an API key in a terminal:',
+    '#    npm run -s cli -- api-keys create \\\\',
+    '#      --org demo --level admin --env test',
+    '# 2. Paste it into the Headers tab below:',
+    '#    {"Authorization": "Bearer svc_sk_test_..."}',
+    '# 3. Run this query with the play button.',
+    '# Nothing is sent to the server before that.',
     'query Tenants {',
     '  tenants(limit: 5) {',
     '    items { id name domain }',

@@ -10,6 +10,7 @@ import {
   portalAggregatesFullTask,
 } from './portal-aggregates.task.js';
 import { PortalResolver } from './portal.resolver.js';
+import { portalSyncStep } from './portal-sync.js';
 
 /** The MSP portal's figures across every tenant (SPEC 5.3), kept as aggregates. */
 export const portalModule: FeatureModule = {
@@ -24,4 +25,5 @@ export const portalModule: FeatureModule = {
   },
   crons: [PORTAL_AGGREGATES_FULL_CRON, PORTAL_AGGREGATES_DIRTY_CRON],
   routes: { api: PORTAL_ROUTES },
+  syncStep: portalSyncStep,
 };

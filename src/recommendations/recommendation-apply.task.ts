@@ -31,11 +31,25 @@ const FINISHED = new Set([
   ApplyOperationStatus.FAILED,
 ]);
 
-/** The truthful end state: any failure keeps it from Succeeded; all failed (of those attempted) is Failed. */
-function finalStatus(outcomes: ApplyOutcome[]): ApplyOperationStatus {
+/**
+ * The truthful end state: a tenant where the fix was not applied (it failed, or the cloud does not support it
+ * there) keeps it from Succeeded; none applied is Failed, with the reason (issue #33 item 10: "Fix now" said
+ * Succeeded when every tenant's outcome was "not supported").
+ */
+function finalState(outcomes: ApplyOutcome[]): {
+  status: ApplyOperationStatus;
+  failureReason: string | null;
+} {
   const failed = outcomes.filter((outcome) => outcome === ApplyOutcome.FAILED).length;
-  if (failed === 0) return ApplyOperationStatus.SUCCEEDED;
-  return failed === outcomes.length ? ApplyOperationStatus.FAILED : ApplyOperationStatus.PARTIALLY_FAILED;
+  const unsupported = outcomes.filter((outcome) => outcome === ApplyOutcome.NOT_SUPPORTED).length;
+  if (failed + unsupported === 0) return { status: ApplyOperationStatus.SUCCEEDED, failureReason: null };
+  if (failed + unsupported < outcomes.length)
+    return { status: ApplyOperationStatus.PARTIALLY_FAILED, failureReason: null };
+  const parts = [
+    unsupported > 0 ? `${unsupported} tenant(s) do not support it` : '',
+    failed > 0 ? `${failed} tenant(s) failed` : '',
+  ].filter(Boolean);
+  return { status: ApplyOperationStatus.FAILED, failureReason: `Nothing was applied: ${parts.join(', ')}` };
 }
 
 export const RECOMMENDATION_APPLY_JOB: TrackedJobKind<RecommendationApplyOperation> = {
@@ -176,7 +190,7 @@ async function applyPendingTenants(
   await ctx.em.nativeUpdate(
     RecommendationApplyOperation,
     { id: operationId, runToken: run.token },
-    { status: finalStatus(outcomes), progress: 100, finishedAt: ctx.clock.now() },
+    { ...finalState(outcomes), progress: 100, finishedAt: ctx.clock.now() },
   );
 }
 

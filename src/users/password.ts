@@ -62,5 +62,10 @@ export function generatePassword(rules: PasswordRules): string {
     const j = randomInt(i + 1);
     [characters[i], characters[j]] = [characters[j], characters[i]];
   }
+  // Never a symbol first: a password starting with = + - @ is a formula when the CSV it is handed over in is
+  // opened in a spreadsheet (issue #33 item 7). A letter is always there (one of each class was drawn).
+  const letter = characters.findIndex((character) => /[A-Za-z]/.test(character));
+  if (!/[A-Za-z0-9]/.test(characters[0]))
+    [characters[0], characters[letter]] = [characters[letter], characters[0]];
   return characters.join('');
 }

@@ -77,11 +77,17 @@ describe('/graphiql in a real browser, offline', () => {
     expect(await response(page).innerText()).toContain('"event": "user.created"');
   });
 
-  it('without a key, the page still runs nothing by itself: the API answers 401 to the browser', async () => {
+  it('without a key, it opens on how to get one and sends nothing, the schema fetch included', async () => {
     const page = await browser.open(`${app.baseUrl}/graphiql`);
+    const sent: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/graphql') && sent.push(request.method()));
+    await page.locator('.graphiql-execute-button').waitFor();
+    const editor = await page.locator('.graphiql-query-editor .CodeMirror-code').innerText();
+    expect(editor).toContain('Paste it into the Headers tab below');
     await page.locator('.graphiql-execute-button').click();
-    await response(page).getByText('UNAUTHORIZED').first().waitFor();
+    await response(page).getByText('No API key yet, so nothing was sent').first().waitFor();
     expect(await response(page).innerText()).not.toContain(tenantName);
+    expect(sent).toEqual([]);
   });
 
   it('the Apollo Sandbox landing page falls back to /graphiql when the Sandbox cannot load', async () => {

@@ -78,3 +78,48 @@ describe('npm run cli -- tenants available / onboard --name --domain', () => {
     60_000,
   );
 });
+
+describe('npm run cli -- --url', () => {
+  it('links to the server it is told of', async () => {
+    const result = await cli(
+      'oauth-clients',
+      'create',
+      '--org',
+      'demo',
+      '--name',
+      'Elsewhere',
+      '--redirect-uri',
+      'http://localhost:8080/callback',
+      '--url',
+      'http://localhost:4555/',
+    );
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('http://localhost:4555/oauth/authorize?');
+  }, 60_000);
+});
+
+describe('docs/examples/users-import.csv', () => {
+  it('imports into the demo tenant whose domain it uses', async () => {
+    const listed = await cli('tenants', 'available', '--org', 'demo');
+    const contoso = /Contoso Dental Group\s+onboarded \(([0-9a-f-]{36})\)/.exec(listed.stdout)?.[1];
+    expect(contoso).toBeDefined();
+    const result = await cli(
+      'users',
+      'import',
+      '--org',
+      'demo',
+      '--tenant',
+      contoso!,
+      '--file',
+      'docs/examples/users-import.csv',
+    );
+    expect(result.stderr).toContain('Import Completed: 3 created, 0 failed');
+    expect(result.code).toBe(0);
+    // The two rows without a password got one, as CSV rows before the operation id.
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, -1).map((line) => line.split(',')[0])).toEqual([
+      'ada.lovelace@contosodental.com',
+      'alan.turing@contosodental.com',
+    ]);
+  }, 90_000);
+});

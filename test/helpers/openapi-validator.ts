@@ -20,6 +20,8 @@ interface Operation {
   pattern: RegExp;
   params: number;
   responses: Record<string, Json>;
+  /** Query parameters with bounds (`limit`, `page`): what the answer must agree with. */
+  bounded: Map<string, { minimum?: number; maximum?: number; default?: number }>;
 }
 
 const DOCUMENT_ID = 'openapi.json';
@@ -39,6 +41,7 @@ function load() {
         pattern: new RegExp(`^${source}$`),
         params: (template.match(/\{/g) ?? []).length,
         responses: operation.responses as Record<string, Json>,
+        bounded: boundedQueryParameters(operation),
       });
       operations.set(method.toUpperCase(), list);
     }
@@ -53,6 +56,74 @@ function load() {
   ajv.addSchema(document, DOCUMENT_ID, undefined, false);
   state = { document, operations, ajv };
   return state;
+}
+
+function boundedQueryParameters(operation: Json): Operation['bounded'] {
+  const bounded: Operation['bounded'] = new Map();
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const schema = parameter.schema as Json | undefined;
+    if (parameter.in !== 'query' || schema?.type !== 'integer') continue;
+    if (schema.minimum === undefined && schema.maximum === undefined) continue;
+    bounded.set(parameter.name as string, {
+      minimum: schema.minimum as number | undefined,
+      maximum: schema.maximum as number | undefined,
+      default: schema.default as number | undefined,
+    });
+  }
+  return bounded;
+}
+
+/**
+ * What the document says of the request's bounded query parameters must be what the server does: a value
+ * outside the bounds is refused (400), an answer to one inside is not a 400 about it, and a list's `meta.limit`
+ * is the `limit` asked for, or the documented default.
+ */
+function checkParameterBounds(
+  operation: Operation,
+  observed: ObservedResponse,
+  fail: (problem: string) => never,
+) {
+  const query = new URL(observed.url).searchParams;
+  for (const [name, bounds] of operation.bounded) {
+    const raw = query.get(name);
+    const value = raw === null ? null : Number(raw);
+    const outside =
+      value !== null &&
+      Number.isInteger(value) &&
+      ((bounds.minimum !== undefined && value < bounds.minimum) ||
+        (bounds.maximum !== undefined && value > bounds.maximum));
+    if (outside && observed.status !== 400)
+      fail(`: ${name}=${raw} is outside the documented bounds, yet not refused`);
+    if (observed.status === 400 && value !== null && !outside && Number.isInteger(value)) {
+      const fields = ((observed.body as Json).error as Json | undefined)?.details as Json | undefined;
+      const named = ((fields?.fields ?? []) as Json[]).some((field) => field.field === name);
+      if (named) fail(`: ${name}=${raw} is inside the documented bounds, yet refused`);
+    }
+    if (name === 'limit' && observed.status === 200) {
+      const meta = (observed.body as Json).meta as Json | undefined;
+      const expected = value ?? bounds.default;
+      if (meta && typeof meta.limit === 'number' && Number.isInteger(expected) && meta.limit !== expected)
+        fail(
+          `: meta.limit is ${meta.limit}, but the request asked for (or the document defaults to) ${expected}`,
+        );
+    }
+  }
+}
+
+/** The rate-limit headers mean what the document says: a window end as a Unix time, no more left than allowed. */
+function checkRateLimitHeaders(headers: Headers, fail: (problem: string) => never) {
+  const reset = headers.get('x-ratelimit-reset');
+  if (reset !== null) {
+    const now = Date.now() / 1000;
+    if (!(Number(reset) >= now - 5 && Number(reset) <= now + 3_600))
+      fail(
+        `has X-RateLimit-Reset ${reset}, which is not a Unix time within the next hour (now ${Math.round(now)})`,
+      );
+  }
+  const limit = headers.get('x-ratelimit-limit');
+  const remaining = headers.get('x-ratelimit-remaining');
+  if (limit !== null && remaining !== null && Number(remaining) > Number(limit))
+    fail(`has X-RateLimit-Remaining ${remaining} above X-RateLimit-Limit ${limit}`);
 }
 
 const pointer = (...parts: string[]) =>
@@ -119,6 +190,8 @@ export function assertMatchesOpenApi(observed: ObservedResponse): void {
       fail(`does not match an error envelope: ${state!.ajv.errorsText(validate.errors)}`);
     return;
   }
+  checkRateLimitHeaders(observed.headers, fail);
+  checkParameterBounds(operation, observed, fail);
   const declared = operation.responses[String(observed.status)];
   if (!declared)
     fail(

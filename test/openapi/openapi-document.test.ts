@@ -109,7 +109,7 @@ describe('the response check of TestApp.request', () => {
     'x-request-id': 'r',
     'x-ratelimit-limit': '60',
     'x-ratelimit-remaining': '59',
-    'x-ratelimit-reset': '60',
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60),
   });
   const url = 'http://127.0.0.1:1/v1/tenants';
 
@@ -135,5 +135,31 @@ describe('the response check of TestApp.request', () => {
     expect(() => assertMatchesOpenApi({ method: 'GET', url, status: 200, headers: bare, body })).toThrow(
       /lacks the header/,
     );
+  });
+
+  it('fails on a rate-limit reset that is not a Unix time, and on paging the server does not do as documented', () => {
+    const body = { success: true, data: [], meta: { page: 1, limit: 25, total: 0 } };
+    const secondsLeft = new Headers(headers);
+    secondsLeft.set('x-ratelimit-reset', '60');
+    expect(() =>
+      assertMatchesOpenApi({ method: 'GET', url, status: 200, headers: secondsLeft, body }),
+    ).toThrow(/X-RateLimit-Reset 60, which is not a Unix time/);
+    expect(() =>
+      assertMatchesOpenApi({ method: 'GET', url: `${url}?limit=101`, status: 200, headers, body }),
+    ).toThrow(/limit=101 is outside the documented bounds/);
+    expect(() =>
+      assertMatchesOpenApi({ method: 'GET', url: `${url}?limit=10`, status: 200, headers, body }),
+    ).toThrow(/meta.limit is 25, but the request asked for .* 10/);
+    const refused = {
+      success: false,
+      error: {
+        code: 'INVALID_REQUEST',
+        message: 'x',
+        details: { fields: [{ field: 'limit', problem: 'x' }] },
+      },
+    };
+    expect(() =>
+      assertMatchesOpenApi({ method: 'GET', url: `${url}?limit=100`, status: 400, headers, body: refused }),
+    ).toThrow(/limit=100 is inside the documented bounds, yet refused/);
   });
 });

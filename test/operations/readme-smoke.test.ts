@@ -27,7 +27,7 @@ function runShell(script: string): Promise<{ code: number; stdout: string; stder
     execFile(
       'bash',
       ['--norc', '-euo', 'pipefail', '-c', local],
-      { env: { ...process.env, KEY: key }, timeout: 60_000 },
+      { env: { ...process.env, KEY: key, BASE: server.baseUrl }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -74,7 +74,7 @@ describe("the README's curl sequence against a started server", () => {
   });
 
   it('GraphQL over POST (README) and over GET with the CSRF preflight header (docs/api.md)', async () => {
-    const post = await runShell(shellBlock('README.md', 'localhost:4000/graphql -H'));
+    const post = await runShell(shellBlock('README.md', '$BASE/graphql -H'));
     expect(post.code).toBe(0);
     const posted = JSON.parse(post.stdout) as {
       data: { tenants: { items: unknown[]; pageInfo: { total: number } } };

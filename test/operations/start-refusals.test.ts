@@ -2,6 +2,7 @@
  * Issue #33 item 1: a start that cannot work says why in one line and exits non-zero, instead of hanging on
  * a busy port or joining another server's data folder. Real server processes on loopback.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
@@ -88,6 +89,7 @@ describe('start-up refusals', () => {
       DATA_DIR: tempDataDir(),
       EMBEDDED_PG_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
     };
     const first = await FaultServer.start(env);
     servers.push(first);
@@ -96,6 +98,28 @@ describe('start-up refusals', () => {
       new RegExp(`^Cannot start: another server \\(pid ${first.pid}\\) is running on the data folder`),
     );
     expect(line).toContain('DATA_DIR=');
+    // The CLI on the same data folder links to that server, with no PORT of its own (issue #33 item 5).
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, ...env, LOG_LEVEL: 'silent' };
+    for (const name of ['DATABASE_URL', 'PORT', 'PUBLIC_URL', 'NODE_OPTIONS']) delete cliEnv[name];
+    const cli = await new Promise<string>((resolve) =>
+      execFile(
+        process.execPath,
+        [
+          path.resolve('dist/src/cli/main.js'),
+          'oauth-clients',
+          'create',
+          '--org',
+          'demo',
+          '--name',
+          'Port check',
+          '--redirect-uri',
+          'http://localhost:8080/callback',
+        ],
+        { env: cliEnv, timeout: 60_000 },
+        (_error, _stdout, stderr) => resolve(stderr),
+      ),
+    );
+    expect(cli).toContain(`http://localhost:${first.port}/oauth/authorize?`);
     // The documented way to run two servers on one database still works.
     const second = await FaultServer.start({ ...env, SHARE_DATA_DIR: 'true' });
     servers.push(second);

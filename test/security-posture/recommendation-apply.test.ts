@@ -74,6 +74,30 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     expect((await controlOf(open, 'safe-links')).compliant).toBe(false);
   });
 
+  it('is not Succeeded when the fix could not be applied: one unsupported tenant of two, then all', async () => {
+    const open = await postureTenant(app, org.scope, ['safe-links']);
+    const unsupported = await postureTenant(app, org.scope, ['safe-links']);
+    await simulatedCloud(app).posture.setControl(unsupported.externalId, 'safe-links', {
+      applySupported: false,
+    });
+    const some = await apply('safe-links', {
+      tenantIds: [open.id, unsupported.id],
+      dryRun: false,
+      notifyAdmins: false,
+    });
+    await runJob(some.body.data.id!);
+    expect((await operation(some.body.data.id!)).body.data).toMatchObject({ status: 'Partially Failed' });
+
+    const only = await postureTenant(app, org.scope, ['safe-links']);
+    await simulatedCloud(app).posture.setControl(only.externalId, 'safe-links', { applySupported: false });
+    const none = await apply('safe-links', { tenantIds: [only.id], dryRun: false, notifyAdmins: false });
+    await runJob(none.body.data.id!);
+    expect((await operation(none.body.data.id!)).body.data).toMatchObject({
+      status: 'Failed',
+      failureReason: 'Nothing was applied: 1 tenant(s) do not support it',
+    });
+  });
+
   it('applies to 50 tenants as a job: 49 applied and 1 failed with its reason, reported as Partially Failed', async () => {
     const tenants: Tenant[] = [];
     for (let i = 0; i < 50; i++) tenants.push(await tenantMissing(app, org.scope, 'unified-audit-log'));

@@ -237,6 +237,7 @@ describe('isolation', () => {
       tenantId: tenant.id,
     });
     expect(detail.body.data.timeline?.map((entry) => entry.kind)).toEqual(['Release', 'Isolation', 'Alert']);
+    expect(detail.body.data.timeline?.[1].summary).toMatch(/^Full isolation Succeeded \(reason: /);
   });
 
   it('fails visibly when the cloud cannot reach the device, and emits nothing', async () => {

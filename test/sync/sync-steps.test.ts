@@ -57,6 +57,7 @@ describe('syncStepsOf', () => {
       'alerts',
       'endpoint-dlp',
       'recommendations',
+      'portal',
       'device-management',
       'security',
     ]);

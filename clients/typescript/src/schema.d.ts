@@ -3510,7 +3510,7 @@ export interface components {
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
-        /** @description Seconds until the window resets */
+        /** @description When the current window resets, as a Unix time in seconds (e.g. 1795761720); not a number of seconds to wait */
         "X-RateLimit-Reset": number;
     };
     pathItems: never;
@@ -3642,7 +3642,9 @@ export interface operations {
     getRestoreJob: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -3916,7 +3918,9 @@ export interface operations {
     restoreHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4036,7 +4040,9 @@ export interface operations {
     listBackupSnapshots: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 workload?: components["schemas"]["BackupWorkload"];
                 userId?: string;
@@ -4109,7 +4115,9 @@ export interface operations {
     browseBackupSnapshot: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 parentId?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
@@ -4175,7 +4183,9 @@ export interface operations {
     listComplianceConnectors: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4636,7 +4646,9 @@ export interface operations {
     complianceConnectorHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5063,7 +5075,9 @@ export interface operations {
     listEnrollmentRestrictions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5407,7 +5421,9 @@ export interface operations {
     blockedEnrollmentAttempts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 reason?: components["schemas"]["BlockReason"];
                 platform?: components["schemas"]["EnrollmentPlatform"];
@@ -5597,7 +5613,9 @@ export interface operations {
     listRestrictedUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5863,7 +5881,9 @@ export interface operations {
     restrictedUserHistory: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5952,7 +5972,9 @@ export interface operations {
     listContacts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 search?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
@@ -6349,7 +6371,9 @@ export interface operations {
     listGuests: {
         parameters: {
             query: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 type: components["schemas"]["IdentityUserListType"];
                 invitationStatus?: components["schemas"]["GuestInvitationStatus"];
@@ -6528,7 +6552,9 @@ export interface operations {
     deletedUserFiles: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -6870,7 +6896,9 @@ export interface operations {
     listDeletedUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -7037,7 +7065,9 @@ export interface operations {
     listStaleGuests: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -7272,7 +7302,9 @@ export interface operations {
     listTenantGroups: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -7710,6 +7742,7 @@ export interface operations {
             query: {
                 q: string;
                 tenantGroupId?: string;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 after?: string;
             };
@@ -7766,7 +7799,9 @@ export interface operations {
     listSecureScores: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 tenantIds?: string[];
@@ -7873,7 +7908,9 @@ export interface operations {
     listSecurityAlerts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 severity?: components["schemas"]["AlertSeverity"][];
@@ -8181,7 +8218,9 @@ export interface operations {
     listSecurityAlertComments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -8411,7 +8450,9 @@ export interface operations {
     listSecurityDevices: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 riskLevel?: components["schemas"]["DeviceRiskLevel"][];
@@ -8777,7 +8818,9 @@ export interface operations {
     deviceSecurityRecommendations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9108,7 +9151,9 @@ export interface operations {
     listEndpointDlpAlerts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 policyId?: string[];
@@ -9176,7 +9221,9 @@ export interface operations {
     listEndpointDlpPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 action?: components["schemas"]["DlpPolicyAction"][];
@@ -9389,7 +9436,9 @@ export interface operations {
     listBarrierPolicies: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9523,7 +9572,9 @@ export interface operations {
     listBarrierSegments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9665,7 +9716,9 @@ export interface operations {
     listSecurityRecommendations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 tenantIds?: string[];
@@ -10285,7 +10338,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -10811,7 +10866,9 @@ export interface operations {
     listIntegrations: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -11033,7 +11090,9 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -11235,7 +11294,9 @@ export interface operations {
     listOAuthClients: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -11414,7 +11475,9 @@ export interface operations {
     searchUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 search?: string;
                 searchMode?: components["schemas"]["UserSearchMode"];
@@ -12219,7 +12282,9 @@ export interface operations {
     getUserImport: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -12403,6 +12468,7 @@ export interface operations {
     listAvailableTenants: {
         parameters: {
             query?: {
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 after?: string;
             };
@@ -12456,7 +12522,9 @@ export interface operations {
     listTenants: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 tenantGroupId?: string;
             };
@@ -12563,7 +12631,9 @@ export interface operations {
     listLicenses: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -12677,7 +12747,9 @@ export interface operations {
     listLicenseAssignments: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
                 userId?: string;
                 skuId?: string;
@@ -12904,7 +12976,9 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -13288,7 +13362,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;
@@ -13665,7 +13741,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
+                /** @description Page number, from 1 (default 1) */
                 page?: number;
+                /** @description Page size, 1 to 100 (default 25) */
                 limit?: number;
             };
             header?: never;

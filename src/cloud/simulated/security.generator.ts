@@ -19,6 +19,7 @@ import { seededRandom } from './simulated-cloud.generator.js';
  * (seed ^ SECURITY_STREAM), after the directory, so no other generated value of a tenant moves.
  */
 const SECURITY_STREAM = 0x5ec0de;
+const DEVICE_HYGIENE_STREAM = 0xd3c1ce;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -121,7 +122,12 @@ interface GeneratedSecurity {
   dlpAlerts: CloudDlpAlertRecord[];
 }
 
-function generateDevice(random: Random, user: CloudUserRecord, reference: number): CloudDeviceRecord {
+function generateDevice(
+  random: Random,
+  user: CloudUserRecord,
+  reference: number,
+  nonCompliantWeight: number,
+): CloudDeviceRecord {
   const profile = weighted(random, PLATFORMS);
   const [manufacturer, model] = pick(random, profile.makers);
   const onboarding: CloudOnboardingStatus = weighted(random, [
@@ -146,8 +152,8 @@ function generateDevice(random: Random, user: CloudUserRecord, reference: number
         ? 'Medium'
         : 'Low';
   const compliance: CloudComplianceState = weighted(random, [
-    { value: 'Compliant' as const, weight: 70 },
-    { value: 'Non-Compliant' as const, weight: 12 },
+    { value: 'Compliant' as const, weight: 82 - nonCompliantWeight },
+    { value: 'Non-Compliant' as const, weight: nonCompliantWeight },
     { value: 'In Grace Period' as const, weight: 8 },
     { value: 'Not Evaluated' as const, weight: 10 },
   ]).value;
@@ -273,11 +279,23 @@ const ALERT_TEMPLATES: AlertTemplate[] = [
   },
 ];
 
-const ALERT_STATUSES: Array<{ value: CloudAlertStatus; weight: number }> = [
-  { value: 'New', weight: 45 },
+/**
+ * An alert's status by its age. A tenant someone looks after triages within days: a recent alert is often still
+ * open, an old one rarely. (One mix for all ages left two of three alerts of the last 30 days open, so every
+ * demo tenant had several open High alerts and read critical once its figures were counted: issue #33 item 7.)
+ */
+const RECENT_ALERT_HOURS = 72;
+const RECENT_ALERT_STATUSES: Array<{ value: CloudAlertStatus; weight: number }> = [
+  { value: 'New', weight: 35 },
   { value: 'In Progress', weight: 20 },
-  { value: 'Resolved', weight: 25 },
-  { value: 'Dismissed', weight: 10 },
+  { value: 'Resolved', weight: 30 },
+  { value: 'Dismissed', weight: 15 },
+];
+const OLDER_ALERT_STATUSES: Array<{ value: CloudAlertStatus; weight: number }> = [
+  { value: 'New', weight: 1 },
+  { value: 'In Progress', weight: 3 },
+  { value: 'Resolved', weight: 72 },
+  { value: 'Dismissed', weight: 24 },
 ];
 
 /** One alert; `ageHours` back from the reference date. */
@@ -357,13 +375,17 @@ export function generateSecurity(
 ): GeneratedSecurity {
   const random = seededRandom(seed ^ SECURITY_STREAM);
   const reference = referenceDate.getTime();
+  // How well the tenant's devices are kept: 2 to 13 in 100 Non-Compliant, from a stream of its own (so nothing
+  // else generated moves). One share for every tenant made each of them warn on devices (docs/tenant-health.md).
+  const nonCompliantWeight = 2 + Math.floor(seededRandom(seed ^ DEVICE_HYGIENE_STREAM)() * 12);
   const people = users
     .filter((u) => u.userType === 'Member' && !u.isServiceAccount && !u.deletedAt)
     .sort((a, b) => a.externalId.localeCompare(b.externalId));
   const devices: CloudDeviceRecord[] = [];
   for (const person of people) {
     const count = random() < 0.15 ? 0 : random() < 0.6 ? 1 : 2;
-    for (let i = 0; i < count; i++) devices.push(generateDevice(random, person, reference));
+    for (let i = 0; i < count; i++)
+      devices.push(generateDevice(random, person, reference, nonCompliantWeight));
   }
   const alerts: CloudAlertRecord[] = [];
   const alertCount = Math.min(people.length, between(random, 6, 12) + Math.floor(devices.length / 25));
@@ -374,9 +396,9 @@ export function generateSecurity(
       ? (people.find((p) => p.externalId === device.userExternalId) ?? people[0])
       : pick(random, people);
     const createdAt = new Date(reference - between(random, 10, 30 * 24 * 60) * 60_000);
-    alerts.push(
-      alertOf(random, template, { user, device }, createdAt, weighted(random, ALERT_STATUSES).value),
-    );
+    const recent = reference - createdAt.getTime() < RECENT_ALERT_HOURS * HOUR_MS;
+    const status = weighted(random, recent ? RECENT_ALERT_STATUSES : OLDER_ALERT_STATUSES).value;
+    alerts.push(alertOf(random, template, { user, device }, createdAt, status));
   }
   const dlpPolicies = DLP_POLICIES.map((policy) => ({
     ...policy,
