@@ -4,7 +4,7 @@
  * the tenant's figures as its last step, so the record and the portal agree at once with what the sync wrote.
  */
 import { randomUUID } from 'node:crypto';
-import type { SimulatedCloudProvider } from '../../src/cloud/simulated/simulated-cloud.provider.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { startSuite } from '../helpers/suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 it('counts the alerts, devices and score a sync brings before anyone reads the tenant', async () => {
-  const cloud = app.deps.provider as SimulatedCloudProvider;
+  const cloud = app.deps.clouds as SimulatedCloud;
   const { tenant: upstream } = await cloud.createTenant({
     externalId: randomUUID(),
     displayName: 'Fresh Co',
