@@ -11,7 +11,8 @@ import { MfaStatus } from './user.enums.js';
  * cloud's user record, stored on the user row by the tenant sync); we never decide it ourselves.
  *
  * Taking over such an account takes over the customer's tenant, so the actions that could (password reset,
- * MFA off, offboarding, delete) need the Admin level, a reset always makes the user choose a new password at
+ * MFA off, offboarding, delete) need the Admin level, and so does blocking its sign-in (a Write key must not
+ * lock the customer out of its break-glass account), a reset always makes the user choose a new password at
  * next sign-in, and MFA is never turned off.
  */
 
@@ -57,7 +58,7 @@ export function isPrivilegedRoles(roles: readonly string[]): boolean {
  */
 export const PRIVILEGED_ACCOUNT_REQUIREMENT: Requirement = { permission: Permission.ADMIN };
 
-export type PrivilegedAction = 'reset its password' | 'offboard it' | 'delete it';
+export type PrivilegedAction = 'reset its password' | 'offboard it' | 'delete it' | 'block its sign-in';
 
 /** The viewer of a request context; none for the CLI and jobs, which act for the operator. */
 function viewerOf(ctx: ServiceContext): Viewer | undefined {

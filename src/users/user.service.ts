@@ -213,6 +213,8 @@ export class UserService {
       }
     }
     assertKeepsPrivilegedMfa(user, input.mfaStatus);
+    if (input.accountStatus === AccountStatus.DISABLED)
+      assertMayActOnPrivileged(this.ctx, user, 'block its sign-in');
     const { changes: requested, cleared: problems } = normalizedChanges(input);
     if (requested.userPrincipalName !== undefined) {
       requested.userPrincipalName = requested.userPrincipalName.toLowerCase();

@@ -115,6 +115,27 @@ describe('privileged accounts (an administrator role of the customer directory)'
     expect(ordinary.status).toBe(200);
   });
 
+  it('refuses a Write key blocking its sign-in (403), lets an Admin key do it', async () => {
+    const admin = await globalAdmin();
+    const events = await eventsOf(admin);
+    const blocked = await app.request('PATCH', `/v1/tenants/${tenant.id}/users/${admin.id}`, {
+      key: org.keys.write,
+      body: { accountStatus: 'Disabled' },
+    });
+    expect(blocked.status).toBe(403);
+    expect((blocked.body as { error: { details: unknown } }).error.details).toMatchObject({
+      reason: 'PRIVILEGED_ACCOUNT',
+    });
+    expect((await cloudUserOf(app, tenant, admin.externalId)).accountEnabled).toBe(true);
+    expect(await eventsOf(admin)).toBe(events);
+    const byAdmin = await app.request('PATCH', `/v1/tenants/${tenant.id}/users/${admin.id}`, {
+      key: org.keys.admin,
+      body: { accountStatus: 'Disabled' },
+    });
+    expect(byAdmin.status).toBe(200);
+    expect((await cloudUserOf(app, tenant, admin.externalId)).accountEnabled).toBe(false);
+  });
+
   it('refuses a Write key its offboarding, and a write:users token its delete, nothing written', async () => {
     const admin = await globalAdmin();
     const offboard = await um(app, 'POST', `/${admin.id}/offboard`, {
