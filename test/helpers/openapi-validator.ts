@@ -85,6 +85,8 @@ function checkParameterBounds(
 ) {
   const query = new URL(observed.url).searchParams;
   for (const [name, bounds] of operation.bounded) {
+    // A parameter given more than once is not one integer: its refusal says so, the bounds do not apply.
+    if (query.getAll(name).length > 1) continue;
     const raw = query.get(name);
     const value = raw === null ? null : Number(raw);
     const outside =
