@@ -332,6 +332,11 @@ describe('comments are paged and capped (issue #32 item 3)', () => {
     });
     expect(tooMany.status).toBe(400);
     expect(fieldsOf(tooMany.body).map((f) => f.field)).toEqual(['limit']);
+    const foreign = await api(app, 'GET', `/alerts/${ids[0]}/comments`, {
+      key: other.keys.read,
+      tenantId: tenant.id,
+    });
+    expect(foreign.status).toBe(404);
     const graph = await app.graphql<{ securityAlert: { comments: unknown[] } }>(
       org.keys.read,
       'query ($t: UUID!, $id: UUID!) { securityAlert(tenantId: $t, id: $id) { comments(limit: 100, page: 2) { id } } }',

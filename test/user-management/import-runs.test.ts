@@ -11,7 +11,7 @@ import type { AppDeps } from '../../src/core/service-context.js';
 import { LostRunError, RunStopped } from '../../src/core/tracked-job.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { runUserImport } from '../../src/user-management/user-import.task.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { gate, gatedProvider } from '../helpers/cloud-gate.js';
@@ -166,6 +166,13 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
       );
 
       if (through === 'rest') {
+        const stranger = await createOrganizationWithKeys(app);
+        const foreign = await um(app, 'POST', `/bulk/${importId}/retry`, {
+          key: stranger.keys.write,
+          tenantId: tenant.id,
+        });
+        expect(foreign.status).toBe(404);
+        expect((await read(tenant, importId)).status).toBe('Failed');
         const res = await um<ImportBody>(app, 'POST', `/bulk/${importId}/retry`, {
           key: org.keys.write,
           tenantId: tenant.id,
