@@ -14,7 +14,7 @@ import { freePort, startChild, type ChildServer } from './children.js';
 import { loadBenchConfig, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadResult, type LoadTarget } from './load.js';
-import { summariseNewestProfile } from './profile.js';
+import { gcPausesOf, summariseNewestProfile } from './profile.js';
 import { scaleData } from './scale-data.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
 
@@ -188,13 +188,23 @@ try {
     const directory = path.join(config.dataDir, 'profiles');
     rmSync(directory, { recursive: true, force: true });
     mkdirSync(directory, { recursive: true });
-    const server = await product(DIST, ['--cpu-prof', '--cpu-prof-dir', directory]);
+    const server = await product(DIST, [
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '250',
+      '--cpu-prof-dir',
+      directory,
+    ]);
     await measure(profiled === 'rest' ? rest(server) : graphql(server), settings);
+
     await server.stop();
     const summary = summariseNewestProfile(directory);
     console.log(`\nprofile of a ${profiled} pass (${summary.file}), busy ${summary.totalMs} ms`);
     for (const entry of [...summary.byModule, ...summary.byFunction])
       console.log(`${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`);
+    // The measured pass: the profile's last seconds (it also covers start-up and the warm-up).
+    const pauses = gcPausesOf(summary.file, settings.durationSeconds * 1000);
+    console.log(`GC pauses during the load: ${JSON.stringify(pauses)}`);
   }
 } finally {
   await Promise.allSettled(children.map((child) => child.stop()));

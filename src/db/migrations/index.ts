@@ -28,6 +28,7 @@ import { Migration20261225090200_scoped_tenant_user_search } from './Migration20
 import { Migration20261226090000_user_search_columns } from './Migration20261226090000_user_search_columns.js';
 import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
 import { Migration20261226090200_portal_recount_indexes } from './Migration20261226090200_portal_recount_indexes.js';
+import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261228090000_device_recommendation_counts } from './Migration20261228090000_device_recommendation_counts.js';
 import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
@@ -180,5 +181,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231100400_organization_self',
     class: Migration20261231100400_organization_self,
+  },
+  {
+    name: 'Migration20270127090000_portal_recount_merge_indexes',
+    class: Migration20270127090000_portal_recount_merge_indexes,
   },
 ];
