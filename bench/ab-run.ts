@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, productNodeFlags } from './config.js';
+import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadResult, type LoadTarget } from './load.js';
 import { gcPausesOf, summariseNewestProfile } from './profile.js';
@@ -29,21 +29,11 @@ const profiled = process.env.BENCH_AB_PROFILE;
 const children: ChildServer[] = [];
 const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
 
-/** `K=V K=V` of BENCH_AB_BASELINE_ENV, e.g. MALLOC_ARENA_MAX=2 (read by glibc at start, so never set in-process). */
-function envPairs(text: string | undefined): Record<string, string> {
-  return Object.fromEntries(
-    (text ?? '')
-      .split(/\s+/)
-      .filter((pair) => pair.includes('='))
-      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-  );
-}
-
 async function product(
   dist: string,
   nodeArgs: string[] = [],
   flags = productNodeFlags(),
-  env: Record<string, string> = {},
+  env = productEnvironment(),
 ): Promise<ChildServer> {
   const port = await freePort();
   const child = await startChild({
@@ -87,8 +77,16 @@ try {
   if (baseline) {
     // BENCH_AB_BASELINE_FLAGS / _ENV: the baseline's Node flags and environment (e.g. to compare memory settings).
     const flags = process.env.BENCH_AB_BASELINE_FLAGS?.split(/\s+/).filter((flag) => flag !== '');
-    const env = envPairs(process.env.BENCH_AB_BASELINE_ENV);
-    builds.push(['baseline', await product(path.join(path.resolve(baseline), 'dist'), [], flags, env)]);
+    const env = process.env.BENCH_AB_BASELINE_ENV; // K=V K=V, e.g. MALLOC_ARENA_MAX=2 (glibc reads it at start)
+    builds.push([
+      'baseline',
+      await product(
+        path.join(path.resolve(baseline), 'dist'),
+        [],
+        flags,
+        env === undefined ? undefined : envPairs(env),
+      ),
+    ]);
   }
 
   const usersPath = restUsersPath(data.hotTenantId, config.pageSize);
