@@ -18,21 +18,28 @@ export function createRequestContext(
 ): RequestContext & LeanContext {
   const scope = { organizationId: viewer.organizationId, environment: viewer.environment };
   // Forked on first use: a list read through lean reads (the hot path) never touches an identity map, and a
-  // fork with its unit of work and filter parameters was ~3% of a REST list's CPU (docs/benchmarks.md).
+  // fork with its unit of work and filter parameters was ~3% of a REST list's CPU (docs/benchmarks.md). The
+  // accessor sits on the context's prototype, not on the object: Apollo copies the context's own properties into
+  // a clone for every operation (Object.assign, which would call an own getter and fork each time); the clone
+  // keeps the prototype, so it forks on first use too, and shares the one fork. `{ ...ctx, em }` sets its own.
   let em: EntityManager | undefined;
-  const ctx: RequestContext & LeanContext = {
+  const lazy = Object.create(null, {
+    em: {
+      get(): EntityManager {
+        if (!em) {
+          em = orm.em.fork();
+          em.setFilterParams(SCOPE_FILTER, scope);
+        }
+        return em;
+      },
+      set(value: EntityManager) {
+        em = value;
+      },
+    },
+  }) as { em: EntityManager };
+  const own: Omit<RequestContext & LeanContext, 'em'> = {
     ...deps,
     cloud: cloudAccess(deps.clouds, scope),
-    get em(): EntityManager {
-      if (!em) {
-        em = orm.em.fork();
-        em.setFilterParams(SCOPE_FILTER, scope);
-      }
-      return em;
-    },
-    set em(value: EntityManager) {
-      em = value;
-    },
     sharedEm: orm.em,
     scope,
     actor: principalOf(viewer),
@@ -40,6 +47,7 @@ export function createRequestContext(
     requestId,
     loaders: new Loaders(() => ctx),
   };
+  const ctx: RequestContext & LeanContext = Object.assign(Object.create(lazy) as typeof lazy, own);
   return ctx;
 }
 
