@@ -3,12 +3,41 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { LeanContext } from './core/lean-read.js';
 import { Loaders } from './core/loaders.js';
 import type { RequestContext } from './core/request-context.js';
-import { SCOPE_FILTER } from './core/scope.js';
+import { SCOPE_FILTER, type Scope } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
 import { principalOf, type Viewer } from './core/viewer.js';
 import { cloudAccess } from './cloud/cloud-access.js';
 
 export type { RequestContext } from './core/request-context.js';
+
+/**
+ * The request context's `em`, forked on first use: a list read through lean reads (the hot path) never touches an
+ * identity map, and a fork with its unit of work and filter parameters was ~3% of a REST list's CPU
+ * (docs/benchmarks.md). The accessor is on this class's prototype and its state in an own property: Apollo copies
+ * a context's own properties into a clone for every operation (Object.assign, which would call an own getter and
+ * fork each time); the clone keeps the prototype and the same `lazyEm` box, so it forks on first use too, and
+ * shares the one fork. `{ ...ctx, em }` gives its copy an `em` of its own, as before.
+ */
+class LazyEntityManager {
+  readonly lazyEm: { em: EntityManager | undefined; orm: MikroORM; scope: Scope };
+
+  constructor(orm: MikroORM, scope: Scope) {
+    this.lazyEm = { em: undefined, orm, scope };
+  }
+
+  get em(): EntityManager {
+    const lazy = this.lazyEm;
+    if (!lazy.em) {
+      lazy.em = lazy.orm.em.fork();
+      lazy.em.setFilterParams(SCOPE_FILTER, lazy.scope);
+    }
+    return lazy.em;
+  }
+
+  set em(value: EntityManager) {
+    this.lazyEm.em = value;
+  }
+}
 
 export function createRequestContext(
   orm: MikroORM,
@@ -17,28 +46,7 @@ export function createRequestContext(
   requestId: string = randomUUID(),
 ): RequestContext & LeanContext {
   const scope = { organizationId: viewer.organizationId, environment: viewer.environment };
-  // Forked on first use: a list read through lean reads (the hot path) never touches an identity map, and a
-  // fork with its unit of work and filter parameters was ~3% of a REST list's CPU (docs/benchmarks.md). The
-  // accessor sits on the context's prototype, not on the object: Apollo copies the context's own properties into
-  // a clone for every operation (Object.assign, which would call an own getter and fork each time); the clone
-  // keeps the prototype, so it forks on first use too, and shares the one fork. `{ ...ctx, em }` sets its own.
-  let em: EntityManager | undefined;
-  const lazy = Object.create(null, {
-    em: {
-      get(): EntityManager {
-        if (!em) {
-          em = orm.em.fork();
-          em.setFilterParams(SCOPE_FILTER, scope);
-        }
-        return em;
-      },
-      set(value: EntityManager) {
-        em = value;
-      },
-    },
-  }) as { em: EntityManager };
-  const own: Omit<RequestContext & LeanContext, 'em'> = {
-    ...deps,
+  const ctx: RequestContext & LeanContext = Object.assign(new LazyEntityManager(orm, scope), deps, {
     cloud: cloudAccess(deps.clouds, scope),
     sharedEm: orm.em,
     scope,
@@ -46,8 +54,7 @@ export function createRequestContext(
     viewer,
     requestId,
     loaders: new Loaders(() => ctx),
-  };
-  const ctx: RequestContext & LeanContext = Object.assign(Object.create(lazy) as typeof lazy, own);
+  });
   return ctx;
 }
 
