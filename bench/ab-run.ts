@@ -1,6 +1,6 @@
 /**
- * `npm run -s build && node dist/bench/ab-run.js`: an interleaved A/B of the product's per-request cost, for
- * measuring one change on the shared machine (docs/benchmarks.md "Comparing two builds"). Starts the floor
+ * `npm run -s build && node_modules/.bin/node dist/bench/ab-run.js`: an interleaved A/B of the product's per-request cost, for
+ * measuring one change on the shared machine (docs/benchmarks.md "Comparing two builds or two settings"). Starts the floor
  * (bare node:http + pg), this build's product server and, with BENCH_AB_BASELINE=<folder holding a dist/>,
  * another build's, on the same bench database; then drives REST and GraphQL through them interleaved and prints
  * each one's CPU per request and req/s as a ratio to the floor of the same round, and each server's peak RSS. BENCH_AB_PROFILE=rest|graphql
