@@ -1,10 +1,12 @@
 /**
- * `npm run -s build && node_modules/.bin/node dist/bench/ab-run.js`: an interleaved A/B of the product's per-request cost, for
- * measuring one change on the shared machine (docs/benchmarks.md "Comparing two builds or two settings"). Starts the floor
- * (bare node:http + pg), this build's product server and, with BENCH_AB_BASELINE=<folder holding a dist/>,
- * another build's, on the same bench database; then drives REST and GraphQL through them interleaved and prints
- * each one's CPU per request and req/s as a ratio to the floor of the same round, and each server's peak RSS. BENCH_AB_PROFILE=rest|graphql
- * also writes a CPU profile of this build's server during one more pass and prints its top self times.
+ * `npm run -s build && node_modules/.bin/node dist/bench/ab-run.js`: an interleaved A/B of the product's
+ * per-request cost, for measuring one change on the shared machine (docs/benchmarks.md "Comparing two builds or
+ * two settings"). Starts the floor (bare node:http + pg), this build's product server and, with
+ * BENCH_AB_BASELINE=<folder holding a dist/>, another build's (or the same one with BENCH_AB_BASELINE_FLAGS /
+ * BENCH_AB_BASELINE_ENV), on the same bench database; then drives REST and GraphQL through them interleaved and
+ * prints each one's CPU per request and req/s as a ratio to the floor of the same round, each server's peak RSS,
+ * and this build's CPU per request over the baseline's, paired per round. BENCH_AB_PROFILE=rest|graphql also
+ * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses.
  */
 import 'reflect-metadata';
 import { mkdirSync, rmSync } from 'node:fs';
