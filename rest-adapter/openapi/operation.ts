@@ -60,6 +60,7 @@ function errorCodesOf(route: RouteDefinition, takesInput: boolean): ErrorCode[] 
   if (Object.keys(route.headers ?? {}).some((header) => header.toLowerCase() === 'if-match'))
     codes.push('PRECONDITION_FAILED');
   codes.push('RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
+  if (route.reachesCloud) codes.push('NOT_SUPPORTED');
   return codes;
 }
 

@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'CONFLICT'
   | 'PRECONDITION_FAILED'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  | 'NOT_SUPPORTED';
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -27,6 +28,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   SERVICE_UNAVAILABLE: 503,
+  NOT_SUPPORTED: 501,
 };
 
 export interface FieldProblem {
@@ -162,6 +164,16 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/**
+ * The connected cloud has no API for what was asked (live environment; DECISIONS "The upstream cloud"):
+ * 501, naming the capability and the provider, so a client learns it will not work by retrying.
+ */
+export class NotSupportedError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('NOT_SUPPORTED', message, details);
+  }
+}
+
 /** When the cloud throttles or fails without saying when to come back. */
 export const CLOUD_RETRY_AFTER_SECONDS = 30;
 
@@ -178,6 +190,12 @@ export function appErrorOfCloud(error: CloudError): AppError | null {
       `The upstream cloud is ${error.kind === 'Throttled' ? 'throttling requests' : 'unavailable'}; nothing changed, retry later`,
       { upstream: 'cloud', ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}) },
     );
+  }
+  if (error.kind === 'Unsupported') {
+    return new NotSupportedError(error.message, {
+      capability: error.capability ?? null,
+      provider: error.provider ?? null,
+    });
   }
   if (error.kind === 'Forbidden' && error.reason === 'CONSENT_REQUIRED') {
     return new ForbiddenError(error.message, {
