@@ -31,11 +31,7 @@ const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
  * live"). Users are read with a full `/users/delta` round each sync (the sync reconciles a complete list:
  * a user missing from it is deleted), plus the recycle bin (`/directory/deletedItems/microsoft.graph.user`).
  */
-export function graphDirectory(
-  graph: GraphTenantClient,
-  graphUrl: string,
-  now: () => Date,
-): CloudDirectory {
+export function graphDirectory(graph: GraphTenantClient, graphUrl: string, now: () => Date): CloudDirectory {
   const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
   const readUser = async (id: string, roles?: string[]): Promise<CloudUserRecord | null> => {
     try {
@@ -86,12 +82,13 @@ export function graphDirectory(
         })) {
           yield page.value
             .filter((user) => user['@removed'] === undefined && user.id)
-            .map((user) => cloudUserOf(user, { roles: roles.get(user.id!), managerId: managerOfDelta(user) }));
+            .map((user) =>
+              cloudUserOf(user, { roles: roles.get(user.id!), managerId: managerOfDelta(user) }),
+            );
         }
-        for await (const page of graph.pages<GraphDeltaUser>(
-          '/directory/deletedItems/microsoft.graph.user',
-          { query: { $select: `${USER_SELECT},deletedDateTime` } },
-        )) {
+        for await (const page of graph.pages<GraphDeltaUser>('/directory/deletedItems/microsoft.graph.user', {
+          query: { $select: `${USER_SELECT},deletedDateTime` },
+        })) {
           yield page.value.map((user) => cloudUserOf(user));
         }
       })();

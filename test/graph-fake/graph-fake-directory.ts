@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import type { DirectoryRole, Group, Invitation, SignIn, User } from '@microsoft/microsoft-graph-types';
+import type { FakeReply } from './graph-fake-login.js';
+import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import type { GraphCall } from './graph-fake-graph.js';
+import { graphError } from './graph-fake-graph.js';
+
+/**
+ * The directory writes and reads the live provider makes (src/cloud/microsoft365/graph-users.ts), as Graph
+ * v1.0 documents them: users (single, by UPN filter, create, update, manager, delete, revoke sessions), the
+ * recycle bin, invitations, groups, directory roles and sign-in logs. The tenant's extra state lives here.
+ */
+export interface FakeDirectory {
+  /** userId → managerId. */
+  managers: Map<string, string>;
+  groups: Array<Group & { memberIds: string[] }>;
+  roles: Array<DirectoryRole & { memberIds: string[] }>;
+  signIns: SignIn[];
+  /** Entra ID P1 or P2: without it Graph refuses sign-in logs. */
+  premium: boolean;
+  /** Every invitation received (POST /invitations), resends included. */
+  invitations: Invitation[];
+  /** Passwords set at creation (what a test may check was sent). */
+  passwords: Map<string, string>;
+}
+
+const directories = new WeakMap<FakeTenant, FakeDirectory>();
+
+export function fakeDirectory(tenant: FakeTenant): FakeDirectory {
+  let directory = directories.get(tenant);
+  if (!directory) {
+    directory = {
+      managers: new Map(),
+      groups: [],
+      roles: [],
+      signIns: [],
+      premium: true,
+      invitations: [],
+      passwords: new Map(),
+    };
+    directories.set(tenant, directory);
+  }
+  return directory;
+}
+
+const ROLES = {
+  usersRead: ['User.Read.All', 'User.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'],
+  usersWrite: ['User.ReadWrite.All', 'Directory.ReadWrite.All'],
+  invite: ['User.Invite.All', 'User.ReadWrite.All', 'Directory.ReadWrite.All'],
+  groups: ['GroupMember.Read.All', 'GroupMember.ReadWrite.All', 'Group.Read.All', 'Directory.Read.All'],
+  roles: ['RoleManagement.Read.Directory', 'RoleManagement.ReadWrite.Directory', 'Directory.Read.All'],
+  signIns: ['AuditLog.Read.All'],
+};
+
+const notFound = (call: GraphCall, id: string) =>
+  graphError(
+    404,
+    'Request_ResourceNotFound',
+    `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
+    call.clientRequestId,
+  );
+
+const noContent: FakeReply = { status: 204, body: undefined };
+
+function select(user: User, query: URLSearchParams): Partial<User> {
+  const fields = query.get('$select');
+  if (!fields) return user;
+  const wanted = new Set(['id', ...fields.split(',')]);
+  return Object.fromEntries(Object.entries(user).filter(([key]) => wanted.has(key))) as Partial<User>;
+}
+
+function collection<T>(base: string, path: string, value: T[]): FakeReply {
+  return { status: 200, body: { '@odata.context': `${base}/v1.0/$metadata#${path}`, value } };
+}
+
+/** The directory routes; undefined when the call is not one of them (graph-fake-graph.ts answers it). */
+export function handleDirectory(
+  state: GraphFakeState,
+  base: string,
+  call: GraphCall,
+  token: IssuedToken,
+  tenant: FakeTenant,
+): FakeReply | undefined {
+  const directory = fakeDirectory(tenant);
+  const denied = graphError(
+    403,
+    'Authorization_RequestDenied',
+    'Insufficient privileges to complete the operation.',
+    call.clientRequestId,
+  );
+  const allowed = (roles: string[]) => roles.some((role) => token.roles.includes(role));
+  const parts = call.path.split('/').filter(Boolean);
+  const active = (id: string) => tenant.users.find((record) => record.user.id === id && !record.deleted);
+  const binned = (id: string) => tenant.users.find((record) => record.user.id === id && record.deleted);
+  // A user's id becomes {id} (not /users/delta, which graph-fake-graph.ts serves).
+  const route = `${call.method} /${parts
+    .map((part, index) => (index === 1 && parts[0] === 'users' && part !== 'delta' ? '{id}' : part))
+    .join('/')}`;
+
+  switch (route) {
+    case 'GET /users': {
+      const filter = /^userPrincipalName eq '(.*)'$/.exec(call.query.get('$filter') ?? '');
+      if (!filter) return undefined;
+      if (!allowed(ROLES.usersRead)) return denied;
+      const upn = filter[1].replace(/''/g, "'").toLowerCase();
+      const found = tenant.users.filter(
+        (record) => !record.deleted && record.user.userPrincipalName?.toLowerCase() === upn,
+      );
+      return collection(
+        base,
+        'users',
+        found.map((record) => select(record.user, call.query)),
+      );
+    }
+    case 'POST /users': {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      const body = call.body as User;
+      for (const field of [
+        'accountEnabled',
+        'displayName',
+        'mailNickname',
+        'userPrincipalName',
+        'passwordProfile',
+      ] as const)
+        if (body[field] === undefined || body[field] === null)
+          return graphError(
+            400,
+            'Request_BadRequest',
+            `Invalid value specified for property '${field}' of resource 'User'.`,
+            call.clientRequestId,
+          );
+      const upn = body.userPrincipalName!.toLowerCase();
+      if (!tenant.domains.includes(upn.split('@')[1] ?? ''))
+        return graphError(
+          400,
+          'Request_BadRequest',
+          'The domain portion of the userPrincipalName property is invalid. You must use one of the verified domain names in your organization.',
+          call.clientRequestId,
+        );
+      if (tenant.users.some((record) => record.user.userPrincipalName?.toLowerCase() === upn))
+        return graphError(
+          400,
+          'Request_BadRequest',
+          'Another object with the same value for property userPrincipalName already exists.',
+          call.clientRequestId,
+        );
+      const { passwordProfile, ...fields } = body;
+      const user = state.putUser(tenant, {
+        ...fields,
+        id: randomUUID(),
+        userType: 'Member',
+        createdDateTime: new Date().toISOString(),
+        mail: null,
+      });
+      directory.passwords.set(user.id!, passwordProfile?.password ?? '');
+      return { status: 201, body: user };
+    }
+    case 'GET /users/{id}': {
+      if (!allowed(ROLES.usersRead)) return denied;
+      const record = active(parts[1]);
+      return record ? { status: 200, body: select(record.user, call.query) } : notFound(call, parts[1]);
+    }
+    case 'PATCH /users/{id}': {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      const record = active(parts[1]);
+      if (!record) return notFound(call, parts[1]);
+      state.putUser(tenant, { ...(call.body as User), id: parts[1] });
+      return noContent;
+    }
+    case 'DELETE /users/{id}': {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      if (!active(parts[1])) return notFound(call, parts[1]);
+      state.deleteUser(tenant, parts[1]);
+      binned(parts[1])!.user.deletedDateTime = new Date().toISOString();
+      directory.managers.delete(parts[1]);
+      return noContent;
+    }
+    case 'PUT /users/{id}/manager/$ref': {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      const managerId = /\/users\/([^/]+)$/.exec(
+        (call.body as { '@odata.id'?: string })['@odata.id'] ?? '',
+      )?.[1];
+      if (!active(parts[1])) return notFound(call, parts[1]);
+      if (!managerId || !active(managerId)) return notFound(call, managerId ?? '');
+      directory.managers.set(parts[1], managerId);
+      state.putUser(tenant, { id: parts[1] });
+      return noContent;
+    }
+    case 'DELETE /users/{id}/manager/$ref': {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      if (!active(parts[1]) || !directory.managers.has(parts[1])) return notFound(call, parts[1]);
+      directory.managers.delete(parts[1]);
+      state.putUser(tenant, { id: parts[1] });
+      return noContent;
+    }
+    case 'POST /users/{id}/revokeSignInSessions':
+      if (!allowed(ROLES.usersWrite)) return denied;
+      if (!active(parts[1])) return notFound(call, parts[1]);
+      return { status: 200, body: { '@odata.context': `${base}/v1.0/$metadata#Edm.Boolean`, value: true } };
+    case 'GET /directory/deletedItems/microsoft.graph.user':
+      if (!allowed(ROLES.usersRead)) return denied;
+      return collection(
+        base,
+        'directoryObjects',
+        tenant.users.filter((record) => record.deleted).map((record) => select(record.user, call.query)),
+      );
+    case `POST /directory/deletedItems/${parts[2]}/restore`: {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      const record = binned(parts[2]);
+      if (!record) return notFound(call, parts[2]);
+      const { deletedDateTime: _deleted, ...user } = record.user;
+      void _deleted;
+      record.user = user;
+      state.putUser(tenant, user);
+      return { status: 200, body: user };
+    }
+    case `DELETE /directory/deletedItems/${parts[2]}`: {
+      if (!allowed(ROLES.usersWrite)) return denied;
+      const record = binned(parts[2]);
+      if (!record) return notFound(call, parts[2]);
+      tenant.users.splice(tenant.users.indexOf(record), 1);
+      return noContent;
+    }
+    case 'POST /invitations':
+      if (!allowed(ROLES.invite)) return denied;
+      return invite(state, tenant, directory, base, call);
+    case 'GET /groups':
+      if (!allowed(ROLES.groups)) return denied;
+      return collection(
+        base,
+        'groups',
+        directory.groups.map(({ memberIds: _members, ...group }) => group),
+      );
+    default:
+      break;
+  }
+  // /groups/{id}/members/microsoft.graph.user and /directoryRoles/{id}/members/microsoft.graph.user
+  if (
+    call.method === 'GET' &&
+    parts[2] === 'members' &&
+    (parts[0] === 'groups' || parts[0] === 'directoryRoles')
+  ) {
+    if (!allowed(parts[0] === 'groups' ? ROLES.groups : ROLES.roles)) return denied;
+    const owner = (parts[0] === 'groups' ? directory.groups : directory.roles).find(
+      (item) => item.id === parts[1],
+    );
+    if (!owner) return notFound(call, parts[1]);
+    return collection(
+      base,
+      'directoryObjects',
+      owner.memberIds
+        .filter((id) => active(id))
+        .map((id) => ({ '@odata.type': '#microsoft.graph.user', id })),
+    );
+  }
+  if (route === 'GET /directoryRoles') {
+    if (!allowed(ROLES.roles)) return denied;
+    return collection(
+      base,
+      'directoryRoles',
+      directory.roles.map(({ memberIds: _members, ...role }) => role),
+    );
+  }
+  if (route === 'GET /auditLogs/signIns') {
+    if (!allowed(ROLES.signIns)) return denied;
+    if (!directory.premium)
+      return graphError(
+        403,
+        'Authentication_RequestFromNonPremiumTenantOrB2CTenant',
+        "Neither tenant is B2C or tenant doesn't have premium license",
+        call.clientRequestId,
+      );
+    const since = /^createdDateTime ge (.+)$/.exec(call.query.get('$filter') ?? '')?.[1];
+    return collection(
+      base,
+      'auditLogs/signIns',
+      directory.signIns.filter((signIn) => !since || (signIn.createdDateTime ?? '') >= since),
+    );
+  }
+  return undefined;
+}
+
+/** POST /invitations: a guest user made (or found, for a resend) and the invitation answered. */
+function invite(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  directory: FakeDirectory,
+  base: string,
+  call: GraphCall,
+): FakeReply {
+  const body = call.body as Invitation;
+  if (!body.invitedUserEmailAddress || !body.inviteRedirectUrl)
+    return graphError(
+      400,
+      'BadRequest',
+      'The invitedUserEmailAddress and inviteRedirectUrl properties are required.',
+      call.clientRequestId,
+    );
+  const email = body.invitedUserEmailAddress.toLowerCase();
+  const initial = tenant.domains.find((domain) => domain.endsWith('.onmicrosoft.com')) ?? tenant.domains[0];
+  const existing = tenant.users.find(
+    (record) => !record.deleted && record.user.userType === 'Guest' && record.user.mail === email,
+  );
+  const guest =
+    existing?.user ??
+    state.putUser(tenant, {
+      id: randomUUID(),
+      displayName: body.invitedUserDisplayName ?? email,
+      userPrincipalName: `${email.replace('@', '_')}#EXT#@${initial}`,
+      mail: email,
+      userType: 'Guest',
+      accountEnabled: true,
+      creationType: 'Invitation',
+      externalUserState: 'PendingAcceptance',
+      createdDateTime: new Date().toISOString(),
+    });
+  const invitation: Invitation = {
+    id: randomUUID(),
+    invitedUserEmailAddress: email,
+    invitedUserDisplayName: body.invitedUserDisplayName ?? null,
+    inviteRedirectUrl: body.inviteRedirectUrl,
+    inviteRedeemUrl: `https://login.microsoftonline.com/redeem?rd=${randomUUID()}`,
+    sendInvitationMessage: body.sendInvitationMessage ?? false,
+    invitedUserMessageInfo: body.invitedUserMessageInfo ?? null,
+    status: 'PendingAcceptance',
+    invitedUser: { id: guest.id },
+  };
+  directory.invitations.push(invitation);
+  void base;
+  return { status: 201, body: invitation };
+}

@@ -1,0 +1,168 @@
+import { fakeUser } from '../graph-fake/graph-fake-state.js';
+import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
+import type { Envelope } from '../helpers/envelope.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  onboardLive,
+  startLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+
+let world: LiveWorld;
+beforeAll(async () => {
+  world = await startLiveWorld({ jobs: true });
+});
+afterAll(() => stopLiveWorld(world));
+beforeEach(() => world.scenario.fake.clearRequests());
+
+const tenantRows = async (organizationId: string) =>
+  (
+    await world.app.pool.query<{ external_id: string; environment: string }>(
+      'select external_id, environment from tenants where organization_id = $1',
+      [organizationId],
+    )
+  ).rows;
+
+describe('the live environment on Microsoft 365', () => {
+  it('says the connection is active', async () => {
+    const res = await world.app.request<Envelope<{ providerActive: boolean }>>(
+      'GET',
+      '/api/settings/cloud-connection',
+      { key: world.key },
+    );
+    expect(res.body.data.providerActive).toBe(true);
+  });
+
+  it('lists the available tenants from delegatedAdminCustomers (the partner tenant), a page at a time', async () => {
+    type Page = {
+      data: Array<{ externalId: string; displayName: string; tenantId: string | null }>;
+      meta: { nextCursor: string | null };
+    };
+    const first = await world.app.request<Page>('GET', '/v1/available-tenants?limit=2', { key: world.key });
+    expect(first.status).toBe(200);
+    const { consented, consentMissing, unknownApp } = world.scenario;
+    expect(first.body.data).toEqual([
+      { externalId: consented.id, displayName: 'Fabrikam', tenantId: null },
+      { externalId: consentMissing.id, displayName: 'Northwind Traders', tenantId: null },
+    ]);
+    expect(graphCalls(world)).toEqual([
+      'GET /v1.0/tenantRelationships/delegatedAdminCustomers?$select=id,tenantId,displayName&$top=2',
+    ]);
+    const second = await world.app.request<Page>(
+      'GET',
+      `/v1/available-tenants?limit=2&after=${encodeURIComponent(first.body.meta.nextCursor!)}`,
+      { key: world.key },
+    );
+    expect(second.body.data.map((item) => item.externalId)).toEqual([unknownApp.id]);
+    expect(second.body.meta.nextCursor).toBeNull();
+    // A cursor that is not one of these pages is the client's mistake, and the app's token never follows it.
+    const forged = await world.app.request(
+      'GET',
+      '/v1/available-tenants?after=https%3A%2F%2Fevil.example%2Fx',
+      {
+        key: world.key,
+      },
+    );
+    expect(forged.status).toBe(400);
+  });
+
+  it.each(['consentMissing', 'unknownApp'] as const)(
+    'refuses a customer that did not consent (%s): 403 CONSENT_REQUIRED with the admin-consent URL, nothing stored',
+    async (which) => {
+      const customer = world.scenario[which];
+      const refused = await onboardLive(world, customer.id);
+      expect(refused.body.data).toBeNull();
+      const url =
+        `${world.scenario.fake.loginUrl}/${customer.id}/v2.0/adminconsent?client_id=${world.scenario.app.clientId}` +
+        '&scope=https%3A%2F%2Fgraph.microsoft.com%2F.default';
+      expect(refused.body.errors?.[0].extensions).toMatchObject({
+        code: 'FORBIDDEN',
+        details: {
+          reason: 'CONSENT_REQUIRED',
+          externalId: customer.id,
+          provider: 'microsoft365',
+          adminConsentUrl: url,
+        },
+      });
+      expect(refused.body.errors?.[0].message).toContain(url);
+      // A token request for that tenant, and no Graph call at all.
+      expect(world.scenario.fake.tokenRequests().map((request) => request.tenantId)).toEqual([customer.id]);
+      expect(graphCalls(world)).toEqual([]);
+      expect(await tenantRows(world.org.organization.id)).toEqual([]);
+    },
+  );
+
+  it('onboards a consented customer with its name and domains from GET /organization, then syncs it through Graph', async () => {
+    const { consented } = world.scenario;
+    const directory = fakeDirectory(consented);
+    const [adele, alex] = consented.users.map((record) => record.user);
+    directory.roles = [
+      {
+        id: 'role-ga',
+        displayName: 'Global Administrator',
+        roleTemplateId: '62e90394-69f5-4237-9190-012177145e10',
+        memberIds: [adele.id!],
+      },
+    ];
+    directory.managers.set(alex.id!, adele.id!);
+    directory.groups = [{ id: 'group-sales', displayName: 'Sales', memberIds: [adele.id!, alex.id!] }];
+    const gone = world.scenario.fake.state.putUser(consented, fakeUser(consented, 'Megan Bowen'));
+    world.scenario.fake.state.deleteUser(consented, gone.id!);
+    consented.users.find((record) => record.user.id === gone.id)!.user.deletedDateTime =
+      '2026-10-30T08:00:00Z';
+
+    const { tenantId, sync } = await onboardAndSyncLive(world);
+    const tenant = await world.app.request<Envelope<{ name: string; domain: string; status: string }>>(
+      'GET',
+      `/v1/tenants/${tenantId}`,
+      { key: world.key },
+    );
+    expect(tenant.body.data).toMatchObject({ name: 'Fabrikam', domain: 'fabrikam.com', status: 'active' });
+    expect(sync.summary).toMatchObject({ usersCreated: 6 });
+
+    const calls = graphCalls(world);
+    expect(calls).toContain('GET /v1.0/organization?$select=id,displayName,verifiedDomains');
+    expect(calls.filter((call) => call.startsWith('GET /v1.0/users/delta'))[0]).toMatch(
+      /^GET \/v1\.0\/users\/delta\?\$select=id,userPrincipalName,.*,manager$/,
+    );
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'GET /v1.0/directoryRoles?$select=id,displayName',
+        'POST /v1.0/$batch',
+        'GET /v1.0/groups?$select=id,displayName',
+        expect.stringMatching(/^GET \/v1\.0\/directory\/deletedItems\/microsoft\.graph\.user\?\$select=/),
+      ]),
+    );
+    // Nothing but reads during a sync.
+    expect(calls.filter((call) => !call.startsWith('GET ') && call !== 'POST /v1.0/$batch')).toEqual([]);
+
+    const users = await world.app.request<
+      Envelope<Array<{ userPrincipalName: string; managerId: string | null; id: string }>>
+    >('GET', `/v1/tenants/${tenantId}/users?limit=100`, { key: world.key });
+    expect(users.body.data.map((user) => user.userPrincipalName).sort()).toEqual([
+      'adele.vance@fabrikam.com',
+      'alex.wilber@fabrikam.com',
+      'diego.siciliani@fabrikam.com',
+      'grady.archie@fabrikam.com',
+      'lee.gu@fabrikam.com',
+    ]);
+    const byUpn = new Map(users.body.data.map((user) => [user.userPrincipalName, user]));
+    expect(byUpn.get('alex.wilber@fabrikam.com')!.managerId).toBe(byUpn.get('adele.vance@fabrikam.com')!.id);
+    const { rows } = await world.app.pool.query<{
+      user_principal_name: string;
+      directory_roles: string[];
+      deleted_at: Date | null;
+    }>(
+      'select user_principal_name, directory_roles, deleted_at from users where tenant_id = $1 order by user_principal_name',
+      [tenantId],
+    );
+    expect(
+      rows.find((row) => row.user_principal_name === 'adele.vance@fabrikam.com')!.directory_roles,
+    ).toEqual(['Global Administrator']);
+    expect(rows.find((row) => row.user_principal_name === 'megan.bowen@fabrikam.com')!.deleted_at).toEqual(
+      new Date('2026-10-30T08:00:00Z'),
+    );
+  });
+});
