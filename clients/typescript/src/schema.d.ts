@@ -10627,7 +10627,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10702,7 +10702,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10775,7 +10775,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10847,7 +10847,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -13150,6 +13150,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13383,6 +13384,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

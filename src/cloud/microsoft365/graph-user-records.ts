@@ -143,11 +143,11 @@ export function graphUserFields(patch: CloudUserPatch): Partial<User> {
 
 /** `POST /users`'s body: the required accountEnabled, displayName, mailNickname, UPN and passwordProfile. */
 export function graphNewUser(input: CloudUserInput): User {
-  const { mfaStatus: _mfa, password, requestKey: _key, managerExternalId: _manager, ...rest } = input;
-  void _mfa;
+  const { mfaStatus, password, requestKey: _key, managerExternalId: _manager, ...rest } = input;
   void _key;
   void _manager;
-  const fields = graphUserFields(rest);
+  // A new user has no per-user MFA; asking for it is refused like a change of it (never silently dropped).
+  const fields = graphUserFields(mfaStatus === 'Disabled' ? rest : { ...rest, mfaStatus });
   return {
     ...fields,
     accountEnabled: input.accountEnabled,
