@@ -1,6 +1,7 @@
 import { fakeUser } from '../graph-fake/graph-fake-state.js';
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import {
   graphCalls,
   onboardAndSyncLive,
@@ -164,5 +165,55 @@ describe('the live environment on Microsoft 365', () => {
     expect(rows.find((row) => row.user_principal_name === 'megan.bowen@fabrikam.com')!.deleted_at).toEqual(
       new Date('2026-10-30T08:00:00Z'),
     );
+  });
+
+  describe('syncing again', () => {
+    let tenantId: string;
+    beforeAll(async () => {
+      const { rows } = await world.app.pool.query<{ id: string }>(
+        'select id from tenants where organization_id = $1',
+        [world.org.organization.id],
+      );
+      tenantId = rows[0].id;
+    });
+
+    it('notes the areas Graph has no API for and goes on (each step "not available on microsoft365")', async () => {
+      const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as SyncBody & {
+        warnings: string[];
+      };
+      expect(sync).toMatchObject({ status: 'Completed', error: null });
+      expect(sync.warnings).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^contacts: not available on microsoft365 \(/)]),
+      );
+    });
+
+    it("a tenant without Entra ID P1 has no sign-in logs: the step says so with Graph's reason, never an empty list", async () => {
+      fakeDirectory(world.scenario.consented).premium = false;
+      try {
+        const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as SyncBody & {
+          warnings: string[];
+        };
+        expect(sync).toMatchObject({ status: 'Completed', error: null });
+        expect(sync.warnings).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/not available on microsoft365 .*Entra ID P1 or P2.*premium license/),
+          ]),
+        );
+        expect(graphCalls(world)).toEqual(
+          expect.arrayContaining([expect.stringMatching(/^GET \/v1\.0\/auditLogs\/signIns/)]),
+        );
+      } finally {
+        fakeDirectory(world.scenario.consented).premium = true;
+      }
+    });
+
+    it('a failing Graph during a sync is retried by the job after its Retry-After, and the sync completes', async () => {
+      // More 503s than the transport's own retries (2): the job fails its attempt and comes back.
+      world.scenario.fake.inject({ url: '/v1.0/users/delta', status: 503, retryAfterSeconds: 1, times: 3 });
+      const sync = await syncAndWait(world.app, world.org, tenantId, 60_000, world.key);
+      expect(sync).toMatchObject({ status: 'Completed', error: null });
+      const deltas = world.scenario.fake.requests.filter((r) => r.url.startsWith('/v1.0/users/delta'));
+      expect(deltas.map((r) => r.status).slice(0, 4)).toEqual([503, 503, 503, 200]);
+    });
   });
 });
