@@ -61,9 +61,8 @@ function guestOf(user: GraphDeltaUser): CloudUserRecord['guest'] {
   return {
     source: user.creationType === 'Invitation' ? 'Invited user' : 'B2B collaboration',
     invitationStatus: state === 'PendingAcceptance' ? 'Pending' : state === 'Accepted' ? 'Accepted' : 'N/A',
-    invitedBy: null,
+    // Graph records neither who invited nor when the mail went: left out, so ours stand.
     invitedAt: user.creationType === 'Invitation' ? (user.createdDateTime ?? null) : null,
-    invitationSentAt: null,
     acceptedAt: state === 'Accepted' ? (user.externalUserStateChangeDateTime ?? null) : null,
   };
 }
