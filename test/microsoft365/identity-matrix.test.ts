@@ -179,6 +179,11 @@ describe.each(['sandbox', 'live'] as const)('identity in the %s environment', (n
   it('a sync afterwards finds the cloud as the changes left it', async () => {
     const sync = await env.sync();
     expect(sync).toMatchObject({ status: 'Completed', error: null });
-    expect(sync.summary).toMatchObject({ usersCreated: 0, usersUpdated: 0, usersDeleted: 0, usersRestored: 0 });
+    expect(sync.summary).toMatchObject({
+      usersCreated: 0,
+      usersUpdated: 0,
+      usersDeleted: 0,
+      usersRestored: 0,
+    });
   });
 });
