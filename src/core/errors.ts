@@ -180,8 +180,9 @@ export const CLOUD_RETRY_AFTER_SECONDS = 30;
 /**
  * The one mapping of a cloud failure that reached a request: throttled or failing → 503 SERVICE_UNAVAILABLE
  * with the cloud's Retry-After; a tenant that did not consent → 403 FORBIDDEN (`details.reason`,
- * `details.externalId`). Null for the kinds a feature must decide itself (NotFound, Refused, other
- * Forbidden): left unhandled they stay internal errors.
+ * `details.externalId`); any other refusal of our credentials → 403 (`details.reason`); Refused → 409
+ * CONFLICT (CLOUD_REFUSED, with the cloud's message); Unsupported → 501. Null for NotFound, which each
+ * feature decides (left unhandled it stays an internal error).
  */
 export function appErrorOfCloud(error: CloudError): AppError | null {
   if (error.retryable) {
@@ -201,6 +202,21 @@ export function appErrorOfCloud(error: CloudError): AppError | null {
     return new ForbiddenError(error.message, {
       reason: error.reason,
       ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}),
+    });
+  }
+  // A real cloud refuses more than the simulated one did (Microsoft 365: a Graph permission the app lacks, an
+  // expired secret, a rule of its own): said with the cloud's message instead of a masked 500.
+  if (error.kind === 'Forbidden') {
+    return new ForbiddenError(error.message, {
+      reason: error.reason ?? 'CREDENTIALS_REFUSED',
+      provider: error.provider ?? null,
+    });
+  }
+  if (error.kind === 'Refused') {
+    return new ConflictError(`The upstream cloud refused the change: ${error.message}`, {
+      reason: 'CLOUD_REFUSED',
+      provider: error.provider ?? null,
+      ...(error.cloudCode ? { cloudCode: error.cloudCode } : {}),
     });
   }
   return null;

@@ -1,5 +1,5 @@
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
-import type { FakeTenant } from '../graph-fake/graph-fake-state.js';
+import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import { invite, resend } from '../users/guest-kit.js';
 import { purge, restore } from '../users/deleted-user-kit.js';
 import { countUsers, userRow, type Envelope, type UserBody } from '../users/user-test-kit.js';
@@ -161,7 +161,8 @@ describe('users of a live tenant, through Graph', () => {
 
   it('a throttled Graph answers 503 with Retry-After and nothing is written', async () => {
     const before = await countUsers(world.app, tenantId);
-    world.scenario.fake.inject({ url: '/v1.0/users', status: 429, retryAfterSeconds: 120, times: 5 });
+    // Longer than the transport waits inside a request: not retried, answered at once.
+    world.scenario.fake.inject({ url: '/v1.0/users', status: 429, retryAfterSeconds: 120, times: 1 });
     const res = await create('throttled.user@fabrikam.com');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('120');
@@ -170,5 +171,37 @@ describe('users of a live tenant, through Graph', () => {
     expect(
       fabrikam.users.some((record) => record.user.userPrincipalName === 'throttled.user@fabrikam.com'),
     ).toBe(false);
+  });
+
+  it("a change Graph refuses is 409 CONFLICT with Graph's reason, and nothing is stored", async () => {
+    // A user Graph has and our copy does not (made upstream since the last sync).
+    world.scenario.fake.state.putUser(fabrikam, fakeUser(fabrikam, 'Patti Fernandez'));
+    const before = await countUsers(world.app, tenantId);
+    world.scenario.fake.clearRequests();
+    const res = await create('patti.fernandez@fabrikam.com');
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('Another object with the same value for property userPrincipalName'),
+      details: { reason: 'CLOUD_REFUSED', provider: 'microsoft365', cloudCode: 'Request_BadRequest' },
+    });
+    expect(graphCalls(world)).toEqual(['POST /v1.0/users']);
+    expect(await countUsers(world.app, tenantId)).toBe(before);
+  });
+
+  it('a Graph permission the app lacks is 403 FORBIDDEN PERMISSION_MISSING, not an internal error', async () => {
+    world.scenario.fake.inject({
+      url: '/v1.0/users',
+      status: 403,
+      code: 'Authorization_RequestDenied',
+      message: 'Insufficient privileges to complete the operation.',
+    });
+    const res = await create('no.permission@fabrikam.com');
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('Insufficient privileges'),
+      details: { reason: 'PERMISSION_MISSING', provider: 'microsoft365' },
+    });
   });
 });
