@@ -99,6 +99,17 @@ export function handleDirectory(
 
   switch (route) {
     case 'GET /users': {
+      if (call.query.get('$select')?.split(',').includes('signInActivity')) {
+        if (!allowed(ROLES.signIns)) return denied;
+        // Graph gives signInActivity only to tenants with Entra ID P1 or P2.
+        if (!directory.premium)
+          return graphError(
+            403,
+            'Authentication_RequestFromNonPremiumTenantOrB2CTenant',
+            "Neither tenant is B2C or tenant doesn't have premium license",
+            call.clientRequestId,
+          );
+      }
       const filter = /^userPrincipalName eq '(.*)'$/.exec(call.query.get('$filter') ?? '');
       if (!filter) return undefined;
       if (!allowed(ROLES.usersRead)) return denied;

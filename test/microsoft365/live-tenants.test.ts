@@ -108,6 +108,10 @@ describe('the live environment on Microsoft 365', () => {
       },
     ];
     directory.managers.set(alex.id!, adele.id!);
+    adele.signInActivity = {
+      lastSignInDateTime: '2026-10-20T10:00:00Z',
+      lastNonInteractiveSignInDateTime: '2026-10-25T10:00:00Z',
+    };
     directory.groups = [{ id: 'group-sales', displayName: 'Sales', memberIds: [adele.id!, alex.id!] }];
     const gone = world.scenario.fake.state.putUser(consented, fakeUser(consented, 'Megan Bowen'));
     world.scenario.fake.state.deleteUser(consented, gone.id!);
@@ -133,6 +137,7 @@ describe('the live environment on Microsoft 365', () => {
         'GET /v1.0/directoryRoles?$select=id,displayName',
         'POST /v1.0/$batch',
         'GET /v1.0/groups?$select=id,displayName',
+        'GET /v1.0/users?$select=id,signInActivity&$top=999',
         expect.stringMatching(/^GET \/v1\.0\/directory\/deletedItems\/microsoft\.graph\.user\?\$select=/),
       ]),
     );
@@ -162,6 +167,15 @@ describe('the live environment on Microsoft 365', () => {
     expect(
       rows.find((row) => row.user_principal_name === 'adele.vance@fabrikam.com')!.directory_roles,
     ).toEqual(['Global Administrator']);
+    // The latest of the interactive and non-interactive sign-ins (signInActivity, Entra ID P1).
+    expect(
+      (
+        await world.app.pool.query<{ last_sign_in_at: Date | null }>(
+          "select last_sign_in_at from users where tenant_id = $1 and user_principal_name = 'adele.vance@fabrikam.com'",
+          [tenantId],
+        )
+      ).rows[0].last_sign_in_at,
+    ).toEqual(new Date('2026-10-25T10:00:00Z'));
     expect(rows.find((row) => row.user_principal_name === 'megan.bowen@fabrikam.com')!.deleted_at).toEqual(
       new Date('2026-10-30T08:00:00Z'),
     );

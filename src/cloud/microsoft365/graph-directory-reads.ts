@@ -1,4 +1,4 @@
-import type { DirectoryObject, DirectoryRole, Group, SignIn } from '@microsoft/microsoft-graph-types';
+import type { DirectoryObject, DirectoryRole, Group, SignIn, User } from '@microsoft/microsoft-graph-types';
 import { CloudError, isCloudError } from '../cloud-error.js';
 import type { CloudPages } from '../pages.js';
 import type { CloudGroupRecord, CloudRiskLevel, CloudSignInRecord } from '../provider.js';
@@ -121,4 +121,30 @@ export async function* graphSignIns(
       );
     throw error;
   }
+}
+
+/**
+ * Each user's latest sign-in (interactive or not), by user id: `GET /users?$select=id,signInActivity`
+ * (AuditLog.Read.All; Graph returns `signInActivity` neither in a delta query nor without Entra ID P1). Null
+ * when the tenant has no P1: the sign-in times stay unknown (null), which docs/microsoft365.md says.
+ */
+export async function lastSignInsByUser(graph: GraphTenantClient): Promise<Map<string, string> | null> {
+  const latest = new Map<string, string>();
+  try {
+    for await (const page of graph.pages<User>('/users', {
+      query: { $select: 'id,signInActivity', $top: 999 },
+    })) {
+      for (const user of page.value) {
+        const activity = user.signInActivity;
+        const times = [activity?.lastSignInDateTime, activity?.lastNonInteractiveSignInDateTime].filter(
+          (time): time is string => typeof time === 'string' && time !== '',
+        );
+        if (user.id && times.length) latest.set(user.id, times.sort().at(-1)!);
+      }
+    }
+  } catch (error) {
+    if (isCloudError(error, 'Forbidden') && error.cloudCode === NON_PREMIUM) return null;
+    throw error;
+  }
+  return latest;
 }

@@ -6,8 +6,8 @@ import { MICROSOFT365 } from './graph-errors.js';
 /**
  * Graph's user resource and the provider's CloudUserRecord, both ways (learn.microsoft.com, "user resource
  * type"). What Graph v1.0 does not give per user is left at its empty value and said so in
- * docs/microsoft365.md: `mfaStatus` (Disabled), `lastSignInAt` (signInActivity needs Entra ID P1 and is not
- * returned by a delta query), `isServiceAccount`.
+ * docs/microsoft365.md: `mfaStatus` (Disabled), `isServiceAccount`; `lastSignInAt` comes from signInActivity,
+ * read apart (graph-directory-reads.ts) since a delta query does not return it (null without Entra ID P1).
  */
 
 /** The properties every user read selects (delta, deleted items, a single user). */
@@ -70,7 +70,7 @@ function guestOf(user: GraphDeltaUser): CloudUserRecord['guest'] {
 /** A Graph user as the provider's record; `roles` are the directory roles it holds (display names). */
 export function cloudUserOf(
   user: GraphDeltaUser,
-  extra: { roles?: string[]; managerId?: string | null } = {},
+  extra: { roles?: string[]; managerId?: string | null; lastSignInAt?: string | null } = {},
 ): CloudUserRecord {
   const displayName = user.displayName ?? user.userPrincipalName ?? '';
   return {
@@ -95,7 +95,7 @@ export function cloudUserOf(
     onPremisesSynced: user.onPremisesSyncEnabled === true,
     isServiceAccount: false,
     ...(extra.roles?.length ? { directoryRoles: [...extra.roles].sort() } : {}),
-    lastSignInAt: null,
+    lastSignInAt: extra.lastSignInAt ?? null,
     createdAt: user.createdDateTime ?? new Date(0).toISOString(),
     deletedAt: user.deletedDateTime ?? null,
     mail: user.mail ?? null,

@@ -11,7 +11,12 @@ import type {
 import type { CloudDirectory } from '../tenant-cloud.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { readOrganization } from './graph-directory.js';
-import { directoryRolesByUser, graphGroups, graphSignIns } from './graph-directory-reads.js';
+import {
+  directoryRolesByUser,
+  graphGroups,
+  graphSignIns,
+  lastSignInsByUser,
+} from './graph-directory-reads.js';
 import {
   cloudUserOf,
   graphNewUser,
@@ -76,14 +81,18 @@ export function graphDirectory(graph: GraphTenantClient, graphUrl: string, now: 
 
     listUsers(): CloudPages<CloudUserRecord> {
       return (async function* () {
-        const roles = await directoryRolesByUser(graph);
+        const [roles, signIns] = await Promise.all([directoryRolesByUser(graph), lastSignInsByUser(graph)]);
         for await (const page of graph.pages<GraphDeltaUser>('/users/delta', {
           query: { $select: `${USER_SELECT},manager` },
         })) {
           yield page.value
             .filter((user) => user['@removed'] === undefined && user.id)
             .map((user) =>
-              cloudUserOf(user, { roles: roles.get(user.id!), managerId: managerOfDelta(user) }),
+              cloudUserOf(user, {
+                roles: roles.get(user.id!),
+                managerId: managerOfDelta(user),
+                lastSignInAt: signIns?.get(user.id!) ?? null,
+              }),
             );
         }
         for await (const page of graph.pages<GraphDeltaUser>('/directory/deletedItems/microsoft.graph.user', {
