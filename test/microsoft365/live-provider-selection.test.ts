@@ -1,3 +1,4 @@
+import { ConnectedClouds } from '../../src/cloud-connection/connected-clouds.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { TestApp } from '../helpers/test-app.js';
@@ -79,5 +80,15 @@ describe('the live provider follows the connection row', () => {
     scenario.fake.clearRequests();
     expect(await available(second, org.liveAdminKey)).toEqual([]);
     expect(scenario.fake.graphCalls()).toEqual([]);
+  });
+
+  it('with LIVE_WITHOUT_CLOUD_CONNECTION=none a live environment without a connection is refused (409), the sandbox is not', async () => {
+    const strict = new ConnectedClouds(first.orm, { ...first.deps, liveWithoutConnection: 'none' });
+    const other = await createOrganizationWithKeys(first);
+    await expect(strict.forPartner(other.liveScope)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('no cloud connection'),
+    });
+    expect((await strict.forPartner(other.scope)).name).toBe('simulated');
   });
 });
