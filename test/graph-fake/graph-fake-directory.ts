@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DirectoryRole, Group, Invitation, SignIn, User } from '@microsoft/microsoft-graph-types';
+import {
+  collection,
+  DIRECTORY_ROLES as ROLES,
+  handleDirectoryReads,
+  invite,
+  nonPremium,
+  notFound,
+} from './graph-fake-directory-reads.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
 import type { GraphCall } from './graph-fake-graph.js';
@@ -43,23 +51,6 @@ export function fakeDirectory(tenant: FakeTenant): FakeDirectory {
   return directory;
 }
 
-const ROLES = {
-  usersRead: ['User.Read.All', 'User.ReadWrite.All', 'Directory.Read.All', 'Directory.ReadWrite.All'],
-  usersWrite: ['User.ReadWrite.All', 'Directory.ReadWrite.All'],
-  invite: ['User.Invite.All', 'User.ReadWrite.All', 'Directory.ReadWrite.All'],
-  groups: ['GroupMember.Read.All', 'GroupMember.ReadWrite.All', 'Group.Read.All', 'Directory.Read.All'],
-  roles: ['RoleManagement.Read.Directory', 'RoleManagement.ReadWrite.Directory', 'Directory.Read.All'],
-  signIns: ['AuditLog.Read.All'],
-};
-
-const notFound = (call: GraphCall, id: string) =>
-  graphError(
-    404,
-    'Request_ResourceNotFound',
-    `Resource '${id}' does not exist or one of its queried reference-property objects are not present.`,
-    call.clientRequestId,
-  );
-
 const noContent: FakeReply = { status: 204, body: undefined };
 
 function select(user: User, query: URLSearchParams): Partial<User> {
@@ -67,10 +58,6 @@ function select(user: User, query: URLSearchParams): Partial<User> {
   if (!fields) return user;
   const wanted = new Set(['id', ...fields.split(',')]);
   return Object.fromEntries(Object.entries(user).filter(([key]) => wanted.has(key))) as Partial<User>;
-}
-
-function collection<T>(base: string, path: string, value: T[]): FakeReply {
-  return { status: 200, body: { '@odata.context': `${base}/v1.0/$metadata#${path}`, value } };
 }
 
 /** The directory routes; undefined when the call is not one of them (graph-fake-graph.ts answers it). */
@@ -102,13 +89,7 @@ export function handleDirectory(
       if (call.query.get('$select')?.split(',').includes('signInActivity')) {
         if (!allowed(ROLES.signIns)) return denied;
         // Graph gives signInActivity only to tenants with Entra ID P1 or P2.
-        if (!directory.premium)
-          return graphError(
-            403,
-            'Authentication_RequestFromNonPremiumTenantOrB2CTenant',
-            "Neither tenant is B2C or tenant doesn't have premium license",
-            call.clientRequestId,
-          );
+        if (!directory.premium) return nonPremium(call);
       }
       const filter = /^userPrincipalName eq '(.*)'$/.exec(call.query.get('$filter') ?? '');
       if (!filter) return undefined;
@@ -234,109 +215,9 @@ export function handleDirectory(
     }
     case 'POST /invitations':
       if (!allowed(ROLES.invite)) return denied;
-      return invite(state, tenant, directory, base, call);
-    case 'GET /groups':
-      if (!allowed(ROLES.groups)) return denied;
-      return collection(
-        base,
-        'groups',
-        directory.groups.map(({ memberIds: _members, ...group }) => group),
-      );
+      return invite(state, tenant, directory, call);
     default:
       break;
   }
-  // /groups/{id}/members/microsoft.graph.user and /directoryRoles/{id}/members/microsoft.graph.user
-  if (
-    call.method === 'GET' &&
-    parts[2] === 'members' &&
-    (parts[0] === 'groups' || parts[0] === 'directoryRoles')
-  ) {
-    if (!allowed(parts[0] === 'groups' ? ROLES.groups : ROLES.roles)) return denied;
-    const owner = (parts[0] === 'groups' ? directory.groups : directory.roles).find(
-      (item) => item.id === parts[1],
-    );
-    if (!owner) return notFound(call, parts[1]);
-    return collection(
-      base,
-      'directoryObjects',
-      owner.memberIds
-        .filter((id) => active(id))
-        .map((id) => ({ '@odata.type': '#microsoft.graph.user', id })),
-    );
-  }
-  if (route === 'GET /directoryRoles') {
-    if (!allowed(ROLES.roles)) return denied;
-    return collection(
-      base,
-      'directoryRoles',
-      directory.roles.map(({ memberIds: _members, ...role }) => role),
-    );
-  }
-  if (route === 'GET /auditLogs/signIns') {
-    if (!allowed(ROLES.signIns)) return denied;
-    if (!directory.premium)
-      return graphError(
-        403,
-        'Authentication_RequestFromNonPremiumTenantOrB2CTenant',
-        "Neither tenant is B2C or tenant doesn't have premium license",
-        call.clientRequestId,
-      );
-    const since = /^createdDateTime ge (.+)$/.exec(call.query.get('$filter') ?? '')?.[1];
-    return collection(
-      base,
-      'auditLogs/signIns',
-      directory.signIns.filter((signIn) => !since || (signIn.createdDateTime ?? '') >= since),
-    );
-  }
-  return undefined;
-}
-
-/** POST /invitations: a guest user made (or found, for a resend) and the invitation answered. */
-function invite(
-  state: GraphFakeState,
-  tenant: FakeTenant,
-  directory: FakeDirectory,
-  base: string,
-  call: GraphCall,
-): FakeReply {
-  const body = call.body as Invitation;
-  if (!body.invitedUserEmailAddress || !body.inviteRedirectUrl)
-    return graphError(
-      400,
-      'BadRequest',
-      'The invitedUserEmailAddress and inviteRedirectUrl properties are required.',
-      call.clientRequestId,
-    );
-  const email = body.invitedUserEmailAddress.toLowerCase();
-  const initial = tenant.domains.find((domain) => domain.endsWith('.onmicrosoft.com')) ?? tenant.domains[0];
-  const existing = tenant.users.find(
-    (record) => !record.deleted && record.user.userType === 'Guest' && record.user.mail === email,
-  );
-  const guest =
-    existing?.user ??
-    state.putUser(tenant, {
-      id: randomUUID(),
-      displayName: body.invitedUserDisplayName ?? email,
-      userPrincipalName: `${email.replace('@', '_')}#EXT#@${initial}`,
-      mail: email,
-      userType: 'Guest',
-      accountEnabled: true,
-      creationType: 'Invitation',
-      externalUserState: 'PendingAcceptance',
-      createdDateTime: new Date().toISOString(),
-    });
-  const invitation: Invitation = {
-    id: randomUUID(),
-    invitedUserEmailAddress: email,
-    invitedUserDisplayName: body.invitedUserDisplayName ?? null,
-    inviteRedirectUrl: body.inviteRedirectUrl,
-    inviteRedeemUrl: `https://login.microsoftonline.com/redeem?rd=${randomUUID()}`,
-    sendInvitationMessage: body.sendInvitationMessage ?? false,
-    invitedUserMessageInfo: body.invitedUserMessageInfo ?? null,
-    status: 'PendingAcceptance',
-    invitedUser: { id: guest.id },
-  };
-  directory.invitations.push(invitation);
-  void base;
-  return { status: 201, body: invitation };
+  return handleDirectoryReads(directory, base, call, route, { allowed, active, denied });
 }
