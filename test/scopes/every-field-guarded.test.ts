@@ -118,6 +118,38 @@ describe('every GraphQL query and mutation (and so every REST route) checks a pe
   });
 });
 
+describe('the permission is checked once per request', () => {
+  const nobody = (): Viewer => ({
+    organizationId: randomUUID(),
+    organizationSlug: 'nobody',
+    environment: Environment.SANDBOX,
+    rateLimitPerMinute: 60,
+    credentialKind: 'access_token',
+    credentialId: randomUUID(),
+    permissions: new Set(),
+  });
+  const run = (preAuthorized?: ReadonlySet<string>) => {
+    const contextValue = createRequestContext(app.orm, app.deps, nobody());
+    contextValue.preAuthorized = preAuthorized;
+    return execute({ schema, document: parse('{ tenants { items { id } } }'), contextValue });
+  };
+
+  it('by the pre-check (REST handler, GraphQL plugin) alone: a field it cleared does not check again', async () => {
+    // The viewer holds nothing: the field runs only because its check is the pre-check's, already passed.
+    const cleared = await run(new Set(['tenants']));
+    expect(cleared.errors).toBeUndefined();
+    expect(cleared.data).toEqual({ tenants: { items: [] } });
+  });
+
+  it('by the field itself wherever no pre-check cleared it', async () => {
+    for (const preAuthorized of [undefined, new Set<string>(), new Set(['tenant'])]) {
+      const result = await run(preAuthorized);
+      const error = (result.errors?.[0]?.originalError ?? {}) as { code?: string };
+      expect(error.code).toBe('FORBIDDEN');
+    }
+  });
+});
+
 describe('every GraphQL subscription checks the read permission of what it shows', () => {
   const READS = [Permission.READ_TENANTS, Permission.READ_USERS, Permission.READ_LICENSES];
   const connections: Connection[] = [];
