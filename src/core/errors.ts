@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'INVALID_REQUEST'
   | 'CONFLICT'
   | 'PRECONDITION_FAILED'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  | 'NOT_SUPPORTED';
 
 export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNAUTHORIZED: 401,
@@ -27,6 +28,7 @@ export const HTTP_STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PRECONDITION_FAILED: 412,
   SERVICE_UNAVAILABLE: 503,
+  NOT_SUPPORTED: 501,
 };
 
 export interface FieldProblem {
@@ -162,6 +164,16 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/**
+ * The connected cloud has no API for what was asked (live environment; DECISIONS "The upstream cloud"):
+ * 501, naming the capability and the provider, so a client learns it will not work by retrying.
+ */
+export class NotSupportedError extends AppError {
+  constructor(message: string, details: ErrorDetails = {}) {
+    super('NOT_SUPPORTED', message, details);
+  }
+}
+
 /** When the cloud throttles or fails without saying when to come back. */
 export const CLOUD_RETRY_AFTER_SECONDS = 30;
 
@@ -172,8 +184,9 @@ export const CLOUD_RETRY_AFTER_SECONDS = 30;
  * - a tenant that did not consent → 403 FORBIDDEN (`details.reason`, `details.externalId`);
  * - NotFound (the object is not, or no longer, in the cloud) → 404 NOT_FOUND with the cloud's message;
  * - Refused (the cloud understood and said no, by a rule of its own) → 409 CONFLICT with its message, which
- *   is written to be shown (`details.reason` CLOUD_REFUSED); the cloud's own code is for logs, never sent.
- * All but the consent refusal say `details.upstream: 'cloud'`. Null for the rest (a permission the app lacks in the cloud):
+ *   is written to be shown (`details.reason` CLOUD_REFUSED); the cloud's own code is for logs, never sent;
+ * - Unsupported (the connected cloud has no API for it) → 501 NOT_SUPPORTED naming the capability and provider.
+ * The 503, 404 and 409 say `details.upstream: 'cloud'`. Null for the rest (a permission the app lacks in the cloud):
  * left unhandled it stays an internal error, logged, since the client cannot fix it.
  */
 const externalIdOf = (error: CloudError) =>
@@ -197,6 +210,11 @@ export function appErrorOfCloud(error: CloudError): AppError | null {
       return new AppError('NOT_FOUND', error.message, about);
     case 'Refused':
       return new ConflictError(error.message, { ...about, reason: 'CLOUD_REFUSED' });
+    case 'Unsupported':
+      return new NotSupportedError(error.message, {
+        capability: error.capability ?? null,
+        provider: error.provider ?? null,
+      });
   }
 }
 
