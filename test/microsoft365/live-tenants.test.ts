@@ -95,6 +95,17 @@ describe('the live environment on Microsoft 365', () => {
     },
   );
 
+  it('a throttled GET /organization answers 503 SERVICE_UNAVAILABLE with Retry-After, and nothing is onboarded', async () => {
+    world.scenario.fake.inject({ url: '/v1.0/organization', status: 429, retryAfterSeconds: 90 });
+    const refused = await onboardLive(world, world.scenario.consented.id);
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors?.[0].extensions).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      details: { retryAfterSeconds: 90 },
+    });
+    expect(await tenantRows(world.org.organization.id)).toEqual([]);
+  });
+
   it('onboards a consented customer with its name and domains from GET /organization, then syncs it through Graph', async () => {
     const { consented } = world.scenario;
     const directory = fakeDirectory(consented);

@@ -170,8 +170,12 @@ export function graphDirectory(graph: GraphTenantClient, graphUrl: string, now: 
           : {}),
       });
       const guestId = sent.invitedUser?.id ?? '';
-      const names = graphUserFields({ firstName: invitation.firstName, lastName: invitation.lastName });
-      await graph.patch(userPath(guestId), names);
+      // The invitation takes a display name only; the given name and surname follow (empty ones are not sent).
+      const names = graphUserFields({
+        ...(invitation.firstName ? { firstName: invitation.firstName } : {}),
+        ...(invitation.lastName ? { lastName: invitation.lastName } : {}),
+      });
+      if (Object.keys(names).length > 0) await graph.patch(userPath(guestId), names);
       const guest = (await readUser(guestId)) ?? cloudUserOf({ ...sent.invitedUser, ...names });
       return {
         ...guest,
