@@ -1,6 +1,7 @@
 import { fakeUser } from '../graph-fake/graph-fake-state.js';
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { FULL_ROLES } from '../helpers/graph-fake.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import {
   graphCalls,
@@ -230,6 +231,32 @@ describe('the live environment on Microsoft 365', () => {
       } finally {
         fakeDirectory(world.scenario.consented).premium = true;
       }
+    });
+
+    it('a customer that withdrew its consent is suspended at the next sync (a fresh token asked), and active again once it consents', async () => {
+      const { consented, app } = world.scenario;
+      consented.consents.set(app.clientId, 'consent-missing');
+      try {
+        const refused = await syncAndWait(world.app, world.org, tenantId, 30_000, world.key);
+        expect(refused.status).toBe('Failed');
+        expect(refused.error).toContain('adminconsent');
+        const tenant = await world.app.request<Envelope<{ status: string }>>(
+          'GET',
+          `/v1/tenants/${tenantId}`,
+          {
+            key: world.key,
+          },
+        );
+        expect(tenant.body.data.status).toBe('suspended');
+      } finally {
+        consented.consents.set(app.clientId, { roles: FULL_ROLES });
+      }
+      const again = await syncAndWait(world.app, world.org, tenantId, 30_000, world.key);
+      expect(again).toMatchObject({ status: 'Completed', error: null });
+      const tenant = await world.app.request<Envelope<{ status: string }>>('GET', `/v1/tenants/${tenantId}`, {
+        key: world.key,
+      });
+      expect(tenant.body.data.status).toBe('active');
     });
 
     it('a failing Graph during a sync is retried by the job after its Retry-After, and the sync completes', async () => {

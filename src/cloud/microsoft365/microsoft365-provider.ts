@@ -34,10 +34,13 @@ export class Microsoft365CloudProvider implements CloudProvider {
   /**
    * The app's access to the customer: granted when a token for that tenant is issued; null when Entra ID
    * says the customer never consented (or removed the app). Other failures (throttling, a bad secret) are
-   * thrown: they say nothing about the customer.
+   * thrown: they say nothing about the customer. A fresh token, not a cached one: onboarding and every sync
+   * ask this, and a consent withdrawn since the last token must show (the sync then suspends the tenant).
    */
   async getDelegatedAccess(tenantExternalId: string): Promise<CloudDelegatedAccessRecord | null> {
-    const consent = await checkCustomerConsent(this.transport, this.connection, tenantExternalId);
+    const consent = await checkCustomerConsent(this.transport, this.connection, tenantExternalId, {
+      fresh: true,
+    });
     if (!consent.consented) return null;
     return {
       tenantExternalId,
@@ -88,7 +91,9 @@ export class Microsoft365CloudProvider implements CloudProvider {
   }
 
   async forTenant(tenantExternalId: string): Promise<TenantCloud> {
-    if (!(await this.getDelegatedAccess(tenantExternalId)))
+    // The cached token is proof enough here (one token request an hour per tenant, not one per request).
+    const consent = await checkCustomerConsent(this.transport, this.connection, tenantExternalId);
+    if (!consent.consented)
       throw new CloudError(
         'Forbidden',
         `The customer tenant ${tenantExternalId} has not consented to your app, so Microsoft 365 refused a ` +
