@@ -7922,7 +7922,9 @@ export interface operations {
                 source?: string[];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 assignedTo?: string[];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 createdFrom?: string;
+                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
                 createdTo?: string;
                 search?: string;
                 sort?: components["schemas"]["AlertSort"];
@@ -9161,7 +9163,9 @@ export interface operations {
                 activity?: components["schemas"]["DlpActivity"][];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 actionTaken?: components["schemas"]["DlpActionTaken"][];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9774,8 +9778,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -9836,8 +9840,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10019,8 +10023,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10111,8 +10115,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10205,8 +10209,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -11489,7 +11493,9 @@ export interface operations {
                 hasLicense?: boolean;
                 skuId?: string;
                 isServiceAccount?: boolean;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInBefore?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInAfter?: string;
                 sortBy?: components["schemas"]["UserSortField"];
                 sortOrder?: components["schemas"]["SortOrder"];
