@@ -2042,8 +2042,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
-         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants.
          */
@@ -2499,6 +2499,11 @@ export interface components {
          * @enum {string}
          */
         AlertStatus: "New" | "In Progress" | "Resolved" | "Dismissed";
+        /**
+         * @description Available (onboardTenant takes it), Onboarded (here: tenantId), Onboarded in other environment (of this organization), Administered elsewhere (by another organization, not named; onboarding answers 409 UPSTREAM_TENANT_TAKEN)
+         * @enum {string}
+         */
+        AvailableTenantStatus: "Available" | "Onboarded" | "Onboarded in other environment" | "Administered elsewhere";
         /**
          * @description Container (mailbox folder, drive folder, library, channel) or Item (message, file, post)
          * @enum {string}
@@ -12484,7 +12489,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12503,6 +12508,7 @@ export interface operations {
                             displayName: string;
                             /** @description The tenant it already is in this environment, null while it is not onboarded */
                             tenantId: string | null;
+                            status: components["schemas"]["AvailableTenantStatus"];
                         }[];
                         meta: {
                             /** Format: int32 */
