@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { lastLine, runCli } from '../helpers/cli.js';
+import { docCurls, runnable } from '../helpers/doc-curls.js';
+import { runShell as runShellAt, shellBlock } from '../helpers/doc-shell.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
@@ -11,27 +11,7 @@ import { createTestDatabase } from '../helpers/test-app.js';
 let server: ServerProcess;
 let key: string;
 
-/** The first ```sh block of `file` that contains `marker`. */
-function shellBlock(file: string, marker: string): string {
-  const blocks = [...readFileSync(file, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]);
-  const block = blocks.find((text) => text.includes(marker));
-  if (!block) throw new Error(`${file} has no sh block with ${marker}`);
-  return block;
-}
-
-function runShell(script: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const local = script.replaceAll('http://localhost:4000', server.baseUrl);
-  return new Promise((resolve) => {
-    // --norc: Node's stdio pipes are sockets, and Debian's bash sources /etc/bash.bashrc for a shell whose stdin
-    // is a socket at SHLVL 1 (taken for rsh), which fails under -u.
-    execFile(
-      'bash',
-      ['--norc', '-euo', 'pipefail', '-c', local],
-      { env: { ...process.env, KEY: key, BASE: server.baseUrl }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const runShell = (script: string) => runShellAt(script, server.baseUrl, { KEY: key });
 
 beforeAll(async () => {
   const databaseUrl = await createTestDatabase();
@@ -92,4 +72,38 @@ describe("the README's curl sequence against a started server", () => {
     );
     expect(refused.stdout).toBe('400');
   });
+});
+
+describe("the docs' curl examples against the same server (issue #33 item 9)", () => {
+  // The reads that need nothing but the README's variables: run as written, each must answer success.
+  const reads = docCurls().filter(
+    (curl) =>
+      curl.method === 'GET' &&
+      curl.command.includes('Authorization: Bearer $KEY') &&
+      /^\/(v1|api)\//.test(curl.path) &&
+      curl.variables.every((name) => ['BASE', 'KEY', 'TENANT'].includes(name)),
+  );
+
+  it('has a good sample to run (over 30 reads, from at least 10 docs)', () => {
+    expect(reads.length).toBeGreaterThan(30);
+    expect(new Set(reads.map((curl) => curl.file)).size).toBeGreaterThanOrEqual(10);
+  });
+
+  it('every such read answers a success envelope on the demo data', async () => {
+    const tenants = await runShell(`curl -s -H "Authorization: Bearer $KEY" "$BASE/v1/tenants?limit=1"`);
+    const tenant = (JSON.parse(tenants.stdout) as { data: Array<{ id: string }> }).data[0].id;
+    const failed: string[] = [];
+    for (const curl of reads) {
+      const result = await runShellAt(runnable(curl), server.baseUrl, { KEY: key, TENANT: tenant });
+      let success = false;
+      try {
+        success = (JSON.parse(result.stdout) as { success?: boolean }).success === true;
+      } catch {
+        // not JSON: reported below
+      }
+      if (result.code !== 0 || !success)
+        failed.push(`${curl.file}: ${curl.command} → ${result.stdout.slice(0, 300)}`);
+    }
+    expect(failed).toEqual([]);
+  }, 180_000);
 });

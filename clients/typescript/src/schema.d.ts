@@ -4052,7 +4052,9 @@ export interface operations {
                 workload?: components["schemas"]["BackupWorkload"];
                 userId?: string;
                 resourceId?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4961,7 +4963,9 @@ export interface operations {
                 platform?: components["schemas"]["OsPlatform"];
                 ownership?: components["schemas"]["DeviceOwnership"];
                 complianceState?: components["schemas"]["ComplianceState"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
                 to?: string;
                 interval?: components["schemas"]["TrendInterval"];
                 /** @description Same as the header X-Tenant-Id */
@@ -5432,7 +5436,9 @@ export interface operations {
                 limit?: number;
                 reason?: components["schemas"]["BlockReason"];
                 platform?: components["schemas"]["EnrollmentPlatform"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
