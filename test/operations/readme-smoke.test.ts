@@ -118,9 +118,10 @@ describe("the docs' curl examples against the same server (issue #33 item 9)", (
 
 describe("the docs' example sequences, writes included, run whole (issue #33 item 9)", () => {
   // The areas whose examples all succeed on the demo at once. Not here: webhooks (a public target that
-  // resolves), security and user-management (a release or retry waits for a job), identity (ids to fill in).
+  // resolves), security and user-management (a release or retry waits for a job).
   const docs = [
     'api',
+    'identity',
     'oauth',
     'exchange',
     'security-posture',
