@@ -170,7 +170,7 @@ export function routeOperation(
       parameter.description =
         mapping.type === 'dateTime'
           ? 'A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day'
-          : 'A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included)';
+          : 'A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included)';
     }
     if (mapping.type === 'stringList') {
       parameter.style = 'form';

@@ -4076,7 +4076,7 @@ export interface operations {
                 resourceId?: string;
                 /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
-                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4987,7 +4987,7 @@ export interface operations {
                 complianceState?: components["schemas"]["ComplianceState"];
                 /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
-                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 interval?: components["schemas"]["TrendInterval"];
                 /** @description Same as the header X-Tenant-Id */
@@ -5460,7 +5460,7 @@ export interface operations {
                 platform?: components["schemas"]["EnrollmentPlatform"];
                 /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
-                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -7962,7 +7962,7 @@ export interface operations {
                 assignedTo?: string[];
                 /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 createdFrom?: string;
-                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 createdTo?: string;
                 search?: string;
                 sort?: components["schemas"]["AlertSort"];
@@ -9203,7 +9203,7 @@ export interface operations {
                 actionTaken?: components["schemas"]["DlpActionTaken"][];
                 /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
-                /** @description A date-time (excluded), or a date (YYYY-MM-DD) meaning up to the end of that UTC day (included) */
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
