@@ -2042,8 +2042,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
-         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants.
          */
@@ -2500,6 +2500,11 @@ export interface components {
          */
         AlertStatus: "New" | "In Progress" | "Resolved" | "Dismissed";
         /**
+         * @description Available (onboardTenant takes it), Onboarded (here: tenantId), Onboarded in other environment (of this organization), Administered elsewhere (by another organization, not named; onboarding answers 409 UPSTREAM_TENANT_TAKEN)
+         * @enum {string}
+         */
+        AvailableTenantStatus: "Available" | "Onboarded" | "Onboarded in other environment" | "Administered elsewhere";
+        /**
          * @description Container (mailbox folder, drive folder, library, channel) or Item (message, file, post)
          * @enum {string}
          */
@@ -2800,7 +2805,7 @@ export interface components {
          */
         Environment: "live" | "sandbox";
         /** @enum {string} */
-        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "INVALID_REQUEST" | "CONFLICT" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "INVALID_REQUEST" | "CONFLICT" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE" | "NOT_SUPPORTED";
         /**
          * @description Least to most severe: INFORMATIONAL, LOW, MEDIUM, HIGH, CRITICAL
          * @enum {string}
@@ -3480,6 +3485,28 @@ export interface components {
                 };
             };
         };
+        /** @description 501 NOT_SUPPORTED: The connected cloud has no API for this capability (live environment): `details.capability` and `details.provider` name it */
+        NotSupported: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    error: {
+                        /** @constant */
+                        code: "NOT_SUPPORTED";
+                        message: string;
+                        details: Record<string, never>;
+                    };
+                };
+            };
+        };
         /** @description The HTTP parser refused the request before any route saw it (431: headers over 16 KiB; 408: sent too slowly), so without the rate-limit and request id headers */
         RequestNotRead: {
             headers: {
@@ -4047,7 +4074,9 @@ export interface operations {
                 workload?: components["schemas"]["BackupWorkload"];
                 userId?: string;
                 resourceId?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4956,7 +4985,9 @@ export interface operations {
                 platform?: components["schemas"]["OsPlatform"];
                 ownership?: components["schemas"]["DeviceOwnership"];
                 complianceState?: components["schemas"]["ComplianceState"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 interval?: components["schemas"]["TrendInterval"];
                 /** @description Same as the header X-Tenant-Id */
@@ -5427,7 +5458,9 @@ export interface operations {
                 limit?: number;
                 reason?: components["schemas"]["BlockReason"];
                 platform?: components["schemas"]["EnrollmentPlatform"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -5875,6 +5908,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6127,6 +6161,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6209,6 +6244,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6287,6 +6323,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6365,6 +6402,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -7922,7 +7960,9 @@ export interface operations {
                 source?: string[];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 assignedTo?: string[];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 createdFrom?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 createdTo?: string;
                 search?: string;
                 sort?: components["schemas"]["AlertSort"];
@@ -9161,7 +9201,9 @@ export interface operations {
                 activity?: components["schemas"]["DlpActivity"][];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 actionTaken?: components["schemas"]["DlpActionTaken"][];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9774,8 +9816,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -9836,8 +9878,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10019,8 +10061,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10111,8 +10153,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10205,8 +10247,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10600,7 +10642,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10675,7 +10717,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10748,7 +10790,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10820,7 +10862,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -11489,7 +11531,9 @@ export interface operations {
                 hasLicense?: boolean;
                 skuId?: string;
                 isServiceAccount?: boolean;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInBefore?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInAfter?: string;
                 sortBy?: components["schemas"]["UserSortField"];
                 sortOrder?: components["schemas"]["SortOrder"];
@@ -12478,7 +12522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12497,6 +12541,7 @@ export interface operations {
                             displayName: string;
                             /** @description The tenant it already is in this environment, null while it is not onboarded */
                             tenantId: string | null;
+                            status: components["schemas"]["AvailableTenantStatus"];
                         }[];
                         meta: {
                             /** Format: int32 */
@@ -13123,6 +13168,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13356,6 +13402,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

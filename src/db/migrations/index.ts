@@ -28,7 +28,6 @@ import { Migration20261225090200_scoped_tenant_user_search } from './Migration20
 import { Migration20261226090000_user_search_columns } from './Migration20261226090000_user_search_columns.js';
 import { Migration20261226090100_portal_next_crossing } from './Migration20261226090100_portal_next_crossing.js';
 import { Migration20261226090200_portal_recount_indexes } from './Migration20261226090200_portal_recount_indexes.js';
-import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
 import { Migration20261227090000_unlogged_rate_limits } from './Migration20261227090000_unlogged_rate_limits.js';
 import { Migration20261228090000_device_recommendation_counts } from './Migration20261228090000_device_recommendation_counts.js';
 import { Migration20261228090100_users_folded_email_department } from './Migration20261228090100_users_folded_email_department.js';
@@ -40,6 +39,8 @@ import { Migration20261231100300_import_passwords } from './Migration20261231100
 import { Migration20261231100200_jobs_in_flight } from './Migration20261231100200_jobs_in_flight.js';
 import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
 import { Migration20261231100000_upstream_tenant_owner } from './Migration20261231100000_upstream_tenant_owner.js';
+import { Migration20270103091800_upstream_tenant_holders } from './Migration20270103091800_upstream_tenant_holders.js';
+import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -181,6 +182,10 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231100400_organization_self',
     class: Migration20261231100400_organization_self,
+  },
+  {
+    name: 'Migration20270103091800_upstream_tenant_holders',
+    class: Migration20270103091800_upstream_tenant_holders,
   },
   {
     name: 'Migration20270127090000_portal_recount_merge_indexes',
