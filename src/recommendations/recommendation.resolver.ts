@@ -51,7 +51,7 @@ export class RecommendationResolver {
   @StartsJob({ units: 'tenantIds', unitsWhenAbsent: PLANNED_TENANTS_PER_ORGANIZATION, perUnit: 30 })
   @Mutation(() => RecommendationApplyOperationView, {
     description:
-      'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; dryRun previews and writes nothing',
+      'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; with dryRun the job only previews it and changes nothing',
   })
   @RequirePermission(FEATURES.security.write)
   applySecurityRecommendation(

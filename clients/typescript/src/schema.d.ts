@@ -1440,8 +1440,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview)
-         * @description {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview).
+         * {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing)
+         * @description {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing).
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -9906,7 +9906,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview) */
+            /** @description {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing) */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9920,8 +9920,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description null for a dry run (nothing is stored) */
-                            id: string | null;
+                            id: string;
                             recommendationId: string;
                             dryRun: boolean;
                             notifyAdmins: boolean;
@@ -10280,8 +10279,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description null for a dry run (nothing is stored) */
-                            id: string | null;
+                            id: string;
                             recommendationId: string;
                             dryRun: boolean;
                             notifyAdmins: boolean;
