@@ -12235,6 +12235,11 @@ export interface operations {
                                 failedRows: number;
                                 /** @description Why the whole operation failed */
                                 failureReason: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                                 */
+                                passwordsPurgedAt: string | null;
                                 /** @description Who submitted the import */
                                 createdBy: {
                                     type: components["schemas"]["ActorType"];
@@ -12325,6 +12330,11 @@ export interface operations {
                             failedRows: number;
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                             */
+                            passwordsPurgedAt: string | null;
                             /** @description Who submitted the import */
                             createdBy: {
                                 type: components["schemas"]["ActorType"];
@@ -12429,6 +12439,11 @@ export interface operations {
                             failedRows: number;
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                             */
+                            passwordsPurgedAt: string | null;
                             /** @description Who submitted the import */
                             createdBy: {
                                 type: components["schemas"]["ActorType"];
