@@ -5,6 +5,7 @@ import { isCloudError } from '../cloud/cloud-error.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireConsentToOnboard } from './tenant-consent.js';
+import { requireRoomForTenant } from './tenant-limits.js';
 import { Tenant } from './tenant.entity.js';
 import { conflictOfUniqueViolation, requireUpstreamTenantFree } from './upstream-tenant-owner.js';
 
@@ -39,6 +40,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   }
   const domain = upstream.domains[0].toLowerCase();
   return ctx.em.transactional(async (em) => {
+    await requireRoomForTenant(em, ctx.scope);
     await requireUpstreamTenantFree(em, ctx.scope, externalId);
     const clash = await em.findOne(Tenant, { $or: [{ externalId }, { domain }] });
     if (clash) {

@@ -7220,7 +7220,7 @@ export interface operations {
                                  */
                                 inactiveAssignments: number;
                             };
-                            /** @description By part number */
+                            /** @description By part number: the 100 with the most seats (skuCount says how many there are) */
                             skus: {
                                 /** @description e.g. ENTERPRISEPACK */
                                 skuPartNumber: string;
@@ -7247,11 +7247,16 @@ export interface operations {
                                  */
                                 inactiveLicensedUsers: number;
                             }[];
-                            /** @description By tenant name */
+                            /**
+                             * Format: int32
+                             * @description Distinct SKUs (part numbers) in all
+                             */
+                            skuCount: number;
+                            /** @description By tenant name: the 100 with the most excess seats (overAllocatedTenantCount says how many there are) */
                             overAllocatedTenants: {
                                 tenantId: string;
                                 tenantName: string;
-                                /** @description By part number */
+                                /** @description By part number: the 5 with the most excess seats (skuCount says how many there are) */
                                 skus: {
                                     skuId: string;
                                     skuPartNumber: string;
@@ -7266,7 +7271,17 @@ export interface operations {
                                      */
                                     excessSeats: number;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Over-allocated SKUs of the tenant in all
+                                 */
+                                skuCount: number;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Over-allocated tenants in all
+                             */
+                            overAllocatedTenantCount: number;
                             /**
                              * Format: int32
                              * @description Days without a sign-in after which a licensed user counts as inactive

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import {
+  SUMMARY_MAX_OVER_ALLOCATED_TENANTS,
+  SUMMARY_MAX_SKUS,
+  SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT,
+} from '../../src/http/list-bounds.js';
+import { MAX_TENANTS_PER_ORGANIZATION } from '../../src/tenants/tenant-limits.js';
+import { createSku } from '../factories/licenses.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant, grantConsent } from '../factories/tenants.js';
+import type { DataOf } from '../helpers/api-types.js';
+import type { Envelope } from '../helpers/envelope.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+
+/**
+ * Issue #32 item 3: the cost analysis sizes every unpaged list by its bound (src/http/list-bounds.ts), so no
+ * data may make one longer. Tenants are capped where they are written (onboarding); the license summary's
+ * lists, made of the customers' subscriptions, are cut where the summary is built, with the counts beside.
+ */
+let app: TestApp;
+let org: OrganizationWithKeys;
+
+beforeAll(async () => ({ app, org } = await startSuite()));
+afterAll(() => app.stop());
+
+type SummaryBody = DataOf<'licenseIntelligenceSummary'>;
+
+const ONBOARD = `mutation($externalId: String!) { onboardTenant(input: { externalId: $externalId }) { id } }`;
+
+describe('tenants per organization', () => {
+  it(`onboarding refuses the tenant past ${MAX_TENANTS_PER_ORGANIZATION} with 409 naming the limit, nothing written`, async () => {
+    const full = await createOrganizationWithKeys(app);
+    // One short of the limit, written directly (onboarding a thousand tenants one by one is the bench's job).
+    await app.pool.query(
+      `insert into tenants (id, organization_id, environment, name, domain, domains, external_id, status,
+         password_min_length, password_require_complexity, created_at)
+       select gen_random_uuid(), $1, $2, 'Filler ' || n, 'filler-' || n || '.' || $3 || '.example',
+         array['filler-' || n || '.' || $3 || '.example'], $3 || '-filler-' || n, 'active', 8, true, now()
+       from generate_series(1, $4::int) n`,
+      [
+        full.organization.id,
+        full.scope.environment,
+        randomUUID().slice(0, 8),
+        MAX_TENANTS_PER_ORGANIZATION - 1,
+      ],
+    );
+    const customer = async () => {
+      const slug = `l${randomUUID().slice(0, 8)}`;
+      const { tenant } = await (app.deps.clouds as SimulatedCloud).createTenant({
+        externalId: randomUUID(),
+        displayName: `Customer ${slug}`,
+        domains: [`${slug}.example.com`],
+        seed: 3,
+        employees: 2,
+      });
+      await grantConsent(app, tenant.externalId, full.organization.id);
+      return tenant.externalId;
+    };
+    const last = await app.graphql(full.keys.write, ONBOARD, { externalId: await customer() });
+    expect(last.body.errors).toBeUndefined();
+    const refused = await app.graphql(full.keys.write, ONBOARD, { externalId: await customer() });
+    expect(refused.body.errors?.[0].extensions).toEqual({
+      code: 'CONFLICT',
+      details: {
+        reason: 'TENANT_LIMIT',
+        limit: 'tenantsPerOrganization',
+        maximum: MAX_TENANTS_PER_ORGANIZATION,
+      },
+    });
+    const { rows } = await app.pool.query<{ n: number }>(
+      'select count(*)::int as n from tenants where organization_id = $1',
+      [full.organization.id],
+    );
+    expect(rows).toEqual([{ n: MAX_TENANTS_PER_ORGANIZATION }]);
+  }, 60_000);
+});
+
+describe('the license summary’s lists', () => {
+  it('lists the most over-allocated tenants and SKUs up to their bounds, and how many there are in all', async () => {
+    // One tenant with 7 over-allocated SKUs (excess 1..7 seats).
+    const crowded = await createTenant(app, org.scope, { name: 'AAA crowded' });
+    for (let excess = 1; excess <= 7; excess++)
+      await createSku(app, crowded, { total: 1, consumed: 1 + excess, skuPartNumber: `CROWD_${excess}` });
+    // More over-allocated tenants than listed, each one seat over on a SKU of its own (distinct part numbers).
+    const extra = SUMMARY_MAX_OVER_ALLOCATED_TENANTS;
+    for (let i = 0; i < extra; i++) {
+      const tenant = await createTenant(app, org.scope, { name: `Over ${String(i).padStart(3, '0')}` });
+      await createSku(app, tenant, { total: 10 + i, consumed: 11 + i, skuPartNumber: `OVER_${i}` });
+    }
+
+    const res = await app.request<Envelope<SummaryBody>>(
+      'GET',
+      '/api/msp-portal/license-intelligence/summary',
+      {
+        key: org.keys.read,
+      },
+    );
+    expect(res.status).toBe(200);
+    const body = res.body.data;
+    expect(body.overAllocatedTenantCount).toBe(extra + 1);
+    expect(body.overAllocatedTenants).toHaveLength(SUMMARY_MAX_OVER_ALLOCATED_TENANTS);
+    // The crowded tenant has the most excess seats (28): listed first by name, with its 5 worst SKUs.
+    const [first] = body.overAllocatedTenants;
+    expect(first).toMatchObject({ tenantId: crowded.id, skuCount: 7 });
+    expect(first.skus).toHaveLength(SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT);
+    expect(first.skus.map((sku) => sku.excessSeats)).toEqual([3, 4, 5, 6, 7]);
+    // The tenant left out has the fewest excess seats: one of the one-seat ones.
+    const listed = new Set(body.overAllocatedTenants.map((tenant) => tenant.tenantName));
+    expect(
+      [...Array(extra).keys()].filter((i) => !listed.has(`Over ${String(i).padStart(3, '0')}`)),
+    ).toHaveLength(1);
+
+    expect(body.skuCount).toBe(extra + 7);
+    expect(body.skus).toHaveLength(SUMMARY_MAX_SKUS);
+    const partNumbers = body.skus.map((sku) => sku.skuPartNumber);
+    expect(partNumbers).toEqual([...partNumbers].sort());
+    // The SKUs with the most seats are kept: the one-seat CROWD SKUs go first.
+    expect(partNumbers.filter((name) => name.startsWith('CROWD_'))).toEqual([]);
+  }, 120_000);
+});
