@@ -54,7 +54,7 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   // One per row of the file (at most MAX_USER_CSV_ROWS): the import is charged by its rows when they are
   // known, after parsing (src/core/job-charges.ts), so the document is not charged for them again.
   'UserImportSubmission.generatedPasswords': 1,
-  'Mutation.reorderEnrollmentRestrictions': 50, // the restrictions of one tenant
+  'Mutation.reorderEnrollmentRestrictions': 50, // a tenant's restrictions: MAX_ENROLLMENT_RESTRICTIONS
   'CloudConnection.capabilities': 40, // one per area of MICROSOFT365_CAPABILITIES (15 today)
   // Grow with the customer: at most the tenants onboarding lets one organization hold (src/tenants/tenant-limits.ts).
   'SecurityRecommendation.tenants': MAX_TENANTS_PER_ORGANIZATION,

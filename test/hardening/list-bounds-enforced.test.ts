@@ -6,6 +6,9 @@ import {
   SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT,
 } from '../../src/http/list-bounds.js';
 import { MAX_TENANTS_PER_ORGANIZATION } from '../../src/tenants/tenant-limits.js';
+import { MAX_ENROLLMENT_RESTRICTIONS } from '../../src/device-management/enrollment.enums.js';
+import { LIST_BOUNDS } from '../../src/http/list-bounds.js';
+import { api, createPolicy, RESTRICTIONS } from '../device-management/device-management-kit.js';
 import { createSku } from '../factories/licenses.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant, grantConsent } from '../factories/tenants.js';
@@ -75,6 +78,36 @@ describe('tenants per organization', () => {
     );
     expect(rows).toEqual([{ n: MAX_TENANTS_PER_ORGANIZATION }]);
   }, 60_000);
+});
+
+describe('enrollment restrictions per tenant', () => {
+  it(`refuses a restriction past ${MAX_ENROLLMENT_RESTRICTIONS} (default included) with 409; the bound is the cost analysis’s`, async () => {
+    expect(LIST_BOUNDS['Mutation.reorderEnrollmentRestrictions']).toBe(MAX_ENROLLMENT_RESTRICTIONS);
+    const tenant = await createTenant(app, org.scope);
+    const policy = (i: number) => ({
+      name: `Policy ${i}`,
+      restrictionType: 'Device Type Restrictions',
+      assignedToAllUsers: true,
+      platformRestrictions: [{ platform: 'Windows MDM', allowed: false }],
+    });
+    for (let i = 1; i < MAX_ENROLLMENT_RESTRICTIONS; i++)
+      await createPolicy(app, org.keys.write, tenant, policy(i));
+    const refused = await api(app, 'POST', RESTRICTIONS, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: policy(MAX_ENROLLMENT_RESTRICTIONS),
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error?.details).toEqual({
+      reason: 'RESTRICTION_LIMIT',
+      limit: MAX_ENROLLMENT_RESTRICTIONS,
+    });
+    const { rows } = await app.pool.query<{ n: number }>(
+      'select count(*)::int as n from enrollment_restrictions where tenant_id = $1',
+      [tenant.id],
+    );
+    expect(rows).toEqual([{ n: MAX_ENROLLMENT_RESTRICTIONS }]);
+  }, 120_000);
 });
 
 describe('the license summary’s lists', () => {
