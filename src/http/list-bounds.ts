@@ -23,6 +23,12 @@ export const SUMMARY_MAX_SKUS = 100;
 export const SUMMARY_MAX_OVER_ALLOCATED_TENANTS = 100;
 export const SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT = 5;
 
+/** Likewise a user's licenses and groups (the customer's directory): the first ones, and `licenseCount`, `groupCount`. */
+export const USER_MAX_LICENSES_LISTED = 25;
+export const USER_MAX_GROUPS_LISTED = 100;
+/** Likewise the alert categories of a tenant's statistics (the cloud's words): the most frequent, `categoryCount`. */
+export const ALERT_MAX_CATEGORIES_LISTED = 25;
+
 /** A list as long as an argument of the query says (secure score history: `historyDays`), at most `max`. */
 export interface ArgumentBound {
   argument: string;
@@ -39,8 +45,8 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   'ComplianceBreakdown.byPlatform': 5,
   'PlatformDistribution.platforms': 5,
   'UserOffboarding.steps': 8,
-  // Categories the cloud's alerts use (Microsoft Defender has about twenty).
-  'AlertStatistics.byCategory': 25,
+  // Categories the cloud's alerts use (Microsoft Defender has about twenty), cut where the statistics are built.
+  'AlertStatistics.byCategory': ALERT_MAX_CATEGORIES_LISTED,
   // Caps the services enforce.
   'ConnectorUserMapping.mappings': 1000, // MAX_USER_MAPPINGS
   'EnrollmentTrend.points': 732, // MAX_TREND_DAYS, one point per day
@@ -63,6 +69,6 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   'LicenseIntelligenceSummary.overAllocatedTenants': SUMMARY_MAX_OVER_ALLOCATED_TENANTS,
   'LicenseIntelligenceSummary.skus': SUMMARY_MAX_SKUS,
   'OverAllocatedTenant.skus': SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT,
-  'User.licenseDetails': 25,
-  'User.groups': 100,
+  'User.licenseDetails': USER_MAX_LICENSES_LISTED,
+  'User.groups': USER_MAX_GROUPS_LISTED,
 };

@@ -7,7 +7,14 @@ import {
 } from '../../src/http/list-bounds.js';
 import { MAX_TENANTS_PER_ORGANIZATION } from '../../src/tenants/tenant-limits.js';
 import { MAX_ENROLLMENT_RESTRICTIONS } from '../../src/device-management/enrollment.enums.js';
-import { LIST_BOUNDS } from '../../src/http/list-bounds.js';
+import {
+  ALERT_MAX_CATEGORIES_LISTED,
+  LIST_BOUNDS,
+  USER_MAX_GROUPS_LISTED,
+  USER_MAX_LICENSES_LISTED,
+} from '../../src/http/list-bounds.js';
+import { createGroup, createUser, giveLicense } from '../factories/users.js';
+import { seedSecurity } from '../security/security-kit.js';
 import { api, createPolicy, RESTRICTIONS } from '../device-management/device-management-kit.js';
 import { createSku } from '../factories/licenses.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
@@ -151,5 +158,53 @@ describe('the license summary’s lists', () => {
     expect(partNumbers).toEqual([...partNumbers].sort());
     // The SKUs with the most seats are kept: the one-seat CROWD SKUs go first.
     expect(partNumbers.filter((name) => name.startsWith('CROWD_'))).toEqual([]);
+  }, 120_000);
+});
+
+describe('lists from the customer’s directory and alerts', () => {
+  it('a user’s groups and licenses: the first ones up to their bounds, and how many in all', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const user = await createUser(app, tenant);
+    for (let i = 0; i <= USER_MAX_GROUPS_LISTED; i++)
+      await createGroup(app, tenant, { displayName: `Group ${String(i).padStart(3, '0')}`, members: [user] });
+    for (let i = 0; i <= USER_MAX_LICENSES_LISTED; i++)
+      await giveLicense(app, tenant, user, await createSku(app, tenant, { total: 5 }));
+    const res = await app.request<Envelope<DataOf<'getManagedUser'>>>(
+      'GET',
+      `/api/user-management-identity/users/${user.id}`,
+      { key: org.keys.read, headers: { 'X-Tenant-Id': tenant.id } },
+    );
+    expect(res.status).toBe(200);
+    const body = res.body.data;
+    expect(body).toMatchObject({
+      groupCount: USER_MAX_GROUPS_LISTED + 1,
+      licenseCount: USER_MAX_LICENSES_LISTED + 1,
+    });
+    expect(body.groups).toHaveLength(USER_MAX_GROUPS_LISTED);
+    expect(body.groups.at(-1)?.displayName).toBe(
+      `Group ${String(USER_MAX_GROUPS_LISTED - 1).padStart(3, '0')}`,
+    );
+    expect(body.licenseDetails).toHaveLength(USER_MAX_LICENSES_LISTED);
+  }, 120_000);
+
+  it('a tenant’s alert categories: the most frequent up to the bound, and how many in all', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const alerts = Array.from({ length: ALERT_MAX_CATEGORIES_LISTED + 1 }, (_, i) => ({
+      severity: 'Low' as const,
+      category: `Category ${String(i).padStart(2, '0')}`,
+    }));
+    alerts.push({ severity: 'Low', category: 'Category 25' }); // the last one, twice: the most frequent
+    await seedSecurity(app, org.scope, tenant, { alerts });
+    const res = await app.request<Envelope<DataOf<'securityAlertStatistics'>>>(
+      'GET',
+      '/api/security/alerts/statistics',
+      { key: org.keys.read, headers: { 'X-Tenant-Id': tenant.id } },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.categoryCount).toBe(ALERT_MAX_CATEGORIES_LISTED + 1);
+    expect(res.body.data.byCategory).toHaveLength(ALERT_MAX_CATEGORIES_LISTED);
+    expect(res.body.data.byCategory[0]).toEqual({ category: 'Category 25', count: 2 });
+    // The one left out: the last by name among those seen once.
+    expect(res.body.data.byCategory.map((c) => c.category)).not.toContain('Category 24');
   }, 120_000);
 });

@@ -8412,12 +8412,17 @@ export interface operations {
                                 /** Format: int32 */
                                 count: number;
                             }[];
-                            /** @description Categories present, most alerts first */
+                            /** @description Categories present, most alerts first: the first 25 (categoryCount: all) */
                             byCategory: {
                                 category: string;
                                 /** Format: int32 */
                                 count: number;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Categories present in all
+                             */
+                            categoryCount: number;
                             /** @description Every status (zeros included) */
                             byStatus: {
                                 status: components["schemas"]["AlertStatus"];
@@ -11720,7 +11725,7 @@ export interface operations {
                             lastSignInAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
-                            /** @description The licenses the user holds, with SKU names */
+                            /** @description The licenses the user holds, with SKU names: the first 25 by assignment (licenseCount: all) */
                             licenseDetails: {
                                 skuId: string;
                                 skuPartNumber: string;
@@ -11728,11 +11733,21 @@ export interface operations {
                                 /** Format: date-time */
                                 assignedAt: string;
                             }[];
-                            /** @description Groups the user is a member of, by name */
+                            /**
+                             * Format: int32
+                             * @description Licenses the user holds in all
+                             */
+                            licenseCount: number;
+                            /** @description Groups the user is a member of, by name: the first 100 (groupCount: all) */
                             groups: {
                                 id: string;
                                 displayName: string;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Groups the user is a member of in all
+                             */
+                            groupCount: number;
                         };
                     };
                 };
@@ -11813,7 +11828,7 @@ export interface operations {
                             lastSignInAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
-                            /** @description The licenses the user holds, with SKU names */
+                            /** @description The licenses the user holds, with SKU names: the first 25 by assignment (licenseCount: all) */
                             licenseDetails: {
                                 skuId: string;
                                 skuPartNumber: string;
@@ -11821,11 +11836,21 @@ export interface operations {
                                 /** Format: date-time */
                                 assignedAt: string;
                             }[];
-                            /** @description Groups the user is a member of, by name */
+                            /**
+                             * Format: int32
+                             * @description Licenses the user holds in all
+                             */
+                            licenseCount: number;
+                            /** @description Groups the user is a member of, by name: the first 100 (groupCount: all) */
                             groups: {
                                 id: string;
                                 displayName: string;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Groups the user is a member of in all
+                             */
+                            groupCount: number;
                         };
                     };
                 };
