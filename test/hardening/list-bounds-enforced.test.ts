@@ -15,6 +15,8 @@ import {
 } from '../../src/http/list-bounds.js';
 import { createGroup, createUser, giveLicense } from '../factories/users.js';
 import { seedSecurity } from '../security/security-kit.js';
+import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
+import { DEFAULT_WEBHOOK_SETTINGS, MAX_DELIVERY_ATTEMPTS } from '../../src/webhooks/webhook.settings.js';
 import { api, createPolicy, RESTRICTIONS } from '../device-management/device-management-kit.js';
 import { createSku } from '../factories/licenses.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
@@ -159,6 +161,43 @@ describe('the license summary’s lists', () => {
     // The SKUs with the most seats are kept: the one-seat CROWD SKUs go first.
     expect(partNumbers.filter((name) => name.startsWith('CROWD_'))).toEqual([]);
   }, 120_000);
+});
+
+describe('attempts of a webhook delivery', () => {
+  it(`re-sends stop before a delivery could pass ${MAX_DELIVERY_ATTEMPTS} attempts (409 ATTEMPT_LIMIT)`, async () => {
+    expect(LIST_BOUNDS['WebhookDelivery.attempts']).toBe(MAX_DELIVERY_ATTEMPTS);
+    const webhook = await createWebhook(app, org.keys.admin, {
+      url: 'https://93.184.215.14/hook',
+      events: ['*'],
+    });
+    await commitEvent(app, org.scope);
+    const { rows } = await app.pool.query<{ id: string }>(
+      'select id from webhook_deliveries where webhook_id = $1',
+      [webhook.id],
+    );
+    const resendable = MAX_DELIVERY_ATTEMPTS - DEFAULT_WEBHOOK_SETTINGS.retryScheduleMs.length - 1;
+    const resend = async (attempts: number) => {
+      await app.pool.query(
+        `update webhook_deliveries set status = 'Failed', attempt_count = $2 where id = $1`,
+        [rows[0].id, attempts],
+      );
+      return app.request<Envelope<unknown>>(
+        'POST',
+        `/v1/webhooks/${webhook.id}/deliveries/${rows[0].id}/resend`,
+        {
+          key: org.keys.write,
+        },
+      );
+    };
+    expect((await resend(resendable - 1)).status).toBe(202);
+    const refused = await resend(resendable);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error?.details).toEqual({
+      reason: 'ATTEMPT_LIMIT',
+      attemptCount: resendable,
+      maximum: MAX_DELIVERY_ATTEMPTS,
+    });
+  });
 });
 
 describe('lists from the customer’s directory and alerts', () => {
