@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
+import { ConflictError, invalid, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
 import { DAY_MS } from '../core/clock.js';
 import type { ServiceContext } from '../core/service-context.js';
@@ -72,19 +72,17 @@ export class RecommendationApplyService {
 
   async apply(recommendationId: string, request: ApplyRequest): Promise<RecommendationApplyOperationView> {
     const definition = new RecommendationService(this.ctx).definition(recommendationId);
-    if (request.tenantIds && request.tenantIds.length === 0) {
-      throw InvalidRequestError.field(
-        'tenantIds',
-        'must name at least one tenant (or be left out for every affected tenant)',
-      );
-    }
-    if (
-      request.idempotencyKey !== undefined &&
-      request.idempotencyKey !== null &&
-      !/^[\x21-\x7e]{1,255}$/.test(request.idempotencyKey)
-    ) {
-      throw InvalidRequestError.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-    }
+    // Every bad field at once (issue #32 item 2).
+    const problems: FieldProblem[] = [];
+    if (request.tenantIds && request.tenantIds.length === 0)
+      problems.push({
+        field: 'tenantIds',
+        problem: 'must name at least one tenant (or be left out for every affected tenant)',
+      });
+    const key = request.idempotencyKey;
+    if (key !== undefined && key !== null && !/^[\x21-\x7e]{1,255}$/.test(key))
+      problems.push({ field: 'Idempotency-Key', problem: 'must be 1 to 255 visible ASCII characters' });
+    if (problems.length > 0) throw invalid(problems);
     // A replay answers with its first operation before any state is looked at: by then its tenants are In
     // Progress, and "apply to every open tenant" would find none and answer 409 (issue #32 item 7).
     if (!request.dryRun && request.idempotencyKey) {

@@ -1,0 +1,73 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { coerceInputValue, GraphQLError, Kind, typeFromAST, type GraphQLInputType } from 'graphql';
+import type { FieldProblem } from '../../core/errors.js';
+import {
+  argumentRuleProblems,
+  coercedOrUndefined,
+  fieldsWithVariables,
+  invalidFields,
+} from './argument-rules.js';
+
+/**
+ * GraphQL's side of "every bad field at once" (issue #32 item 2, argument-rules.ts). graphql-js refuses
+ * variables of the wrong type before anything runs, one error per variable and no `details.fields`, and the
+ * rules of the other arguments (`limit` ≤ 100) are not looked at. Once the operation is known, this checks the
+ * variables' types itself and, when some are wrong, answers one INVALID_REQUEST naming each of them and the
+ * rule problems of the arguments given well-typed variables. Each is named by the argument it is given to
+ * (its path inside), or `$variable` for one used only inside an input object.
+ */
+export function variableProblemsPlugin<TContext extends object>(): ApolloServerPlugin<TContext> {
+  return {
+    requestDidStart: async () => ({
+      didResolveOperation: async ({ request, document, operation, schema }) => {
+        if (!operation?.variableDefinitions?.length) return;
+        const given = request.variables ?? {};
+        const typeProblems: FieldProblem[] = [];
+        const bad = new Set<string>();
+        const declared = new Map<string, GraphQLInputType>();
+        for (const definition of operation.variableDefinitions) {
+          const name = definition.variable.name.value;
+          const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+          if (!type) return; // an unknown type: graphql-js's validation has answered already
+          declared.set(name, type);
+          const value = given[name];
+          if (value === undefined) continue; // missing and defaults: graphql-js's own answers
+          coerceInputValue(value, type, (path, _value, error) => {
+            bad.add(name);
+            typeProblems.push({ field: [name, ...path].join('.'), problem: error.message });
+          });
+        }
+        if (typeProblems.length === 0) return;
+        const fields = fieldsWithVariables(schema, document);
+        // A variable is named by the first argument it is given to.
+        const argumentOf = new Map<string, string>();
+        for (const { node } of fields)
+          for (const argument of node.arguments ?? [])
+            if (argument.value.kind === Kind.VARIABLE && !argumentOf.has(argument.value.name.value))
+              argumentOf.set(argument.value.name.value, argument.name.value);
+        const problems = typeProblems.map(({ field, problem }) => {
+          const [variable, ...path] = field.split('.');
+          return { field: [argumentOf.get(variable) ?? `$${variable}`, ...path].join('.'), problem };
+        });
+        for (const { parent, field, node } of fields) {
+          const args: Record<string, unknown> = {};
+          for (const argument of node.arguments ?? []) {
+            if (argument.value.kind !== Kind.VARIABLE) continue;
+            const variable = argument.value.name.value;
+            const type = declared.get(variable);
+            if (!type || bad.has(variable) || given[variable] === undefined) continue;
+            const value = coercedOrUndefined(given[variable], type);
+            if (value !== undefined) args[argument.name.value] = value;
+          }
+          for (const { argument, path, problem } of await argumentRuleProblems(parent, field, args))
+            problems.push({ field: [argument, path].filter(Boolean).join('.'), problem });
+        }
+        const appError = invalidFields(problems);
+        throw new GraphQLError(appError.message, {
+          originalError: appError,
+          extensions: { ...appError.extensions, http: { status: 400 } },
+        });
+      },
+    }),
+  };
+}
