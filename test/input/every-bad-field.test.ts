@@ -179,3 +179,16 @@ describe('GraphQL', () => {
     expect(res.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 });
+
+it('GraphQL literals of the wrong type: each error names its argument in details.fields', async () => {
+  const res = await app.graphql(
+    org.keys.read,
+    '{ securityRecommendations(limit: "many", tenantGroupId: 7) { items { id } } }',
+  );
+  expect(res.status).toBe(400);
+  const named = (res.body.errors ?? []).flatMap(
+    (error) => (error.extensions.details?.fields ?? []) as Array<{ field: string }>,
+  );
+  expect(named.map((f) => f.field).sort()).toEqual(['limit', 'tenantGroupId']);
+  expect(res.body.errors?.every((error) => error.extensions.code === 'INVALID_REQUEST')).toBe(true);
+});

@@ -1,5 +1,14 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { coerceInputValue, GraphQLError, Kind, typeFromAST, type GraphQLInputType } from 'graphql';
+import {
+  coerceInputValue,
+  GraphQLError,
+  Kind,
+  typeFromAST,
+  visit,
+  type DocumentNode,
+  type GraphQLInputType,
+  type ValueNode,
+} from 'graphql';
 import type { FieldProblem } from '../../core/errors.js';
 import {
   argumentRuleProblems,
@@ -14,11 +23,35 @@ import {
  * rules of the other arguments (`limit` ≤ 100) are not looked at. Once the operation is known, this checks the
  * variables' types itself and, when some are wrong, answers one INVALID_REQUEST naming each of them and the
  * rule problems of the arguments given well-typed variables. Each is named by the argument it is given to
- * (its path inside), or `$variable` for one used only inside an input object.
+ * (its path inside), or `$variable` for one used only inside an input object. Literals of the wrong type
+ * fail the document's validation earlier; their errors are given `details.fields` too.
  */
+/** Names the argument (and path inside it) of a validation error about a literal value, when it is one. */
+function nameLiteral(error: GraphQLError, document: DocumentNode | undefined): void {
+  const at = error.nodes?.[0]?.loc;
+  if (!document || !at || error.extensions.details !== undefined) return;
+  let field: string | undefined;
+  const walk = (node: ValueNode, path: string[]): void => {
+    if (!node.loc || node.loc.start > at.start || node.loc.end < at.end) return;
+    field = path.join('.');
+    if (node.kind === Kind.OBJECT)
+      for (const item of node.fields) walk(item.value, [...path, item.name.value]);
+    if (node.kind === Kind.LIST) node.values.forEach((item, index) => walk(item, [...path, String(index)]));
+  };
+  visit(document, { Argument: (node) => walk(node.value, [node.name.value]) });
+  if (field !== undefined) error.extensions.details = { fields: [{ field, problem: error.message }] };
+}
+
 export function variableProblemsPlugin<TContext extends object>(): ApolloServerPlugin<TContext> {
   return {
     requestDidStart: async () => ({
+      // A literal of the wrong type fails the document's validation (one error per value): each is given
+      // `details.fields` naming the argument it was written for, as a variable's would be.
+      validationDidStart:
+        async ({ document }) =>
+        async (errors) => {
+          for (const error of errors ?? []) if (error instanceof GraphQLError) nameLiteral(error, document);
+        },
       didResolveOperation: async ({ request, document, operation, schema }) => {
         if (!operation?.variableDefinitions?.length) return;
         const given = request.variables ?? {};
