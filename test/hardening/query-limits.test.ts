@@ -174,6 +174,8 @@ const WITHIN_THE_LIMIT_ONLY = new Set([
   'POST /security/recommendations/:id/dismiss',
   'POST /security/recommendations/:id/snooze',
   'POST /security/recommendations/:id/reopen',
+  // A page of 100 deliveries, each with up to 20 attempts (MAX_DELIVERY_ATTEMPTS).
+  'GET /webhooks/:id/deliveries',
   // "Apply to every open tenant": the job's work for up to 1,000 tenants, and their results.
   'POST /security/recommendations/:id/apply',
 ]);
