@@ -132,6 +132,24 @@ it('the issue’s repro requests: each names all of its bad fields (rules of the
     ],
     [
       'POST',
+      '/api/msp-portal/tenant-groups',
+      {
+        name: '  ',
+        description: 'x'.repeat(501),
+        tenantIds: Array.from({ length: 1001 }, () => randomUUID()),
+      },
+      {},
+      ['description', 'name', 'tenantIds'],
+    ],
+    [
+      'POST',
+      '/api/security/recommendations/safe-links/dismiss',
+      { tenantIds: [], reason: ' ' },
+      {},
+      ['reason', 'tenantIds'],
+    ],
+    [
+      'POST',
       '/api/security/recommendations/safe-links/apply',
       { tenantIds: [] },
       { 'Idempotency-Key': 'not visible' },
