@@ -156,6 +156,18 @@ it('the issue’s repro requests: each names all of its bad fields (rules of the
       ['Idempotency-Key', 'tenantIds'],
     ],
   ];
+  cases.push([
+    'POST',
+    `/api/security/info-barriers/policies?tenantId=${tenantId}`,
+    {
+      name: 'Unknown segments',
+      type: 'Block',
+      sourceSegmentId: randomUUID(),
+      targetSegmentIds: [randomUUID()],
+    },
+    {},
+    ['sourceSegmentId', 'targetSegmentIds.0'],
+  ]);
   for (const [method, path, body, headers, fields] of cases) {
     const res = await app.request<Envelope<unknown>>(method, path, { key: org.keys.admin, body, headers });
     const named = ((res.body.error?.details.fields ?? []) as Array<{ field: string }>).map((f) => f.field);
