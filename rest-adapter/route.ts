@@ -56,6 +56,11 @@ export interface RouteDefinition {
    * OpenAPI document lists 409 on every other method already (rest-adapter/openapi/operation.ts).
    */
   conflictOnRead?: true;
+  /**
+   * Acts on the connected cloud, which may have no API for it in the live environment (501 NOT_SUPPORTED,
+   * listed in the OpenAPI document; src/cloud/microsoft365/graph-capabilities.ts says which areas).
+   */
+  reachesCloud?: true;
   /** Success status; 200 unless said (201 for creations, 202 for started jobs). */
   status?: number;
   summary: string;

@@ -19,6 +19,8 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   RATE_LIMITED: 'Too many requests: wait `Retry-After` seconds',
   PRECONDITION_FAILED: 'The If-Match version is not the current one: read the record again, then retry',
   INTERNAL_ERROR: 'An internal error occurred (the request id in X-Request-Id finds it in the logs)',
+  NOT_SUPPORTED:
+    'The connected cloud has no API for this capability (live environment): `details.capability` and `details.provider` name it',
   SERVICE_UNAVAILABLE:
     'The database or an upstream service (the cloud, a connector’s source) cannot be reached: retry after `Retry-After` seconds',
 };

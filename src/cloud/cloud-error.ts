@@ -8,11 +8,13 @@
  * - Throttled: the cloud asked us to slow down; `retryAfterSeconds` is its Retry-After.
  * - Transient: the cloud failed in a way worth retrying (5xx, timeout, connection reset).
  * - Refused: the cloud understood and said no (a rule of its own); `message` is its reason, fit to show.
+ * - Unsupported: the provider has no API for this capability (Microsoft Graph v1.0 has none for Exchange
+ *   Online mail contacts, for instance); `capability` names it. Never retried, never pretended.
  *
  * In a request, Throttled and Transient become 503 SERVICE_UNAVAILABLE with Retry-After; in a job they are
  * retried after the cloud's Retry-After.
  */
-export type CloudErrorKind = 'NotFound' | 'Forbidden' | 'Throttled' | 'Transient' | 'Refused';
+export type CloudErrorKind = 'NotFound' | 'Forbidden' | 'Throttled' | 'Transient' | 'Refused' | 'Unsupported';
 
 export type CloudForbiddenReason = 'CONSENT_REQUIRED' | 'PERMISSION_MISSING';
 
@@ -27,6 +29,8 @@ export interface CloudErrorOptions {
   cloudCode?: string;
   /** The customer tenant the call was about (Forbidden: the one that did not consent), when one was. */
   tenantExternalId?: string;
+  /** Unsupported: the capability the provider lacks (as listed by the connection: `mailContacts`…). */
+  capability?: string;
   cause?: unknown;
 }
 
@@ -37,6 +41,7 @@ export class CloudError extends Error {
   readonly reason: CloudForbiddenReason | undefined;
   readonly cloudCode: string | undefined;
   readonly tenantExternalId: string | undefined;
+  readonly capability: string | undefined;
 
   constructor(kind: CloudErrorKind, message: string, options: CloudErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +52,7 @@ export class CloudError extends Error {
     this.reason = options.reason;
     this.cloudCode = options.cloudCode;
     this.tenantExternalId = options.tenantExternalId;
+    this.capability = options.capability;
   }
 
   /** Worth trying again later (the cloud was busy or failing, not refusing). */

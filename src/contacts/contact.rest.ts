@@ -91,6 +91,7 @@ export const CONTACT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/identity/contacts',
     operation: CREATE_CONTACT,
     tenant: 'tenantId',
@@ -101,6 +102,7 @@ export const CONTACT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'PUT',
+    reachesCloud: true,
     path: '/identity/contacts/:id',
     operation: UPDATE_CONTACT,
     tenant: 'tenantId',
@@ -111,6 +113,7 @@ export const CONTACT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'DELETE',
+    reachesCloud: true,
     path: '/identity/contacts/:id',
     operation: DELETE_CONTACT,
     tenant: 'tenantId',
@@ -119,6 +122,7 @@ export const CONTACT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/identity/contacts/bulk',
     operation: IMPORT_CONTACTS,
     tenant: 'tenantId',

@@ -79,6 +79,7 @@ export const RESTRICTED_USER_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/exchange/restricted-users/:id/unblock',
     operation: UNBLOCK_RESTRICTED_USER,
     tenant: 'tenantId',

@@ -2800,7 +2800,7 @@ export interface components {
          */
         Environment: "live" | "sandbox";
         /** @enum {string} */
-        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "INVALID_REQUEST" | "CONFLICT" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "INVALID_REQUEST" | "CONFLICT" | "PRECONDITION_FAILED" | "SERVICE_UNAVAILABLE" | "NOT_SUPPORTED";
         /**
          * @description Least to most severe: INFORMATIONAL, LOW, MEDIUM, HIGH, CRITICAL
          * @enum {string}
@@ -3474,6 +3474,28 @@ export interface components {
                     error: {
                         /** @constant */
                         code: "SERVICE_UNAVAILABLE";
+                        message: string;
+                        details: Record<string, never>;
+                    };
+                };
+            };
+        };
+        /** @description 501 NOT_SUPPORTED: The connected cloud has no API for this capability (live environment): `details.capability` and `details.provider` name it */
+        NotSupported: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /** @constant */
+                    success: false;
+                    error: {
+                        /** @constant */
+                        code: "NOT_SUPPORTED";
                         message: string;
                         details: Record<string, never>;
                     };
@@ -5875,6 +5897,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6127,6 +6150,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6209,6 +6233,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6287,6 +6312,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6365,6 +6391,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
