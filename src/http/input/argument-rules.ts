@@ -86,6 +86,15 @@ export async function validateArgumentsTogether(
   if (problems.length > 0) throw invalidFields(problems);
 }
 
+/** A new instance of an argument or input class, with its defaults (without them if its constructor needs more). */
+function instanceOf(target: unknown): Record<string, unknown> {
+  try {
+    return new (target as new () => Record<string, unknown>)();
+  } catch {
+    return Object.create((target as { prototype: object }).prototype) as Record<string, unknown>;
+  }
+}
+
 /** An input value as type-graphql hands it to a resolver: input objects as instances of their classes. */
 function asInstance(type: GraphQLInputType, value: unknown): unknown {
   if (isNonNullType(type)) return asInstance(type.ofType, value);
@@ -94,7 +103,7 @@ function asInstance(type: GraphQLInputType, value: unknown): unknown {
     return Array.isArray(value) ? value.map((item) => asInstance(type.ofType, item)) : value;
   if (!isInputObjectType(type)) return value;
   const metadata = getMetadataStorage().inputTypes.find((input) => input.name === type.name);
-  const instance = metadata ? (new (metadata.target as new () => object)() as Record<string, unknown>) : {};
+  const instance = metadata ? instanceOf(metadata.target) : {};
   const fields = type.getFields();
   for (const [name, item] of Object.entries(value as Record<string, unknown>))
     instance[name] = fields[name] ? asInstance(fields[name].type, item) : item;
@@ -131,13 +140,26 @@ export async function argumentRuleProblems(
   field: GraphQLField<unknown, unknown>,
   args: Readonly<Record<string, unknown>>,
 ): Promise<ArgumentProblem[]> {
+  try {
+    return await rulesOf(parent, field, args);
+  } catch {
+    // Only an addition to a 400 already due for the types: if the rules cannot be run here, that 400 stands.
+    return [];
+  }
+}
+
+async function rulesOf(
+  parent: GraphQLObjectType,
+  field: GraphQLField<unknown, unknown>,
+  args: Readonly<Record<string, unknown>>,
+): Promise<ArgumentProblem[]> {
   const resolver = resolverOf(parent, field.name);
   const argumentTypes = new Map(field.args.map((arg) => [arg.name, arg.type]));
   const problems: ArgumentProblem[] = [];
   for (const param of resolver?.params ?? []) {
     if (param.kind === 'args') {
       // The class's fields are the field's arguments: its defaults, then the values given.
-      const instance = new (param.getType() as new () => object)() as Record<string, unknown>;
+      const instance = instanceOf(param.getType());
       let given = false;
       for (const [name, value] of Object.entries(args)) {
         const type = argumentTypes.get(name);
