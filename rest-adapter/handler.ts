@@ -18,7 +18,7 @@ import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
 import {
   argumentRuleProblems,
   coercedOrUndefined,
-  fieldsWithVariables,
+  fieldsWithArguments,
 } from '../src/http/input/argument-rules.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
@@ -166,7 +166,7 @@ async function rulesOfWellTypedArguments(
 ): Promise<CoercionProblem[]> {
   const badVariables = new Set(typeProblems.map((problem) => problem.variable));
   const problems: CoercionProblem[] = [];
-  for (const { parent, field, node } of fieldsWithVariables(schema, route.document)) {
+  for (const { parent, field, node } of fieldsWithArguments(schema, route.document)) {
     const args: Record<string, unknown> = {};
     const variableOf = new Map<string, string>();
     for (const argument of node.arguments ?? []) {

@@ -215,6 +215,14 @@ it('GraphQL literals of the wrong type: each error names its argument in details
     org.keys.read,
     '{ securityRecommendations(limit: "many", tenantGroupId: 7) { items { id } } }',
   );
+  const rules = await app.graphql(
+    org.keys.read,
+    '{ securityRecommendations(limit: 500, tenantGroupId: 7) { items { id } } }',
+  );
+  const ruleFields = (rules.body.errors ?? []).flatMap(
+    (error) => (error.extensions.details?.fields ?? []) as Array<{ field: string }>,
+  );
+  expect(ruleFields.map((f) => f.field).sort()).toEqual(['limit', 'tenantGroupId']);
   expect(res.status).toBe(400);
   const named = (res.body.errors ?? []).flatMap(
     (error) => (error.extensions.details?.fields ?? []) as Array<{ field: string }>,

@@ -6,7 +6,6 @@ import {
   isNonNullType,
   type GraphQLField,
   isObjectType,
-  Kind,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -190,8 +189,8 @@ export function coercedOrUndefined(value: unknown, type: GraphQLInputType): unkn
   return ok ? coerced : undefined;
 }
 
-/** Every field of the document that takes a variable, with its parent type and definition. */
-export function fieldsWithVariables(
+/** Every field of the document given arguments, with its parent type and definition. */
+export function fieldsWithArguments(
   schema: GraphQLSchema,
   document: DocumentNode,
 ): Array<{ parent: GraphQLObjectType; field: GraphQLField<unknown, unknown>; node: FieldNode }> {
@@ -204,8 +203,7 @@ export function fieldsWithVariables(
       Field(node) {
         const parent = typeInfo.getParentType();
         const field = typeInfo.getFieldDef();
-        const takesVariable = node.arguments?.some((argument) => argument.value.kind === Kind.VARIABLE);
-        if (takesVariable && field && isObjectType(parent)) found.push({ parent, field, node });
+        if (node.arguments?.length && field && isObjectType(parent)) found.push({ parent, field, node });
       },
     }),
   );
