@@ -39,15 +39,20 @@ describe('the live environment on Microsoft 365', () => {
 
   it('lists the available tenants from delegatedAdminCustomers (the partner tenant), a page at a time', async () => {
     type Page = {
-      data: Array<{ externalId: string; displayName: string; tenantId: string | null }>;
+      data: Array<{ externalId: string; displayName: string; tenantId: string | null; status: string }>;
       meta: { nextCursor: string | null };
     };
     const first = await world.app.request<Page>('GET', '/v1/available-tenants?limit=2', { key: world.key });
     expect(first.status).toBe(200);
     const { consented, consentMissing, unknownApp } = world.scenario;
     expect(first.body.data).toEqual([
-      { externalId: consented.id, displayName: 'Fabrikam', tenantId: null },
-      { externalId: consentMissing.id, displayName: 'Northwind Traders', tenantId: null },
+      { externalId: consented.id, displayName: 'Fabrikam', tenantId: null, status: 'Available' },
+      {
+        externalId: consentMissing.id,
+        displayName: 'Northwind Traders',
+        tenantId: null,
+        status: 'Available',
+      },
     ]);
     expect(graphCalls(world)).toEqual([
       'GET /v1.0/tenantRelationships/delegatedAdminCustomers?$select=id,tenantId,displayName&$top=2',
