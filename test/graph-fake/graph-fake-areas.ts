@@ -1,4 +1,8 @@
-import type { AssignedLicense, AutomaticRepliesSetting, PasswordProfile } from '@microsoft/microsoft-graph-types';
+import type {
+  AssignedLicense,
+  AutomaticRepliesSetting,
+  PasswordProfile,
+} from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -120,7 +124,8 @@ function removeMember(tenant: FakeTenant, groupId: string, userId: string, call:
 
 function mailboxSettings(tenant: FakeTenant, id: string, call: GraphCall): FakeReply {
   if (!tenant.users.some((record) => record.user.id === id && !record.deleted)) return noSuchObject(id, call);
-  const setting = (call.body as { automaticRepliesSetting?: AutomaticRepliesSetting }).automaticRepliesSetting;
+  const setting = (call.body as { automaticRepliesSetting?: AutomaticRepliesSetting })
+    .automaticRepliesSetting;
   if (!setting?.status) return badRequest('automaticRepliesSetting.status is required.', call);
   fakeAreaState(tenant).autoReplies.set(id, setting);
   return { status: 200, body: { automaticRepliesSetting: setting } };

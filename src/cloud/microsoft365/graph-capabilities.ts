@@ -117,14 +117,14 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   notAvailable(
     'oneDriveTransfer',
     'none (driveItem move stays within one drive; copy between drives is an asynchronous job per item)',
-    'Microsoft Graph v1.0 moves files only within one drive: between two users\' OneDrives it can only ' +
+    "Microsoft Graph v1.0 moves files only within one drive: between two users' OneDrives it can only " +
       'copy, one asynchronous job per item, which the Microsoft 365 provider does not run yet',
   ),
   notAvailable(
     'deletedUserOneDrive',
     'none (GET /users/{id}/drive answers 404 once the user is deleted)',
     'Microsoft Graph v1.0 reaches a OneDrive through its user, which it no longer serves once the user is ' +
-      "deleted; the retained OneDrive is reachable only through its SharePoint site, which the provider " +
+      'deleted; the retained OneDrive is reachable only through its SharePoint site, which the provider ' +
       'does not track yet',
   ),
   notAvailable(

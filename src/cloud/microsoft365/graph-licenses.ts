@@ -15,7 +15,10 @@ const USERS_PAGE = 999;
  */
 const REFUSALS: ReadonlyArray<[RegExp, CloudRefusal]> = [
   [/usage ?location/i, 'USAGE_LOCATION_REQUIRED'],
-  [/(does not|doesn't) have (any |enough )?(available )?licenses|no (available|free) licenses/i, 'NO_FREE_SEAT'],
+  [
+    /(does not|doesn't) have (any |enough )?(available )?licenses|no (available|free) licenses/i,
+    'NO_FREE_SEAT',
+  ],
   [/does not correspond to a valid company license/i, 'UNKNOWN_SKU'],
 ];
 

@@ -6,7 +6,8 @@ import { MICROSOFT365 } from './graph-errors.js';
 import { unsupportedReason } from './graph-capabilities.js';
 
 /** Graph's 400 for a password its own rules refuse (complexity, banned passwords, recent reuse). */
-const PASSWORD_REFUSED = /password (does not comply|complexity)|does not comply with password|banned password/i;
+const PASSWORD_REFUSED =
+  /password (does not comply|complexity)|does not comply with password|banned password/i;
 
 const user = (id: string) => `/users/${encodeURIComponent(id)}`;
 
