@@ -107,7 +107,7 @@ function resetPassword(tenant: FakeTenant, id: string, call: GraphCall): FakeRep
     password,
     forceChangePasswordNextSignIn: profile.forceChangePasswordNextSignIn ?? false,
   });
-  return { status: 204 };
+  return { status: 204, body: undefined };
 }
 
 function removeMember(tenant: FakeTenant, groupId: string, userId: string, call: GraphCall): FakeReply {
@@ -119,7 +119,7 @@ function removeMember(tenant: FakeTenant, groupId: string, userId: string, call:
       "One or more removed object references do not exist for the following modified properties: 'members'.",
       call.clientRequestId,
     );
-  return { status: 204 };
+  return { status: 204, body: undefined };
 }
 
 function mailboxSettings(tenant: FakeTenant, id: string, call: GraphCall): FakeReply {
