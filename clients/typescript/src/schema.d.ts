@@ -3658,6 +3658,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4199,6 +4200,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4429,6 +4431,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4662,6 +4665,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5720,6 +5724,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5989,6 +5994,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6632,6 +6638,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6695,6 +6702,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -8239,6 +8247,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
