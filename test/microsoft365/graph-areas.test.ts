@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { isCloudError } from '../../src/cloud/cloud-error.js';
 import { graphTenantAreas, unsupportedArea } from '../../src/cloud/microsoft365/graph-areas.js';
-import { MICROSOFT365_CAPABILITIES } from '../../src/cloud/microsoft365/graph-capabilities.js';
+import {
+  MICROSOFT365_APPLICATION_PERMISSIONS,
+  MICROSOFT365_CAPABILITIES,
+} from '../../src/cloud/microsoft365/graph-capabilities.js';
 import type { GraphTenantClient } from '../../src/cloud/microsoft365/graph-client.js';
 import type { CloudContacts } from '../../src/cloud/tenant-cloud.js';
 import { toAppError } from '../../src/core/errors.js';
@@ -127,5 +131,15 @@ describe('the tenant areas and the capability table agree', () => {
     );
     expect(new Set(unavailable)).toEqual(new Set(unsupportedCalls.map(([, , capability]) => capability)));
     expect(names.length).toBeLessThanOrEqual(LIST_BOUNDS['CloudConnection.capabilities'] as number);
+  });
+});
+
+describe('docs/microsoft365.md and the capability table agree', () => {
+  const doc = readFileSync('docs/microsoft365.md', 'utf8');
+
+  it('names every capability, and every application permission in its permission table', () => {
+    for (const { capability } of MICROSOFT365_CAPABILITIES) expect(doc).toContain(capability);
+    for (const permission of MICROSOFT365_APPLICATION_PERMISSIONS)
+      expect(doc).toContain(`| \`${permission}\``);
   });
 });

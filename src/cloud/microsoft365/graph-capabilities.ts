@@ -61,7 +61,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   {
     capability: 'licenses',
     available: true,
-    graphApi: 'GET /subscribedSkus, POST /users/{id}/assignLicense',
+    graphApi: 'GET /subscribedSkus, GET /users?$select=id,assignedLicenses, POST /users/{id}/assignLicense',
     permissions: ['LicenseAssignment.ReadWrite.All'],
   },
   {
