@@ -178,6 +178,30 @@ describe('POST /v1/tenants/:id/licenses/assign on Graph', () => {
   });
 });
 
+describe('GraphQL assignLicense on Graph', () => {
+  const ASSIGN = `mutation Assign($tenantId: UUID!, $input: LicenseAssignmentInput!) {
+    assignLicense(tenantId: $tenantId, input: $input) { skuId }
+  }`;
+
+  it('answers Graph’s refusals with the extensions code and details the sandbox gives', async () => {
+    const full = await createSku(app, sandbox, { total: 1, consumed: 1 });
+    const inSandbox = await app.graphql(org.keys.write, ASSIGN, {
+      tenantId: sandbox.id,
+      input: { userId: (await userOf(sandbox)).id, skuId: full.skuId },
+    });
+    const liveSku = await createSku(app, live, { total: 3, skuId: randomUUID() });
+    upstream.skus = [graphSku({ skuId: liveSku.skuId, consumedUnits: 5 })];
+    const res = await app.graphql(org.keys.write, ASSIGN, {
+      tenantId: live.id,
+      input: { userId: (await userOf(live)).id, skuId: liveSku.skuId },
+    });
+    const shape = (errors: typeof res.body.errors) =>
+      errors?.map((error) => [error.extensions.code, Object.keys(error.extensions.details ?? {}).sort()]);
+    expect(shape(res.body.errors)).toEqual(shape(inSandbox.body.errors));
+    expect(shape(res.body.errors)).toEqual([['CONFLICT', ['consumed', 'skuId', 'total']]]);
+  });
+});
+
 describe('POST /api/user-management-identity/users/:id/reset-password on Graph', () => {
   const reset = (tenant: Tenant, userId: string, password: string) =>
     app.request<Envelope<{ temporaryPassword: string | null }>>(
