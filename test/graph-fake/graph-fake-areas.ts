@@ -3,6 +3,7 @@ import type {
   AutomaticRepliesSetting,
   PasswordProfile,
 } from '@microsoft/microsoft-graph-types';
+import { handleDrives } from './graph-fake-drives.js';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -37,6 +38,7 @@ const WRITE_ROLES = {
   password: ['User-PasswordProfile.ReadWrite.All'],
   groupMember: ['GroupMember.ReadWrite.All', 'Group.ReadWrite.All', 'Directory.ReadWrite.All'],
   mailboxSettings: ['MailboxSettings.ReadWrite'],
+  files: ['Files.ReadWrite.All', 'Sites.ReadWrite.All'],
 };
 
 /** Graph's answer to a user id the tenant does not have. */
@@ -132,13 +134,14 @@ function mailboxSettings(tenant: FakeTenant, id: string, call: GraphCall): FakeR
 }
 
 /**
- * The licenses and user-management writes of Graph v1.0, for the tenant of the call's token (registered in
+ * The licenses and user-management writes of Graph v1.0 (and OneDrive, graph-fake-drives.ts), for the tenant of the call's token (registered in
  * handleGraph, graph-fake-graph.ts). Undefined: not one of these routes.
  */
 export function handleAreas(
   state: GraphFakeState,
   tenant: FakeTenant,
   token: IssuedToken,
+  base: string,
   call: GraphCall,
 ): FakeReply | undefined {
   const denied = (roles: string[]) =>
@@ -165,5 +168,7 @@ export function handleAreas(
     return denied(WRITE_ROLES.mailboxSettings) ?? mailboxSettings(tenant, path[2], call);
   if (call.method === 'DELETE' && path[1] === 'groups' && path[3] === 'members' && path[5] === '$ref')
     return denied(WRITE_ROLES.groupMember) ?? removeMember(tenant, path[2], path[4], call);
+  if (path[1] === 'drives' || (path[1] === 'users' && path[3] === 'drive'))
+    return denied(WRITE_ROLES.files) ?? handleDrives(tenant, base, call);
   return undefined;
 }

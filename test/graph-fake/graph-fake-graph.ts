@@ -174,7 +174,7 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
       call.clientRequestId,
     );
   const route = `${call.method} ${call.path.replace(/\/microsoft\.graph\.delta$/, '/delta')}`;
-  const areaReply = handleAreas(state, tenant, token, call);
+  const areaReply = handleAreas(state, tenant, token, base, call);
   if (areaReply) return areaReply;
   if (route === 'POST /$batch') return batch(state, base, call);
   if (call.method !== 'GET')

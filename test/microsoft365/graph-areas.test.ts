@@ -100,7 +100,6 @@ describe('the tenant areas and the capability table agree', () => {
       () => areas.userManagement.addMailboxDelegate('u', 'd'),
       'mailboxDelegation',
     ],
-    ['userManagement.transferFiles', () => areas.userManagement.transferFiles('u', 't'), 'oneDriveTransfer'],
     [
       'userManagement.listDriveItems',
       () => areas.userManagement.listDriveItems('u', { offset: 0, limit: 1 }),

@@ -6,6 +6,12 @@ import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft36
 import type { UserManagementCloud } from '../../src/cloud/user-management.provider.js';
 import { toAppError } from '../../src/core/errors.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
+import {
+  fakeDrive,
+  putDriveItem,
+  setCopyPendingPolls,
+  type FakeDrive,
+} from '../graph-fake/graph-fake-drives.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 
@@ -133,17 +139,119 @@ describe('setAutoReply: PATCH /users/{id}/mailboxSettings', () => {
   });
 });
 
+describe('transferFiles: copy across OneDrives, watched to completion, then delete the source', () => {
+  let leaver: User;
+  let manager: User;
+  beforeAll(() => {
+    leaver = scenario.fake.state.putUser(tenant, fakeUser(tenant, 'Diego Siciliani'));
+    manager = scenario.fake.state.putUser(tenant, fakeUser(tenant, 'Megan Bowen'));
+  });
+  beforeEach(() => {
+    for (const owner of [leaver, manager]) fakeDrive(tenant, owner.id!).items.length = 0;
+  });
+  afterEach(() => setCopyPendingPolls(0));
+
+  const tree = (drive: FakeDrive, parentId = drive.rootId): unknown[] =>
+    drive.items
+      .filter((item) => item.parentId === parentId)
+      .map((item) => (item.folder ? { [item.name]: tree(drive, item.id) } : item.name))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+  it('moves every root item under "Transferred from <name>", in the exact Graph requests', async () => {
+    const source = fakeDrive(tenant, leaver.id!);
+    const budget = putDriveItem(source, 'Budget.xlsx');
+    const projects = putDriveItem(source, 'Projects', { folder: { childCount: 1 }, file: undefined });
+    putDriveItem(source, 'Plan.docx', { parentId: projects.id });
+    const target = fakeDrive(tenant, manager.id!);
+    putDriveItem(target, 'Own file.docx');
+
+    expect(await cloud.transferFiles(leaver.id!, manager.id!)).toBe(2);
+    expect(tree(source)).toEqual([]);
+    expect(tree(target)).toEqual([
+      'Own file.docx',
+      { 'Transferred from Diego Siciliani': ['Budget.xlsx', { Projects: ['Plan.docx'] }] },
+    ]);
+    const folderId = target.items.find((item) => item.name === 'Transferred from Diego Siciliani')!.id;
+    const calls = graphRequests().map(({ method, url, body, status }) => ({
+      call: `${method} ${url.replace(/\/monitor\/[-\w]+/, '/monitor/{id}')} ${status}`,
+      ...(body === undefined ? {} : { body }),
+    }));
+    const copy = (id: string, name: string) => [
+      {
+        call: `POST /v1.0/users/${leaver.id}/drive/items/${id}/copy?@microsoft.graph.conflictBehavior=replace 202`,
+        body: { parentReference: { driveId: target.id, id: folderId }, name },
+      },
+      { call: 'GET /monitor/{id} 200' },
+      { call: `DELETE /v1.0/users/${leaver.id}/drive/items/${id} 204` },
+    ];
+    expect(calls).toEqual([
+      { call: `GET /v1.0/users/${leaver.id}/drive/root/children?$select=id,name 200` },
+      { call: `GET /v1.0/users/${leaver.id}/drive?$select=id,owner 200` },
+      { call: `GET /v1.0/users/${manager.id}/drive?$select=id 200` },
+      {
+        call: `POST /v1.0/drives/${target.id}/root/children 201`,
+        body: {
+          name: 'Transferred from Diego Siciliani',
+          folder: {},
+          '@microsoft.graph.conflictBehavior': 'fail',
+        },
+      },
+      ...copy(budget.id, 'Budget.xlsx'),
+      ...copy(projects.id, 'Projects'),
+    ]);
+
+    // Idempotent: nothing left to move, nothing asked but the list.
+    scenario.fake.clearRequests();
+    expect(await cloud.transferFiles(leaver.id!, manager.id!)).toBe(0);
+    expect(graphRequests().map(({ method, url }) => `${method} ${url}`)).toEqual([
+      `GET /v1.0/users/${leaver.id}/drive/root/children?$select=id,name`,
+    ]);
+  });
+
+  it('resumes an interrupted transfer: the folder is reused, a partial copy replaced, a running copy awaited', async () => {
+    const source = fakeDrive(tenant, leaver.id!);
+    putDriveItem(source, 'Contract.pdf', { size: 2048 });
+    const target = fakeDrive(tenant, manager.id!);
+    // A first run made the folder and began copying Contract.pdf before it stopped.
+    const folder = putDriveItem(target, 'Transferred from Diego Siciliani', { folder: {}, file: undefined });
+    putDriveItem(target, 'Contract.pdf', { parentId: folder.id, size: 10 });
+    setCopyPendingPolls(1);
+
+    expect(await cloud.transferFiles(leaver.id!, manager.id!)).toBe(1);
+    expect(target.items.filter((item) => item.parentId === folder.id)).toEqual([
+      expect.objectContaining({ name: 'Contract.pdf', size: 2048 }),
+    ]);
+    expect(tree(source)).toEqual([]);
+    const calls = graphRequests().map(
+      ({ method, url, status }) => `${method} ${url.split('?')[0]} ${status}`,
+    );
+    expect(calls).toContain(`POST /v1.0/drives/${target.id}/root/children 409`);
+    expect(calls).toContain(`GET /v1.0/drives/${target.id}/root:/Transferred from Diego Siciliani 200`);
+    expect(calls.filter((call) => call.startsWith('GET /monitor/'))).toEqual([
+      expect.stringMatching(/ 202$/),
+      expect.stringMatching(/ 200$/),
+    ]);
+  });
+
+  it('needs Files.ReadWrite.All (Forbidden otherwise), and moves nothing', async () => {
+    const source = fakeDrive(tenant, leaver.id!);
+    putDriveItem(source, 'Notes.txt');
+    const error = await failure(cloudFor(['User.ReadWrite.All']).transferFiles(leaver.id!, manager.id!));
+    expect(error).toMatchObject({ kind: 'Forbidden', reason: 'PERMISSION_MISSING' });
+    expect(tree(source)).toEqual(['Notes.txt']);
+  });
+});
+
 describe('what Graph v1.0 cannot do', () => {
   it.each([
-    ['getMailbox', () => cloud.getMailbox(user.id!), 'sharedMailboxes'],
-    ['convertMailboxToShared', () => cloud.convertMailboxToShared(user.id!), 'sharedMailboxes'],
-    ['addMailboxDelegate', () => cloud.addMailboxDelegate(user.id!, 'someone'), 'mailboxDelegation'],
-    ['transferFiles', () => cloud.transferFiles(user.id!, 'someone'), 'oneDriveTransfer'],
-    ['listDriveItems', () => cloud.listDriveItems(user.id!, { offset: 0, limit: 10 }), 'deletedUserOneDrive'],
-    ['grantDriveAccess', () => cloud.grantDriveAccess(user.id!, 'someone'), 'deletedUserOneDrive'],
+    ['getMailbox', 'sharedMailboxes', () => cloud.getMailbox(user.id!)],
+    ['convertMailboxToShared', 'sharedMailboxes', () => cloud.convertMailboxToShared(user.id!)],
+    ['addMailboxDelegate', 'mailboxDelegation', () => cloud.addMailboxDelegate(user.id!, 'someone')],
+    ['listDriveItems', 'deletedUserOneDrive', () => cloud.listDriveItems(user.id!, { offset: 0, limit: 10 })],
+    ['grantDriveAccess', 'deletedUserOneDrive', () => cloud.grantDriveAccess(user.id!, 'someone')],
   ] as const)(
     '%s answers Unsupported (501 NOT_SUPPORTED) naming %s, calling nothing',
-    async (_, call, capability) => {
+    async (_, capability, call) => {
       const error = await failure(call());
       expect(error).toMatchObject({ kind: 'Unsupported', capability, provider: 'microsoft365' });
       const answer = toAppError(error);

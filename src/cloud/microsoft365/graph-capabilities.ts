@@ -114,12 +114,14 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     'none (Exchange Online PowerShell: Add-MailboxPermission -AccessRights FullAccess)',
     `${NO_API}: full access to another user's mailbox is granted through Exchange Online PowerShell`,
   ),
-  notAvailable(
-    'oneDriveTransfer',
-    'none (driveItem move stays within one drive; copy between drives is an asynchronous job per item)',
-    "Microsoft Graph v1.0 moves files only within one drive: between two users' OneDrives it can only " +
-      'copy, one asynchronous job per item, which the Microsoft 365 provider does not run yet',
-  ),
+  {
+    capability: 'oneDriveTransfer',
+    available: true,
+    graphApi:
+      'GET /users/{id}/drive/root/children, GET /users/{id}/drive, POST /drives/{id}/root/children, ' +
+      'POST /users/{id}/drive/items/{id}/copy (watched to completion), DELETE /users/{id}/drive/items/{id}',
+    permissions: ['Files.ReadWrite.All'],
+  },
   notAvailable(
     'deletedUserOneDrive',
     'none (GET /users/{id}/drive answers 404 once the user is deleted)',

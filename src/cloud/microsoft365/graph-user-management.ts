@@ -3,6 +3,7 @@ import { CloudError, isCloudError } from '../cloud-error.js';
 import type { UserManagementCloud } from '../user-management.provider.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365 } from './graph-errors.js';
+import { transferDriveItems } from './graph-onedrive.js';
 import { unsupportedReason } from './graph-capabilities.js';
 
 /** Graph's 400 for a password its own rules refuse (complexity, banned passwords, recent reuse). */
@@ -39,10 +40,11 @@ function autoReplySetting(message: string | null): AutomaticRepliesSetting {
 
 /**
  * User management of one Microsoft 365 tenant: password reset (`PATCH /users/{id}` passwordProfile), removal
- * from a group (`DELETE /groups/{id}/members/{userId}/$ref`) and the automatic reply
- * (`PATCH /users/{id}/mailboxSettings`). The mailbox's type and full-access delegation belong to Exchange
- * Online PowerShell and the files of a OneDrive are not reachable as the product needs them (see
- * graph-capabilities.ts): those answer Unsupported naming the capability, never a pretended success.
+ * from a group (`DELETE /groups/{id}/members/{userId}/$ref`), the automatic reply
+ * (`PATCH /users/{id}/mailboxSettings`) and moving a user's files to another's OneDrive (graph-onedrive.ts).
+ * The mailbox's type and full-access delegation belong to Exchange Online PowerShell, and a deleted user's
+ * OneDrive is no longer reachable through the user (see graph-capabilities.ts): those answer Unsupported
+ * naming the capability, never a pretended success.
  */
 export function graphUserManagement(graph: GraphTenantClient): UserManagementCloud {
   return {
@@ -77,7 +79,7 @@ export function graphUserManagement(graph: GraphTenantClient): UserManagementClo
     getMailbox: unsupported('sharedMailboxes'),
     convertMailboxToShared: unsupported('sharedMailboxes'),
     addMailboxDelegate: unsupported('mailboxDelegation'),
-    transferFiles: unsupported('oneDriveTransfer'),
+    transferFiles: (fromExternalId, toExternalId) => transferDriveItems(graph, fromExternalId, toExternalId),
     listDriveItems: unsupported('deletedUserOneDrive'),
     grantDriveAccess: unsupported('deletedUserOneDrive'),
   };
