@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { SubscribedSku } from '@microsoft/microsoft-graph-types';
-import type { CloudProvider } from '../../src/cloud/cloud-provider.js';
-import { graphTenantAreas } from '../../src/cloud/microsoft365/graph-areas.js';
-import { GraphTransport } from '../../src/cloud/microsoft365/graph-transport.js';
-import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
@@ -11,6 +7,7 @@ import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
+import { useGraphAreas } from '../helpers/graph-areas.js';
 import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
@@ -40,25 +37,6 @@ function graphSku(fields: Partial<SubscribedSku> = {}): SubscribedSku {
     consumedUnits: 0,
     prepaidUnits: { enabled: 5, suspended: 0, warning: 0, lockedOut: 0 },
     ...fields,
-  };
-}
-
-/** The partner's provider, with the `live` tenant's licenses and user management on Graph. */
-function withGraphAreas(provider: CloudProvider): CloudProvider {
-  const transport = new GraphTransport(microsoft365SettingsOf({ microsoft365: scenario.settings }));
-  const graph = transport.forTenant(
-    { clientId: scenario.app.clientId, clientSecret: scenario.secret },
-    upstream.id,
-  );
-  return {
-    name: provider.name,
-    getDelegatedAccess: (id) => provider.getDelegatedAccess(id),
-    listDelegatedCustomers: (request) => provider.listDelegatedCustomers(request),
-    consentInstructions: (id) => provider.consentInstructions(id),
-    forTenant: async (id) => {
-      const tenantCloud = await provider.forTenant(id);
-      return id === live.externalId ? { ...tenantCloud, ...graphTenantAreas(graph) } : tenantCloud;
-    },
   };
 }
 
@@ -99,9 +77,7 @@ beforeAll(async () => {
   live = await createTenant(app, org.scope);
   upstream = scenario.fake.state.addTenant({ id: live.externalId, displayName: live.name });
   upstream.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
-  const clouds = app.deps.clouds;
-  const forPartner = clouds.forPartner.bind(clouds);
-  clouds.forPartner = async (partner) => withGraphAreas(await forPartner(partner));
+  useGraphAreas(app, scenario, live.externalId, upstream);
 });
 afterAll(async () => {
   await scenario.fake.stop();
