@@ -6,30 +6,13 @@ import { createApp } from '../src/app.js';
 import { SimulatedCloud } from '../src/cloud/simulated/index.js';
 import { systemClock } from '../src/core/clock.js';
 import { PgListener } from '../src/core/pg-listener.js';
+import { QueryLog } from '../src/db/query-log.js';
 import { OUTBOX_SUBSCRIBERS } from '../src/features.js';
 import { buildAppSchema } from '../src/schema.js';
 import { restUsersPath } from './targets.js';
 
-/** Collects the statements MikroORM logs ("[query] <sql> [took …]") while switched on. */
-export class StatementRecorder {
-  private recording: string[] | null = null;
-
-  record(message: string): void {
-    // The logger colours its output; results.json wants the plain SQL.
-    if (this.recording && message.includes('[query]'))
-      this.recording.push(message.replace(/\x1b\[[0-9;]*m/g, ''));
-  }
-
-  async during(action: () => Promise<void>): Promise<string[]> {
-    this.recording = [];
-    try {
-      await action();
-      return this.recording;
-    } finally {
-      this.recording = null;
-    }
-  }
-}
+/** Collects the statements MikroORM logs while switched on: the tests' recorder too (src/db/query-log.ts). */
+export { QueryLog as StatementRecorder };
 
 export interface StatementCounts {
   byLimit: Record<number, number>;
@@ -53,7 +36,7 @@ export async function countStatements(options: {
   orm: MikroORM;
   pool: pg.Pool;
   databaseUrl: string;
-  recorder: StatementRecorder;
+  recorder: QueryLog;
   apiKey: string;
   tenantId: string;
   limits: number[];
@@ -89,7 +72,7 @@ export async function countStatements(options: {
 
 async function countPerLimit(
   baseUrl: string,
-  options: { recorder: StatementRecorder; apiKey: string; tenantId: string; limits: number[] },
+  options: { recorder: QueryLog; apiKey: string; tenantId: string; limits: number[] },
 ): Promise<StatementCounts> {
   const urlFor = (limit: number) => baseUrl + restUsersPath(options.tenantId, limit);
   // Warm-up: the key lookup and anything else cached per process are not part of a request's cost.
@@ -97,7 +80,7 @@ async function countPerLimit(
   const byLimit: Record<number, number> = {};
   let statementsAtLargestLimit: string[] = [];
   for (const limit of options.limits) {
-    const statements = await options.recorder.during(() => getOk(urlFor(limit), options.apiKey));
+    const statements = await options.recorder.statementsDuring(() => getOk(urlFor(limit), options.apiKey));
     byLimit[limit] = statements.length;
     if (limit === Math.max(...options.limits)) statementsAtLargestLimit = statements;
   }

@@ -35,6 +35,8 @@ export interface CompiledRoute {
   sources: Map<string, VariableSource>;
   /** What the root field's resolver needs (its `@RequirePermission`), checked before the input is. */
   requirements: Requirement[];
+  /** The root field's name, as `RequestContext.preAuthorized` once the handler has checked `requirementsFor`. */
+  preAuthorized: ReadonlySet<string>;
   /**
    * The requirements once the request's variables are known: `requirements` plus the stricter requirement of an
    * argument the request turns on (`input.deleteUser` of offboardUser: an Admin key), checked before the input is
@@ -123,7 +125,18 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
     ? (values: Readonly<Record<string, unknown>>) =>
         operationRequirements(schema, operation, new Map(), values)
     : () => requirements;
-  return { definition, document, rootField, variables, sources, requirements, requirementsFor, run };
+  const preAuthorized = new Set([fields[0].name.value]);
+  return {
+    definition,
+    document,
+    rootField,
+    variables,
+    sources,
+    requirements,
+    preAuthorized,
+    requirementsFor,
+    run,
+  };
 }
 
 function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {

@@ -172,7 +172,10 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
         }
         throw invalid(problems.map((p) => fieldProblem(route, p)));
       }
-      const result = await route.run(deps.contextFor(req), variables);
+      const context = deps.contextFor(req);
+      // Checked above, before the input: the resolver's @RequirePermission does not check a second time.
+      if (req.viewer) context.preAuthorized = route.preAuthorized;
+      const result = await route.run(context, variables);
       if (result.errors?.length) {
         const [first] = result.errors;
         // A null sent for an argument that has a default but is not nullable (`"dryRun": null`): graphql-js

@@ -4,7 +4,7 @@ import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database-timeouts.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
-import { HEARTBEAT_INTERVAL_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
+import { heartbeatIntervalFor, MIN_STALE_AFTER_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 import {
   DEFAULT_MICROSOFT_GRAPH_URL,
   DEFAULT_MICROSOFT_LOGIN_URL,
@@ -133,13 +133,13 @@ function embeddedPortFromEnv(env: NodeJS.ProcessEnv, apiPort: number): number {
   return value;
 }
 
-/** At least two heartbeats: a live worker must never be taken for dead between two of its beats. */
+/** Four heartbeats (heartbeatIntervalFor): a live worker must never be taken for dead between two of its beats. */
 function staleAfterFromEnv(env: NodeJS.ProcessEnv): number {
   const value = intFromEnv(env, 'JOB_STALE_AFTER_MS', STALE_AFTER_MS);
-  if (value < 2 * HEARTBEAT_INTERVAL_MS)
+  if (value < MIN_STALE_AFTER_MS)
     throw new Error(
-      `JOB_STALE_AFTER_MS must be at least ${2 * HEARTBEAT_INTERVAL_MS} (two ${HEARTBEAT_INTERVAL_MS} ms ` +
-        `heartbeats of a live worker), got ${value}`,
+      `JOB_STALE_AFTER_MS must be at least ${MIN_STALE_AFTER_MS} (four heartbeats of a live worker, ` +
+        `${heartbeatIntervalFor(MIN_STALE_AFTER_MS)} ms apart), got ${value}`,
     );
   return value;
 }

@@ -40,8 +40,7 @@ import { webhooksModule } from './webhooks/index.js';
  */
 export const FEATURE_MODULES: readonly FeatureModule[] = [
   organizationsModule,
-  // Its sync runs the steps of this list, read when a sync runs (the list is not built yet here).
-  tenantsModule(() => SYNC_STEPS),
+  tenantsModule,
   apiKeysModule,
   licensesModule,
   usersModule,

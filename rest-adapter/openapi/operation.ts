@@ -54,8 +54,9 @@ function securityOf(requirements: readonly Requirement[]): { security: JsonSchem
 /** The error codes a route can answer (each listed status is one the adapter or the services produce). */
 function errorCodesOf(route: RouteDefinition, takesInput: boolean): ErrorCode[] {
   const codes: ErrorCode[] = ['INVALID_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN'];
-  if (takesInput) codes.push('NOT_FOUND');
-  if (route.method !== 'GET' || route.conflictOnRead) codes.push('CONFLICT');
+  // The cloud's NotFound and Refused answer 404 and 409 on any route that reaches it (core/errors.ts).
+  if (takesInput || route.reachesCloud) codes.push('NOT_FOUND');
+  if (route.method !== 'GET' || route.conflictOnRead || route.reachesCloud) codes.push('CONFLICT');
   // Optimistic concurrency: a route that reads If-Match answers 412 to a stale version.
   if (Object.keys(route.headers ?? {}).some((header) => header.toLowerCase() === 'if-match'))
     codes.push('PRECONDITION_FAILED');

@@ -40,19 +40,25 @@ export function argumentValue(args: unknown, path: string): unknown {
  * row that argument needs (`{ when: [{ argument: 'input.deleteUser', requires: FEATURES.identity.admin }] }`).
  * One decorator for every resolver, so the REST routes (which execute these same fields) inherit exactly the
  * same checks; both are also recorded in the field's extensions, so the REST adapter and the GraphQL pipeline
- * can refuse before validating input (src/http/operation-requirements.ts). No resolver checks a permission
- * inline (docs/security-model.md).
+ * refuse before validating input (src/http/operation-requirements.ts). The check runs once per request: where
+ * that pre-check ran (`RequestContext.preAuthorized`) the field does not repeat it; where none ran (a
+ * subscription, graphql-js called directly) the field checks itself. No resolver checks a permission inline
+ * (docs/security-model.md).
  */
 export function RequirePermission(
   requirement: Requirement,
   options: RequirementOptions = {},
 ): MethodDecorator {
   const when = options.when ?? [];
-  const check = createMethodMiddlewareDecorator<RequestContext>(async ({ args, context }, next) => {
-    assertRequirement(context.viewer, requirement);
-    for (const stricter of when)
-      if (argumentValue(args, stricter.argument) === true)
-        assertRequirement(context.viewer, stricter.requires);
+  const check = createMethodMiddlewareDecorator<RequestContext>(async ({ args, context, info }, next) => {
+    // A root field the request's pre-check already cleared (permission before validation) is not checked twice.
+    const checkedBefore = info.path.prev === undefined && context.preAuthorized?.has(info.fieldName) === true;
+    if (!checkedBefore) {
+      assertRequirement(context.viewer, requirement);
+      for (const stricter of when)
+        if (argumentValue(args, stricter.argument) === true)
+          assertRequirement(context.viewer, stricter.requires);
+    }
     return next();
   });
   const record = Extensions({

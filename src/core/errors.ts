@@ -178,32 +178,44 @@ export class NotSupportedError extends AppError {
 export const CLOUD_RETRY_AFTER_SECONDS = 30;
 
 /**
- * The one mapping of a cloud failure that reached a request: throttled or failing → 503 SERVICE_UNAVAILABLE
- * with the cloud's Retry-After; a tenant that did not consent → 403 FORBIDDEN (`details.reason`,
- * `details.externalId`). Null for the kinds a feature must decide itself (NotFound, Refused, other
- * Forbidden): left unhandled they stay internal errors.
+ * The one mapping of a cloud failure that reached a request, so a feature maps only what is special to it
+ * (and catches nothing it would map the same way):
+ * - throttled or failing → 503 SERVICE_UNAVAILABLE with the cloud's Retry-After;
+ * - a tenant that did not consent → 403 FORBIDDEN (`details.reason`, `details.externalId`);
+ * - NotFound (the object is not, or no longer, in the cloud) → 404 NOT_FOUND with the cloud's message;
+ * - Refused (the cloud understood and said no, by a rule of its own) → 409 CONFLICT with its message, which
+ *   is written to be shown (`details.reason` CLOUD_REFUSED); the cloud's own code is for logs, never sent;
+ * - Unsupported (the connected cloud has no API for it) → 501 NOT_SUPPORTED naming the capability and provider.
+ * The 503, 404 and 409 say `details.upstream: 'cloud'`. Null for the rest (a permission the app lacks in the cloud):
+ * left unhandled it stays an internal error, logged, since the client cannot fix it.
  */
+const externalIdOf = (error: CloudError) =>
+  error.tenantExternalId ? { externalId: error.tenantExternalId } : {};
+
 export function appErrorOfCloud(error: CloudError): AppError | null {
-  if (error.retryable) {
-    return new ServiceUnavailableError(
-      error.retryAfterSeconds ?? CLOUD_RETRY_AFTER_SECONDS,
-      `The upstream cloud is ${error.kind === 'Throttled' ? 'throttling requests' : 'unavailable'}; nothing changed, retry later`,
-      { upstream: 'cloud', ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}) },
-    );
+  const about = { upstream: 'cloud', ...externalIdOf(error) };
+  switch (error.kind) {
+    case 'Throttled':
+    case 'Transient':
+      return new ServiceUnavailableError(
+        error.retryAfterSeconds ?? CLOUD_RETRY_AFTER_SECONDS,
+        `The upstream cloud is ${error.kind === 'Throttled' ? 'throttling requests' : 'unavailable'}; nothing changed, retry later`,
+        about,
+      );
+    case 'Forbidden':
+      return error.reason === 'CONSENT_REQUIRED'
+        ? new ForbiddenError(error.message, { reason: error.reason, ...externalIdOf(error) })
+        : null;
+    case 'NotFound':
+      return new AppError('NOT_FOUND', error.message, about);
+    case 'Refused':
+      return new ConflictError(error.message, { ...about, reason: 'CLOUD_REFUSED' });
+    case 'Unsupported':
+      return new NotSupportedError(error.message, {
+        capability: error.capability ?? null,
+        provider: error.provider ?? null,
+      });
   }
-  if (error.kind === 'Unsupported') {
-    return new NotSupportedError(error.message, {
-      capability: error.capability ?? null,
-      provider: error.provider ?? null,
-    });
-  }
-  if (error.kind === 'Forbidden' && error.reason === 'CONSENT_REQUIRED') {
-    return new ForbiddenError(error.message, {
-      reason: error.reason,
-      ...(error.tenantExternalId ? { externalId: error.tenantExternalId } : {}),
-    });
-  }
-  return null;
 }
 
 /** Anything that is not an AppError becomes a bland INTERNAL_ERROR: internals never leak. */

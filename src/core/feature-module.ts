@@ -8,8 +8,17 @@ import type { OutboxSubscriber } from './events/event-fanout.js';
 import type { EventKind } from './events/event-kinds.js';
 import type { AppDeps } from './service-context.js';
 
+/**
+ * What a task may need from the feature list itself, which no feature can import (its own module is part of
+ * the list): given by the wiring (src/tasks.ts) when it builds the tasks.
+ */
+export interface TaskWiring {
+  /** The steps of a tenant sync, every feature's `syncStep` in order (SYNC_STEPS, src/features.ts). */
+  readonly syncSteps: readonly SyncStep[];
+}
+
 /** Builds a background task once the process has its ORM and dependencies (graphile-worker's `Task`). */
-export type TaskFactory = (orm: MikroORM, deps: AppDeps) => Task;
+export type TaskFactory = (orm: MikroORM, deps: AppDeps, wiring: TaskWiring) => Task;
 
 /**
  * Everything a feature folder brings to the application, declared in its `index.ts` and listed once in

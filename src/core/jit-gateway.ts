@@ -55,31 +55,35 @@ export class NonErrorThrown extends Error {
  */
 export function normaliseError(error: unknown): GraphQLError {
   if (error instanceof GraphQLError && error.extensions) return error;
-  const raw = (error ?? {}) as {
-    message?: unknown;
-    path?: ReadonlyArray<string | number>;
-    locations?: ReadonlyArray<SourceLocation>;
-    originalError?: unknown;
-    extensions?: Record<string, unknown>;
-  };
-  const isObject = typeof error === 'object' && error !== null;
-  const inner = isObject && 'originalError' in raw ? raw.originalError : error;
-  const original =
-    inner instanceof Error ? inner : inner === undefined ? undefined : new NonErrorThrown(inner);
-  const message =
-    isObject && typeof raw.message === 'string' ? raw.message : (original?.message ?? 'Unexpected error');
-  const normalised = new GraphQLError(message, {
-    path: isObject && Array.isArray(raw.path) ? raw.path : undefined,
-    originalError: original,
-    extensions:
-      (isObject && raw.extensions) ||
-      (original as { extensions?: Record<string, unknown> })?.extensions ||
-      {},
-  });
+  const raw = typeof error === 'object' && error !== null ? (error as JitErrorLike) : undefined;
+  const original = originalOf(error, raw);
+  const normalised = new GraphQLError(
+    typeof raw?.message === 'string' ? raw.message : (original?.message ?? 'Unexpected error'),
+    {
+      path: Array.isArray(raw?.path) ? raw.path : undefined,
+      originalError: original,
+      extensions: raw?.extensions || (original as { extensions?: Record<string, unknown> })?.extensions || {},
+    },
+  );
   // graphql-js computes locations from AST nodes, which graphql-jit no longer has: keep the ones it computed.
-  if (isObject && Array.isArray(raw.locations) && raw.locations.length > 0)
+  if (Array.isArray(raw?.locations) && raw.locations.length > 0)
     (normalised as { locations?: ReadonlyArray<SourceLocation> }).locations = raw.locations;
   return normalised;
+}
+
+/** What graphql-jit may put in a result's `errors`: its own error objects, or whatever was thrown. */
+interface JitErrorLike {
+  message?: unknown;
+  path?: ReadonlyArray<string | number>;
+  locations?: ReadonlyArray<SourceLocation>;
+  originalError?: unknown;
+  extensions?: Record<string, unknown>;
+}
+
+/** The error behind a result's error, as an Error: a thrown non-Error value is wrapped (kept for the log). */
+function originalOf(error: unknown, raw: JitErrorLike | undefined): Error | undefined {
+  const inner = raw && 'originalError' in raw ? raw.originalError : error;
+  return inner instanceof Error ? inner : inner === undefined ? undefined : new NonErrorThrown(inner);
 }
 
 function withNormalisedErrors<T extends ExecutionResult>(result: T): T {

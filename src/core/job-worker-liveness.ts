@@ -1,10 +1,21 @@
 import type pg from 'pg';
 import { RELEASE_DEAD_WORKERS } from './perf/graphile-worker-private-tables.js';
 
-/** How often a process says its workers are alive. */
+/** How often a process says its workers are alive (at the default stale time; a shorter one beats faster). */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** A worker silent for this long is dead: its jobs go back to the queue. */
 export const STALE_AFTER_MS = 20_000;
+/** The shortest stale time: four heartbeats of 500 ms (a test's second process takes over within seconds). */
+export const MIN_STALE_AFTER_MS = 2_000;
+
+/**
+ * A process beats four times per stale time, at most every HEARTBEAT_INTERVAL_MS: a live worker is never
+ * taken for dead between two of its beats (it would have to miss three in a row), and a dead one's jobs come
+ * back within the stale time plus one beat.
+ */
+export function heartbeatIntervalFor(staleAfterMs: number): number {
+  return Math.min(HEARTBEAT_INTERVAL_MS, Math.floor(staleAfterMs / 4));
+}
 
 const HEARTBEAT = `
   insert into job_worker_heartbeats (worker_id, seen_at)
@@ -43,7 +54,7 @@ export class JobWorkerLiveness {
           () => undefined,
         )
         .finally(() => (this.running = null));
-    }, HEARTBEAT_INTERVAL_MS);
+    }, heartbeatIntervalFor(this.staleAfterMs));
     this.timer.unref();
   }
 

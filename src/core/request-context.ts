@@ -7,6 +7,14 @@ export interface RequestContext extends ServiceContext {
   viewer: Viewer;
   requestId: string;
   loaders: Loaders;
+  /**
+   * The root fields whose requirements (their own `@RequirePermission` and their arguments' stricter ones) were
+   * checked before the operation ran, by whoever checked them before any input was looked at: the REST handler
+   * (rest-adapter/handler.ts) and the GraphQL pre-check (src/http/operation-requirements.ts). Those fields'
+   * resolvers do not check again (core/authorize.ts); anything else checks itself (an execution without a
+   * pre-check: a subscription, a test calling graphql-js).
+   */
+  preAuthorized?: ReadonlySet<string>;
 }
 
 /**

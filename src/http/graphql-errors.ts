@@ -16,6 +16,55 @@ const CLIENT_MISTAKES = new Set([
 ]);
 
 /**
+ * The error a resolver or plugin threw, unwrapped: an AppError thrown by a plugin (e.g. the query-cost charge)
+ * arrives wrapped in a GraphQLError without a path.
+ */
+function thrownBy(error: unknown): unknown {
+  const unwrapped = unwrapResolverError(error);
+  return unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
+    ? unwrapped.originalError
+    : unwrapped;
+}
+
+/** One of ours: an AppError, or a cloud failure the service answers as one (core/errors.ts appErrorOfCloud). */
+function oursOf(thrown: unknown): AppError | null {
+  if (thrown instanceof AppError) return thrown;
+  const cloudError = thrown instanceof GraphQLError ? thrown.originalError : thrown;
+  return cloudError instanceof CloudError ? appErrorOfCloud(cloudError) : null;
+}
+
+/** A document or variables that do not fit the schema (Apollo's code): INVALID_REQUEST, with its reason. */
+function clientMistakeOf(formatted: GraphQLFormattedError): GraphQLFormattedError | null {
+  const apolloCode = formatted.extensions?.code;
+  if (typeof apolloCode !== 'string' || !CLIENT_MISTAKES.has(apolloCode)) return null;
+  const code: ErrorCode = 'INVALID_REQUEST';
+  // Details a validation rule attached (e.g. which query limit) are kept; Apollo's `http` is not echoed.
+  const given = formatted.extensions?.details;
+  const details = typeof given === 'object' && given !== null ? given : {};
+  // graphql-js quotes the offending value in full; a megabyte string must not come back in the answer.
+  const message = shortened(formatted.message, 1000);
+  return { ...formatted, message, extensions: { code, details: { ...details, reason: apolloCode } } };
+}
+
+/** Anything else: a bland INTERNAL_ERROR (a stack trace only when a developer asked for it). */
+function internalOf(
+  formatted: GraphQLFormattedError,
+  thrown: unknown,
+  stackTraces: boolean,
+): GraphQLFormattedError {
+  const internal = toAppError(thrown);
+  const stacktrace =
+    stackTraces && internal.code === 'INTERNAL_ERROR' && thrown instanceof Error
+      ? { stacktrace: thrown.stack?.split('\n') }
+      : {};
+  return {
+    message: internal.message,
+    path: formatted.path,
+    extensions: { ...internal.extensions, ...stacktrace },
+  };
+}
+
+/**
  * GraphQL errors carry the same codes as REST (`extensions.code`, DECISIONS). Anything that is not
  * one of ours or a client mistake is an INTERNAL_ERROR with a bland message: internals never leak.
  */
@@ -25,45 +74,17 @@ export function formatGraphQLError(
   logInternal: (error: unknown) => void,
   options: { stackTraces?: boolean } = {},
 ): GraphQLFormattedError {
-  const unwrapped = unwrapResolverError(error);
-  // An AppError thrown by a plugin (e.g. the query-cost charge) arrives wrapped in a GraphQLError without a path.
-  const original =
-    unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError
-      ? unwrapped.originalError
-      : unwrapped;
-  // A cloud failure the service answers as one of ours (503 throttled or failing, 403 no consent).
-  const cloudError = original instanceof GraphQLError ? original.originalError : original;
-  const ours = cloudError instanceof CloudError ? appErrorOfCloud(cloudError) : original;
-  if (ours instanceof AppError) {
-    return {
-      message: ours.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: ours.extensions,
-    };
+  const thrown = thrownBy(error);
+  const ours = oursOf(thrown);
+  if (ours) {
+    const { locations, path } = formatted;
+    return { message: ours.message, locations, path, extensions: ours.extensions };
   }
-  const apolloCode = formatted.extensions?.code;
-  if (typeof apolloCode === 'string' && CLIENT_MISTAKES.has(apolloCode)) {
-    const code: ErrorCode = 'INVALID_REQUEST';
-    // Details a validation rule attached (e.g. which query limit) are kept; Apollo's `http` is not echoed.
-    const given = formatted.extensions?.details;
-    const details = typeof given === 'object' && given !== null ? given : {};
-    // graphql-js quotes the offending value in full; a megabyte string must not come back in the answer.
-    const message = shortened(formatted.message, 1000);
-    return { ...formatted, message, extensions: { code, details: { ...details, reason: apolloCode } } };
-  }
-  logInternal(original);
-  const internal = toAppError(original);
+  const mistake = clientMistakeOf(formatted);
+  if (mistake) return mistake;
+  logInternal(thrown);
   // Only when a developer asked for it (GRAPHQL_STACK_TRACES), and only for what stays internal.
-  const stacktrace =
-    options.stackTraces && internal.code === 'INTERNAL_ERROR' && original instanceof Error
-      ? { stacktrace: original.stack?.split('\n') }
-      : {};
-  return {
-    message: internal.message,
-    path: formatted.path,
-    extensions: { ...internal.extensions, ...stacktrace },
-  };
+  return internalOf(formatted, thrown, options.stackTraces ?? false);
 }
 
 /**

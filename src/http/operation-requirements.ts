@@ -117,6 +117,10 @@ export function authorizeOperationPlugin(): ApolloServerPlugin<RequestContext> {
               contextValue.viewer,
               operationRequirements(schema, operation, fragments, request.variables),
             );
+            // Checked here, before the variables: the fields' own @RequirePermission need not check again.
+            contextValue.preAuthorized = new Set(
+              rootFields(operation.selectionSet, fragments).map((field) => field.name.value),
+            );
           } catch (error) {
             if (!(error instanceof AppError)) throw error;
             throw new GraphQLError(error.message, {

@@ -1,8 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { IsNotEmpty, MaxLength } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
-import { isCloudError } from '../cloud/cloud-error.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireConsentToOnboard } from './tenant-consent.js';
 import { Tenant } from './tenant.entity.js';
@@ -30,13 +29,8 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   const externalId = input.externalId.trim();
   // The customer's consent before anything else: a tenant that did not grant us is not even looked up.
   await requireConsentToOnboard(ctx, externalId);
-  let upstream;
-  try {
-    upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
-  } catch (error) {
-    if (isCloudError(error, 'NotFound')) throw new NotFoundError('Cloud tenant', externalId);
-    throw error;
-  }
+  // A tenant the cloud does not know is its NotFound: 404 (core/errors.ts appErrorOfCloud).
+  const upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
   const domain = upstream.domains[0].toLowerCase();
   return ctx.em.transactional(async (em) => {
     await requireUpstreamTenantFree(em, ctx.scope, externalId);

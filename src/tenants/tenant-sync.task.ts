@@ -3,7 +3,6 @@ import type { TaskFactory } from '../core/feature-module.js';
 import type { Environment } from '../core/scope.js';
 import { JobStatus } from '../core/job-status.js';
 import { runTrackedJob, type TrackedJobKind } from '../core/tracked-job.js';
-import type { SyncStep } from '../sync/sync-step.js';
 import { TenantSync } from './sync-run.entity.js';
 import { syncTenant } from './tenant-reconcile.js';
 import type { TenantSyncJobPayload } from './tenant.service.js';
@@ -22,13 +21,6 @@ export const TENANT_SYNC_JOB: TrackedJobKind<TenantSync> = {
 };
 
 /**
- * Runs one tenant sync with the steps `syncSteps` gives (every feature's, src/features.ts): Queued → Running
- * (progress 0..100) → Completed | Failed, through the shared tracked-job mechanism (core/tracked-job.ts): a
- * sync whose worker died resumes on the retried job (the reconcile is idempotent, so it simply runs again)
- * and is marked Failed with a reason when it gives up. A failure of the sync itself is recorded on it (the
- * failed step's error, the step named in the log) and not retried (the caller can start another sync).
- */
-/**
  * What a failed sync stores in `error`: a database constraint's text names the constraint and quotes the
  * key values (a user's UPN), so it becomes a readable sentence; anything else (a cloud refusal) keeps its
  * message.
@@ -43,8 +35,16 @@ export function readableSyncFailure(step: string, error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-export function tenantSyncTask(syncSteps: () => readonly SyncStep[]): TaskFactory {
-  return (orm, deps) => async (rawPayload, helpers) => {
+/**
+ * Runs one tenant sync with the steps the wiring gives (`TaskWiring.syncSteps`: every feature's, src/features.ts): Queued → Running
+ * (progress 0..100) → Completed | Failed, through the shared tracked-job mechanism (core/tracked-job.ts): a
+ * sync whose worker died resumes on the retried job (the reconcile is idempotent, so it simply runs again)
+ * and is marked Failed with a reason when it gives up. A failure of the sync itself is recorded on it (the
+ * failed step's error, the step named in the log) and not retried (the caller can start another sync).
+ */
+export const tenantSyncTask: TaskFactory =
+  (orm, deps, { syncSteps }) =>
+  async (rawPayload, helpers) => {
     const payload = rawPayload as TenantSyncJobPayload;
     const scope = { organizationId: payload.organizationId, environment: payload.environment as Environment };
     const ctx = createJobContext(orm, deps, scope, 'system:tenant-sync');
@@ -53,7 +53,7 @@ export function tenantSyncTask(syncSteps: () => readonly SyncStep[]): TaskFactor
       async (run) => {
         if (run.resumed)
           helpers.logger.info(`tenant sync ${payload.syncId} resumes after an interrupted run`);
-        const result = await syncTenant(ctx, run.row.tenantId, syncSteps(), (progress) =>
+        const result = await syncTenant(ctx, run.row.tenantId, syncSteps, (progress) =>
           run.progress(progress),
         );
         if (result.failed) {
@@ -66,4 +66,3 @@ export function tenantSyncTask(syncSteps: () => readonly SyncStep[]): TaskFactor
       },
     );
   };
-}

@@ -17,9 +17,9 @@ import { eventually } from '../helpers/eventually.js';
  */
 let setup: TestApp;
 let servers: ServerProcess[] = [];
-// The killed server's locked job comes back after JOB_STALE_AFTER_MS: the shortest allowed (two heartbeats), not
-// the default 20 s, which the test only sat out (as test/webhooks/restart.test.ts does).
-const SERVER_ENV = { RUN_WORKER: 'true', WORKER_CONCURRENCY: '2', JOB_STALE_AFTER_MS: '10000' };
+// The killed server's locked job comes back after JOB_STALE_AFTER_MS: the shortest allowed (four 500 ms
+// heartbeats), not the default 20 s, which the test only sat out (as test/webhooks/restart.test.ts does).
+const SERVER_ENV = { RUN_WORKER: 'true', WORKER_CONCURRENCY: '2', JOB_STALE_AFTER_MS: '2000' };
 
 beforeAll(async () => {
   setup = await TestApp.start({ databaseUrl: await createTestDatabase() });

@@ -91,6 +91,48 @@ describe('a throttled cloud in a request', () => {
   });
 });
 
+describe('a cloud that says no in a request: one mapping for every feature (core/errors.ts appErrorOfCloud)', () => {
+  it("Refused: REST 409 CONFLICT with the cloud's reason, nothing created", async () => {
+    const before = await userCount();
+    simulatedCloud(app).faults.inject(tenant.externalId, 'directory.createUser', {
+      kind: 'Refused',
+      message: 'The upstream cloud refused the user: the domain is not verified',
+    });
+    const res = await app.request<Envelope<unknown>>('POST', `/v1/tenants/${tenant.id}/users`, {
+      key: org.keys.write,
+      body: newUser('refused.rest'),
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: 'The upstream cloud refused the user: the domain is not verified',
+      details: { upstream: 'cloud', reason: 'CLOUD_REFUSED', externalId: tenant.externalId },
+    });
+    expect(await userCount()).toBe(before);
+  });
+
+  it('NotFound: GraphQL NOT_FOUND (HTTP 404 on REST), nothing created', async () => {
+    const CREATE = `mutation($t: UUID!, $input: CreateUserInput!) { createUser(tenantId: $t, input: $input) { id } }`;
+    const before = await userCount();
+    simulatedCloud(app).faults.inject(tenant.externalId, 'directory.createUser', {
+      kind: 'NotFound',
+      times: 2,
+      message: 'The upstream cloud has no tenant any more',
+    });
+    const res = await app.graphql(org.keys.write, CREATE, { t: tenant.id, input: newUser('gone.gql') });
+    expect(res.body.errors?.[0]).toMatchObject({
+      message: 'The upstream cloud has no tenant any more',
+      extensions: { code: 'NOT_FOUND', details: { upstream: 'cloud' } },
+    });
+    const rest = await app.request<Envelope<unknown>>('POST', `/v1/tenants/${tenant.id}/users`, {
+      key: org.keys.write,
+      body: newUser('gone.rest'),
+    });
+    expect(rest.status).toBe(404);
+    expect(await userCount()).toBe(before);
+  });
+});
+
 describe('a throttled cloud in a job', () => {
   it('the tenant sync is retried after the Retry-After and completes', async () => {
     const own: Tenant = await createTenant(app, org.scope, { domain: 'throttled-sync.example' });

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { STALE_AFTER_MS } from '../../src/core/job-worker-liveness.js';
+import { heartbeatIntervalFor, STALE_AFTER_MS } from '../../src/core/job-worker-liveness.js';
 
 describe('JOB_STALE_AFTER_MS', () => {
   it('defaults to the liveness module’s stale time and takes a longer one', () => {
@@ -8,10 +8,20 @@ describe('JOB_STALE_AFTER_MS', () => {
   });
 
   it('refuses a value a live worker could miss between two heartbeats, and one that is no number', () => {
-    expect(() => loadConfig({ JOB_STALE_AFTER_MS: '9999' })).toThrow(
-      /JOB_STALE_AFTER_MS must be at least 10000/,
+    expect(() => loadConfig({ JOB_STALE_AFTER_MS: '1999' })).toThrow(
+      /JOB_STALE_AFTER_MS must be at least 2000 \(four heartbeats of a live worker, 500 ms apart\)/,
     );
+    expect(loadConfig({ JOB_STALE_AFTER_MS: '2000' }).jobStaleAfterMs).toBe(2_000);
     expect(() => loadConfig({ JOB_STALE_AFTER_MS: 'soon' })).toThrow(/JOB_STALE_AFTER_MS/);
+  });
+});
+
+describe('the job workers’ heartbeat', () => {
+  it('beats four times per stale time, every 5 s at most (the default 20 s stale time: every 5 s)', () => {
+    expect(heartbeatIntervalFor(STALE_AFTER_MS)).toBe(5_000);
+    expect(heartbeatIntervalFor(60_000)).toBe(5_000);
+    expect(heartbeatIntervalFor(10_000)).toBe(2_500);
+    expect(heartbeatIntervalFor(2_000)).toBe(500);
   });
 });
 

@@ -4,32 +4,17 @@
  * with the connector's totals; the server's process group is then killed with kill -9. Another process takes
  * the run over: it is Succeeded once, and the connector's totals count its items once.
  */
-import pg from 'pg';
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import { createConnector } from '../compliance/compliance-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
-import { FaultServer } from './fault-kit.js';
+import { faultSuite, whileLocked } from './fault-kit.js';
 
-let setup: TestApp;
-let resumer: TestApp | undefined;
-let org: OrganizationWithKeys;
-let server: FaultServer | undefined;
-
-beforeAll(async () => {
-  setup = await TestApp.start({ databaseUrl: await createTestDatabase() });
-  org = await createOrganizationWithKeys(setup);
-});
-afterAll(async () => {
-  server?.reap();
-  await resumer?.stop();
-  await setup.stop();
-});
+const suite = faultSuite();
 
 describe('[fault] kill -9 of a connector import mid-run', () => {
   it('the run is taken over and recorded once; the connector counts its items once', async () => {
+    const { setup, org } = suite;
     const tenant = await createTenant(setup, org.scope);
     const connector = await createConnector(setup, org.keys.admin, tenant);
     setup.clock.advance(48 * 3_600_000);
@@ -49,28 +34,16 @@ describe('[fault] kill -9 of a connector import mid-run', () => {
         )
       ).rows[0].items_imported;
 
-    const lock = new pg.Client({ connectionString: setup.databaseUrl });
-    await lock.connect();
-    try {
-      await lock.query('begin');
-      await lock.query('select 1 from compliance_connectors where id = $1 for update', [connector.id]);
-      server = await FaultServer.start({ DATABASE_URL: setup.databaseUrl, RUN_WORKER: 'true' });
-      // The import called its source and now waits to record the result with the connector's totals.
-      await eventually(
-        async () => {
-          const { rows } = await lock.query(
-            `select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
-                and wait_event_type = 'Lock'`,
-          );
-          expect(rows).toHaveLength(1);
-        },
-        { timeout: 60_000, what: 'the import to wait for the connector row' },
-      );
-      await server.killGroup();
-    } finally {
-      await lock.query('rollback').catch(() => undefined);
-      await lock.end();
-    }
+    await whileLocked(
+      setup.databaseUrl,
+      { sql: 'select 1 from compliance_connectors where id = $1 for update', params: [connector.id] },
+      async (waitedOn) => {
+        const server = await suite.startServer();
+        // The import called its source and now waits to record the result with the connector's totals.
+        await waitedOn('the import to wait for the connector row');
+        await server.killGroup();
+      },
+    );
     expect((await runs()).map((run) => run.status)).toEqual(['Running']);
     expect(await totals()).toBe(0);
     // The killed server ran on the real clock, the next process runs on the tests' movable one: the run's
@@ -80,7 +53,7 @@ describe('[fault] kill -9 of a connector import mid-run', () => {
       setup.clock.now(),
     ]);
 
-    resumer = await TestApp.start({ databaseUrl: setup.databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
+    await suite.startResumer();
     await eventually(async () => expect((await runs())[0].status).toBe('Succeeded'), {
       timeout: 60_000,
       what: 'the taken-over import to finish',

@@ -6,63 +6,23 @@
  * interrupted run is not counted as died, and the next run finishes the import without creating anyone twice.
  */
 import { runUserImport } from '../../src/user-management/user-import.task.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
-import { FaultServer } from './fault-kit.js';
+import { faultSuite, submitUserImport, userImportRow } from './fault-kit.js';
 
 const ROWS = 200;
 const SHUTDOWN_TIMEOUT_MS = 8_000;
-let setup: TestApp;
-let org: OrganizationWithKeys;
-let server: FaultServer | undefined;
-
-beforeAll(async () => {
-  setup = await TestApp.start({ databaseUrl: await createTestDatabase() });
-  org = await createOrganizationWithKeys(setup);
-});
-afterAll(async () => {
-  server?.reap();
-  await setup.stop();
-});
-
-const importRow = async (id: string) =>
-  (
-    await setup.pool.query<{
-      status: string;
-      processed_rows: number;
-      created_rows: number;
-      run_attempts: number;
-    }>('select status, processed_rows, created_rows, run_attempts from user_imports where id = $1', [id])
-  ).rows[0];
+const suite = faultSuite();
 
 describe('[fault] SIGTERM during a user import', () => {
   it('stops between two rows, exits 0 within the bound, and the import resumes without duplicates', async () => {
+    const { setup, org } = suite;
     const tenant = await createTenant(setup, org.scope, { domain: 'sigterm-import.example' });
-    const csv = `UserPrincipalName,FirstName,LastName\n${Array.from(
-      { length: ROWS },
-      (_, i) => `user${i}@${tenant.domain},User,${i}`,
-    ).join('\n')}\n`;
-    const submitted = await setup.request<Envelope<{ operation: { id: string } }>>(
-      'POST',
-      '/api/user-management-identity/users/bulk',
-      {
-        key: org.keys.write,
-        rawBody: csv,
-        headers: { 'content-type': 'text/csv', 'X-Tenant-Id': tenant.id },
-      },
-    );
-    expect(submitted.status).toBe(202);
-    const importId = submitted.body.data.operation.id;
+    const importId = await submitUserImport(setup, org, tenant, ROWS);
+    const importRow = () => userImportRow(setup, importId);
 
-    server = await FaultServer.start({
-      DATABASE_URL: setup.databaseUrl,
-      RUN_WORKER: 'true',
-      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-    });
-    await eventually(async () => expect((await importRow(importId)).processed_rows).toBeGreaterThan(10), {
+    const server = await suite.startServer({ SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    await eventually(async () => expect((await importRow()).processed_rows).toBeGreaterThan(10), {
       timeout: 60_000,
       what: 'the import to be under way',
     });
@@ -74,13 +34,13 @@ describe('[fault] SIGTERM during a user import', () => {
     expect(code).toBe(0);
     expect(server.output).not.toMatch(/did not finish within/);
     expect(stopMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-    const stopped = await importRow(importId);
+    const stopped = await importRow();
     expect(stopped.status).toBe('Running');
     expect(stopped.processed_rows).toBeLessThan(ROWS); // stopped mid-way, not run to the end
     expect(stopped.run_attempts).toBe(0); // a stop is not a death
 
     await runUserImport(setup.orm, setup.deps, { importId, ...org.scope });
-    expect(await importRow(importId)).toMatchObject({
+    expect(await importRow()).toMatchObject({
       status: 'Completed',
       processed_rows: ROWS,
       created_rows: ROWS,

@@ -118,6 +118,38 @@ describe('every GraphQL query and mutation (and so every REST route) checks a pe
   });
 });
 
+describe('the permission is checked once per request', () => {
+  const nobody = (): Viewer => ({
+    organizationId: randomUUID(),
+    organizationSlug: 'nobody',
+    environment: Environment.SANDBOX,
+    rateLimitPerMinute: 60,
+    credentialKind: 'access_token',
+    credentialId: randomUUID(),
+    permissions: new Set(),
+  });
+  const run = (preAuthorized?: ReadonlySet<string>) => {
+    const contextValue = createRequestContext(app.orm, app.deps, nobody());
+    contextValue.preAuthorized = preAuthorized;
+    return execute({ schema, document: parse('{ tenants { items { id } } }'), contextValue });
+  };
+
+  it('by the pre-check (REST handler, GraphQL plugin) alone: a field it cleared does not check again', async () => {
+    // The viewer holds nothing: the field runs only because its check is the pre-check's, already passed.
+    const cleared = await run(new Set(['tenants']));
+    expect(cleared.errors).toBeUndefined();
+    expect(cleared.data).toEqual({ tenants: { items: [] } });
+  });
+
+  it('by the field itself wherever no pre-check cleared it', async () => {
+    for (const preAuthorized of [undefined, new Set<string>(), new Set(['tenant'])]) {
+      const result = await run(preAuthorized);
+      const error = (result.errors?.[0]?.originalError ?? {}) as { code?: string };
+      expect(error.code).toBe('FORBIDDEN');
+    }
+  });
+});
+
 describe('every GraphQL subscription checks the read permission of what it shows', () => {
   const READS = [Permission.READ_TENANTS, Permission.READ_USERS, Permission.READ_LICENSES];
   const connections: Connection[] = [];
@@ -169,8 +201,18 @@ describe('every GraphQL subscription checks the read permission of what it shows
     expect(unguarded).toEqual([]);
   });
 
+  // Each family's subscriptions wait out the same 3 s bound: started together, the waits overlap.
+  const outcomesOf = new Map<Permission, ReturnType<typeof subscribeToEverything>>();
+  beforeAll(() => {
+    for (const scope of READS) {
+      const outcomes = subscribeToEverything([scope]);
+      outcomes.catch(() => undefined); // awaited (and reported) by its own test
+      outcomesOf.set(scope, outcomes);
+    }
+  });
+
   it.each(READS)('lets a %s token subscribe to exactly the fields of its family', async (scope) => {
-    const outcomes = await subscribeToEverything([scope]);
+    const outcomes = await outcomesOf.get(scope)!;
     const actual = Object.fromEntries(
       outcomes.map(({ field, message }) => [field, refusal(message)?.split(' ')[0] ?? 'open']),
     );

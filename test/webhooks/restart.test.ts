@@ -14,7 +14,7 @@ const SERVER_ENV = {
   RUN_WORKER: 'true',
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   WORKER_CONCURRENCY: '10',
-  JOB_STALE_AFTER_MS: '10000',
+  JOB_STALE_AFTER_MS: '2000',
 };
 
 let setup: TestApp;

@@ -6,16 +6,23 @@
  * and the release of dead workers' jobs (src/core/job-worker-liveness.ts). graphile-worker's public view
  * `graphile_worker.jobs` joins the same tables plus the job queues, which neither statement needs, and has no
  * `task_id` to group by. A third moves a running job's `run_at` so that its retry waits for the cloud's
- * Retry-After (src/core/jobs.ts): graphile-worker has no API for the delay of a failed attempt, and its
- * `reschedule_jobs` leaves locked (running) jobs alone.
+ * Retry-After (src/core/jobs.ts). graphile-worker 0.18 has no public way to do that (issue #28 looked):
+ * - a failed attempt's delay is its fixed backoff (`failJobs`), with no option and no event after it is
+ *   written (the worker fires `failJob` without awaiting it; `job:error` comes before);
+ * - the public `reschedule_jobs` (WorkerUtils.rescheduleJobs) leaves locked, i.e. running, jobs alone;
+ * - finishing the attempt and re-adding the job with `runAt` (helpers.addJob, a jobKey) makes a new job: its
+ *   attempts start again (a cloud that always throttles would be retried for ever, and the tracked jobs' "last
+ *   attempt" give-up, core/tracked-job.ts, would never come), and the failure is not recorded on the job.
+ * So it stays here, fenced like the others: it also relies on the backoff formula, `exp(least(attempts, 10))`
+ * seconds, which a release may change without renaming anything.
  *
  * The internals: `graphile_worker._private_jobs` (its `task_id`, `locked_at`, `locked_by`, `run_at`,
  * `attempts`, `max_attempts`) and `graphile_worker._private_tasks` (`id`, `identifier`) are, as their prefix
  * says, not API: graphile-worker renames and reshapes them in its own migrations (sql/000016.sql renamed the
  * `jobs` table to `_private_jobs`, 000017 put the view in its place). A release that changes them makes these
  * statements fail: the gauges go empty and dead workers' jobs wait for graphile-worker's own 4-hour recovery.
- * test/operations/metrics.test.ts, test/faults/interrupted-job.test.ts and test/jobs/cloud-retry.test.ts run
- * them against the installed graphile-worker.
+ * test/operations/metrics.test.ts, test/faults/interrupted-job.test.ts and test/cloud/cloud-errors.test.ts
+ * ("a throttled cloud in a job") run them against the installed graphile-worker.
  */
 
 /**

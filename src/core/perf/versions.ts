@@ -65,11 +65,12 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/perf-tricks.test.ts, test/users/users-create.test.ts',
   },
   {
-    name: 'queue metrics and dead-worker release read graphile-worker’s private tables',
+    name: 'queue metrics, dead-worker release and the Retry-After delay of a failing job (DELAY_RETRY) use graphile-worker’s private tables and backoff',
     file: 'graphile-worker-private-tables.ts',
     library: 'graphile-worker',
     version: '0.18.0',
-    verifiedBy: 'test/operations/metrics.test.ts, test/faults/interrupted-job.test.ts',
+    verifiedBy:
+      'test/operations/metrics.test.ts, test/faults/interrupted-job.test.ts, test/cloud/cloud-errors.test.ts',
   },
 ];
 
