@@ -226,8 +226,8 @@ function usageLocationRequired(user: User): ConflictError {
 /**
  * The cloud's refusal of an assignment, answered as our own check of the same rule answers it (the sandbox
  * never gets there: its data is ours): no usage location or no free seat upstream → the same 409; a SKU or
- * user the cloud no longer has → 404 (our rows are older than the cloud; the next sync catches up); any other
- * refusal → 409 with the cloud's reason.
+ * user the cloud no longer has → 404 (our rows are older than the cloud; the next sync catches up). Any other
+ * refusal keeps the one mapping of a request (409 CLOUD_REFUSED with the cloud's reason).
  */
 function cloudLicenseRefusal(error: unknown, { user, license }: AssignmentSubjects): unknown {
   if (isCloudError(error, 'NotFound') && !error.cloudCode?.startsWith('AADSTS'))
@@ -241,10 +241,7 @@ function cloudLicenseRefusal(error: unknown, { user, license }: AssignmentSubjec
     case 'UNKNOWN_SKU':
       return new NotFoundError('License', license.skuId);
     default:
-      return new ConflictError(`The cloud refused the license: ${error.message}`, {
-        skuId: license.skuId,
-        upstream: 'cloud',
-      });
+      return error;
   }
 }
 

@@ -4197,6 +4197,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
@@ -5721,6 +5722,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
@@ -5991,6 +5993,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
