@@ -3,13 +3,14 @@ import { CloudError, isCloudError } from '../cloud-error.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365 } from './graph-errors.js';
 
-/** How long a copy is watched before the step gives up for now (a job retries it: the copy replaces). */
+/** How long a copy is watched before the step gives up for now (a retry copies again, replacing). */
 export interface CopyWatch {
   pollMs: number;
   deadlineMs: number;
 }
 
-const DEFAULT_WATCH: CopyWatch = { pollMs: 1_000, deadlineMs: 120_000 };
+// A big folder copies for minutes; a retry restarts its copy (replace), so the watch is long rather than short.
+const DEFAULT_WATCH: CopyWatch = { pollMs: 1_000, deadlineMs: 15 * 60_000 };
 const MONITOR_TIMEOUT_MS = 30_000;
 
 const segment = encodeURIComponent;
