@@ -1,19 +1,17 @@
-import { CloudError } from '../cloud-error.js';
+import type { CloudError } from '../cloud-error.js';
 import type { CloudBackupProvider } from '../backup.provider.js';
 import type { CloudConnectorSourceProvider } from '../connector-source.provider.js';
 import type { CloudDeviceManagementProvider } from '../device-management.provider.js';
 import type { CloudSecurityProvider } from '../security.provider.js';
 import type { SecurityPostureProvider } from '../security-posture.provider.js';
 import type { CloudContacts, CloudExchange, TenantCloud } from '../tenant-cloud.js';
-import { unsupportedReason } from './graph-capabilities.js';
+import { unsupportedError } from './graph-capabilities.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { graphLicenses } from './graph-licenses.js';
 import { graphUserManagement } from './graph-user-management.js';
 
 /** The areas of a Microsoft 365 tenant's client besides its directory (microsoft365 provider composes them). */
 export type GraphTenantAreas = Omit<TenantCloud, 'tenantExternalId' | 'directory'>;
-
-const PROVIDER = 'microsoft365';
 
 /**
  * A call that fails with `error` however it is used: awaited (a Promise-returning method) or iterated (a
@@ -45,14 +43,7 @@ export function unsupportedArea<T extends object>(
     get(_target, property) {
       if (typeof property !== 'string' || property === 'then') return undefined;
       const named = methods[property] ?? capability;
-      return () =>
-        failingCall(
-          new CloudError(
-            'Unsupported',
-            `${unsupportedReason(named)} (capability "${named}", provider ${PROVIDER})`,
-            { provider: PROVIDER, capability: named },
-          ),
-        );
+      return () => failingCall(unsupportedError(named));
     },
   });
 }

@@ -1,3 +1,6 @@
+import { CloudError } from '../cloud-error.js';
+import { MICROSOFT365 } from './graph-errors.js';
+
 /**
  * What the live environment does through Microsoft Graph v1.0, area by area, with the application
  * permissions each needs (docs/microsoft365.md has the why of each). Areas Graph v1.0 has no API for are
@@ -176,12 +179,20 @@ export const MICROSOFT365_APPLICATION_PERMISSIONS: readonly string[] = [
 export const CONNECTION_TEST_PERMISSION = 'Organization.Read.All';
 
 /**
- * Why a capability is not available (its `reason`), for the CloudError Unsupported its calls answer. A
- * capability missing from the table, or listed as available, is a programming error.
+ * The CloudError Unsupported of a capability the table lists as not available, with its reason (501
+ * NOT_SUPPORTED in a request). A capability missing from the table, or listed as available, is a programming
+ * error.
  */
-export function unsupportedReason(capability: string): string {
+export function unsupportedError(capability: string): CloudError {
   const listed = MICROSOFT365_CAPABILITIES.find((candidate) => candidate.capability === capability);
   if (!listed?.reason || listed.available)
     throw new Error(`Capability "${capability}" is not listed as unavailable in MICROSOFT365_CAPABILITIES`);
-  return listed.reason;
+  return new CloudError(
+    'Unsupported',
+    `${listed.reason} (capability "${capability}", provider ${MICROSOFT365})`,
+    {
+      provider: MICROSOFT365,
+      capability,
+    },
+  );
 }

@@ -4,7 +4,7 @@ import type { UserManagementCloud } from '../user-management.provider.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365 } from './graph-errors.js';
 import { transferDriveItems } from './graph-onedrive.js';
-import { unsupportedReason } from './graph-capabilities.js';
+import { unsupportedError } from './graph-capabilities.js';
 
 /** Graph's 400 for a password its own rules refuse (complexity, banned passwords, recent reuse). */
 const PASSWORD_REFUSED =
@@ -13,16 +13,7 @@ const PASSWORD_REFUSED =
 const user = (id: string) => `/users/${encodeURIComponent(id)}`;
 
 /** A method of a capability Graph v1.0 has no API for (graph-capabilities.ts says why). */
-function unsupported(capability: string): () => Promise<never> {
-  return () =>
-    Promise.reject(
-      new CloudError(
-        'Unsupported',
-        `${unsupportedReason(capability)} (capability "${capability}", provider ${MICROSOFT365})`,
-        { provider: MICROSOFT365, capability },
-      ),
-    );
-}
+const unsupported = (capability: string) => () => Promise.reject(unsupportedError(capability));
 
 /**
  * Graph's automatic replies (learn.microsoft.com, "Update user mailbox settings"): one message, inside and
