@@ -46,7 +46,7 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   // known, after parsing (src/core/job-charges.ts), so the document is not charged for them again.
   'UserImportSubmission.generatedPasswords': 1,
   'Mutation.reorderEnrollmentRestrictions': 50, // the restrictions of one tenant
-  'CloudConnection.capabilities': 40, // one per area of MICROSOFT365_CAPABILITIES (25 today)
+  'CloudConnection.capabilities': 40, // one per area of MICROSOFT365_CAPABILITIES (26 today)
   // Grow with the customer: planned sizes.
   'SecurityRecommendation.tenants': PLANNED_TENANTS_PER_ORGANIZATION,
   'RecommendationApplyOperationView.results': PLANNED_TENANTS_PER_ORGANIZATION,

@@ -3,6 +3,7 @@ import type {
   AutomaticRepliesSetting,
   PasswordProfile,
 } from '@microsoft/microsoft-graph-types';
+import { fakeDirectory } from './graph-fake-directory.js';
 import { handleDrives } from './graph-fake-drives.js';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
@@ -10,14 +11,12 @@ import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state
 
 /**
  * What the fake keeps of a tenant beyond its directory for the licenses and user-management areas: the
- * password profile last set per user (Graph never returns the password: the fake keeps it to assert it), the
- * mailbox settings' automatic replies, and group memberships.
+ * password profile last set per user (Graph never returns the password: the fake keeps it to assert it) and
+ * the mailbox settings' automatic replies. Groups and their members are the directory's (graph-fake-directory.ts).
  */
 export interface FakeAreaState {
   passwords: Map<string, Required<Pick<PasswordProfile, 'password' | 'forceChangePasswordNextSignIn'>>>;
   autoReplies: Map<string, AutomaticRepliesSetting>;
-  /** Members' ids by group id. */
-  groupMembers: Map<string, Set<string>>;
 }
 
 const areaStates = new WeakMap<FakeTenant, FakeAreaState>();
@@ -25,7 +24,7 @@ const areaStates = new WeakMap<FakeTenant, FakeAreaState>();
 export function fakeAreaState(tenant: FakeTenant): FakeAreaState {
   let areas = areaStates.get(tenant);
   if (!areas) {
-    areas = { passwords: new Map(), autoReplies: new Map(), groupMembers: new Map() };
+    areas = { passwords: new Map(), autoReplies: new Map() };
     areaStates.set(tenant, areas);
   }
   return areas;
@@ -113,14 +112,15 @@ function resetPassword(tenant: FakeTenant, id: string, call: GraphCall): FakeRep
 }
 
 function removeMember(tenant: FakeTenant, groupId: string, userId: string, call: GraphCall): FakeReply {
-  const members = fakeAreaState(tenant).groupMembers.get(groupId);
-  if (!members?.delete(userId))
+  const group = fakeDirectory(tenant).groups.find((candidate) => candidate.id === groupId);
+  if (!group?.memberIds.includes(userId))
     return graphError(
       404,
       'Request_ResourceNotFound',
       "One or more removed object references do not exist for the following modified properties: 'members'.",
       call.clientRequestId,
     );
+  group.memberIds = group.memberIds.filter((id) => id !== userId);
   return { status: 204, body: undefined };
 }
 

@@ -4,6 +4,7 @@ import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createGroup, createUser } from '../factories/users.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
+import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import { fakeDrive, putDriveItem } from '../graph-fake/graph-fake-drives.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import type { DataOf } from '../helpers/api-types.js';
@@ -45,7 +46,11 @@ async function leaver(): Promise<{ user: User; manager: User; groupId: string }>
   const group = await createGroup(app, tenant, { displayName: 'Sales', members: [user, manager] });
   for (const person of [manager, user])
     scenario.fake.state.putUser(upstream, fakeUser(upstream, person.displayName, { id: person.externalId }));
-  fakeAreaState(upstream).groupMembers.set(group.externalId, new Set([user.externalId, manager.externalId]));
+  fakeDirectory(upstream).groups.push({
+    id: group.externalId,
+    displayName: group.displayName,
+    memberIds: [user.externalId, manager.externalId],
+  });
   const drive = fakeDrive(upstream, user.externalId);
   putDriveItem(drive, 'Pipeline.xlsx');
   putDriveItem(drive, 'Accounts', { folder: { childCount: 0 }, file: undefined });
@@ -95,7 +100,9 @@ it('sets the automatic reply, moves the files to the manager and leaves the grou
       .sort(),
   ).toEqual(['Accounts', 'Pipeline.xlsx']);
   expect(fakeDrive(upstream, user.externalId).items).toEqual([]);
-  expect([...fakeAreaState(upstream).groupMembers.get(groupId)!]).toEqual([manager.externalId]);
+  expect(fakeDirectory(upstream).groups.find((group) => group.id === groupId)?.memberIds).toEqual([
+    manager.externalId,
+  ]);
   const writes = scenario.fake
     .graphCalls()
     .filter((call) => !call.startsWith('GET'))

@@ -6,6 +6,7 @@ import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft36
 import type { UserManagementCloud } from '../../src/cloud/user-management.provider.js';
 import { toAppError } from '../../src/core/errors.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
+import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import {
   fakeDrive,
   putDriveItem,
@@ -94,10 +95,10 @@ describe('resetPassword: PATCH /users/{id} with passwordProfile', () => {
 
 describe('removeGroupMember: DELETE /groups/{id}/members/{userId}/$ref', () => {
   it('removes the membership; a user no longer a member is fine (Graph answers 404)', async () => {
-    fakeAreaState(tenant).groupMembers.set('g-sales', new Set([user.id!]));
+    fakeDirectory(tenant).groups.push({ id: 'g-sales', displayName: 'Sales', memberIds: [user.id!] });
     await cloud.removeGroupMember('g-sales', user.id!);
     await cloud.removeGroupMember('g-sales', user.id!);
-    expect(fakeAreaState(tenant).groupMembers.get('g-sales')?.size).toBe(0);
+    expect(fakeDirectory(tenant).groups.find((group) => group.id === 'g-sales')?.memberIds).toEqual([]);
     expect(graphRequests().map(({ method, url, status }) => `${method} ${url} ${status}`)).toEqual([
       `DELETE /v1.0/groups/g-sales/members/${user.id}/$ref 204`,
       `DELETE /v1.0/groups/g-sales/members/${user.id}/$ref 404`,

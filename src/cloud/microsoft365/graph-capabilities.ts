@@ -44,8 +44,8 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     available: true,
     graphApi:
       'GET /users/delta, POST /users, PATCH /users/{id}, PUT /users/{id}/manager/$ref, DELETE /users/{id}, ' +
-      'POST /users/{id}/revokeSignInSessions',
-    permissions: ['User.ReadWrite.All'],
+      'POST /users/{id}/revokeSignInSessions; GET /directoryRoles and their members (privileged accounts)',
+    permissions: ['User.ReadWrite.All', 'RoleManagement.Read.Directory'],
   },
   {
     capability: 'passwordReset',
@@ -97,6 +97,11 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     graphApi: 'PATCH /users/{id}/mailboxSettings (automaticRepliesSetting)',
     permissions: ['MailboxSettings.ReadWrite'],
   },
+  notAvailable(
+    'mfaStatus',
+    'none (per-user MFA: Conditional Access policies or security defaults instead)',
+    'Microsoft Graph v1.0 has no API to set per-user MFA (use Conditional Access or security defaults)',
+  ),
   notAvailable(
     'mailContacts',
     'none (Exchange Online PowerShell: New-MailContact)',
