@@ -184,6 +184,7 @@ export const ALERT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'PATCH',
+    reachesCloud: true,
     path: '/security/alerts/:id',
     operation: UPDATE_SECURITY_ALERT,
     tenant: 'tenantId',

@@ -144,6 +144,7 @@ export const BACKUP_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'GET',
+    reachesCloud: true,
     path: '/backup/snapshots/:id/items',
     operation: BROWSE_BACKUP_SNAPSHOT,
     tenant: 'tenantId',
@@ -154,6 +155,7 @@ export const BACKUP_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/backup/restore',
     operation: START_RESTORE,
     tenant: 'tenantId',

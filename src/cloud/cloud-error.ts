@@ -18,6 +18,12 @@ export type CloudErrorKind = 'NotFound' | 'Forbidden' | 'Throttled' | 'Transient
 
 export type CloudForbiddenReason = 'CONSENT_REQUIRED' | 'PERMISSION_MISSING';
 
+/**
+ * Refused: the rule of the cloud that said no, when the provider recognised it, so a service answers it as
+ * it answers its own check of the same rule (the sandbox's 409 for a missing usage location, for instance).
+ */
+export type CloudRefusal = 'USAGE_LOCATION_REQUIRED' | 'NO_FREE_SEAT' | 'UNKNOWN_SKU' | 'PASSWORD_REJECTED';
+
 export interface CloudErrorOptions {
   /** Which provider said it ('simulated', 'microsoft365'). */
   provider?: string;
@@ -25,6 +31,8 @@ export interface CloudErrorOptions {
   retryAfterSeconds?: number;
   /** Forbidden: why. */
   reason?: CloudForbiddenReason;
+  /** Refused: the cloud's rule that refused, when known. */
+  refusal?: CloudRefusal;
   /** The cloud's own error code (Graph's `error.code`), for logs and mapping; never shown raw. */
   cloudCode?: string;
   /** The customer tenant the call was about (Forbidden: the one that did not consent), when one was. */
@@ -39,6 +47,7 @@ export class CloudError extends Error {
   readonly provider: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly reason: CloudForbiddenReason | undefined;
+  readonly refusal: CloudRefusal | undefined;
   readonly cloudCode: string | undefined;
   readonly tenantExternalId: string | undefined;
   readonly capability: string | undefined;
@@ -50,6 +59,7 @@ export class CloudError extends Error {
     this.provider = options.provider;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.reason = options.reason;
+    this.refusal = options.refusal;
     this.cloudCode = options.cloudCode;
     this.tenantExternalId = options.tenantExternalId;
     this.capability = options.capability;

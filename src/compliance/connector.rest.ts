@@ -131,6 +131,7 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/compliance/connectors',
     operation: CREATE_CONNECTOR,
     tenant: 'tenantId',
@@ -148,6 +149,7 @@ export const CONNECTOR_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'PUT',
+    reachesCloud: true,
     path: '/compliance/connectors/:id',
     operation: UPDATE_CONNECTOR,
     tenant: 'tenantId',

@@ -54,6 +54,7 @@ const UNBLOCK_RESTRICTED_USER = /* GraphQL */ `
 export const RESTRICTED_USER_ROUTES: RouteDefinition[] = [
   {
     method: 'GET',
+    reachesCloud: true,
     path: '/exchange/restricted-users',
     operation: LIST_RESTRICTED_USERS,
     tenant: 'tenantId',
@@ -63,6 +64,7 @@ export const RESTRICTED_USER_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'GET',
+    reachesCloud: true,
     path: '/exchange/restricted-users/history',
     operation: RESTRICTED_USER_HISTORY,
     tenant: 'tenantId',

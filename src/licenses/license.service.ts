@@ -1,4 +1,5 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import { isCloudError } from '../cloud/cloud-error.js';
 import { undoInCloudOnFailure } from '../core/cloud-compensation.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
@@ -83,7 +84,9 @@ export class LicenseService {
 
     const { tenant, user, license } = subjects;
     const { licenses } = await this.ctx.cloud.forTenant(tenant.externalId);
-    await licenses.assignLicense(user.externalId, license.skuId);
+    await licenses.assignLicense(user.externalId, license.skuId).catch((error: unknown) => {
+      throw cloudLicenseRefusal(error, subjects);
+    });
     // The seat may be gone after all (the transaction re-checks): the cloud must not keep what we refused.
     return undoInCloudOnFailure(
       () => licenses.removeLicense(user.externalId, license.skuId),
@@ -210,11 +213,35 @@ function assertMayHoldLicenses(user: User): void {
       reason: 'service accounts hold no licenses',
     });
   }
-  if (!user.usageLocation) {
-    throw new ConflictError(
-      `User ${user.id} has no usageLocation; set the usage location before assigning a license`,
-      { userId: user.id, field: 'usageLocation', reason: 'must be set before a license can be assigned' },
-    );
+  if (!user.usageLocation) throw usageLocationRequired(user);
+}
+
+function usageLocationRequired(user: User): ConflictError {
+  return new ConflictError(
+    `User ${user.id} has no usageLocation; set the usage location before assigning a license`,
+    { userId: user.id, field: 'usageLocation', reason: 'must be set before a license can be assigned' },
+  );
+}
+
+/**
+ * The cloud's refusal of an assignment, answered as our own check of the same rule answers it (the sandbox
+ * never gets there: its data is ours): no usage location or no free seat upstream → the same 409; a SKU or
+ * user the cloud no longer has → 404 (our rows are older than the cloud; the next sync catches up). Any other
+ * refusal keeps the one mapping of a request (409 CLOUD_REFUSED with the cloud's reason).
+ */
+function cloudLicenseRefusal(error: unknown, { user, license }: AssignmentSubjects): unknown {
+  if (isCloudError(error, 'NotFound') && !error.cloudCode?.startsWith('AADSTS'))
+    return new NotFoundError('User', user.id);
+  if (!isCloudError(error, 'Refused')) return error;
+  switch (error.refusal) {
+    case 'USAGE_LOCATION_REQUIRED':
+      return usageLocationRequired(user);
+    case 'NO_FREE_SEAT':
+      return noFreeSeat(license);
+    case 'UNKNOWN_SKU':
+      return new NotFoundError('License', license.skuId);
+    default:
+      return error;
   }
 }
 

@@ -38,6 +38,7 @@ const GRANT_DELETED_USER_FILE_ACCESS = /* GraphQL */ `
 export const ONEDRIVE_ROUTES: RouteDefinition[] = [
   {
     method: 'GET',
+    reachesCloud: true,
     path: '/identity/users/:id/onedrive',
     operation: DELETED_USER_FILES,
     tenant: 'tenantId',
@@ -48,6 +49,7 @@ export const ONEDRIVE_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/identity/users/:id/onedrive/access',
     operation: GRANT_DELETED_USER_FILE_ACCESS,
     tenant: 'tenantId',

@@ -1,3 +1,4 @@
+import { isCloudError } from '../cloud/cloud-error.js';
 import { ConflictError, invalid, NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPageRows } from '../core/lean-read.js';
@@ -115,10 +116,14 @@ export class UserManagementService {
     const forceChangeAtNextSignIn = input.forceChangeAtNextSignIn ?? true;
     await (
       await this.ctx.cloud.forTenant(tenant.externalId)
-    ).userManagement.resetPassword(user.externalId, {
-      password,
-      forceChangeAtNextSignIn,
-    });
+    ).userManagement
+      .resetPassword(user.externalId, { password, forceChangeAtNextSignIn })
+      .catch((error: unknown) => {
+        // The cloud's own password rules (a banned-password list, say) can refuse what our policy let through.
+        if (isCloudError(error, 'Refused') && error.refusal === 'PASSWORD_REJECTED')
+          throw invalid([{ field: 'password', problem: `refused by the cloud: ${error.message}` }]);
+        throw error;
+      });
     // A new password must end the sessions opened with the old one.
     await (await this.ctx.cloud.forTenant(tenant.externalId)).directory.revokeSessions(user.externalId);
     const sessionsRevokedAt = this.ctx.clock.now();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization, PublicErrorResponse, User } from '@microsoft/microsoft-graph-types';
+import { handleAreas } from './graph-fake-areas.js';
 import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -189,6 +190,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
       call.clientRequestId,
     );
   const route = `${call.method} ${call.path.replace(/\/microsoft\.graph\.delta$/, '/delta')}`;
+  const areaReply = handleAreas(state, tenant, token, base, call);
+  if (areaReply) return areaReply;
   if (route === 'POST /$batch') return batch(state, base, call);
   const directoryReply = handleDirectory(state, base, call, token, tenant);
   if (directoryReply) return directoryReply;

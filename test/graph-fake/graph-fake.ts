@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { handleMonitor } from './graph-fake-drives.js';
 import { handleGraph, graphError, type GraphCall } from './graph-fake-graph.js';
 import { handleTokenRequest, type FakeReply } from './graph-fake-login.js';
 import { GraphFakeState } from './graph-fake-state.js';
@@ -18,6 +19,8 @@ export interface RecordedRequest {
   tenantId?: string;
   /** login: the client id of the form. */
   clientId?: string;
+  /** The JSON body sent, when there was one. */
+  body?: unknown;
   /** graph-client's retry counter header (`Retry-Attempt`), on a retried call. */
   retryAttempt?: string;
   status: number;
@@ -177,6 +180,7 @@ export class GraphFake {
         authorization: request.headers.authorization,
         clientRequestId,
       };
+      if (call.body !== undefined) record.body = call.body;
       const token = this.state.tokens.get(call.authorization?.replace(/^Bearer /, '') ?? '');
       record.tenantId = token?.tenantId;
       reply =
@@ -188,9 +192,11 @@ export class GraphFake {
               clientRequestId,
               retryAfter(fault),
             )
-          : !parsed.pathname.startsWith('/v1.0/')
-            ? graphError(400, 'BadRequest', 'Invalid version.', clientRequestId)
-            : handleGraph(this.state, this.graphUrl, call);
+          : parsed.pathname.startsWith('/monitor/')
+            ? handleMonitor(parsed.pathname.slice('/monitor/'.length))
+            : !parsed.pathname.startsWith('/v1.0/')
+              ? graphError(400, 'BadRequest', 'Invalid version.', clientRequestId)
+              : handleGraph(this.state, this.graphUrl, call);
     }
     record.status = reply.status;
     return reply;

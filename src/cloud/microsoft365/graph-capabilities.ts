@@ -1,3 +1,6 @@
+import { CloudError } from '../cloud-error.js';
+import { MICROSOFT365 } from './graph-errors.js';
+
 /**
  * What the live environment does through Microsoft Graph v1.0, area by area, with the application
  * permissions each needs (docs/microsoft365.md has the why of each). Areas Graph v1.0 has no API for are
@@ -16,6 +19,12 @@ export interface GraphCapability {
 }
 
 const NO_API = 'Microsoft Graph v1.0 has no API for it';
+const NOT_YET = (area: string) =>
+  `The Microsoft 365 provider does not manage ${area} yet (issue #30, security and devices on Microsoft 365)`;
+
+function notAvailable(capability: string, graphApi: string, reason: string): GraphCapability {
+  return { capability, available: false, graphApi, permissions: [], reason };
+}
 
 export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   {
@@ -55,7 +64,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   {
     capability: 'licenses',
     available: true,
-    graphApi: 'GET /subscribedSkus, POST /users/{id}/assignLicense',
+    graphApi: 'GET /subscribedSkus, GET /users?$select=id,assignedLicenses, POST /users/{id}/assignLicense',
     permissions: ['LicenseAssignment.ReadWrite.All'],
   },
   {
@@ -83,40 +92,87 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     permissions: ['IdentityRiskyUser.Read.All'],
   },
   {
-    capability: 'mailContacts',
-    available: false,
-    graphApi: 'none (Exchange Online PowerShell: New-MailContact)',
-    permissions: [],
-    reason: `${NO_API}: mail contacts of Exchange Online are managed through Exchange Online PowerShell`,
+    capability: 'autoReplies',
+    available: true,
+    graphApi: 'PATCH /users/{id}/mailboxSettings (automaticRepliesSetting)',
+    permissions: ['MailboxSettings.ReadWrite'],
   },
+  notAvailable(
+    'mfaStatus',
+    'none (per-user MFA: Conditional Access policies or security defaults instead)',
+    'Microsoft Graph v1.0 has no API to set per-user MFA (use Conditional Access or security defaults)',
+  ),
+  notAvailable(
+    'mailContacts',
+    'none (Exchange Online PowerShell: New-MailContact)',
+    `${NO_API}: mail contacts of Exchange Online are managed through Exchange Online PowerShell`,
+  ),
+  notAvailable(
+    'restrictedSenders',
+    'none (Exchange Online PowerShell: Get-BlockedSenderAddress, Remove-BlockedSenderAddress)',
+    `${NO_API}: the restricted senders of Exchange Online are managed through Exchange Online PowerShell`,
+  ),
+  notAvailable(
+    'sharedMailboxes',
+    'none (Exchange Online PowerShell: Get-Mailbox, Set-Mailbox -Type Shared)',
+    `${NO_API}: a mailbox's type, and its conversion to a shared mailbox, are managed through Exchange Online PowerShell`,
+  ),
+  notAvailable(
+    'mailboxDelegation',
+    'none (Exchange Online PowerShell: Add-MailboxPermission -AccessRights FullAccess)',
+    `${NO_API}: full access to another user's mailbox is granted through Exchange Online PowerShell`,
+  ),
   {
-    capability: 'restrictedSenders',
-    available: false,
-    graphApi: 'none (Exchange Online PowerShell: Get-BlockedSenderAddress, Remove-BlockedSenderAddress)',
-    permissions: [],
-    reason: `${NO_API}: the restricted senders of Exchange Online are managed through Exchange Online PowerShell`,
+    capability: 'oneDriveTransfer',
+    available: true,
+    graphApi:
+      'GET /users/{id}/drive/root/children, GET /users/{id}/drive, POST /drives/{id}/root/children, ' +
+      'POST /users/{id}/drive/items/{id}/copy (watched to completion), DELETE /users/{id}/drive/items/{id}',
+    permissions: ['Files.ReadWrite.All'],
   },
-  {
-    capability: 'informationBarriers',
-    available: false,
-    graphApi: 'none (Security & Compliance PowerShell)',
-    permissions: [],
-    reason: `${NO_API}: information barrier policies are managed through Security & Compliance PowerShell`,
-  },
-  {
-    capability: 'endpointDlp',
-    available: false,
-    graphApi: 'none (Microsoft Purview portal and Security & Compliance PowerShell)',
-    permissions: [],
-    reason: `${NO_API}: endpoint DLP policies are managed in Microsoft Purview`,
-  },
-  {
-    capability: 'complianceConnectorSources',
-    available: false,
-    graphApi: 'none (Microsoft Purview data connectors)',
-    permissions: [],
-    reason: `${NO_API}: the sources of compliance data connectors are configured in Microsoft Purview`,
-  },
+  notAvailable(
+    'deletedUserOneDrive',
+    'none (GET /users/{id}/drive answers 404 once the user is deleted)',
+    'Microsoft Graph v1.0 reaches a OneDrive through its user, which it no longer serves once the user is ' +
+      'deleted; the retained OneDrive is reachable only through its SharePoint site, which the provider ' +
+      'does not track yet',
+  ),
+  notAvailable(
+    'informationBarriers',
+    'none (Security & Compliance PowerShell)',
+    `${NO_API}: information barrier policies are managed through Security & Compliance PowerShell`,
+  ),
+  notAvailable(
+    'endpointDlp',
+    'none (Microsoft Purview portal and Security & Compliance PowerShell)',
+    `${NO_API}: endpoint DLP policies are managed in Microsoft Purview`,
+  ),
+  notAvailable(
+    'complianceConnectorSources',
+    'none (Microsoft Purview data connectors)',
+    `${NO_API}: the sources of compliance data connectors are configured in Microsoft Purview`,
+  ),
+  notAvailable(
+    'securityAlerts',
+    'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (issue #30)',
+    NOT_YET('security alerts'),
+  ),
+  notAvailable(
+    'devices',
+    'GET /deviceManagement/managedDevices, device actions (issue #30)',
+    NOT_YET('devices and their actions'),
+  ),
+  notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
+  notAvailable(
+    'securityControls',
+    'GET /security/secureScoreControlProfiles (issue #30)',
+    NOT_YET('security controls'),
+  ),
+  notAvailable(
+    'backup',
+    'Microsoft 365 Backup Storage (/solutions/backupRestore, issue #30)',
+    NOT_YET('backups and restores'),
+  ),
 ];
 
 /** Every application permission the available areas need, sorted (what the app registration should request). */
@@ -126,3 +182,22 @@ export const MICROSOFT365_APPLICATION_PERMISSIONS: readonly string[] = [
 
 /** The one permission the connection test needs: its Graph read is `GET /organization`. */
 export const CONNECTION_TEST_PERMISSION = 'Organization.Read.All';
+
+/**
+ * The CloudError Unsupported of a capability the table lists as not available, with its reason (501
+ * NOT_SUPPORTED in a request). A capability missing from the table, or listed as available, is a programming
+ * error.
+ */
+export function unsupportedError(capability: string): CloudError {
+  const listed = MICROSOFT365_CAPABILITIES.find((candidate) => candidate.capability === capability);
+  if (!listed?.reason || listed.available)
+    throw new Error(`Capability "${capability}" is not listed as unavailable in MICROSOFT365_CAPABILITIES`);
+  return new CloudError(
+    'Unsupported',
+    `${listed.reason} (capability "${capability}", provider ${MICROSOFT365})`,
+    {
+      provider: MICROSOFT365,
+      capability,
+    },
+  );
+}

@@ -3,6 +3,7 @@ import {
   Client,
   GraphError,
   RetryHandler,
+  ResponseType,
   RetryHandlerOptions,
   TelemetryHandler,
   type Context,
@@ -135,6 +136,24 @@ export class GraphTenantClient {
     return this.call(`PUT ${path}`, () => this.request(path, options).put(body) as Promise<T>);
   }
 
+  /**
+   * A POST Graph answers 202 Accepted with a `Location` to watch (a driveItem copy, learn.microsoft.com "Work
+   * with long running actions"): that Location, undefined when Graph gave none.
+   */
+  async postAccepted(
+    path: string,
+    body: unknown,
+    options: GraphCallOptions = {},
+  ): Promise<string | undefined> {
+    return this.call(`POST ${path}`, async () => {
+      const response = (await this.request(path, options)
+        .responseType(ResponseType.RAW)
+        .post(body)) as Response;
+      if (!response.ok) throw await graphErrorOfResponse(response);
+      return response.headers.get('location') ?? undefined;
+    });
+  }
+
   async delete(path: string, options: GraphCallOptions = {}): Promise<void> {
     await this.call(`DELETE ${path}`, () => this.request(path, options).delete() as Promise<unknown>);
   }
@@ -223,4 +242,13 @@ function batchResultOf(response: BatchResponse): GraphBatchResult {
     status: response.status,
     error: cloudErrorFromGraph(error, `batch item ${response.id}`),
   };
+}
+
+/** A failed raw answer as graph-client's GraphError (what cloudErrorFromGraph reads). */
+async function graphErrorOfResponse(response: Response): Promise<GraphError> {
+  const body = (await response.json().catch(() => undefined)) as BatchResponse['body'] | undefined;
+  const error = new GraphError(response.status, body?.error?.message ?? `status ${response.status}`);
+  error.code = body?.error?.code ?? null;
+  error.headers = response.headers;
+  return error;
 }

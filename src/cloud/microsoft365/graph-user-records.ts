@@ -1,7 +1,6 @@
 import type { OnPremisesExtensionAttributes, User } from '@microsoft/microsoft-graph-types';
-import { CloudError } from '../cloud-error.js';
 import type { CloudUserInput, CloudUserPatch, CloudUserRecord } from '../provider.js';
-import { MICROSOFT365 } from './graph-errors.js';
+import { unsupportedError } from './graph-capabilities.js';
 
 /**
  * Graph's user resource and the provider's CloudUserRecord, both ways (learn.microsoft.com, "user resource
@@ -111,13 +110,7 @@ export function managerOfDelta(user: GraphDeltaUser): string | null {
 
 /** The profile fields of a patch or input, as Graph's user properties (only those given). */
 export function graphUserFields(patch: CloudUserPatch): Partial<User> {
-  if (patch.mfaStatus !== undefined)
-    throw new CloudError(
-      'Unsupported',
-      'Microsoft Graph v1.0 has no API to set per-user MFA (use Conditional Access or security defaults) ' +
-        '(capability "mfaStatus", provider microsoft365)',
-      { provider: MICROSOFT365, capability: 'mfaStatus' },
-    );
+  if (patch.mfaStatus !== undefined) throw unsupportedError('mfaStatus');
   const fields: Partial<User> = {};
   const copy = <K extends keyof User>(key: K, value: User[K] | undefined) => {
     if (value !== undefined) fields[key] = value;

@@ -1,0 +1,134 @@
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { runOffboarding } from '../../src/user-management/offboarding.task.js';
+import type { User } from '../../src/users/user.entity.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createGroup, createUser } from '../factories/users.js';
+import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
+import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
+import { fakeDrive, putDriveItem } from '../graph-fake/graph-fake-drives.js';
+import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
+import type { DataOf } from '../helpers/api-types.js';
+import { useGraphAreas } from '../helpers/graph-areas.js';
+import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
+import { um } from '../user-management/um-kit.js';
+
+/**
+ * The offboarding job over the Microsoft 365 user-management area (graph-areas.ts) of a tenant whose
+ * directory stays simulated: the automatic reply, the file transfer and the group removals go to Graph; the
+ * mailbox conversion, which Graph v1.0 has no API for, fails its step with the reason.
+ */
+let app: TestApp;
+let org: OrganizationWithKeys;
+let scenario: GraphScenario;
+let tenant: Tenant;
+let upstream: FakeTenant;
+
+type OffboardingBody = DataOf<'getUserOffboarding'>;
+
+beforeAll(async () => {
+  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  scenario = await startGraphScenario();
+  upstream = scenario.fake.state.addTenant({ id: tenant.externalId });
+  upstream.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
+  useGraphAreas(app, scenario, tenant.externalId, upstream);
+});
+afterAll(async () => {
+  await scenario.fake.stop();
+  await app.stop();
+});
+
+/** A leaver with a manager and a group, here and on Graph, with two files in the leaver's OneDrive. */
+async function leaver(): Promise<{ user: User; manager: User; groupId: string }> {
+  const manager = await createUser(app, tenant, { firstName: 'Mona', lastName: 'Manager' });
+  const user = await createUser(app, tenant, { firstName: 'Lee', lastName: 'Leaver', managerId: manager.id });
+  const group = await createGroup(app, tenant, { displayName: 'Sales', members: [user, manager] });
+  for (const person of [manager, user])
+    scenario.fake.state.putUser(upstream, fakeUser(upstream, person.displayName, { id: person.externalId }));
+  fakeDirectory(upstream).groups.push({
+    id: group.externalId,
+    displayName: group.displayName,
+    memberIds: [user.externalId, manager.externalId],
+  });
+  const drive = fakeDrive(upstream, user.externalId);
+  putDriveItem(drive, 'Pipeline.xlsx');
+  putDriveItem(drive, 'Accounts', { folder: { childCount: 0 }, file: undefined });
+  return { user, manager, groupId: group.externalId };
+}
+
+async function offboardAndRun(user: User, body: unknown): Promise<OffboardingBody> {
+  const started = await um<OffboardingBody>(app, 'POST', `/${user.id}/offboard`, {
+    key: org.keys.admin,
+    tenantId: tenant.id,
+    body,
+  });
+  expect(started.status).toBe(202);
+  scenario.fake.clearRequests();
+  await runOffboarding(app.orm, app.deps, { offboardingId: started.body.data.id, ...org.scope });
+  const res = await um<OffboardingBody>(app, 'GET', `/${user.id}/offboard/${started.body.data.id}`, {
+    key: org.keys.read,
+    tenantId: tenant.id,
+  });
+  return res.body.data;
+}
+
+it('sets the automatic reply, moves the files to the manager and leaves the groups through Graph', async () => {
+  const { user, manager, groupId } = await leaver();
+  const done = await offboardAndRun(user, {
+    convertMailboxToShared: false,
+    removeLicenses: false,
+    autoReplyMessage: 'Lee has left; please write to Mona.',
+    transferFilesTo: 'manager',
+  });
+  expect(done.status).toBe('Completed');
+  expect(Object.fromEntries(done.steps.map((step) => [step.name, step.result]))).toMatchObject({
+    setAutoReply: 'automatic reply set',
+    transferFiles: `2 file(s) moved to ${manager.userPrincipalName}`,
+    removeGroups: 'removed from 1 group(s)',
+  });
+  expect(fakeAreaState(upstream).autoReplies.get(user.externalId)).toMatchObject({
+    status: 'alwaysEnabled',
+    internalReplyMessage: 'Lee has left; please write to Mona.',
+  });
+  const target = fakeDrive(upstream, manager.externalId);
+  const folder = target.items.find((item) => item.name === `Transferred from ${user.displayName}`)!;
+  expect(
+    target.items
+      .filter((item) => item.parentId === folder.id)
+      .map((item) => item.name)
+      .sort(),
+  ).toEqual(['Accounts', 'Pipeline.xlsx']);
+  expect(fakeDrive(upstream, user.externalId).items).toEqual([]);
+  expect(fakeDirectory(upstream).groups.find((group) => group.id === groupId)?.memberIds).toEqual([
+    manager.externalId,
+  ]);
+  const writes = scenario.fake
+    .graphCalls()
+    .filter((call) => !call.startsWith('GET'))
+    .map((call) => call.split('?')[0].split(user.externalId).join('{leaver}'));
+  expect(writes).toEqual([
+    'PATCH /v1.0/users/{leaver}/mailboxSettings',
+    expect.stringMatching(/^POST \/v1\.0\/drives\/.+\/root\/children$/),
+    expect.stringMatching(/^POST \/v1\.0\/users\/\{leaver\}\/drive\/items\/.+\/copy$/),
+    expect.stringMatching(/^DELETE \/v1\.0\/users\/\{leaver\}\/drive\/items\//),
+    expect.stringMatching(/^POST \/v1\.0\/users\/\{leaver\}\/drive\/items\/.+\/copy$/),
+    expect.stringMatching(/^DELETE \/v1\.0\/users\/\{leaver\}\/drive\/items\//),
+    `DELETE /v1.0/groups/${groupId}/members/{leaver}/$ref`,
+  ]);
+});
+
+it('fails the mailbox conversion with the reason Graph cannot do it; the steps before it stay done', async () => {
+  const { user } = await leaver();
+  const done = await offboardAndRun(user, {});
+  expect(done.status).toBe('Failed');
+  expect(Object.fromEntries(done.steps.map((step) => [step.name, step.status]))).toMatchObject({
+    blockSignIn: 'Succeeded',
+    revokeSessions: 'Succeeded',
+    convertMailbox: 'Failed',
+  });
+  const failed = done.steps.find((step) => step.name === 'convertMailbox')!;
+  expect(failed.error).toMatch(/Exchange Online PowerShell/);
+  expect(failed.error).toMatch(/capability "sharedMailboxes", provider microsoft365/);
+  expect(scenario.fake.graphCalls()).toEqual([]);
+});
