@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization, PublicErrorResponse, User } from '@microsoft/microsoft-graph-types';
 import type { FakeReply } from './graph-fake-login.js';
+import { handleSecurity } from './graph-fake-security.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
 
 export interface GraphCall {
@@ -174,6 +175,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
     );
   const route = `${call.method} ${call.path.replace(/\/microsoft\.graph\.delta$/, '/delta')}`;
   if (route === 'POST /$batch') return batch(state, base, call);
+  const securityReply = handleSecurity(state, tenant, token, base, call);
+  if (securityReply) return securityReply;
   if (call.method !== 'GET')
     return graphError(
       405,

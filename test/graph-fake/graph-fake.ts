@@ -18,6 +18,8 @@ export interface RecordedRequest {
   tenantId?: string;
   /** login: the client id of the form. */
   clientId?: string;
+  /** The JSON body sent, when there was one. */
+  body?: unknown;
   /** graph-client's retry counter header (`Retry-Attempt`), on a retried call. */
   retryAttempt?: string;
   status: number;
@@ -177,6 +179,7 @@ export class GraphFake {
         authorization: request.headers.authorization,
         clientRequestId,
       };
+      if (call.body !== undefined) record.body = call.body;
       const token = this.state.tokens.get(call.authorization?.replace(/^Bearer /, '') ?? '');
       record.tenantId = token?.tenantId;
       reply =

@@ -1,6 +1,7 @@
 import { CloudError } from '../cloud-error.js';
 import type { TenantCloud } from '../tenant-cloud.js';
 import type { GraphTenantClient } from './graph-client.js';
+import { graphSecurity } from './graph-security.js';
 
 /** The areas of a Microsoft 365 tenant's client besides its directory (microsoft365 provider composes them). */
 export type GraphTenantAreas = Omit<TenantCloud, 'tenantExternalId' | 'directory'>;
@@ -48,7 +49,6 @@ export function unsupportedArea<T extends object>(capability: string, reason: st
  * Unsupported until they are (security and devices: issue #30), never a pretended success.
  */
 export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
-  void graph;
   const notYet = (area: string) => `The Microsoft 365 provider does not manage ${area} yet`;
   const noApi = (area: string) => `Microsoft Graph v1.0 has no API for ${area}`;
   return {
@@ -56,7 +56,7 @@ export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
     userManagement: unsupportedArea('passwordReset', notYet('passwords, mailboxes and group removal')),
     contacts: unsupportedArea('mailContacts', noApi('Exchange Online mail contacts')),
     exchange: unsupportedArea('restrictedSenders', noApi('Exchange Online restricted senders')),
-    security: unsupportedArea('securityAlerts', notYet('security alerts, devices and endpoint DLP')),
+    security: graphSecurity(graph),
     deviceManagement: unsupportedArea('deviceEnrollment', notYet('device enrollment')),
     backup: unsupportedArea('backup', notYet('backup')),
     connectorSources: unsupportedArea(

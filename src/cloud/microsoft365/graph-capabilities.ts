@@ -83,6 +83,20 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     permissions: ['IdentityRiskyUser.Read.All'],
   },
   {
+    capability: 'securityAlerts',
+    available: true,
+    graphApi: 'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (status and classification)',
+    permissions: ['SecurityAlert.ReadWrite.All'],
+  },
+  {
+    capability: 'devices',
+    available: false,
+    graphApi: 'GET /deviceManagement/managedDevices, Defender for Endpoint machine actions (issue #30)',
+    permissions: [],
+    reason:
+      'The Microsoft 365 provider does not manage devices and their actions (Intune, Defender for Endpoint) yet',
+  },
+  {
     capability: 'mailContacts',
     available: false,
     graphApi: 'none (Exchange Online PowerShell: New-MailContact)',

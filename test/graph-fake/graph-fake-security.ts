@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
+import { graphError, type GraphCall } from './graph-fake-graph.js';
+import type { FakeReply } from './graph-fake-login.js';
+import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+
+/**
+ * Graph v1.0's security alerts as the fake serves them (learn.microsoft.com, "List alerts_v2" and "Update
+ * alert"): `GET /security/alerts_v2` in pages (`$top`, `@odata.nextLink` with `$skip`), `GET` and `PATCH
+ * /security/alerts_v2/{id}`; the PATCH takes the documented writable properties only and answers the alert.
+ */
+type Alert = SecurityNamespace.Alert;
+
+export interface FakeSecurity {
+  alerts: Alert[];
+}
+
+const securityStates = new WeakMap<FakeTenant, FakeSecurity>();
+
+export function fakeSecurity(tenant: FakeTenant): FakeSecurity {
+  let security = securityStates.get(tenant);
+  if (!security) {
+    security = { alerts: [] };
+    securityStates.set(tenant, security);
+  }
+  return security;
+}
+
+/** An alert shaped like Graph's (`@odata.type` on evidence as Graph sends it). */
+export function fakeAlert(fields: Partial<Alert> = {}): Alert {
+  const created = new Date(Date.UTC(2026, 10, 20, 8, 0, 0)).toISOString();
+  return {
+    id: `da${randomUUID().replace(/-/g, '')}`,
+    providerAlertId: randomUUID(),
+    title: 'Suspicious PowerShell command line',
+    description: 'A suspicious PowerShell activity was observed on the machine.',
+    severity: 'medium',
+    status: 'new',
+    classification: null,
+    determination: null,
+    serviceSource: 'microsoftDefenderForEndpoint',
+    detectionSource: 'microsoftDefenderForEndpoint',
+    category: 'Execution',
+    assignedTo: null,
+    createdDateTime: created,
+    lastUpdateDateTime: created,
+    firstActivityDateTime: created,
+    lastActivityDateTime: created,
+    resolvedDateTime: null,
+    comments: [],
+    evidence: [],
+    ...fields,
+  };
+}
+
+const ROLES = {
+  read: ['SecurityAlert.Read.All', 'SecurityAlert.ReadWrite.All'],
+  write: ['SecurityAlert.ReadWrite.All'],
+};
+
+/** The properties "Update alert" documents as writable, and the values Graph accepts for each enum. */
+const WRITABLE: Record<string, readonly string[] | null> = {
+  assignedTo: null,
+  status: ['unknown', 'new', 'inProgress', 'resolved'],
+  classification: ['unknown', 'falsePositive', 'truePositive', 'informationalExpectedActivity'],
+  determination: [
+    'unknown',
+    'apt',
+    'malware',
+    'securityPersonnel',
+    'securityTesting',
+    'unwantedSoftware',
+    'other',
+    'multiStagedAttack',
+    'compromisedAccount',
+    'phishing',
+    'maliciousUserActivity',
+    'notMalicious',
+    'notEnoughDataToValidate',
+    'confirmedActivity',
+    'lineOfBusinessApplication',
+  ],
+};
+
+function listAlerts(state: GraphFakeState, tenant: FakeTenant, base: string, call: GraphCall): FakeReply {
+  const skip = Number(call.query.get('$skip') ?? 0);
+  const top = Number(call.query.get('$top') ?? state.pageSize);
+  const alerts = fakeSecurity(tenant).alerts;
+  const more = skip + top < alerts.length;
+  return {
+    status: 200,
+    body: {
+      '@odata.context': `${base}/v1.0/$metadata#security/alerts_v2`,
+      value: alerts.slice(skip, skip + top),
+      ...(more
+        ? { '@odata.nextLink': `${base}/v1.0/security/alerts_v2?$top=${top}&$skip=${skip + top}` }
+        : {}),
+    },
+  };
+}
+
+function updateAlert(alert: Alert, call: GraphCall): FakeReply {
+  const patch = (call.body ?? {}) as Record<string, unknown>;
+  for (const [property, value] of Object.entries(patch)) {
+    const allowed = WRITABLE[property];
+    if (allowed === undefined)
+      return graphError(400, 'BadRequest', `Property '${property}' cannot be updated.`, call.clientRequestId);
+    if (allowed && !allowed.includes(String(value)))
+      return graphError(
+        400,
+        'BadRequest',
+        `The value '${String(value)}' is not valid for '${property}'.`,
+        call.clientRequestId,
+      );
+  }
+  const now = new Date().toISOString();
+  Object.assign(alert, patch, { lastUpdateDateTime: now });
+  if (patch.status !== undefined) alert.resolvedDateTime = alert.status === 'resolved' ? now : null;
+  return { status: 200, body: { '@odata.context': '$metadata#security/alerts_v2/$entity', ...alert } };
+}
+
+/** The reply to a security request, or undefined when the call is not one (handleGraph goes on). */
+export function handleSecurity(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  token: IssuedToken,
+  base: string,
+  call: GraphCall,
+): FakeReply | undefined {
+  const match = /^\/security\/alerts_v2(?:\/([^/]+))?$/.exec(call.path);
+  if (!match) return undefined;
+  const roles = call.method === 'GET' ? ROLES.read : ROLES.write;
+  if (!roles.some((role) => token.roles.includes(role)))
+    return graphError(
+      403,
+      'Forbidden',
+      'Missing application roles. API required roles: SecurityAlert.Read.All, SecurityAlert.ReadWrite.All.',
+      call.clientRequestId,
+    );
+  const id = match[1] ? decodeURIComponent(match[1]) : undefined;
+  if (id === undefined)
+    return call.method === 'GET'
+      ? listAlerts(state, tenant, base, call)
+      : graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+  const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
+  if (!alert)
+    return graphError(404, 'NotFound', `Alert with id '${id}' was not found.`, call.clientRequestId);
+  if (call.method === 'GET') return { status: 200, body: alert };
+  if (call.method === 'PATCH') return updateAlert(alert, call);
+  return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+}
