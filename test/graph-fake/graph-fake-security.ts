@@ -1,18 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
+import type {
+  SecureScore,
+  SecureScoreControlProfile,
+  SecurityNamespace,
+} from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
 
 /**
- * Graph v1.0's security alerts as the fake serves them (learn.microsoft.com, "List alerts_v2" and "Update
- * alert"): `GET /security/alerts_v2` in pages (`$top`, `@odata.nextLink` with `$skip`), `GET` and `PATCH
- * /security/alerts_v2/{id}`; the PATCH takes the documented writable properties only and answers the alert.
+ * Graph v1.0's security API as the fake serves it (learn.microsoft.com, "List alerts_v2", "Update alert",
+ * "List secureScores", "List secureScoreControlProfiles"): `GET /security/alerts_v2` in pages (`$top`,
+ * `@odata.nextLink` with `$skip`), `GET` and `PATCH /security/alerts_v2/{id}` (the documented writable
+ * properties only; answers the alert), the daily secure scores newest first and the control profiles.
  */
 type Alert = SecurityNamespace.Alert;
 
 export interface FakeSecurity {
   alerts: Alert[];
+  /** One a day, newest first (as Graph lists them). */
+  secureScores: SecureScore[];
+  controlProfiles: SecureScoreControlProfile[];
 }
 
 const securityStates = new WeakMap<FakeTenant, FakeSecurity>();
@@ -20,7 +28,7 @@ const securityStates = new WeakMap<FakeTenant, FakeSecurity>();
 export function fakeSecurity(tenant: FakeTenant): FakeSecurity {
   let security = securityStates.get(tenant);
   if (!security) {
-    security = { alerts: [] };
+    security = { alerts: [], secureScores: [], controlProfiles: [] };
     securityStates.set(tenant, security);
   }
   return security;
@@ -56,6 +64,7 @@ export function fakeAlert(fields: Partial<Alert> = {}): Alert {
 const ROLES = {
   read: ['SecurityAlert.Read.All', 'SecurityAlert.ReadWrite.All'],
   write: ['SecurityAlert.ReadWrite.All'],
+  secureScore: ['SecurityEvents.Read.All', 'SecurityEvents.ReadWrite.All'],
 };
 
 /** The properties "Update alert" documents as writable, and the values Graph accepts for each enum. */
@@ -82,21 +91,51 @@ const WRITABLE: Record<string, readonly string[] | null> = {
   ],
 };
 
-function listAlerts(state: GraphFakeState, tenant: FakeTenant, base: string, call: GraphCall): FakeReply {
+/** A page of `items` at `$skip`, `$top` of them (the fake's page size without one), with its nextLink. */
+function pageOf(
+  items: object[],
+  path: string,
+  state: GraphFakeState,
+  base: string,
+  call: GraphCall,
+): FakeReply {
   const skip = Number(call.query.get('$skip') ?? 0);
   const top = Number(call.query.get('$top') ?? state.pageSize);
-  const alerts = fakeSecurity(tenant).alerts;
-  const more = skip + top < alerts.length;
+  const more = skip + top < items.length;
   return {
     status: 200,
     body: {
-      '@odata.context': `${base}/v1.0/$metadata#security/alerts_v2`,
-      value: alerts.slice(skip, skip + top),
-      ...(more
-        ? { '@odata.nextLink': `${base}/v1.0/security/alerts_v2?$top=${top}&$skip=${skip + top}` }
-        : {}),
+      '@odata.context': `${base}/v1.0/$metadata#${path.slice(1)}`,
+      value: items.slice(skip, skip + top),
+      ...(more ? { '@odata.nextLink': `${base}/v1.0${path}?$top=${top}&$skip=${skip + top}` } : {}),
     },
   };
+}
+
+/** GET /security/secureScores and /security/secureScoreControlProfiles (SecurityEvents.Read.All). */
+function handleSecureScore(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  token: IssuedToken,
+  base: string,
+  call: GraphCall,
+): FakeReply | undefined {
+  const lists = {
+    '/security/secureScores': fakeSecurity(tenant).secureScores,
+    '/security/secureScoreControlProfiles': fakeSecurity(tenant).controlProfiles,
+  };
+  const path = call.path as keyof typeof lists;
+  if (!(path in lists)) return undefined;
+  if (!ROLES.secureScore.some((role) => token.roles.includes(role)))
+    return graphError(
+      403,
+      'Forbidden',
+      'Insufficient privileges to complete the operation.',
+      call.clientRequestId,
+    );
+  if (call.method !== 'GET')
+    return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+  return pageOf(lists[path], path, state, base, call);
 }
 
 function updateAlert(alert: Alert, call: GraphCall): FakeReply {
@@ -128,7 +167,7 @@ export function handleSecurity(
   call: GraphCall,
 ): FakeReply | undefined {
   const match = /^\/security\/alerts_v2(?:\/([^/]+))?$/.exec(call.path);
-  if (!match) return undefined;
+  if (!match) return handleSecureScore(state, tenant, token, base, call);
   const roles = call.method === 'GET' ? ROLES.read : ROLES.write;
   if (!roles.some((role) => token.roles.includes(role)))
     return graphError(
@@ -140,7 +179,7 @@ export function handleSecurity(
   const id = match[1] ? decodeURIComponent(match[1]) : undefined;
   if (id === undefined)
     return call.method === 'GET'
-      ? listAlerts(state, tenant, base, call)
+      ? pageOf(fakeSecurity(tenant).alerts, '/security/alerts_v2', state, base, call)
       : graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
   const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
   if (!alert)

@@ -2,6 +2,7 @@ import { CloudError } from '../cloud-error.js';
 import type { TenantCloud } from '../tenant-cloud.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { graphSecurity } from './graph-security.js';
+import { graphSecurityPosture } from './graph-security-posture.js';
 
 /** The areas of a Microsoft 365 tenant's client besides its directory (microsoft365 provider composes them). */
 export type GraphTenantAreas = Omit<TenantCloud, 'tenantExternalId' | 'directory'>;
@@ -63,9 +64,6 @@ export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
       'complianceConnectorSources',
       noApi('the sources of compliance data connectors'),
     ),
-    securityPosture: unsupportedArea(
-      'securityControls',
-      notYet('security controls and information barriers'),
-    ),
+    securityPosture: graphSecurityPosture(graph),
   };
 }

@@ -97,6 +97,21 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
       'The Microsoft 365 provider does not manage devices and their actions (Intune, Defender for Endpoint) yet',
   },
   {
+    capability: 'securityControls',
+    available: true,
+    graphApi:
+      'GET /security/secureScoreControlProfiles, GET /security/secureScores?$top=1 (whether each control is met)',
+    permissions: ['SecurityEvents.Read.All'],
+  },
+  {
+    capability: 'securityControlApply',
+    available: false,
+    graphApi:
+      'PATCH /policies/identitySecurityDefaultsEnforcementPolicy, conditional access policies (issue #30)',
+    permissions: [],
+    reason: 'The Microsoft 365 provider does not apply security controls yet',
+  },
+  {
     capability: 'mailContacts',
     available: false,
     graphApi: 'none (Exchange Online PowerShell: New-MailContact)',

@@ -1,5 +1,5 @@
 import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
-import { CloudError, isCloudError } from '../cloud-error.js';
+import { isCloudError } from '../cloud-error.js';
 import type { CloudPages } from '../pages.js';
 import type {
   CloudAlertRecord,
@@ -7,8 +7,8 @@ import type {
   CloudAlertStatus,
   CloudSecurityProvider,
 } from '../security.provider.js';
-import { MICROSOFT365_CAPABILITIES } from './graph-capabilities.js';
 import type { GraphTenantClient } from './graph-client.js';
+import { unsupportedCall as unsupported } from './graph-unsupported.js';
 
 /** An alert of Graph's security API (v1.0 `microsoft.graph.security.alert`, learn.microsoft.com "alert"). */
 export type GraphSecurityAlert = SecurityNamespace.Alert;
@@ -16,7 +16,6 @@ export type GraphSecurityAlert = SecurityNamespace.Alert;
 type Evidence = SecurityNamespace.AlertEvidence & { '@odata.type'?: string };
 
 const ALERTS = '/security/alerts_v2';
-const PROVIDER = 'microsoft365';
 
 const SEVERITIES: Partial<Record<SecurityNamespace.AlertSeverity, CloudAlertSeverity>> = {
   high: 'High',
@@ -126,30 +125,6 @@ export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
     listDlpPolicies: () => unsupported('endpointDlp'),
     listDlpAlerts: () => unsupported('endpointDlp'),
   };
-}
-
-/**
- * A call that fails with CloudError Unsupported naming the capability, with the reason the capability table
- * gives, awaited or iterated alike (graph-areas.ts' unsupportedArea does the same for whole areas; importing
- * it here would make an import cycle). The rejection is marked handled: a caller that iterates never awaits it.
- */
-function unsupported(capability: string): Promise<never> & AsyncIterable<never> {
-  const reason = MICROSOFT365_CAPABILITIES.find((row) => row.capability === capability)?.reason;
-  const error = new CloudError(
-    'Unsupported',
-    `${reason} (capability "${capability}", provider ${PROVIDER})`,
-    {
-      provider: PROVIDER,
-      capability,
-    },
-  );
-  const rejected = Promise.reject(error);
-  rejected.catch(() => undefined);
-  return Object.assign(rejected, {
-    [Symbol.asyncIterator]: async function* (): AsyncGenerator<never> {
-      throw error;
-    },
-  });
 }
 
 function alertPages(graph: GraphTenantClient): CloudPages<CloudAlertRecord> {
