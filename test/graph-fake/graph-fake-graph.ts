@@ -12,6 +12,8 @@ export interface GraphCall {
   body: unknown;
   authorization: string | undefined;
   clientRequestId: string | undefined;
+  /** The `Prefer` header (`include-unknown-enum-members` for Graph's evolvable enums). */
+  prefer?: string;
 }
 
 /** Graph's error body (learn.microsoft.com, "Microsoft Graph error responses and resource types"). */

@@ -91,6 +91,27 @@ const WRITABLE: Record<string, readonly string[] | null> = {
   ],
 };
 
+/**
+ * Graph's evolvable enums: members added after `unknownFutureValue` are sent as `unknownFutureValue` unless
+ * the request says `Prefer: include-unknown-enum-members` (learn.microsoft.com, "Best practices: evolvable
+ * enums").
+ */
+const EVOLVED_SOURCES: ReadonlySet<string> = new Set([
+  'microsoftDefenderForCloud',
+  'microsoftSentinel',
+  'microsoftInsiderRiskManagement',
+  'microsoftThreatIntelligence',
+]);
+
+function asSent(alert: Alert, call: GraphCall): Alert {
+  if (
+    call.prefer?.includes('include-unknown-enum-members') ||
+    !EVOLVED_SOURCES.has(alert.serviceSource ?? '')
+  )
+    return alert;
+  return { ...alert, serviceSource: 'unknownFutureValue' };
+}
+
 /** A page of `items` at `$skip`, `$top` of them (the fake's page size without one), with its nextLink. */
 function pageOf(
   items: object[],
@@ -155,7 +176,10 @@ function updateAlert(alert: Alert, call: GraphCall): FakeReply {
   const now = new Date().toISOString();
   Object.assign(alert, patch, { lastUpdateDateTime: now });
   if (patch.status !== undefined) alert.resolvedDateTime = alert.status === 'resolved' ? now : null;
-  return { status: 200, body: { '@odata.context': '$metadata#security/alerts_v2/$entity', ...alert } };
+  return {
+    status: 200,
+    body: { '@odata.context': '$metadata#security/alerts_v2/$entity', ...asSent(alert, call) },
+  };
 }
 
 /** The reply to a security request, or undefined when the call is not one (handleGraph goes on). */
@@ -179,12 +203,18 @@ export function handleSecurity(
   const id = match[1] ? decodeURIComponent(match[1]) : undefined;
   if (id === undefined)
     return call.method === 'GET'
-      ? pageOf(fakeSecurity(tenant).alerts, '/security/alerts_v2', state, base, call)
+      ? pageOf(
+          fakeSecurity(tenant).alerts.map((alert) => asSent(alert, call)),
+          '/security/alerts_v2',
+          state,
+          base,
+          call,
+        )
       : graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
   const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
   if (!alert)
     return graphError(404, 'NotFound', `Alert with id '${id}' was not found.`, call.clientRequestId);
-  if (call.method === 'GET') return { status: 200, body: alert };
+  if (call.method === 'GET') return { status: 200, body: asSent(alert, call) };
   if (call.method === 'PATCH') return updateAlert(alert, call);
   return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
 }

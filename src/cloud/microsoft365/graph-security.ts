@@ -16,6 +16,11 @@ export type GraphSecurityAlert = SecurityNamespace.Alert;
 type Evidence = SecurityNamespace.AlertEvidence & { '@odata.type'?: string };
 
 const ALERTS = '/security/alerts_v2';
+/**
+ * Without it Graph sends the members its evolvable enums gained later (serviceSource microsoftSentinel,
+ * microsoftDefenderForCloud…) as `unknownFutureValue` (learn.microsoft.com, "evolvable enums").
+ */
+const EVOLVABLE = { headers: { Prefer: 'include-unknown-enum-members' } };
 
 const SEVERITIES: Partial<Record<SecurityNamespace.AlertSeverity, CloudAlertSeverity>> = {
   high: 'High',
@@ -131,7 +136,8 @@ function alertPages(graph: GraphTenantClient): CloudPages<CloudAlertRecord> {
   return {
     async *[Symbol.asyncIterator]() {
       // No $top: Graph's own page size (up to 2,000 alerts), following @odata.nextLink.
-      for await (const page of graph.pages<GraphSecurityAlert>(ALERTS)) yield page.value.map(alertRecordOf);
+      for await (const page of graph.pages<GraphSecurityAlert>(ALERTS, EVOLVABLE))
+        yield page.value.map(alertRecordOf);
     },
   };
 }
@@ -143,9 +149,9 @@ async function patchAlert(
   id: string,
   patch: Partial<GraphSecurityAlert>,
 ): Promise<GraphSecurityAlert> {
-  const answer = await graph.patch<GraphSecurityAlert | undefined>(alertPath(id), patch);
+  const answer = await graph.patch<GraphSecurityAlert | undefined>(alertPath(id), patch, EVOLVABLE);
   // Graph answers the updated alert; should it answer 204 one day, read it back.
-  return answer?.id ? answer : graph.get<GraphSecurityAlert>(alertPath(id));
+  return answer?.id ? answer : graph.get<GraphSecurityAlert>(alertPath(id), EVOLVABLE);
 }
 
 async function updateAlertStatus(
