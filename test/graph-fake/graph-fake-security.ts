@@ -112,6 +112,27 @@ function asSent(alert: Alert, call: GraphCall): Alert {
   return { ...alert, serviceSource: 'unknownFutureValue' };
 }
 
+/** The next page's link: the request's own `$filter` with the next `$skip` (URL-encoded, as Graph's are). */
+function nextLink(base: string, path: string, call: GraphCall, top: number, skip: number): string {
+  const filter = call.query.get('$filter');
+  const filterPart = filter ? `$filter=${encodeURIComponent(filter)}&` : '';
+  return `${base}/v1.0${path}?${filterPart}$top=${top}&$skip=${skip}`;
+}
+
+/**
+ * `$filter=lastUpdateDateTime ge <instant>`, the one filter the fake understands (400 for any other, as
+ * Graph answers a filter it cannot apply).
+ */
+function filtered(alerts: Alert[], call: GraphCall): Alert[] | FakeReply {
+  const filter = call.query.get('$filter');
+  if (!filter) return alerts;
+  const match = /^lastUpdateDateTime ge (\S+)$/.exec(filter);
+  const since = match ? Date.parse(match[1]) : NaN;
+  if (Number.isNaN(since))
+    return graphError(400, 'BadRequest', `Invalid filter clause: ${filter}`, call.clientRequestId);
+  return alerts.filter((alert) => Date.parse(alert.lastUpdateDateTime ?? '') >= since);
+}
+
 /** A page of `items` at `$skip`, `$top` of them (the fake's page size without one), with its nextLink. */
 function pageOf(
   items: object[],
@@ -128,7 +149,7 @@ function pageOf(
     body: {
       '@odata.context': `${base}/v1.0/$metadata#${path.slice(1)}`,
       value: items.slice(skip, skip + top),
-      ...(more ? { '@odata.nextLink': `${base}/v1.0${path}?$top=${top}&$skip=${skip + top}` } : {}),
+      ...(more ? { '@odata.nextLink': nextLink(base, path, call, top, skip + top) } : {}),
     },
   };
 }
@@ -201,16 +222,14 @@ export function handleSecurity(
       call.clientRequestId,
     );
   const id = match[1] ? decodeURIComponent(match[1]) : undefined;
-  if (id === undefined)
-    return call.method === 'GET'
-      ? pageOf(
-          fakeSecurity(tenant).alerts.map((alert) => asSent(alert, call)),
-          '/security/alerts_v2',
-          state,
-          base,
-          call,
-        )
-      : graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+  if (id === undefined) {
+    if (call.method !== 'GET')
+      return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+    const alerts = filtered(fakeSecurity(tenant).alerts, call);
+    if (!Array.isArray(alerts)) return alerts;
+    const sent = alerts.map((alert) => asSent(alert, call));
+    return pageOf(sent, '/security/alerts_v2', state, base, call);
+  }
   const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
   if (!alert)
     return graphError(404, 'NotFound', `Alert with id '${id}' was not found.`, call.clientRequestId);
