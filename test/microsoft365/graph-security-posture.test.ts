@@ -41,8 +41,10 @@ beforeAll(async () => {
   security.controlProfiles = [
     profile('AdminMFAV2', 10),
     profile('MFARegistrationV2', 9),
+    profile('mdo_safelinksforemail', 6),
     profile('SelfServicePasswordReset', 1),
     profile('BlockLegacyAuthentication', 8),
+    profile('mdo_safelinksforOfficeApps', 4),
     profile('exo_mailboxaudit', 5, { deprecated: true }),
   ];
   const day = (date: string, scores: Record<string, number>) => ({
@@ -59,8 +61,14 @@ beforeAll(async () => {
     })),
   });
   security.secureScores = [
-    day('2026-11-27', { AdminMFAV2: 10, MFARegistrationV2: 4.5, BlockLegacyAuthentication: 0 }),
-    day('2026-11-26', { AdminMFAV2: 0, MFARegistrationV2: 9, BlockLegacyAuthentication: 8 }),
+    day('2026-11-27', {
+      AdminMFAV2: 10,
+      MFARegistrationV2: 9,
+      BlockLegacyAuthentication: 0,
+      mdo_safelinksforemail: 6,
+      mdo_safelinksforOfficeApps: 2,
+    }),
+    day('2026-11-26', { AdminMFAV2: 0, BlockLegacyAuthentication: 8, mdo_safelinksforOfficeApps: 4 }),
   ];
 });
 afterAll(() => scenario.fake.stop());
@@ -71,19 +79,21 @@ describe('security controls from Secure Score on Microsoft Graph', () => {
     const controls = await allPages(posture.listSecurityControls());
     expect(controls).toEqual([
       { controlId: 'mfa-admin-roles', compliant: true, applySupported: false },
-      { controlId: 'mfa-all-users', compliant: false, applySupported: false },
+      // Safe Links for email is met, for Office apps not: the recommendation is not met.
+      { controlId: 'safe-links', compliant: false, applySupported: false },
       { controlId: 'block-legacy-authentication', compliant: false, applySupported: false },
     ]);
     expect(scenario.fake.graphCalls()).toEqual([
       'GET /v1.0/security/secureScoreControlProfiles',
       'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=2',
       'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=4',
+      'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=6',
       'GET /v1.0/security/secureScores?$top=1',
     ]);
   });
 
   it('maps Secure Score controls to recommendations our catalog has', () => {
-    for (const recommendation of Object.values(SECURE_SCORE_CONTROLS))
+    for (const recommendation of Object.keys(SECURE_SCORE_CONTROLS))
       expect(recommendationDefinition(recommendation)).toBeDefined();
   });
 
