@@ -27,6 +27,24 @@ export interface HandlerDeps {
   logError(error: unknown, req: Request): void;
 }
 
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A date alone (YYYY-MM-DD) as the start of that UTC day, plus `days`; anything else unchanged, for the
+ * DateTime scalar to accept or refuse (400 naming the parameter). An impossible date (2026-02-30) is not
+ * rolled over into the next month.
+ */
+function dayStart(text: string, days: number): string {
+  const match = DATE_ONLY.exec(text);
+  if (!match) return text;
+  const [year, month, day] = match.slice(1).map(Number);
+  const start = new Date(Date.UTC(year, month - 1, day));
+  if (start.getUTCFullYear() !== year || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day)
+    return text;
+  return new Date(start.getTime() + days * DAY_MS).toISOString();
+}
+
 function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
   const text = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   switch (type) {
@@ -38,6 +56,10 @@ function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
       return (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).filter((v) => v !== '');
     case 'string':
       return typeof text === 'string' ? text : String(text);
+    case 'dateTime':
+      return dayStart(String(text), 0);
+    case 'dateTimeUntil':
+      return dayStart(String(text), 1);
   }
 }
 

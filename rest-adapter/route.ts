@@ -4,8 +4,14 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** How a query-string value is turned into a variable. */
-export type QueryParamType = 'int' | 'string' | 'boolean' | 'stringList';
+/**
+ * How a query-string value is turned into a variable. `dateTime` and `dateTimeUntil` pass a date-time through
+ * and read a date alone (YYYY-MM-DD) as its UTC day (handler.ts): `dateTime` as the day's start (a lower bound,
+ * or a "before"), `dateTimeUntil` as the next day's start, for an exclusive upper bound that then takes in the
+ * whole day named. (Where a service compares an upper bound inclusively, `<=`, a record stamped exactly at the
+ * next midnight is taken in too: one instant, rather than refusing a plain date.)
+ */
+export type QueryParamType = 'int' | 'string' | 'boolean' | 'stringList' | 'dateTime' | 'dateTimeUntil';
 
 export interface QueryParamMapping {
   /** The operation's variable; defaults to the parameter's own name. */

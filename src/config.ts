@@ -81,6 +81,11 @@ export interface AppConfig {
    */
   microsoftLoginUrl: string;
   microsoftGraphUrl: string;
+  /**
+   * LIVE_WITHOUT_CLOUD_CONNECTION: what a live environment without a cloud connection acts on, `simulated`
+   * (default, development and the demo) or `none` (409 until a connection is saved); docs/microsoft365.md.
+   */
+  liveWithoutConnection: 'simulated' | 'none';
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -206,5 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       env.MICROSOFT_GRAPH_URL,
       DEFAULT_MICROSOFT_GRAPH_URL,
     ),
+    liveWithoutConnection: parseLiveWithoutConnection(env.LIVE_WITHOUT_CLOUD_CONNECTION),
   };
+}
+
+function parseLiveWithoutConnection(raw: string | undefined): 'simulated' | 'none' {
+  const value = raw?.trim() || 'simulated';
+  if (value === 'simulated' || value === 'none') return value;
+  throw new Error(`LIVE_WITHOUT_CLOUD_CONNECTION must be "simulated" or "none", got "${value}"`);
 }

@@ -5,7 +5,8 @@ import type { RequestContext } from './core/request-context.js';
 import { SCOPE_FILTER } from './core/scope.js';
 import type { AppDeps, ServiceContext } from './core/service-context.js';
 import { principalOf, type Viewer } from './core/viewer.js';
-import { cloudAccess } from './cloud/cloud-access.js';
+import { cloudAccess, type CloudAccess } from './cloud/cloud-access.js';
+import { connectedClouds } from './cloud-connection/connected-clouds.js';
 
 export type { RequestContext } from './core/request-context.js';
 
@@ -22,7 +23,7 @@ export function createRequestContext(
   });
   const ctx: RequestContext = {
     ...deps,
-    cloud: cloudAccess(deps.clouds, {
+    cloud: cloudAccess(connectedClouds(orm, deps), {
       organizationId: viewer.organizationId,
       environment: viewer.environment,
     }),
@@ -49,5 +50,13 @@ export function createJobContext(
 ): ServiceContext {
   const em = orm.em.fork();
   em.setFilterParams(SCOPE_FILTER, scope);
-  return { ...deps, cloud: cloudAccess(deps.clouds, scope), em, scope, actor };
+  return { ...deps, cloud: cloudAccess(connectedClouds(orm, deps), scope), em, scope, actor };
+}
+
+/**
+ * The cloud as an organization sees it in one environment (`ctx.cloud`), for work that acts for several
+ * organizations and builds no context for each: the provider the organization's connection selects.
+ */
+export function createCloudAccess(orm: MikroORM, deps: AppDeps, scope: ServiceContext['scope']): CloudAccess {
+  return cloudAccess(connectedClouds(orm, deps), scope);
 }

@@ -104,6 +104,7 @@ const deps: AppDeps = {
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
   microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
+  liveWithoutConnection: config.liveWithoutConnection,
 };
 
 if (config.seedDemo) {

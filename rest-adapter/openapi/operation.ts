@@ -159,6 +159,19 @@ export function routeOperation(
         description: 'Page number, from 1 (default 1)',
         schema: { ...(parameter.schema as object), minimum: 1, default: 1 },
       });
+    if (mapping.type === 'dateTime' || mapping.type === 'dateTimeUntil') {
+      // handler.ts reads a date alone as its UTC day; the document says which instant it stands for.
+      parameter.schema = {
+        anyOf: [
+          { type: 'string', format: 'date-time' },
+          { type: 'string', format: 'date' },
+        ],
+      };
+      parameter.description =
+        mapping.type === 'dateTime'
+          ? 'A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day'
+          : 'A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included)';
+    }
     if (mapping.type === 'stringList') {
       parameter.style = 'form';
       parameter.explode = true;

@@ -136,8 +136,8 @@ export const BACKUP_ROUTES: RouteDefinition[] = [
       workload: { type: 'string' },
       userId: { type: 'string' },
       resourceId: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
+      from: { type: 'dateTime' },
+      to: { type: 'dateTimeUntil' },
     },
     summary:
       'list backup snapshots within the retention window, newest first (filters: workload, userId, resourceId, from, to)',

@@ -51,6 +51,7 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
       // The server's key and endpoints: a secret the CLI seals (a cloud connection's) opens in the server.
       webhooks: { secretBox: chooseSecretBox(config).box },
       microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
+      liveWithoutConnection: config.liveWithoutConnection,
     };
     if (config.seedDemo && (await seedDemoIfEmpty(database.orm, deps))) {
       info(`Seeded the demo organization "${DEMO_ORGANIZATION_SLUG}" with a sandbox of sample data.`);

@@ -31,7 +31,7 @@ export function describeConnection(view: CloudConnectionView): string {
     ...(view.clientId
       ? [`client id: ${view.clientId}`, `client secret: ${view.clientSecretSet ? 'set' : '-'}`]
       : []),
-    `live provider active: ${view.providerActive ? 'yes' : 'not yet (the Microsoft 365 provider lands next)'}`,
+    `live provider active: ${view.providerActive ? 'yes' : 'no'}`,
     `last test: ${view.lastTest?.succeeded ? 'succeeded' : 'failed'} at ${view.lastTest?.at.toISOString() ?? '-'}`,
     ...(view.lastTest?.message ? [`  ${view.lastTest.message}`] : []),
     `granted permissions: ${view.grantedPermissions.join(', ') || '-'}`,

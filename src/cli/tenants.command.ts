@@ -176,7 +176,8 @@ export function tenantsCommand(): Command {
             rows.push([
               item.externalId,
               item.displayName,
-              item.tenantId ? `onboarded (${item.tenantId})` : 'available',
+              // Customers held by the other environment or another organization cannot be onboarded here.
+              item.tenantId ? `onboarded (${item.tenantId})` : item.status.toLowerCase(),
             ]);
           after = page.pageInfo.nextCursor;
         } while (after);

@@ -61,8 +61,8 @@ export function viewOf(connection: CloudConnection | null, loginUrl = ''): Cloud
     partnerTenantId: connection.partnerTenantId,
     clientId: connection.clientId,
     clientSecretSet: connection.clientSecret !== null,
-    // The live environment acts on the simulated cloud today; the Microsoft 365 provider lands next.
-    providerActive: connection.provider === CloudProviderKind.SIMULATED,
+    // Both providers are what the live environment acts on once saved (src/cloud-connection/connected-clouds.ts).
+    providerActive: true,
     lastTest: {
       succeeded: connection.lastTestSucceeded,
       at: connection.lastTestedAt,

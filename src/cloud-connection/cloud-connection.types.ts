@@ -80,8 +80,8 @@ export class CloudConnectionView {
 
   @Field({
     description:
-      'Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider ' +
-      'that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested.',
+      'Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, ' +
+      'users and the other available capabilities go through Graph, docs/microsoft365.md)',
   })
   providerActive!: boolean;
 

@@ -76,3 +76,12 @@ export function retryableCloudError(error: unknown): CloudError | null {
   }
   return null;
 }
+
+/** The Unsupported CloudError that `error` is, or was caused by; null when there is none. */
+export function unsupportedCloudError(error: unknown): CloudError | null {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof CloudError) return current.kind === 'Unsupported' ? current : null;
+    current = current.cause;
+  }
+  return null;
+}

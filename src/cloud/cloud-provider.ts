@@ -43,6 +43,11 @@ export interface CloudProvider {
   /** What the partner does to obtain a customer's consent (a sentence, shown in a CONSENT_REQUIRED error). */
   consentInstructions(tenantExternalId: string): string;
   /**
+   * The URL a customer's administrator opens to consent (Microsoft 365: the app's admin-consent URL for that
+   * tenant); absent where consent is not given through a URL (the simulated cloud: the operator's CLI).
+   */
+  consentUrl?(tenantExternalId: string): string;
+  /**
    * The client of one customer tenant. Rejects with a CloudError Forbidden (reason CONSENT_REQUIRED, the
    * tenant's id in `tenantExternalId`) when the tenant does not grant this partner access: the one place
    * consent is checked, before anything reaches the tenant.

@@ -81,10 +81,14 @@ export interface CloudGuestRecord {
   source: 'Invited user' | 'B2B collaboration' | 'External directory';
   /** Pending until the guest redeems the invitation; N/A when the guest came in without one. */
   invitationStatus: 'Pending' | 'Accepted' | 'N/A';
-  invitedBy: string | null;
+  /** Absent: the cloud does not record it (Microsoft Graph), so the value we stored at the invitation stands. */
+  invitedBy?: string | null;
   invitedAt: string | null;
-  /** When the invitation mail last went out; null when the guest was created without mail. */
-  invitationSentAt: string | null;
+  /**
+   * When the invitation mail last went out; null when the guest was created without mail. Absent: the cloud
+   * does not record it (Microsoft Graph), so ours stands.
+   */
+  invitationSentAt?: string | null;
   acceptedAt: string | null;
   /** What the invitation mail says and where it leads (kept for a resend). */
   personalMessage?: string | null;

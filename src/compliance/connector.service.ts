@@ -16,6 +16,7 @@ import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
 import { DEFAULT_SCHEDULE_HOURS } from './connector-catalog.js';
 import { checkMappingTargets } from './connector-targets.js';
 import { checkCredentialUrls } from './connector-urls.js';
+import { rescheduled } from './connector-schedule.js';
 import { ConnectorRun } from './connector-run.entity.js';
 import {
   checkCredentials,
@@ -35,7 +36,6 @@ import type {
   UpdateConnectorInput,
 } from './connector.types.js';
 
-const HOUR_MS = 3_600_000;
 /** A source outage (maintenance, 5xx) usually outlasts a database hiccup: clients wait a minute. */
 export const SOURCE_OUTAGE_RETRY_AFTER_SECONDS = 60;
 
@@ -183,12 +183,7 @@ export class ConnectorService {
       connector.userMapping = userMapping;
       if (input.scheduleHours !== undefined) {
         connector.scheduleHours = input.scheduleHours;
-        if (connector.nextRunAt) {
-          const last = connector.lastImportAt ?? connector.createdAt;
-          connector.nextRunAt = new Date(
-            Math.max(now.getTime(), last.getTime() + input.scheduleHours * HOUR_MS),
-          );
-        }
+        connector.nextRunAt = await rescheduled(em, connector, now);
       }
       connector.updatedAt = now;
       if (input.action === ConnectorAction.PAUSE) {

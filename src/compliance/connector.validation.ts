@@ -34,8 +34,11 @@ export function checkCredentials(
   credentials: Record<string, unknown>,
   problems: FieldProblem[],
 ): Record<string, string> {
-  const required = CONNECTOR_SOURCES[category][sourceType] ?? [];
+  const required = CONNECTOR_SOURCES[category][sourceType];
   const checked: Record<string, string> = {};
+  // An unknown source type is refused by checkSourceType, naming the allowed ones; its credentials cannot be
+  // judged, so nothing untrue ("not a credential of Slack") is said about them.
+  if (!required) return checked;
   for (const field of required) {
     const value = credentials[field];
     if (typeof value !== 'string' || !value.trim() || value.length > 4096)

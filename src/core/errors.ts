@@ -203,9 +203,15 @@ export function appErrorOfCloud(error: CloudError): AppError | null {
         about,
       );
     case 'Forbidden':
+      // Not the caller's credential: the cloud refused the app's (a permission the app registration lacks,
+      // a secret no longer valid). Only an Admin of the organization can fix it, in the cloud connection.
       return error.reason === 'CONSENT_REQUIRED'
         ? new ForbiddenError(error.message, { reason: error.reason, ...externalIdOf(error) })
-        : null;
+        : new ForbiddenError(
+            `${error.message}. The cloud refused the app's credentials; an Admin of the organization can ` +
+              'check the connection (GET /api/settings/cloud-connection lists missing permissions)',
+            { ...about, reason: 'CLOUD_PERMISSION_MISSING' },
+          );
     case 'NotFound':
       return new AppError('NOT_FOUND', error.message, about);
     case 'Refused':

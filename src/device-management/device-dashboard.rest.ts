@@ -79,8 +79,8 @@ export const DEVICE_DASHBOARD_ROUTES: RouteDefinition[] = [
     headers: OPTIONAL_TENANT,
     query: {
       ...DASHBOARD_QUERY,
-      from: { type: 'string' },
-      to: { type: 'string' },
+      from: { type: 'dateTime' },
+      to: { type: 'dateTimeUntil' },
       interval: { type: 'string' },
     },
     summary: `enrollment trend per day or week over [from, to) (default: the last ${DEFAULT_TREND_DAYS} days)`,

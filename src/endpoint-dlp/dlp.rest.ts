@@ -102,8 +102,8 @@ export const DLP_ROUTES: RouteDefinition[] = [
       policyId: { type: 'stringList' },
       activity: { type: 'stringList' },
       actionTaken: { type: 'stringList' },
-      from: { type: 'string' },
-      to: { type: 'string' },
+      from: { type: 'dateTime' },
+      to: { type: 'dateTimeUntil' },
     },
     summary:
       'what endpoint DLP policies matched, newest first (read-only); filters policyId, activity, actionTaken, from/to',

@@ -82,15 +82,46 @@ export const GRAPHIQL_INIT_SCRIPT = `'use strict';
     '',
   ].join('\\n');
 
-  ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, {
-      fetcher: fetcher,
+  /** The Authorization value of the header editor's text when it holds a key, else null. */
+  function keyOf(text) {
+    var headers;
+    try {
+      headers = JSON.parse(text || '{}');
+    } catch (error) {
+      return null;
+    }
+    if (!headers || typeof headers !== 'object' || !hasKey(headers)) return null;
+    var name = Object.keys(headers).find(function (h) { return h.toLowerCase() === 'authorization'; });
+    return String(headers[name]).trim();
+  }
+
+  // GraphiQL fetches the schema when it mounts (refused here: no key yet) and again whenever its fetcher
+  // changes. A key typed or pasted into the header editor (after a short pause, so typing is not a request
+  // per keystroke) therefore gets a new fetcher, and the schema (docs, completion) arrives without a reload.
+  function Page() {
+    var state = React.useState(null);
+    var key = state[0];
+    var setKey = state[1];
+    var pause = React.useRef(null);
+    var keyedFetcher = React.useMemo(
+      function () { return function (params, opts) { return fetcher(params, opts); }; },
+      [key],
+    );
+    function onEditHeaders(text) {
+      clearTimeout(pause.current);
+      pause.current = setTimeout(function () { setKey(keyOf(text)); }, 400);
+    }
+    return React.createElement(GraphiQL, {
+      fetcher: keyedFetcher,
+      onEditHeaders: onEditHeaders,
       defaultQuery: defaultQuery,
       defaultHeaders: '{\\n  "Authorization": "Bearer "\\n}',
       defaultEditorToolsVisibility: 'headers',
       shouldPersistHeaders: false,
       isHeadersEditorEnabled: true,
-    }),
-  );
+    });
+  }
+
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(React.createElement(Page));
 })();
 `;

@@ -233,7 +233,7 @@ export class RecommendationService {
     const present = new Set(states.map((state) => state.status));
     return {
       ...definition,
-      status: STATUS_PRECEDENCE.find((status) => present.has(status)) ?? RecommendationStatus.OPEN,
+      status: STATUS_PRECEDENCE.find((status) => present.has(status)) ?? null,
       affectedTenants: { count: states.length, tenantIds: states.map((state) => state.tenantId) },
       tenants: states,
     };

@@ -72,11 +72,13 @@ export class SecurityRecommendation {
   @Field()
   riskAssessment!: string;
 
+  // A recommendation that affects no tenant (every tenant asked about meets it) has nothing Open: null, not "Open".
   @Field(() => RecommendationStatus, {
+    nullable: true,
     description:
-      'Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed',
+      'Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it)',
   })
-  status!: RecommendationStatus;
+  status!: RecommendationStatus | null;
 
   @Field(() => AffectedTenants)
   affectedTenants!: AffectedTenants;

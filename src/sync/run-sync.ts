@@ -1,3 +1,4 @@
+import { unsupportedCloudError } from '../cloud/cloud-error.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type {
   FailedSyncStep,
@@ -38,7 +39,7 @@ export type SyncReads =
  * has answered every step. `steps` are in the order `syncStepsOf` gives.
  */
 export async function readSyncSteps(steps: readonly SyncStep[], source: SyncReadContext): Promise<SyncReads> {
-  const reads = await Promise.allSettled(steps.map((step) => step.read(source)));
+  const reads = await Promise.allSettled(steps.map((step) => readOrUnavailable(step, source)));
   if (reads.some((read) => read.status === 'rejected')) {
     const results: SyncStepResult[] = steps.map((step, index) => {
       const read = reads[index];
@@ -51,6 +52,30 @@ export async function readSyncSteps(steps: readonly SyncStep[], source: SyncRead
   }
   const writes = reads.map((read) => (read as PromiseFulfilledResult<SyncWrite>).value);
   return { failed: null, write: (target, progress) => writeSyncSteps(steps, writes, target, progress) };
+}
+
+/** A read that the provider has no API for: the step is `unavailable` and the sync goes on without it. */
+const UNAVAILABLE = Symbol('unavailable');
+type UnavailableWrite = SyncWrite & { [UNAVAILABLE]: string };
+
+/**
+ * A step's read; when the provider answers CloudError Unsupported (Microsoft 365 has no API for the area),
+ * a write that changes nothing and notes "not available on <provider>" instead of failing the sync.
+ */
+async function readOrUnavailable(step: SyncStep, source: SyncReadContext): Promise<SyncWrite> {
+  try {
+    return await step.read(source);
+  } catch (error) {
+    const unsupported = unsupportedCloudError(error);
+    if (!unsupported) throw error;
+    const reason = `${step.name}: not available on ${unsupported.provider ?? 'this cloud'} (${unsupported.message})`;
+    const write = (async ({ warn }) => {
+      warn(reason);
+      return {};
+    }) as UnavailableWrite;
+    write[UNAVAILABLE] = reason;
+    return write;
+  }
 }
 
 async function writeSyncSteps(
@@ -77,7 +102,12 @@ async function writeSyncSteps(
         progress: (fraction) => progress((done + weight * Math.min(Math.max(fraction, 0), 1)) / total),
         warn: (message) => warnings.push(message),
       });
-      results.push({ step: step.name, status: 'completed', counts });
+      const unavailable = (writes[index] as Partial<UnavailableWrite>)[UNAVAILABLE];
+      results.push(
+        unavailable !== undefined
+          ? { step: step.name, status: 'unavailable', reason: unavailable }
+          : { step: step.name, status: 'completed', counts },
+      );
       if (step.inSummary !== false) Object.assign(summary, counts);
     } catch (error) {
       failed = { step: step.name, status: 'failed', error };

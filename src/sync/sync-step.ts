@@ -71,13 +71,16 @@ export interface SyncStep {
 
 /**
  * One step's outcome: `completed` with its counts (its writes commit with the sync, or are rolled back with
- * it when a later step fails), `failed` with its error (thrown by its read or its write), or `skipped`: the
- * sync stopped before its write (another step failed).
+ * it when a later step fails), `failed` with its error (thrown by its read or its write), `skipped`: the
+ * sync stopped before its write (another step failed), or `unavailable`: the connected cloud has no API for
+ * the area, so the step is noted (a warning "<step>: not available on <provider>") and the sync goes on.
  */
 export type SyncStepResult =
   | { readonly step: string; readonly status: 'completed'; readonly counts: SyncCounts }
   | { readonly step: string; readonly status: 'failed'; readonly error: unknown }
-  | { readonly step: string; readonly status: 'skipped' };
+  | { readonly step: string; readonly status: 'skipped' }
+  /** The provider has no API for the step's area (CloudError Unsupported): nothing read or written. */
+  | { readonly step: string; readonly status: 'unavailable'; readonly reason: string };
 
 export type FailedSyncStep = Extract<SyncStepResult, { status: 'failed' }>;
 

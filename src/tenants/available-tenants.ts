@@ -1,5 +1,5 @@
 import { IsOptional, Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { Tenant } from './tenant.entity.js';
@@ -17,6 +17,19 @@ export class AvailableTenantsArgs {
   after?: string | null;
 }
 
+/** Whether onboardTenant would take the customer (an upstream tenant belongs to one environment of one organization). */
+export enum AvailableTenantStatus {
+  AVAILABLE = 'Available',
+  ONBOARDED = 'Onboarded',
+  ONBOARDED_IN_OTHER_ENVIRONMENT = 'Onboarded in other environment',
+  ADMINISTERED_ELSEWHERE = 'Administered elsewhere',
+}
+registerEnumType(AvailableTenantStatus, {
+  name: 'AvailableTenantStatus',
+  description:
+    'Available (onboardTenant takes it), Onboarded (here: tenantId), Onboarded in other environment (of this organization), Administered elsewhere (by another organization, not named; onboarding answers 409 UPSTREAM_TENANT_TAKEN)',
+});
+
 @ObjectType({
   description:
     'A customer tenant of the upstream cloud that grants this organization delegated access: onboardTenant takes its externalId',
@@ -33,6 +46,9 @@ export class AvailableTenant {
     description: 'The tenant it already is in this environment, null while it is not onboarded',
   })
   tenantId!: string | null;
+
+  @Field(() => AvailableTenantStatus)
+  status!: AvailableTenantStatus;
 }
 
 @ObjectType({
@@ -66,12 +82,41 @@ export async function listAvailableTenants(
     ? await ctx.em.find(Tenant, { externalId: { $in: ids } }, { fields: ['id', 'externalId'] })
     : [];
   const tenantOf = new Map(onboarded.map((tenant) => [tenant.externalId, tenant.id]));
+  const holderOf = await holdersOf(ctx, ids);
+  const statusOf = (externalId: string): AvailableTenantStatus => {
+    const holder = holderOf.get(externalId);
+    if (tenantOf.has(externalId)) return AvailableTenantStatus.ONBOARDED;
+    if (!holder) return AvailableTenantStatus.AVAILABLE;
+    return holder.organization_id === ctx.scope.organizationId
+      ? AvailableTenantStatus.ONBOARDED_IN_OTHER_ENVIRONMENT
+      : AvailableTenantStatus.ADMINISTERED_ELSEWHERE;
+  };
   return {
     items: page.items.map((item) => ({
       externalId: item.tenantExternalId,
       displayName: item.displayName,
       tenantId: tenantOf.get(item.tenantExternalId) ?? null,
+      status: statusOf(item.tenantExternalId),
     })),
     pageInfo: { limit: args.limit, hasMore: page.nextCursor !== null, nextCursor: page.nextCursor },
   };
+}
+
+/**
+ * Who holds each of `externalIds` (organization id and environment only), in one statement through the
+ * SECURITY DEFINER function of migration 20270103091800: the request's role sees only its own rows. Only
+ * "another organization" leaves this module, never which one.
+ */
+async function holdersOf(
+  ctx: ServiceContext,
+  externalIds: string[],
+): Promise<Map<string, { organization_id: string; environment: string }>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await ctx.em
+    .getConnection()
+    .execute<Array<{ external_id: string; organization_id: string; environment: string }>>(
+      'select external_id, organization_id, environment from upstream_tenant_holders(array[?]::text[])',
+      [externalIds],
+    );
+  return new Map(rows.map((row) => [row.external_id, row]));
 }

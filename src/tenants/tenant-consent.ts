@@ -13,7 +13,12 @@ export async function requireConsentToOnboard(ctx: ServiceContext, externalId: s
   if (await provider.getDelegatedAccess(externalId)) return;
   throw new ForbiddenError(
     `The cloud tenant ${externalId} has not granted your organization delegated access. ${provider.consentInstructions(externalId)}`,
-    { reason: 'CONSENT_REQUIRED', externalId },
+    {
+      reason: 'CONSENT_REQUIRED',
+      externalId,
+      provider: provider.name,
+      ...(provider.consentUrl ? { adminConsentUrl: provider.consentUrl(externalId) } : {}),
+    },
   );
 }
 

@@ -58,6 +58,7 @@ const LIST_AVAILABLE_TENANTS = /* GraphQL */ `
         externalId
         displayName
         tenantId
+        status
       }
       pageInfo {
         limit
@@ -75,7 +76,7 @@ export const TENANT_ROUTES: RouteDefinition[] = [
     operation: LIST_AVAILABLE_TENANTS,
     query: { limit: { type: 'int' }, after: { type: 'string' } },
     summary:
-      'customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)',
+      'customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension)',
   },
   {
     method: 'GET',

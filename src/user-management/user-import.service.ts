@@ -31,6 +31,31 @@ function enqueueImport(em: ServiceContext['em'], importId: string, scope: Scope)
 }
 
 /**
+ * UPNs among `upns` that an import of the tenant still queued or running is to create (its rows not yet
+ * created or failed): the up-front "already taken" check sees only existing users (issue #33 item 10).
+ */
+async function queuedUpns(
+  em: ServiceContext['em'],
+  tenantId: string,
+  upns: string[],
+): Promise<Array<{ upn: string; importId: string }>> {
+  if (upns.length === 0) return [];
+  const rows = await em.execute<Array<{ upn: string; import_id: string }>>(
+    `select distinct on (r.user_principal_name) r.user_principal_name as upn, r.import_id
+       from user_imports i join user_import_rows r on r.import_id = i.id
+      where i.tenant_id = ? and i.status in (?) and r.status in (?) and r.user_principal_name in (?)
+      order by r.user_principal_name, r.import_id`,
+    [
+      tenantId,
+      [UserImportStatus.QUEUED, UserImportStatus.RUNNING],
+      [UserImportRowStatus.PENDING, UserImportRowStatus.CREATING],
+      upns,
+    ],
+  );
+  return rows.map((row) => ({ upn: row.upn, importId: row.import_id }));
+}
+
+/**
  * Bulk user creation from CSV (issue #14 item 4). The whole file is checked before anything is written
  * (one 400 listing every bad row); a good file becomes an operation with one row per user, run by the
  * user-import job (user-import.task.ts), where each row succeeds or fails on its own.
@@ -74,6 +99,18 @@ export class UserImportService {
 
     const generatedPasswords: GeneratedImportPassword[] = [];
     const operation = await this.ctx.em.transactional(async (em) => {
+      // One submission per tenant at a time past this point, so two imports sent together cannot both
+      // queue the same user (the check below would not see the other's uncommitted rows).
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`user-import:${tenantId}`]);
+      const queued = await queuedUpns(em, tenantId, [...lineOfUpn.keys()]);
+      if (queued.length > 0)
+        throw rowProblemsError(
+          queued.map(({ upn, importId }) => ({
+            line: lineOfUpn.get(upn)!,
+            field: 'UserPrincipalName',
+            problem: `is already queued to be created by import ${importId}`,
+          })),
+        );
       const now = this.ctx.clock.now();
       const created = em.create(UserImport, {
         ...this.ctx.scope,

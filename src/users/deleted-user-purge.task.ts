@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
-import { createJobContext } from '../context.js';
+import { createCloudAccess, createJobContext } from '../context.js';
 import type { Environment, Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
-import { cloudAccess, type CloudAccess } from '../cloud/cloud-access.js';
+import type { CloudAccess } from '../cloud/cloud-access.js';
 import { purgeDeletedUsers, RECOVERY_WINDOW_MS } from './deleted-user.service.js';
 
 export const DELETED_USER_PURGE_TASK = 'deleted-user-purge';
@@ -63,7 +63,7 @@ export async function purgeExpiredUsers(
   const clouds = new Map<string, CloudAccess>();
   const cloudOf = (scope: Scope): CloudAccess => {
     const key = `${scope.organizationId}/${scope.environment}`;
-    const cloud = clouds.get(key) ?? cloudAccess(deps.clouds, scope);
+    const cloud = clouds.get(key) ?? createCloudAccess(orm, deps, scope);
     clouds.set(key, cloud);
     return cloud;
   };

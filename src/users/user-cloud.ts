@@ -79,10 +79,13 @@ function guestFieldsOf(record: CloudUserRecord) {
     invitationStatus: isGuest
       ? ((guest?.invitationStatus as InvitationStatus) ?? InvitationStatus.NOT_APPLICABLE)
       : null,
-    invitedBy: guest?.invitedBy ?? null,
     invitedAt: toDate(guest?.invitedAt ?? null),
-    invitationSentAt: toDate(guest?.invitationSentAt ?? null),
     invitationAcceptedAt: toDate(guest?.acceptedAt ?? null),
+    // What a cloud does not record (Graph: who invited, when the mail went) is left as we stored it.
+    ...(isGuest && guest?.invitedBy === undefined ? {} : { invitedBy: guest?.invitedBy ?? null }),
+    ...(isGuest && guest?.invitationSentAt === undefined
+      ? {}
+      : { invitationSentAt: toDate(guest?.invitationSentAt ?? null) }),
   } satisfies Partial<User>;
 }
 

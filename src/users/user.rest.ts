@@ -62,6 +62,7 @@ export const USER_ROUTES: RouteDefinition[] = [
     params: { id: 'tenantId' },
     body: 'input',
     status: 201,
+    reachesCloud: true,
     summary: 'create user (201; a generated password is returned once, in generatedPassword)',
   },
   {
@@ -70,6 +71,7 @@ export const USER_ROUTES: RouteDefinition[] = [
     operation: UPDATE_USER,
     params: USER_PARAMS,
     body: 'input',
+    reachesCloud: true,
     summary: 'update the given fields of a user',
   },
   {

@@ -174,7 +174,8 @@ export class UserService {
           externalId: cloudUser.externalId,
           userType: UserType.MEMBER,
           source: UserSource.CLOUD,
-          createdAt: now,
+          // The cloud's own creation time, as the sync reads it (else the next sync counts the user updated).
+          createdAt: new Date(cloudUser.createdAt),
           updatedAt: now,
         });
         await flushClaimingUpn(em, userPrincipalName);

@@ -90,6 +90,28 @@ describe('/graphiql in a real browser, offline', () => {
     expect(sent).toEqual([]);
   });
 
+  it('fetches the schema once a key is typed, without a reload (docs and completion work at once)', async () => {
+    const page = await browser.open(`${app.baseUrl}/graphiql`);
+    await page.locator('.graphiql-execute-button').waitFor();
+    const introspection = page.waitForResponse(
+      (res) => res.url().endsWith('/graphql') && (res.request().postData() ?? '').includes('__schema'),
+      { timeout: 15_000 },
+    );
+    await typeInto(
+      page,
+      '.graphiql-editor-tool .graphiql-editor:not(.hidden)',
+      `{"Authorization": "Bearer ${org.keys.read}"}`,
+    );
+    const answered = await introspection;
+    expect(answered.status()).toBe(200);
+    const body = (await answered.json()) as { data?: { __schema?: { queryType?: { name: string } } } };
+    expect(body.data?.__schema?.queryType?.name).toBe('Query');
+    // The documentation explorer lists the root types once the schema is there.
+    await page.locator('.graphiql-sidebar button[aria-label*="Documentation"]').first().click();
+    await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor();
+    await saveScreenshot(page, 'graphiql-schema-after-key');
+  });
+
   it('the Apollo Sandbox landing page falls back to /graphiql when the Sandbox cannot load', async () => {
     const page = await browser.open(`${app.baseUrl}/graphql`);
     await page.waitForURL(`${app.baseUrl}/graphiql`);

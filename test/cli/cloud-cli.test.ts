@@ -78,7 +78,7 @@ describe('npm run cli -- cloud', () => {
 
     const status = await cli('cloud', 'status', '--org', 'demo');
     expect(status.stdout).toContain(`partner tenant: ${scenario.partner.id}`);
-    expect(status.stdout).toContain('live provider active: not yet');
+    expect(status.stdout).toContain('live provider active: yes');
     expect(status.stdout).toMatch(/mailContacts\s+no \(no API\)/);
     expect(status.stdout).toMatch(/users\s+yes\s+-/);
     expect(status.stdout).not.toContain(scenario.secret);

@@ -39,6 +39,13 @@ describe('npm run cli -- tenants available / onboard --name --domain', () => {
     ]);
     expect(lines.filter((line) => line.includes('onboarded ('))).toHaveLength(6);
     expect(listed.stderr).toContain('tenants onboard --org demo --external-id');
+    // The live environment cannot onboard what the sandbox holds: the list says so (issue #33).
+    const live = await cli('tenants', 'available', '--org', 'demo', '--env', 'live');
+    const liveLines = live.stdout.trimEnd().split('\n');
+    expect(liveLines.filter((line) => line.endsWith('onboarded in other environment'))).toHaveLength(6);
+    expect(liveLines.filter((line) => line.endsWith('available'))).toEqual([
+      expect.stringContaining(DEMO_AVAILABLE_TENANT.externalId!),
+    ]);
   }, 90_000);
 
   it('a name like a demo tenant’s gets a free initial domain, and syncs its users', async () => {

@@ -68,7 +68,7 @@ describe('PUT /api/settings/cloud-connection (Microsoft 365)', () => {
       partnerTenantId: scenario.partner.id,
       clientId: scenario.app.clientId,
       clientSecretSet: true,
-      providerActive: false,
+      providerActive: true,
       grantedPermissions: FULL_ROLES,
       lastTest: { succeeded: true, at: app.clock.now().toISOString() },
       adminConsentUrl:

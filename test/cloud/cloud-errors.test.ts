@@ -111,6 +111,27 @@ describe('a cloud that says no in a request: one mapping for every feature (core
     expect(await userCount()).toBe(before);
   });
 
+  it("Forbidden (the app's own permission): 403 naming the cloud connection, nothing created", async () => {
+    const before = await userCount();
+    simulatedCloud(app).faults.inject(tenant.externalId, 'directory.createUser', {
+      kind: 'Forbidden',
+      message: 'The upstream cloud refused to create users',
+    });
+    const res = await app.request<Envelope<unknown>>('POST', `/v1/tenants/${tenant.id}/users`, {
+      key: org.keys.write,
+      body: newUser('forbidden.rest'),
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { upstream: 'cloud', reason: 'CLOUD_PERMISSION_MISSING', externalId: tenant.externalId },
+    });
+    expect(res.body.error?.message).toMatch(
+      /^The upstream cloud refused to create users\. .*cloud-connection/,
+    );
+    expect(await userCount()).toBe(before);
+  });
+
   it('NotFound: GraphQL NOT_FOUND (HTTP 404 on REST), nothing created', async () => {
     const CREATE = `mutation($t: UUID!, $input: CreateUserInput!) { createUser(tenantId: $t, input: $input) { id } }`;
     const before = await userCount();

@@ -109,6 +109,22 @@ describe('POST and GET /api/compliance/connectors', () => {
     expect(await connectorRows()).toBe(before);
   });
 
+  it('a source type of another category is refused naming the allowed ones, with nothing said of its credentials', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const res = await call('POST', '', {
+      key: org.keys.write,
+      tenantId: tenant.id,
+      body: slack({ sourceType: 'Workday' }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error?.details.fields).toEqual([
+      {
+        field: 'sourceType',
+        problem: expect.stringMatching(/Communication connector imports from one of: .*Slack/),
+      },
+    ]);
+  });
+
   it('Read keys read but cannot create (403); X-Tenant-Id missing 400; another organization 404', async () => {
     const tenant = await createTenant(app, org.scope);
     const created = await connector(tenant);
@@ -176,6 +192,31 @@ describe('imports by the clock', () => {
     } finally {
       app.clock.advance(-24 * HOUR);
     }
+  });
+
+  it('a schedule set on a new connector does not postpone its first import; later it counts from the last run', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const created = await connector(tenant);
+    const put = (scheduleHours: number) =>
+      call<ConnectorBody>('PUT', `/${created.id}`, {
+        key: org.keys.write,
+        tenantId: tenant.id,
+        body: { scheduleHours },
+      });
+    expect((await put(12)).status).toBe(200);
+    const status = () =>
+      call<StatusBody>('GET', `/${created.id}/status`, { key: org.keys.read, tenantId: tenant.id });
+    // Still due at once (issue #33 item 10: it was moved to creation + 12 h).
+    expect(Date.parse((await status()).body.data.nextRunAt!)).toBeLessThanOrEqual(app.clock.now().getTime());
+    const [run] = await runDueImports(tenant.id, created.id);
+    expect(run.status).toBe('Succeeded');
+    expect((await status()).body.data.nextRunAt).toBe(
+      new Date(Date.parse(run.scheduledFor) + 12 * HOUR).toISOString(),
+    );
+    expect((await put(6)).status).toBe(200);
+    expect((await status()).body.data.nextRunAt).toBe(
+      new Date(Date.parse(run.scheduledFor) + 6 * HOUR).toISOString(),
+    );
   });
 
   it('three consecutive failed runs pause the connector with the error and emit connector.status_changed', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization, PublicErrorResponse, User } from '@microsoft/microsoft-graph-types';
+import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
 import type { FakeReply } from './graph-fake-login.js';
 import { handleSecurity } from './graph-fake-security.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -79,7 +80,10 @@ function decode(token: string): PageState | null {
 function project<T extends object>(item: T, select: string | undefined): Partial<T> {
   if (!select) return item;
   const fields = new Set(['id', ...select.split(',').map((field) => field.trim())]);
-  return Object.fromEntries(Object.entries(item).filter(([key]) => fields.has(key))) as Partial<T>;
+  // Annotations (`@removed`, `manager@delta`) go with the item whatever is selected.
+  return Object.fromEntries(
+    Object.entries(item).filter(([key]) => fields.has(key) || key.includes('@')),
+  ) as Partial<T>;
 }
 
 /** A page of `items` with Graph's `@odata.nextLink` when more follow. */
@@ -111,6 +115,16 @@ function listState(query: URLSearchParams): PageState | 'bad' {
   return { o: 0, sel: query.get('$select') ?? undefined, top: top ? Number(top) : undefined };
 }
 
+/** With `manager` selected, a delta item carries its manager as `manager@delta` (Graph's delta of a relationship). */
+function withManager(tenant: FakeTenant, user: User, selected: string | undefined): object {
+  if (!selected?.split(',').includes('manager')) return user;
+  const managerId = fakeDirectory(tenant).managers.get(user.id ?? '');
+  return {
+    ...user,
+    'manager@delta': managerId ? [{ '@odata.type': '#microsoft.graph.user', id: managerId }] : [],
+  };
+}
+
 /** GET /users/delta: the first round returns every user, later rounds (from a deltaLink) what changed since. */
 function usersDelta(state: GraphFakeState, tenant: FakeTenant, base: string, call: GraphCall): FakeReply {
   const deltaToken = call.query.get('$deltatoken');
@@ -138,7 +152,9 @@ function usersDelta(state: GraphFakeState, tenant: FakeTenant, base: string, cal
     .filter((record) => record.changedAt > since && record.changedAt <= (round.u ?? Infinity))
     .filter((record) => since > 0 || !record.deleted)
     .map((record) =>
-      record.deleted ? { id: record.user.id, '@removed': { reason: 'changed' } } : (record.user as object),
+      record.deleted
+        ? { id: record.user.id, '@removed': { reason: 'changed' } }
+        : withManager(tenant, record.user, round.sel),
     );
   const body = page(base, '/users/delta', changed, round, state.pageSize);
   if (!body['@odata.nextLink']) body['@odata.deltaLink'] = `${base}/v1.0/users/delta?$deltatoken=s${round.u}`;
@@ -179,6 +195,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
   if (route === 'POST /$batch') return batch(state, base, call);
   const securityReply = handleSecurity(state, tenant, token, base, call);
   if (securityReply) return securityReply;
+  const directoryReply = handleDirectory(state, base, call, token, tenant);
+  if (directoryReply) return directoryReply;
   if (call.method !== 'GET')
     return graphError(
       405,

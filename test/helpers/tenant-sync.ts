@@ -29,9 +29,11 @@ export async function syncAndWait(
   org: OrganizationWithKeys,
   tenantId: string,
   timeout = 20_000,
+  /** Another key than the organization's sandbox ones (a live key), for both requests. */
+  key?: string,
 ): Promise<SyncBody> {
   const started = await app.request<Envelope<SyncBody>>('POST', `/v1/tenants/${tenantId}/sync`, {
-    key: org.keys.write,
+    key: key ?? org.keys.write,
   });
   expect(started.status).toBe(202);
   const syncId = started.body.data.id;
@@ -46,7 +48,7 @@ export async function syncAndWait(
     { timeout, what: `sync ${syncId} of tenant ${tenantId} to end` },
   );
   const done = await app.request<Envelope<SyncBody>>('GET', `/v1/tenants/${tenantId}/syncs/${syncId}`, {
-    key: org.keys.read,
+    key: key ?? org.keys.read,
   });
   return done.body.data;
 }

@@ -128,6 +128,8 @@ export class TestApp {
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       webhooks: { secretBox: new SecretBox(parseSecretsKey(TEST_SECRETS_KEY)), ...options.webhooks },
       microsoft365: options.microsoft365,
+      // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
+      liveWithoutConnection: 'simulated',
     };
     const listener = new PgListener(url);
     await listener.start();

@@ -74,6 +74,28 @@ describe('GET /api/security/recommendations', () => {
     ]);
   });
 
+  it('a recommendation that affects no tenant asked about is not shown as Open (status null, count 0)', async () => {
+    // safe-links affects only the second tenant; the first meets it.
+    const detail = await app.request<Envelope<RecommendationBody>>(
+      'GET',
+      `/api/security/recommendations/safe-links?tenantIds=${first.id}`,
+      { key: org.keys.read },
+    );
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({
+      id: 'safe-links',
+      status: null,
+      affectedTenants: { count: 0, tenantIds: [] },
+      tenants: [],
+    });
+    const affecting = await app.request<Envelope<RecommendationBody>>(
+      'GET',
+      `/api/security/recommendations/safe-links?tenantIds=${second.id}`,
+      { key: org.keys.read },
+    );
+    expect(affecting.body.data.status).toBe('Open');
+  });
+
   it('takes the SPEC 4.3 filters as a JSON body on the GET, and as query parameters', async () => {
     const byBody = await getWithBody<DataOf<'listSecurityRecommendations'>>(
       app,

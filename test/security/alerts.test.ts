@@ -134,6 +134,39 @@ describe('GET /api/security/alerts', () => {
     expect(await list('assignedTo=unassigned&status=Resolved')).toEqual([]);
   });
 
+  it('reads a date alone as its UTC day: createdFrom from its start, createdTo up to its end', async () => {
+    const tenant = await createTenant(app, org.scope);
+    const at = [
+      '2026-11-19T23:59:59.999Z',
+      '2026-11-20T00:00:00.000Z',
+      '2026-11-20T23:59:59.999Z',
+      '2026-11-21T00:00:00.000Z',
+    ];
+    await seedSecurity(app, org.scope, tenant, {
+      alerts: at.map((createdAt) => ({ title: createdAt, createdAt })),
+    });
+    const list = async (query: string) => {
+      const res = await api<AlertBody[]>(app, 'GET', `/alerts?sort=oldest&${query}`, {
+        key: org.keys.read,
+        tenantId: tenant.id,
+      });
+      expect(res.status).toBe(200);
+      return res.body.data.map((a) => a.title);
+    };
+    expect(await list('createdFrom=2026-11-20&createdTo=2026-11-20')).toEqual([at[1], at[2]]);
+    expect(await list('createdFrom=2026-11-20')).toEqual([at[1], at[2], at[3]]);
+    expect(await list('createdTo=2026-11-19')).toEqual([at[0]]);
+    // A date-time keeps its meaning (createdTo excluded).
+    expect(await list(`createdTo=${encodeURIComponent(at[2])}`)).toEqual([at[0], at[1]]);
+    // An impossible date is not rolled over into the next month.
+    const bad = await api(app, 'GET', '/alerts?createdFrom=2026-02-30', {
+      key: org.keys.read,
+      tenantId: tenant.id,
+    });
+    expect(bad.status).toBe(400);
+    expect(fieldsOf(bad.body).map((f) => f.field)).toContain('createdFrom');
+  });
+
   it('refuses an unknown severity, a bad date and a bad assignee with 400 naming the field', async () => {
     const { tenant } = await alertTenant();
     for (const [query, field] of [

@@ -216,4 +216,26 @@ describe('demo seed', () => {
     );
     expect(count).toBe(0);
   });
+
+  it('records a few blocked enrollment attempts in every demo tenant, each decided by its device policy', async () => {
+    const rows = await query<{ domain: string; reason: string; policy_name: string; count: number }>(
+      first.orm,
+      `select t.domain, b.reason, b.policy_name, count(*)::int as count
+         from blocked_enrollment_attempts b join tenants t on t.id = b.tenant_id
+        group by 1, 2, 3 order by 1, 2`,
+    );
+    const perTenant = new Map<string, number>();
+    for (const row of rows) perTenant.set(row.domain, (perTenant.get(row.domain) ?? 0) + row.count);
+    expect(perTenant.size).toBe(DEMO_TENANTS.length);
+    // A few, not most: about one user in four tried to enroll, and most attempts meet the policy.
+    for (const count of perTenant.values()) expect(count).toBeGreaterThanOrEqual(1);
+    const [{ attempts }] = await query<{ attempts: number }>(
+      first.orm,
+      `select count(*)::int as attempts from sim_cloud_objects where kind = 'enrollment_attempt'`,
+    );
+    const blocked = [...perTenant.values()].reduce((a, b) => a + b, 0);
+    expect(blocked).toBeLessThan(attempts / 2);
+    expect(new Set(rows.map((row) => row.policy_name))).toEqual(new Set(['Company device standard']));
+    expect(new Set(rows.map((row) => row.reason)).size).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -15,6 +15,7 @@ interface Available {
   externalId: string;
   displayName: string;
   tenantId: string | null;
+  status: string;
 }
 interface Envelope {
   success: boolean;
@@ -27,6 +28,7 @@ let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 const onboarded = new Map<string, string>();
 let waiting: string;
+let elsewhere: string;
 
 beforeAll(async () => {
   ({ app, org, other } = await startSuite({ other: true }));
@@ -34,7 +36,9 @@ beforeAll(async () => {
     const tenant = await createTenant(app, org.scope, { name: `Onboarded ${i}` });
     onboarded.set(tenant.externalId, tenant.id);
   }
-  await createTenant(app, other.scope, { name: 'Someone else’s' });
+  const theirs = await createTenant(app, other.scope, { name: 'Someone else’s' });
+  // A customer of the other organization that also granted this one access (it changed MSPs, say).
+  elsewhere = theirs.externalId;
   // A customer that granted access and is not onboarded yet.
   waiting = randomUUID();
   const em = app.orm.em.fork();
@@ -46,6 +50,11 @@ beforeAll(async () => {
   });
   em.create(SimulatedTenantGrant, {
     tenantExternalId: waiting,
+    partnerOrganizationId: org.scope.organizationId,
+    grantedAt: app.clock.now(),
+  });
+  em.create(SimulatedTenantGrant, {
+    tenantExternalId: elsewhere,
     partnerOrganizationId: org.scope.organizationId,
     grantedAt: app.clock.now(),
   });
@@ -71,19 +80,44 @@ async function everyPage(key: string): Promise<Available[]> {
 describe('GET /v1/available-tenants and availableTenants', () => {
   it('lists every customer granting the organization, in pages, with the tenant each already is', async () => {
     const seen = await everyPage(org.keys.read);
-    expect(seen).toHaveLength(4);
-    expect(new Set(seen.map((item) => item.externalId)).size).toBe(4);
-    for (const item of seen)
-      expect(item.tenantId).toBe(item.externalId === waiting ? null : onboarded.get(item.externalId));
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen.map((item) => item.externalId)).size).toBe(5);
+    for (const item of seen) expect(item.tenantId).toBe(onboarded.get(item.externalId) ?? null);
     expect(seen.find((item) => item.externalId === waiting)?.displayName).toBe('Waiting Co');
+    const statusOf = new Map(seen.map((item) => [item.externalId, item.status]));
+    expect(statusOf.get(waiting)).toBe('Available');
+    for (const externalId of onboarded.keys()) expect(statusOf.get(externalId)).toBe('Onboarded');
+    expect(statusOf.get(elsewhere)).toBe('Administered elsewhere');
   });
 
-  it('in the live environment the same customers are all still to onboard', async () => {
+  it('marks a customer another organization administers without saying which (onboarding it is 409)', async () => {
+    const res = await app.request<Envelope>('GET', '/v1/available-tenants?limit=100', { key: org.keys.read });
+    const item = res.body.data.find((entry) => entry.externalId === elsewhere);
+    expect(item).toEqual({
+      externalId: elsewhere,
+      displayName: expect.any(String),
+      tenantId: null,
+      status: 'Administered elsewhere',
+    });
+    expect(JSON.stringify(res.body)).not.toContain(other.organization.id);
+    const onboard = await app.graphql<unknown>(
+      org.keys.admin,
+      `mutation { onboardTenant(input: { externalId: "${elsewhere}" }) { id } }`,
+    );
+    expect(onboard.body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+  });
+
+  it('in the live environment the sandbox tenants are marked onboarded in the other environment', async () => {
     const res = await app.request<Envelope>('GET', '/v1/available-tenants?limit=100', {
       key: org.liveAdminKey,
     });
-    expect(res.body.data).toHaveLength(4);
+    expect(res.body.data).toHaveLength(5);
     expect(res.body.data.every((item) => item.tenantId === null)).toBe(true);
+    const statusOf = new Map(res.body.data.map((item) => [item.externalId, item.status]));
+    expect(statusOf.get(waiting)).toBe('Available');
+    expect(statusOf.get(elsewhere)).toBe('Administered elsewhere');
+    for (const externalId of onboarded.keys())
+      expect(statusOf.get(externalId)).toBe('Onboarded in other environment');
   });
 
   it('GraphQL gives the same, and refuses a limit out of 1..100', async () => {
@@ -95,7 +129,7 @@ describe('GET /v1/available-tenants and availableTenants', () => {
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data?.availableTenants.items.map((item) => item.externalId).sort()).toEqual(
-      [...onboarded.keys(), waiting].sort(),
+      [...onboarded.keys(), waiting, elsewhere].sort(),
     );
     expect(res.body.data?.availableTenants.pageInfo.hasMore).toBe(false);
     const refused = await app.request<{ error: { code: string } }>('GET', '/v1/available-tenants?limit=101', {

@@ -153,6 +153,34 @@ describe('POST /api/user-management-identity/users/bulk', () => {
     expect(rows[0].n).toBe(1);
   });
 
+  it('refuses a user that an import still queued is to create (issue #33 item 10), and accepts it once that import ran', async () => {
+    const t = await tenantWithDomain();
+    const first = await submit(t, `${HEADER}\nsame@${t.domain},Sa,Me,,,,\n`);
+    expect(first.status).toBe(202);
+    const firstId = first.body.data.operation.id;
+    const second = await submit(t, `${HEADER}\nother@${t.domain},Ot,Her,,,,\nSAME@${t.domain},Sa,Me,,,,\n`);
+    expect(second.status).toBe(400);
+    expect(second.body.error?.details.fields).toEqual([
+      {
+        line: 3,
+        field: 'UserPrincipalName',
+        problem: `is already queued to be created by import ${firstId}`,
+      },
+    ]);
+    const { rows } = await app.pool.query(
+      'select count(*)::int as n from user_imports where tenant_id = $1',
+      [t.id],
+    );
+    expect(rows[0].n).toBe(1);
+    // Once it ran, the user exists: the usual "already taken".
+    await runJob(t, firstId);
+    const third = await submit(t, `${HEADER}\nsame@${t.domain},Sa,Me,,,,\n`);
+    expect(third.status).toBe(400);
+    expect(third.body.error?.details.fields).toEqual([
+      expect.objectContaining({ line: 2, problem: 'is already taken by another user' }),
+    ]);
+  });
+
   it('a wrong header is 400 naming the columns', async () => {
     const t = await tenantWithDomain();
     const res = await submit(t, `Email,FirstName,Surname\na@${t.domain},A,B\n`);

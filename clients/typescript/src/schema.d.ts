@@ -2042,8 +2042,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension)
-         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension).
+         * customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension)
+         * @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension).
          *
          *     Needs an API key of level Read or an access token with the scope read:tenants.
          */
@@ -2499,6 +2499,11 @@ export interface components {
          * @enum {string}
          */
         AlertStatus: "New" | "In Progress" | "Resolved" | "Dismissed";
+        /**
+         * @description Available (onboardTenant takes it), Onboarded (here: tenantId), Onboarded in other environment (of this organization), Administered elsewhere (by another organization, not named; onboarding answers 409 UPSTREAM_TENANT_TAKEN)
+         * @enum {string}
+         */
+        AvailableTenantStatus: "Available" | "Onboarded" | "Onboarded in other environment" | "Administered elsewhere";
         /**
          * @description Container (mailbox folder, drive folder, library, channel) or Item (message, file, post)
          * @enum {string}
@@ -4069,7 +4074,9 @@ export interface operations {
                 workload?: components["schemas"]["BackupWorkload"];
                 userId?: string;
                 resourceId?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -4978,7 +4985,9 @@ export interface operations {
                 platform?: components["schemas"]["OsPlatform"];
                 ownership?: components["schemas"]["DeviceOwnership"];
                 complianceState?: components["schemas"]["ComplianceState"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 interval?: components["schemas"]["TrendInterval"];
                 /** @description Same as the header X-Tenant-Id */
@@ -5449,7 +5458,9 @@ export interface operations {
                 limit?: number;
                 reason?: components["schemas"]["BlockReason"];
                 platform?: components["schemas"]["EnrollmentPlatform"];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -7949,7 +7960,9 @@ export interface operations {
                 source?: string[];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 assignedTo?: string[];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 createdFrom?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 createdTo?: string;
                 search?: string;
                 sort?: components["schemas"]["AlertSort"];
@@ -9188,7 +9201,9 @@ export interface operations {
                 activity?: components["schemas"]["DlpActivity"][];
                 /** @description Several values: repeat the parameter or separate the values with commas */
                 actionTaken?: components["schemas"]["DlpActionTaken"][];
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 from?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning up to the end of that UTC day (the whole day included) */
                 to?: string;
                 /** @description The tenant to act in, when the header X-Tenant-Id is not sent */
                 tenantId?: string;
@@ -9801,8 +9816,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -9863,8 +9878,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10046,8 +10061,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10138,8 +10153,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10232,8 +10247,8 @@ export interface operations {
                             scoreImpact: number;
                             implementationGuide: string;
                             riskAssessment: string;
-                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed */
-                            status: components["schemas"]["RecommendationStatus"];
+                            /** @description Over the affected tenants: Open if any is Open, else In Progress, else Snoozed, else Dismissed; null when it affects no tenant (affectedTenants.count 0: every tenant asked about meets it) */
+                            status: components["schemas"]["RecommendationStatus"] | null;
                             affectedTenants: {
                                 /** Format: int32 */
                                 count: number;
@@ -10627,7 +10642,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10702,7 +10717,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10775,7 +10790,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -10847,7 +10862,7 @@ export interface operations {
                             clientId: string | null;
                             /** @description Whether a client secret is stored (it is never shown) */
                             clientSecretSet: boolean;
-                            /** @description Whether the live environment acts through this connection today. Microsoft 365: not yet, the provider that syncs tenants through Graph lands next (docs/microsoft365.md); the connection is saved and tested. */
+                            /** @description Whether the live environment acts through this connection: true once saved (Microsoft 365: tenants, users and the other available capabilities go through Graph, docs/microsoft365.md) */
                             providerActive: boolean;
                             lastTest: {
                                 succeeded: boolean;
@@ -11516,7 +11531,9 @@ export interface operations {
                 hasLicense?: boolean;
                 skuId?: string;
                 isServiceAccount?: boolean;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInBefore?: string;
+                /** @description A date-time, or a date (YYYY-MM-DD) meaning the start of that UTC day */
                 lastSignInAfter?: string;
                 sortBy?: components["schemas"]["UserSortField"];
                 sortOrder?: components["schemas"]["SortOrder"];
@@ -12505,7 +12522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded; keyset ?after (our extension) */
+            /** @description customer tenants that grant this organization delegated access, with tenantId once onboarded and status (Available, Onboarded, Onboarded in other environment, Administered elsewhere); keyset ?after (our extension) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12524,6 +12541,7 @@ export interface operations {
                             displayName: string;
                             /** @description The tenant it already is in this environment, null while it is not onboarded */
                             tenantId: string | null;
+                            status: components["schemas"]["AvailableTenantStatus"];
                         }[];
                         meta: {
                             /** Format: int32 */
@@ -13150,6 +13168,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -13383,6 +13402,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -35,8 +35,8 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     available: true,
     graphApi:
       'GET /users/delta, POST /users, PATCH /users/{id}, PUT /users/{id}/manager/$ref, DELETE /users/{id}, ' +
-      'POST /users/{id}/revokeSignInSessions',
-    permissions: ['User.ReadWrite.All'],
+      'POST /users/{id}/revokeSignInSessions; GET /directoryRoles and their members (privileged accounts)',
+    permissions: ['User.ReadWrite.All', 'RoleManagement.Read.Directory'],
   },
   {
     capability: 'passwordReset',

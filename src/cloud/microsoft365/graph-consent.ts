@@ -32,9 +32,10 @@ export async function checkCustomerConsent(
   transport: GraphTransport,
   credentials: AppCredentials,
   customerTenantId: string,
+  options: { fresh?: boolean } = {},
 ): Promise<CustomerConsent> {
   try {
-    const { roles } = await transport.token(credentials, customerTenantId);
+    const { roles } = await transport.token(credentials, customerTenantId, options);
     return { consented: true, roles };
   } catch (error) {
     if (error instanceof CloudError && error.reason === 'CONSENT_REQUIRED')

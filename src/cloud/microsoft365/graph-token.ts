@@ -67,7 +67,12 @@ export class GraphTokenSource {
 
   constructor(private readonly settings: Pick<Microsoft365Settings, 'loginUrl' | 'requestTimeoutMs'>) {}
 
-  async token(credentials: AppCredentials, tenantId: string): Promise<GraphToken> {
+  /** `fresh`: ask Entra ID even when a valid token is cached (a consent check that must see a withdrawal). */
+  async token(
+    credentials: AppCredentials,
+    tenantId: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<GraphToken> {
     const app = this.clientFor(credentials, tenantId);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -87,7 +92,10 @@ export class GraphTokenSource {
     });
     try {
       const result = await Promise.race([
-        app.acquireTokenByClientCredential({ scopes: [GRAPH_DEFAULT_SCOPE] }),
+        app.acquireTokenByClientCredential({
+          scopes: [GRAPH_DEFAULT_SCOPE],
+          ...(options.fresh ? { skipCache: true } : {}),
+        }),
         timeout,
       ]);
       if (!result?.accessToken) throw new CloudError('Transient', 'Entra ID answered without a token');

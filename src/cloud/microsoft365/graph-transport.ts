@@ -12,8 +12,12 @@ export class GraphTransport {
     private readonly tokens: GraphTokenSource = new GraphTokenSource(settings),
   ) {}
 
-  token(credentials: AppCredentials, tenantId: string): Promise<GraphToken> {
-    return this.tokens.token(credentials, tenantId);
+  token(
+    credentials: AppCredentials,
+    tenantId: string,
+    options: { fresh?: boolean } = {},
+  ): Promise<GraphToken> {
+    return this.tokens.token(credentials, tenantId, options);
   }
 
   forTenant(credentials: AppCredentials, tenantId: string): GraphTenantClient {

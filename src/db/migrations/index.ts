@@ -39,6 +39,7 @@ import { Migration20261231100300_import_passwords } from './Migration20261231100
 import { Migration20261231100200_jobs_in_flight } from './Migration20261231100200_jobs_in_flight.js';
 import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
 import { Migration20261231100000_upstream_tenant_owner } from './Migration20261231100000_upstream_tenant_owner.js';
+import { Migration20270103091800_upstream_tenant_holders } from './Migration20270103091800_upstream_tenant_holders.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -180,5 +181,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20261231100400_organization_self',
     class: Migration20261231100400_organization_self,
+  },
+  {
+    name: 'Migration20270103091800_upstream_tenant_holders',
+    class: Migration20270103091800_upstream_tenant_holders,
   },
 ];

@@ -8,6 +8,7 @@ import type { AppDeps, ServiceContext } from '../../core/service-context.js';
 import { seedDemoMember } from '../../members/demo-member.js';
 import { Organization, Plan } from '../../organizations/organization.entity.js';
 import { onboardTenant } from '../../tenants/tenant-onboarding.js';
+import { seedEnrollmentDemo } from '../../device-management/enrollment-demo.js';
 import { SYNC_STEPS } from '../../features.js';
 import { reconcileTenant } from '../../tenants/tenant-reconcile.js';
 import type { Tenant } from '../../tenants/tenant.entity.js';
@@ -150,6 +151,8 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
       };
       for (const spec of DEMO_TENANTS) {
         const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
+        // Before the first sync, which decides the tenant's enrollment attempts with it.
+        await seedEnrollmentDemo(ctx, tenant.id);
         await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
         tenants.push(tenant);
       }

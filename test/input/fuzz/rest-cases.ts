@@ -47,7 +47,14 @@ function pathValue(context: RestFuzzContext): fc.Arbitrary<string> {
 /** Declared parameters with ordinary values: what a correct client sends. */
 function plainQueryString(route: CompiledRoute): fc.Arbitrary<string> {
   const declared = Object.entries(route.definition.query ?? {});
-  const valueOfType = { int: '5', boolean: 'true', string: 'a', stringList: 'a,b' } as const;
+  const valueOfType = {
+    int: '5',
+    boolean: 'true',
+    string: 'a',
+    stringList: 'a,b',
+    dateTime: '2026-11-20',
+    dateTimeUntil: '2026-11-20',
+  } as const;
   return fc
     .subarray(declared, { maxLength: Math.min(2, declared.length) })
     .map((chosen) => chosen.map(([name, { type }]) => `${name}=${valueOfType[type]}`).join('&'));
