@@ -5,9 +5,9 @@ import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
- * Security alerts in the live environment, end to end on the Graph fake: a sync brings Graph's alerts in
- * (then only those changed since), a status move over REST reaches Graph first, and Graph's failures answer
- * as every cloud failure does.
+ * Security in the live environment, end to end on the Graph fake: a sync brings Graph's alerts in (then only
+ * those changed since) and Secure Score's controls, a status move over REST reaches Graph first, Graph's
+ * failures answer as every cloud failure does, and applying a recommendation says it is not available.
  */
 let world: LiveWorld;
 let tenantId: string;
@@ -59,13 +59,26 @@ beforeAll(async () => {
       lastUpdateDateTime: '2026-11-21T08:00:00Z',
     }),
   ];
+  const profile = (id: string, maxScore: number) => ({ id, maxScore, deprecated: false, title: id });
+  const security = fakeSecurity(world.scenario.consented);
+  security.controlProfiles = [profile('AdminMFAV2', 10), profile('BlockLegacyAuthentication', 8)];
+  security.secureScores = [
+    {
+      id: 'today',
+      createdDateTime: new Date().toISOString(),
+      controlScores: [
+        { controlName: 'AdminMFAV2', score: 10 },
+        { controlName: 'BlockLegacyAuthentication', score: 0 },
+      ],
+    },
+  ];
   ({ tenantId } = await onboardAndSyncLive(world));
   firstSyncCalls = graphCalls(world);
 });
 afterAll(() => stopLiveWorld(world));
 beforeEach(() => world.scenario.fake.clearRequests());
 
-describe('security alerts in the live environment (Microsoft 365)', () => {
+describe('security in the live environment (Microsoft 365)', () => {
   it("the first sync brings every Graph alert in, linked to the tenant's user", async () => {
     expect(firstSyncCalls.filter((call) => call.includes('/security/'))).toEqual([
       'GET /v1.0/security/alerts_v2',
@@ -137,5 +150,33 @@ describe('security alerts in the live environment (Microsoft 365)', () => {
       alerts().push(...kept);
     }
     expect((await listAlerts()).body.data.map((alert) => alert.status)).toEqual(['Dismissed', 'In Progress']);
+  });
+
+  it('Secure Score feeds the recommendations; applying one answers each tenant Failed, naming what is missing', async () => {
+    const list = await world.app.request<{ data: Array<{ id: string }> }>(
+      'GET',
+      `/api/security/recommendations?tenantIds=${tenantId}`,
+      { key: world.key },
+    );
+    expect(list.status).toBe(200);
+    // Met: mfa-admin-roles (AdminMFAV2 at its maximum); not met: block-legacy-authentication.
+    expect(list.body.data.map((recommendation) => recommendation.id)).toEqual([
+      'block-legacy-authentication',
+    ]);
+    const preview = await world.app.request<{
+      data: { results: Array<{ tenantId: string; outcome: string; reason: string | null }> };
+    }>('POST', '/api/security/recommendations/block-legacy-authentication/apply', {
+      key: world.key,
+      body: { tenantIds: [tenantId], dryRun: true },
+    });
+    expect(preview.status).toBe(202);
+    expect(preview.body.data.results).toEqual([
+      {
+        tenantId,
+        outcome: 'failed',
+        reason: expect.stringContaining('securityControlApply'),
+        finishedAt: null,
+      },
+    ]);
   });
 });
