@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import { Kind, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../src/core/request-context.js';
 import {
   invalid,
@@ -15,6 +15,11 @@ import { sendJson } from '../src/http/respond.js';
 import { successEnvelope } from './envelope.js';
 import { bodyProblem, queryProblems } from './request-input.js';
 import { unsafeTextProblems } from '../src/http/input/unsafe-text.js';
+import {
+  argumentRuleProblems,
+  coercedOrUndefined,
+  fieldsWithArguments,
+} from '../src/http/input/argument-rules.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM, type QueryParamType } from './route.js';
 
 /** graphql-js's message for an explicit null in a non-null argument position (its default does not apply). */
@@ -170,6 +175,38 @@ function textProblems(variables: Record<string, unknown>): CoercionProblem[] {
   );
 }
 
+/**
+ * The rules (class-validator) of the arguments whose values have the right type, for a request refused for
+ * the types of others: every bad field is named at once (issue #32 item 2: a bad `tenantGroupId` hid a bad
+ * `limit`). Arguments written into the route's document are the route's own and always right.
+ */
+async function rulesOfWellTypedArguments(
+  route: CompiledRoute,
+  schema: GraphQLSchema,
+  variables: Record<string, unknown>,
+  typeProblems: CoercionProblem[],
+): Promise<CoercionProblem[]> {
+  const badVariables = new Set(typeProblems.map((problem) => problem.variable));
+  const problems: CoercionProblem[] = [];
+  for (const { parent, field, node } of fieldsWithArguments(schema, route.document)) {
+    const args: Record<string, unknown> = {};
+    const variableOf = new Map<string, string>();
+    for (const argument of node.arguments ?? []) {
+      if (argument.value.kind !== Kind.VARIABLE) continue;
+      const variable = argument.value.name.value;
+      const declared = route.variables.get(variable);
+      if (!declared || badVariables.has(variable) || variables[variable] === undefined) continue;
+      const value = coercedOrUndefined(variables[variable], declared.type);
+      if (value === undefined) continue;
+      args[argument.name.value] = value;
+      variableOf.set(argument.name.value, variable);
+    }
+    for (const { argument, path, problem } of await argumentRuleProblems(parent, field, args))
+      problems.push({ variable: variableOf.get(argument) ?? argument, path, problem });
+  }
+  return problems;
+}
+
 /** The one handler behind every REST route: variables in, operation executed in-process, envelope out. */
 export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHandler {
   const status = route.definition.status ?? 200;
@@ -192,7 +229,8 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
           const resource = route.sources.get(unknownId.variable)?.from === 'tenant' ? 'Tenant' : 'Resource';
           throw new NotFoundError(resource, String(variables[unknownId.variable]));
         }
-        throw invalid(problems.map((p) => fieldProblem(route, p)));
+        const rules = await rulesOfWellTypedArguments(route, deps.schema, variables, problems);
+        throw invalid([...problems, ...rules].map((p) => fieldProblem(route, p)));
       }
       const context = deps.contextFor(req);
       // Checked above, before the input: the resolver's @RequirePermission does not check a second time.

@@ -26,6 +26,7 @@ import { authenticate, requireViewer, type Authenticator } from './http/authenti
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
+import { variableProblemsPlugin } from './http/input/graphql-variables-plugin.js';
 import { refuseDeepJson } from './http/input/json-depth.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
 import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
@@ -269,6 +270,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       // Permission before input: a caller who may not run the operation learns nothing about its variables.
       authorizeOperationPlugin(),
       unsafeTextPlugin<RequestContext>(),
+      variableProblemsPlugin<RequestContext>(),
       queryCostPlugin(rateLimiter),
       serviceUnavailableStatusPlugin,
       graphqlMetricsPlugin<RequestContext>(),

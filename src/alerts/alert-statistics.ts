@@ -8,6 +8,7 @@ import {
   OPEN_ALERT_STATUSES,
 } from './alert.enums.js';
 import type { AlertStatistics } from './alert.types.js';
+import { ALERT_MAX_CATEGORIES_LISTED } from '../http/list-bounds.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -51,6 +52,7 @@ export async function alertStatistics(ctx: ServiceContext, tenantId: string): Pr
     new Map(rows.filter((row) => row.dimension === dimension).map((row) => [row.key, row.n]));
   const bySeverity = counts('severity');
   const byStatus = counts('status');
+  const categories = counts('category');
   const high = counts('overdueHigh').get(null) ?? 0;
   const medium = counts('overdueMedium').get(null) ?? 0;
   return {
@@ -60,9 +62,12 @@ export async function alertStatistics(ctx: ServiceContext, tenantId: string): Pr
       severity,
       count: bySeverity.get(severity) ?? 0,
     })),
-    byCategory: [...counts('category')]
+    // Categories are the cloud's words, so the list is cut at the bound the cost analysis counts on.
+    byCategory: [...categories]
       .map(([category, count]) => ({ category: category!, count }))
-      .sort((a, b) => b.count - a.count || a.category.localeCompare(b.category)),
+      .sort((a, b) => b.count - a.count || a.category.localeCompare(b.category))
+      .slice(0, ALERT_MAX_CATEGORIES_LISTED),
+    categoryCount: categories.size,
     byStatus: Object.values(AlertStatus).map((status) => ({ status, count: byStatus.get(status) ?? 0 })),
     overdue: {
       high,

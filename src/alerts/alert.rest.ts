@@ -71,6 +71,7 @@ const SECURITY_ALERT_STATISTICS = /* GraphQL */ `
         category
         count
       }
+      categoryCount
       byStatus {
         status
         count

@@ -3,6 +3,7 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSeverity, AlertStatus, HIGH_TARGET_HOURS, MEDIUM_TARGET_HOURS } from './alert.enums.js';
+import { ALERT_MAX_CATEGORIES_LISTED } from '../http/list-bounds.js';
 
 export const SecurityAlertPage = PageOf(SecurityAlert, 'SecurityAlert');
 export const AlertCommentPage = PageOf(AlertComment, 'AlertComment');
@@ -124,8 +125,13 @@ export class AlertStatistics {
   @Field(() => [SeverityCount], { description: 'Every severity, High first (zeros included)' })
   bySeverity!: SeverityCount[];
 
-  @Field(() => [CategoryCount], { description: 'Categories present, most alerts first' })
+  @Field(() => [CategoryCount], {
+    description: `Categories present, most alerts first: the first ${ALERT_MAX_CATEGORIES_LISTED} (categoryCount: all)`,
+  })
   byCategory!: CategoryCount[];
+
+  @Field(() => Int, { description: 'Categories present in all' })
+  categoryCount!: number;
 
   @Field(() => [StatusCount], { description: 'Every status (zeros included)' })
   byStatus!: StatusCount[];

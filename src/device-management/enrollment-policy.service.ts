@@ -27,7 +27,7 @@ import type {
   UpdateEnrollmentRestrictionInput,
 } from './enrollment-policy.types.js';
 import { assertValidPolicy, withEveryPlatform, type PolicyDraft } from './enrollment-policy.validation.js';
-import { RestrictionType } from './enrollment.enums.js';
+import { MAX_ENROLLMENT_RESTRICTIONS, RestrictionType } from './enrollment.enums.js';
 
 export interface BlockedAttemptFilter {
   reason?: BlockReason | null;
@@ -124,6 +124,14 @@ export class EnrollmentPolicyService {
     return this.ctx.em.transactional(async (em) => {
       const fallback = await this.lockDefault(em, tenantId);
       const others = await em.count(EnrollmentRestriction, { tenantId, isDefault: false });
+      // Counted under the default policy's lock, so two creates at once cannot both take the last place.
+      if (others + 1 >= MAX_ENROLLMENT_RESTRICTIONS) {
+        throw new ConflictError(
+          `The tenant already has ${others + 1} enrollment restrictions, the most it may have ` +
+            `(${MAX_ENROLLMENT_RESTRICTIONS}, the default included); change an existing one instead`,
+          { reason: 'RESTRICTION_LIMIT', limit: MAX_ENROLLMENT_RESTRICTIONS },
+        );
+      }
       const now = this.ctx.clock.now();
       const policy = new EnrollmentRestriction(this.ctx.scope, {
         tenantId,

@@ -58,4 +58,9 @@ export const DEFAULT_PLATFORM_LIMIT = 5;
 /** A device limit (per user, per platform or per group override) is a whole number in this range. */
 export const MIN_DEVICE_LIMIT = 1;
 export const MAX_DEVICE_LIMIT = 15;
+/**
+ * Restriction policies one tenant may hold, the default included (issue #32 item 3): every reorder answers
+ * all of them, and the cost analysis counts on this many (src/http/list-bounds.ts). The next create is 409.
+ */
+export const MAX_ENROLLMENT_RESTRICTIONS = 50;
 export const DEFAULT_POLICY_NAME = 'All users and all devices';

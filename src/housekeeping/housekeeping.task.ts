@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CronItem, Task } from 'graphile-worker';
 import type { Clock } from '../core/clock.js';
 import type { AppDeps } from '../core/service-context.js';
+import { UserImportStatus } from '../user-management/user-import.entity.js';
+import { FAILED_IMPORT_PASSWORD_RETENTION_MS } from '../user-management/user-import.settings.js';
 import { DeliveryStatus } from '../webhooks/webhook-delivery.entity.js';
 
 export const HOUSEKEEPING_TASK = 'housekeeping';
@@ -28,6 +30,8 @@ export const RETENTION = {
    * reported again is still recognised.
    */
   announcedSignInsMs: 365 * DAY_MS,
+  /** The sealed passwords a Failed user import keeps for its retry (src/user-management/user-import.settings.ts). */
+  failedImportPasswordsMs: FAILED_IMPORT_PASSWORD_RETENTION_MS,
 } as const;
 
 export interface HousekeepingResult {
@@ -38,13 +42,16 @@ export interface HousekeepingResult {
   announcedSignIns: number;
   /** Exported items whose download link expired, their contents purged (issue #32 item 7). */
   expiredExportItems: number;
+  /** Rows of Failed user imports whose sealed password was erased, the retention after the failure. */
+  failedImportPasswords: number;
 }
 
 /**
  * Deletes what has expired: rate-limit windows (rate-limiter-flexible is told not to clean up on its own,
  * see rate-limit.ts), OAuth codes and tokens past their expiry, event history past its retention, and
  * announced sign-ins past theirs, and the contents of an export once its download link expired (the link's
- * key too, so the job shows no link).
+ * key too, so the job shows no link), and the sealed passwords a Failed user import kept for its retry once
+ * that retention has passed (the import records when, so its retry is refused naming why).
  * An event with a delivery still pending is kept whatever its age, so nothing is lost before it arrives.
  */
 export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<HousekeepingResult> {
@@ -77,6 +84,16 @@ export async function runHousekeeping(orm: MikroORM, clock: Clock): Promise<Hous
        update restore_job_items set exported = null
         where job_id in (select id from expired) and exported is not null`,
       [now],
+    ),
+    // Only Failed imports: a retried one is Queued again (its failure's clock restarts if it fails again).
+    failedImportPasswords: await count(
+      `with purged as (
+         update user_imports set passwords_purged_at = ?
+          where status = '${UserImportStatus.FAILED}' and finished_at <= ? and passwords_purged_at is null
+          returning id)
+       update user_import_rows set password = null
+        where import_id in (select id from purged) and password is not null`,
+      [now, new Date(now.getTime() - RETENTION.failedImportPasswordsMs)],
     ),
   };
 }

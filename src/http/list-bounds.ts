@@ -5,14 +5,29 @@
  * `expectedListSize` extension (enrollment restrictions); test/hardening/list-bounds.test.ts fails when a
  * list of objects has neither a `limit` argument nor a bound, or a bound names a field that does not exist.
  *
- * A bound is the most the code ever returns (an enum's size, a cap the service enforces), or, for the few
- * lists that grow with the customer (an organization's tenants, a user's groups), the size we plan for and
- * say so. A list that could grow without limit and be read a hundred times per page is paged instead
- * (SecurityAlert.comments).
+ * A bound is the most the code ever returns: an enum's size, a cap the service enforces where the data is
+ * written (an organization's tenants, a connector's mappings) or where the list is built (the license
+ * summary's), so that no data can make a list longer than the cost analysis thinks (issue #32 item 3). A list
+ * that could grow without limit and be read a hundred times per page is paged instead (SecurityAlert.comments).
  */
 
-/** Tenants of one organization the per-tenant views of one record are costed at (see docs/api.md). */
-export const PLANNED_TENANTS_PER_ORGANIZATION = 100;
+import { MAX_TENANTS_PER_ORGANIZATION } from '../tenants/tenant-limits.js';
+
+/**
+ * The license summary's lists come from the customers' clouds (subscriptions we do not choose), so their
+ * bounds are enforced where the summary is built (src/portal/portal.service.ts): it lists this many, the
+ * largest first, and says how many there are in all (`skuCount`, `overAllocatedTenantCount`, a tenant's
+ * `skuCount`).
+ */
+export const SUMMARY_MAX_SKUS = 100;
+export const SUMMARY_MAX_OVER_ALLOCATED_TENANTS = 100;
+export const SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT = 5;
+
+/** Likewise a user's licenses and groups (the customer's directory): the first ones, and `licenseCount`, `groupCount`. */
+export const USER_MAX_LICENSES_LISTED = 25;
+export const USER_MAX_GROUPS_LISTED = 100;
+/** Likewise the alert categories of a tenant's statistics (the cloud's words): the most frequent, `categoryCount`. */
+export const ALERT_MAX_CATEGORIES_LISTED = 25;
 
 /** A list as long as an argument of the query says (secure score history: `historyDays`), at most `max`. */
 export interface ArgumentBound {
@@ -30,29 +45,30 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   'ComplianceBreakdown.byPlatform': 5,
   'PlatformDistribution.platforms': 5,
   'UserOffboarding.steps': 8,
-  // Categories the cloud's alerts use (Microsoft Defender has about twenty).
-  'AlertStatistics.byCategory': 25,
+  // Categories the cloud's alerts use (Microsoft Defender has about twenty), cut where the statistics are built.
+  'AlertStatistics.byCategory': ALERT_MAX_CATEGORIES_LISTED,
   // Caps the services enforce.
   'ConnectorUserMapping.mappings': 1000, // MAX_USER_MAPPINGS
   'EnrollmentTrend.points': 732, // MAX_TREND_DAYS, one point per day
   'Device.timeline': 50, // TIMELINE_LENGTH
   // One day per historyDays of secureScores (DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS).
   'TenantSecureScore.history': { argument: 'historyDays', default: 30, max: 90 },
-  'WebhookDelivery.attempts': 10, // the delivery job's max_attempts
+  'WebhookDelivery.attempts': 20, // MAX_DELIVERY_ATTEMPTS: the schedule's and re-sends, refused past it
   'ContactImportReport.rows': 1000, // MAX_CSV_ROWS
   // Always empty in a report: a file with an invalid row is refused whole, its problems in the 400.
   'ContactImportRow.errors': 0,
   // One per row of the file (at most MAX_USER_CSV_ROWS): the import is charged by its rows when they are
   // known, after parsing (src/core/job-charges.ts), so the document is not charged for them again.
   'UserImportSubmission.generatedPasswords': 1,
-  'Mutation.reorderEnrollmentRestrictions': 50, // the restrictions of one tenant
+  'Mutation.reorderEnrollmentRestrictions': 50, // a tenant's restrictions: MAX_ENROLLMENT_RESTRICTIONS
   'CloudConnection.capabilities': 40, // one per area of MICROSOFT365_CAPABILITIES (15 today)
-  // Grow with the customer: planned sizes.
-  'SecurityRecommendation.tenants': PLANNED_TENANTS_PER_ORGANIZATION,
-  'RecommendationApplyOperationView.results': PLANNED_TENANTS_PER_ORGANIZATION,
-  'LicenseIntelligenceSummary.overAllocatedTenants': PLANNED_TENANTS_PER_ORGANIZATION,
-  'LicenseIntelligenceSummary.skus': 100, // distinct subscriptions across the organization
-  'OverAllocatedTenant.skus': 5, // subscriptions over-allocated in one tenant
-  'User.licenseDetails': 25,
-  'User.groups': 100,
+  // Grow with the customer: at most the tenants onboarding lets one organization hold (src/tenants/tenant-limits.ts).
+  'SecurityRecommendation.tenants': MAX_TENANTS_PER_ORGANIZATION,
+  'RecommendationApplyOperationView.results': MAX_TENANTS_PER_ORGANIZATION,
+  // Cut where the summary is built, the count beside each (above).
+  'LicenseIntelligenceSummary.overAllocatedTenants': SUMMARY_MAX_OVER_ALLOCATED_TENANTS,
+  'LicenseIntelligenceSummary.skus': SUMMARY_MAX_SKUS,
+  'OverAllocatedTenant.skus': SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT,
+  'User.licenseDetails': USER_MAX_LICENSES_LISTED,
+  'User.groups': USER_MAX_GROUPS_LISTED,
 };

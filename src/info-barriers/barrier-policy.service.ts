@@ -1,4 +1,4 @@
-import { ConflictError, InvalidRequestError } from '../core/errors.js';
+import { ConflictError, invalid, InvalidRequestError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
@@ -42,11 +42,18 @@ export class BarrierPolicyService {
           await em.find(BarrierSegment, { tenantId, id: { $in: [source, ...targets] } }, { fields: ['id'] })
         ).map((segment) => segment.id),
       );
-      if (!segments.has(source))
-        throw InvalidRequestError.field('sourceSegmentId', 'is not a segment of this tenant');
-      const unknown = targets.findIndex((target) => !segments.has(target));
-      if (unknown >= 0)
-        throw InvalidRequestError.field(`targetSegmentIds.${unknown}`, 'is not a segment of this tenant');
+      // Every unknown segment at once (issue #32 item 2).
+      const unknown = [
+        ...(segments.has(source)
+          ? []
+          : [{ field: 'sourceSegmentId', problem: 'is not a segment of this tenant' }]),
+        ...targets.flatMap((target, index) =>
+          segments.has(target)
+            ? []
+            : [{ field: `targetSegmentIds.${index}`, problem: 'is not a segment of this tenant' }],
+        ),
+      ];
+      if (unknown.length > 0) throw invalid(unknown);
 
       const sameType = await em.find(BarrierPolicy, { tenantId, type: input.type }, { refresh: true });
       const wanted = new Set(targets.map((target) => pairKey(source, target)));

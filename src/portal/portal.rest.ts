@@ -25,11 +25,14 @@ const LICENSE_INTELLIGENCE_SUMMARY = /* GraphQL */ `
     licenseIntelligenceSummary(tenantGroupId: $tenantGroupId) {
       totals { tenants ${SEATS} inactiveAssignments }
       skus { skuPartNumber name tenantCount ${SEATS} }
+      skuCount
       overAllocatedTenants {
         tenantId
         tenantName
         skus { skuId skuPartNumber name totalSeats assignedSeats excessSeats }
+        skuCount
       }
+      overAllocatedTenantCount
       inactiveAfterDays
       generatedAt
       dataAsOf

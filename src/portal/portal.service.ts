@@ -8,10 +8,15 @@ import { INACTIVE_AFTER_DAYS } from './portal-aggregates.js';
 import type {
   LicenseIntelligenceSummary,
   LicenseUtilizationTotals,
-  OverAllocatedTenant,
   PortalTenantStats,
   SkuUtilization,
 } from './portal.types.js';
+import { SUMMARY_MAX_SKUS } from '../http/list-bounds.js';
+import {
+  groupOverAllocations,
+  overAllocationRows as readOverAllocations,
+  type Filter,
+} from './license-over-allocation.js';
 
 export { INACTIVE_AFTER_DAYS };
 
@@ -47,22 +52,6 @@ interface SkuRow {
   inactive_assignments: Numeric;
   inactive_users: Numeric;
   as_of: Date | string | null;
-}
-
-interface OverAllocationRow {
-  tenant_id: string;
-  tenant_name: string;
-  sku_id: string;
-  sku_part_number: string;
-  name: string;
-  total: Numeric;
-  consumed: Numeric;
-}
-
-/** A WHERE fragment with its bound values. */
-interface Filter {
-  sql: string;
-  params: unknown[];
 }
 
 /**
@@ -131,7 +120,7 @@ export class PortalService {
     const now = this.ctx.clock.now();
     const [skuRows, overAllocationRows] = await Promise.all([
       this.skuRows(licenses),
-      this.overAllocationRows(licenses),
+      readOverAllocations((sql, params) => this.execute(sql, params), licenses),
     ]);
 
     let totals: LicenseUtilizationTotals = emptyTotals();
@@ -162,12 +151,18 @@ export class PortalService {
         });
       }
     }
-    skus.sort((a, b) => (a.skuPartNumber < b.skuPartNumber ? -1 : a.skuPartNumber > b.skuPartNumber ? 1 : 0));
+    const skuCount = skus.length;
+    // The bound the cost analysis counts on (list-bounds.ts): the SKUs with the most seats, then by part number.
+    skus.sort((a, b) => b.totalSeats - a.totalSeats || byPartNumber(a, b));
+    skus.splice(SUMMARY_MAX_SKUS);
+    skus.sort(byPartNumber);
 
     return {
       totals,
       skus,
+      skuCount,
       overAllocatedTenants: groupOverAllocations(overAllocationRows),
+      overAllocatedTenantCount: toInt(overAllocationRows[0]?.tenant_count ?? 0),
       inactiveAfterDays: INACTIVE_AFTER_DAYS,
       generatedAt: now,
       dataAsOf: oldest(skuRows.map((row) => row.as_of)) ?? now,
@@ -222,22 +217,13 @@ export class PortalService {
     );
   }
 
-  /** One statement: every tenant SKU with more seats assigned than purchased (kept in step by sync). */
-  private overAllocationRows(licenses: Filter): Promise<OverAllocationRow[]> {
-    return this.execute<OverAllocationRow>(
-      `select tl.tenant_id, t.name as tenant_name, tl.sku_id, tl.sku_part_number, tl.name, tl.total, tl.consumed
-         from tenant_licenses tl
-         join tenants t on t.id = tl.tenant_id
-        where ${licenses.sql} and tl.consumed > tl.total
-        order by t.name, t.id, tl.sku_part_number, tl.sku_id`,
-      licenses.params,
-    );
-  }
-
   private execute<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.ctx.em.getConnection().execute<T[]>(sql, params);
   }
 }
+
+const byPartNumber = (a: SkuUtilization, b: SkuUtilization): number =>
+  a.skuPartNumber < b.skuPartNumber ? -1 : a.skuPartNumber > b.skuPartNumber ? 1 : 0;
 
 /** The earliest of the recount times (pg may hand timestamps over as text); null when there is none. */
 function oldest(values: Array<Date | string | null>): Date | null {
@@ -261,27 +247,4 @@ function emptyTotals(): LicenseUtilizationTotals {
     inactiveLicensedUsers: 0,
     inactiveAssignments: 0,
   };
-}
-
-/** Rows come ordered by tenant, so each tenant's SKUs are consecutive. */
-function groupOverAllocations(rows: OverAllocationRow[]): OverAllocatedTenant[] {
-  const tenants: OverAllocatedTenant[] = [];
-  for (const row of rows) {
-    let tenant = tenants.at(-1);
-    if (tenant?.tenantId !== row.tenant_id) {
-      tenant = { tenantId: row.tenant_id, tenantName: row.tenant_name, skus: [] };
-      tenants.push(tenant);
-    }
-    const totalSeats = toInt(row.total);
-    const assignedSeats = toInt(row.consumed);
-    tenant.skus.push({
-      skuId: row.sku_id,
-      skuPartNumber: row.sku_part_number,
-      name: row.name,
-      totalSeats,
-      assignedSeats,
-      excessSeats: assignedSeats - totalSeats,
-    });
-  }
-  return tenants;
 }

@@ -1,6 +1,11 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { INACTIVE_AFTER_DAYS } from './portal-aggregates.js';
+import {
+  SUMMARY_MAX_OVER_ALLOCATED_TENANTS,
+  SUMMARY_MAX_SKUS,
+  SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT,
+} from '../http/list-bounds.js';
 
 /** The provider portal's tenant overview (SPEC 4.2: total_tenants, healthy_count, warning_count, critical_count). */
 @ObjectType({
@@ -113,8 +118,13 @@ export class OverAllocatedTenant {
   @Field()
   tenantName!: string;
 
-  @Field(() => [OverAllocatedSku], { description: 'By part number' })
+  @Field(() => [OverAllocatedSku], {
+    description: `By part number: the ${SUMMARY_MAX_SKUS_PER_OVER_ALLOCATED_TENANT} with the most excess seats (skuCount says how many there are)`,
+  })
   skus!: OverAllocatedSku[];
+
+  @Field(() => Int, { description: 'Over-allocated SKUs of the tenant in all' })
+  skuCount!: number;
 }
 
 @ObjectType({
@@ -125,11 +135,21 @@ export class LicenseIntelligenceSummary {
   @Field(() => LicenseUtilizationTotals)
   totals!: LicenseUtilizationTotals;
 
-  @Field(() => [SkuUtilization], { description: 'By part number' })
+  @Field(() => [SkuUtilization], {
+    description: `By part number: the ${SUMMARY_MAX_SKUS} with the most seats (skuCount says how many there are)`,
+  })
   skus!: SkuUtilization[];
 
-  @Field(() => [OverAllocatedTenant], { description: 'By tenant name' })
+  @Field(() => Int, { description: 'Distinct SKUs (part numbers) in all' })
+  skuCount!: number;
+
+  @Field(() => [OverAllocatedTenant], {
+    description: `By tenant name: the ${SUMMARY_MAX_OVER_ALLOCATED_TENANTS} with the most excess seats (overAllocatedTenantCount says how many there are)`,
+  })
   overAllocatedTenants!: OverAllocatedTenant[];
+
+  @Field(() => Int, { description: 'Over-allocated tenants in all' })
+  overAllocatedTenantCount!: number;
 
   @Field(() => Int, { description: 'Days without a sign-in after which a licensed user counts as inactive' })
   inactiveAfterDays!: number;

@@ -5,7 +5,10 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { ApplyOperationStatus, ApplyOutcome } from './recommendation.enums.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
 
-/** One "apply a recommendation to these tenants" request, carried out by the recommendation-apply job. */
+/**
+ * One "apply a recommendation to these tenants" request, carried out by the recommendation-apply job; a dry
+ * run is one too (its job only asks the cloud what would change, so no request waits on the cloud per tenant).
+ */
 @Entity({ tableName: 'recommendation_apply_operations' })
 @Index({ properties: ['organizationId', 'environment', 'idempotencyKey', 'createdAt'] })
 export class RecommendationApplyOperation extends TrackedOperation {
@@ -24,6 +27,10 @@ export class RecommendationApplyOperation extends TrackedOperation {
 
   @Property()
   notifyAdmins!: boolean;
+
+  /** A preview: the job records what would change and changes nothing (no cloud write, state or event). */
+  @Property({ default: false })
+  dryRun!: boolean;
 
   @Property({ type: 'text', nullable: true })
   idempotencyKey!: string | null;

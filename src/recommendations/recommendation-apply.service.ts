@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ConflictError, InvalidRequestError, NotFoundError } from '../core/errors.js';
+import { ConflictError, invalid, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
 import { DAY_MS } from '../core/clock.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { RecommendationApplyOperation, RecommendationApplyResult } from './recommendation-apply.entity.js';
-import { ApplyOperationStatus, ApplyOutcome, RecommendationStatus } from './recommendation.enums.js';
+import { ApplyOutcome, RecommendationStatus } from './recommendation.enums.js';
 import { RecommendationService } from './recommendation.service.js';
 import type {
   RecommendationApplyOperationView,
@@ -31,13 +31,6 @@ export interface ApplyJobPayload {
   organizationId: string;
   environment: string;
 }
-
-/** Provider answers to our outcomes; a preview's "applied" is what a real apply would do. */
-const PREVIEW_OUTCOME = {
-  applied: ApplyOutcome.WOULD_APPLY,
-  'already compliant': ApplyOutcome.ALREADY_COMPLIANT,
-  'not supported': ApplyOutcome.NOT_SUPPORTED,
-} as const;
 
 /** What an Idempotency-Key is bound to: the recommendation, the tenants named (sorted ids) or all, notifyAdmins. */
 function requestHashOf(recommendationId: string, tenantIds: string[] | null, notifyAdmins: boolean): string {
@@ -68,29 +61,28 @@ export function operationView(
 }
 
 /**
- * "Fix Now" across tenants (SPEC 3.3, 4.2, 4.3): a dry run asks the cloud what would change and writes
- * nothing; a real apply records an operation with a pending result per tenant, marks those tenants
- * In Progress and queues the recommendation-apply job, all in one transaction (recommendation-apply.task.ts
- * does the work). An Idempotency-Key replays the first operation for 24 hours.
+ * "Fix Now" across tenants (SPEC 3.3, 4.2, 4.3): an apply records an operation with a pending result per
+ * tenant, marks those tenants In Progress and queues the recommendation-apply job, all in one transaction
+ * (recommendation-apply.task.ts does the work). A dry run is recorded and queued the same way but leaves the
+ * tenants' states alone: its job asks the cloud what would change and changes nothing (issue #32 item 4: the
+ * request no longer waits on the cloud once per tenant). An Idempotency-Key replays the first apply for 24 hours.
  */
 export class RecommendationApplyService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async apply(recommendationId: string, request: ApplyRequest): Promise<RecommendationApplyOperationView> {
     const definition = new RecommendationService(this.ctx).definition(recommendationId);
-    if (request.tenantIds && request.tenantIds.length === 0) {
-      throw InvalidRequestError.field(
-        'tenantIds',
-        'must name at least one tenant (or be left out for every affected tenant)',
-      );
-    }
-    if (
-      request.idempotencyKey !== undefined &&
-      request.idempotencyKey !== null &&
-      !/^[\x21-\x7e]{1,255}$/.test(request.idempotencyKey)
-    ) {
-      throw InvalidRequestError.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
-    }
+    // Every bad field at once (issue #32 item 2).
+    const problems: FieldProblem[] = [];
+    if (request.tenantIds && request.tenantIds.length === 0)
+      problems.push({
+        field: 'tenantIds',
+        problem: 'must name at least one tenant (or be left out for every affected tenant)',
+      });
+    const key = request.idempotencyKey;
+    if (key !== undefined && key !== null && !/^[\x21-\x7e]{1,255}$/.test(key))
+      problems.push({ field: 'Idempotency-Key', problem: 'must be 1 to 255 visible ASCII characters' });
+    if (problems.length > 0) throw invalid(problems);
     // A replay answers with its first operation before any state is looked at: by then its tenants are In
     // Progress, and "apply to every open tenant" would find none and answer 409 (issue #32 item 7).
     if (!request.dryRun && request.idempotencyKey) {
@@ -103,7 +95,6 @@ export class RecommendationApplyService {
     if (tenants.length === 0)
       throw new ConflictError(`Recommendation ${definition.id} has no Open tenant to apply to`, {});
     tenants.sort((a, b) => a.id.localeCompare(b.id));
-    if (request.dryRun) return this.preview(definition.id, tenants, request.notifyAdmins);
     return this.start(definition.id, tenants, request);
   }
 
@@ -151,7 +142,7 @@ export class RecommendationApplyService {
       {
         id: operation.id,
         recommendationId: operation.recommendationId,
-        dryRun: false,
+        dryRun: operation.dryRun,
         notifyAdmins: operation.notifyAdmins,
         status: operation.status,
         progress: operation.progress,
@@ -176,53 +167,6 @@ export class RecommendationApplyService {
     );
   }
 
-  /** Read-only: the cloud's preview per tenant, a few tenants at a time; nothing is stored or emitted. */
-  private async preview(
-    recommendationId: string,
-    tenants: Tenant[],
-    notifyAdmins: boolean,
-  ): Promise<RecommendationApplyOperationView> {
-    const results: RecommendationApplyTenantResult[] = [];
-    for (let start = 0; start < tenants.length; start += 10) {
-      const batch = tenants.slice(start, start + 10);
-      results.push(
-        ...(await Promise.all(
-          batch.map(async (tenant) => {
-            try {
-              const outcome = await (
-                await this.ctx.cloud.forTenant(tenant.externalId)
-              ).securityPosture.previewSecurityControl(recommendationId);
-              return {
-                tenantId: tenant.id,
-                outcome: PREVIEW_OUTCOME[outcome],
-                reason: null,
-                finishedAt: null,
-              };
-            } catch (error) {
-              const reason = error instanceof Error ? error.message : String(error);
-              return { tenantId: tenant.id, outcome: ApplyOutcome.FAILED, reason, finishedAt: null };
-            }
-          }),
-        )),
-      );
-    }
-    const now = this.ctx.clock.now();
-    return operationView(
-      {
-        id: null,
-        recommendationId,
-        dryRun: true,
-        notifyAdmins,
-        status: ApplyOperationStatus.SUCCEEDED,
-        progress: 100,
-        failureReason: null,
-        createdAt: now,
-        finishedAt: now,
-      },
-      results,
-    );
-  }
-
   private async start(
     recommendationId: string,
     tenants: Tenant[],
@@ -230,12 +174,16 @@ export class RecommendationApplyService {
   ): Promise<RecommendationApplyOperationView> {
     const { scope } = this.ctx;
     const now = this.ctx.clock.now();
-    const key = request.idempotencyKey ?? null;
-    const requestHash = requestHashOf(
-      recommendationId,
-      request.tenantIds ? tenants.map((t) => t.id) : null,
-      request.notifyAdmins,
-    );
+    const { dryRun } = request;
+    // Dry runs ignore the key: a preview changes nothing, so running one twice is harmless.
+    const key = dryRun ? null : (request.idempotencyKey ?? null);
+    const requestHash = dryRun
+      ? null
+      : requestHashOf(
+          recommendationId,
+          request.tenantIds ? tenants.map((t) => t.id) : null,
+          request.notifyAdmins,
+        );
     const operation = await this.ctx.em.transactional(async (em) => {
       if (key !== null) {
         // Two requests with the same key at once: the second waits here and then finds the first.
@@ -260,6 +208,7 @@ export class RecommendationApplyService {
         environment: scope.environment,
         recommendationId,
         notifyAdmins: request.notifyAdmins,
+        dryRun,
         idempotencyKey: key,
         requestHash,
         requestedBy: this.ctx.actor,
@@ -274,17 +223,19 @@ export class RecommendationApplyService {
         });
       }
       await em.flush();
-      await em.nativeUpdate(
-        TenantRecommendation,
-        { recommendationId, tenantId: { $in: tenants.map((t) => t.id) }, compliant: false },
-        {
-          status: RecommendationStatus.IN_PROGRESS,
-          snoozedUntil: null,
-          statusChangedBy: this.ctx.actor,
-          statusChangedAt: now,
-          updatedAt: now,
-        },
-      );
+      // A preview leaves the tenants as they are (Open stays Open; a real apply in flight keeps them In Progress).
+      if (!dryRun)
+        await em.nativeUpdate(
+          TenantRecommendation,
+          { recommendationId, tenantId: { $in: tenants.map((t) => t.id) }, compliant: false },
+          {
+            status: RecommendationStatus.IN_PROGRESS,
+            snoozedUntil: null,
+            statusChangedBy: this.ctx.actor,
+            statusChangedAt: now,
+            updatedAt: now,
+          },
+        );
       const payload: ApplyJobPayload = {
         operationId: created.id,
         organizationId: scope.organizationId,

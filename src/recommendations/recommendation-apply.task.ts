@@ -25,6 +25,13 @@ const CLOUD_OUTCOME = {
   'not supported': ApplyOutcome.NOT_SUPPORTED,
 } as const;
 
+/** A dry run's answers: what a real apply would do. */
+const PREVIEW_OUTCOME = {
+  applied: ApplyOutcome.WOULD_APPLY,
+  'already compliant': ApplyOutcome.ALREADY_COMPLIANT,
+  'not supported': ApplyOutcome.NOT_SUPPORTED,
+} as const;
+
 const FINISHED = new Set([
   ApplyOperationStatus.SUCCEEDED,
   ApplyOperationStatus.PARTIALLY_FAILED,
@@ -52,6 +59,42 @@ function finalState(outcomes: ApplyOutcome[]): {
   return { status: ApplyOperationStatus.FAILED, failureReason: `Nothing was applied: ${parts.join(', ')}` };
 }
 
+/**
+ * A dry run's end state: "not supported" is an answer, not a failure; only tenants the cloud could not answer
+ * for count against it (Failed when it could answer for none).
+ */
+function previewState(outcomes: ApplyOutcome[]): {
+  status: ApplyOperationStatus;
+  failureReason: string | null;
+} {
+  const failed = outcomes.filter((outcome) => outcome === ApplyOutcome.FAILED).length;
+  if (failed === 0) return { status: ApplyOperationStatus.SUCCEEDED, failureReason: null };
+  if (failed < outcomes.length) return { status: ApplyOperationStatus.PARTIALLY_FAILED, failureReason: null };
+  return {
+    status: ApplyOperationStatus.FAILED,
+    failureReason: `The cloud could not preview it in any tenant: ${failed} tenant(s) failed`,
+  };
+}
+
+/** Asks the cloud for one tenant: the fix itself, or (a dry run) what the fix would do. */
+async function cloudOutcome(
+  ctx: ServiceContext,
+  operation: RecommendationApplyOperation,
+  tenant: Tenant,
+): Promise<ApplyOutcome> {
+  const posture = (await ctx.cloud.forTenant(tenant.externalId)).securityPosture;
+  if (operation.dryRun)
+    return PREVIEW_OUTCOME[await posture.previewSecurityControl(operation.recommendationId)];
+  // Keyed by the item: after a crash between this call and its save, the resumed run is told what the first
+  // call did ('applied'), not 'already compliant'.
+  return CLOUD_OUTCOME[
+    await posture.applySecurityControl(
+      operation.recommendationId,
+      `recommendation-apply:${operation.id}:${tenant.id}`,
+    )
+  ];
+}
+
 export const RECOMMENDATION_APPLY_JOB: TrackedJobKind<RecommendationApplyOperation> = {
   name: 'recommendation apply',
   entity: RecommendationApplyOperation,
@@ -71,7 +114,8 @@ export const RECOMMENDATION_APPLY_JOB: TrackedJobKind<RecommendationApplyOperati
  * Carries out one apply operation through core/tracked-job.ts, tenant by tenant through the cloud provider. Each tenant's outcome,
  * its recommendation state, the operation's progress and (when a tenant changed, or notifyAdmins asks for
  * every outcome) its `recommendation.applied` event commit together, so a retried job skips the tenants
- * already done and nothing is applied or announced twice.
+ * already done and nothing is applied or announced twice. A dry run records each tenant's preview the same
+ * way (resumable, fenced, with progress) and changes nothing else.
  */
 export async function runApplyOperation(
   ctx: ServiceContext,
@@ -121,17 +165,7 @@ async function applyPendingTenants(
       reason = 'The tenant was removed';
     } else {
       try {
-        outcome =
-          CLOUD_OUTCOME[
-            // Keyed by the item: after a crash between this call and its save, the resumed run is told
-            // what the first call did ('applied'), not 'already compliant'.
-            await (
-              await ctx.cloud.forTenant(tenant.externalId)
-            ).securityPosture.applySecurityControl(
-              operation.recommendationId,
-              `recommendation-apply:${operationId}:${tenant.id}`,
-            )
-          ];
+        outcome = await cloudOutcome(ctx, operation, tenant);
       } catch (error) {
         // A throttled or failing cloud: the queue runs the operation again later, from this tenant on.
         if (isCloudError(error) && error.retryable) throw error;
@@ -150,6 +184,7 @@ async function applyPendingTenants(
         { outcome, reason, finishedAt: now },
       );
       if (updated === 0) return; // another run of this job got here first
+      if (operation.dryRun) return; // a preview records its answer and changes nothing else
       const met = outcome === ApplyOutcome.APPLIED || outcome === ApplyOutcome.ALREADY_COMPLIANT;
       await em.nativeUpdate(
         TenantRecommendation,
@@ -190,7 +225,11 @@ async function applyPendingTenants(
   await ctx.em.nativeUpdate(
     RecommendationApplyOperation,
     { id: operationId, runToken: run.token },
-    { ...finalState(outcomes), progress: 100, finishedAt: ctx.clock.now() },
+    {
+      ...(operation.dryRun ? previewState(outcomes) : finalState(outcomes)),
+      progress: 100,
+      finishedAt: ctx.clock.now(),
+    },
   );
 }
 
@@ -213,20 +252,22 @@ export async function giveUpApplyOperation(
       { operationId, outcome: ApplyOutcome.PENDING },
       { outcome: ApplyOutcome.FAILED, reason: `The apply job gave up: ${reason}`, finishedAt: now },
     );
-    await em.nativeUpdate(
-      TenantRecommendation,
-      {
-        recommendationId: operation.recommendationId,
-        tenantId: { $in: pending.map((result) => result.tenantId) },
-        status: RecommendationStatus.IN_PROGRESS,
-      },
-      {
-        status: RecommendationStatus.OPEN,
-        statusChangedBy: APPLY_ACTOR,
-        statusChangedAt: now,
-        updatedAt: now,
-      },
-    );
+    // A dry run moved no tenant to In Progress (those In Progress belong to a real apply).
+    if (!operation.dryRun)
+      await em.nativeUpdate(
+        TenantRecommendation,
+        {
+          recommendationId: operation.recommendationId,
+          tenantId: { $in: pending.map((result) => result.tenantId) },
+          status: RecommendationStatus.IN_PROGRESS,
+        },
+        {
+          status: RecommendationStatus.OPEN,
+          statusChangedBy: APPLY_ACTOR,
+          statusChangedAt: now,
+          updatedAt: now,
+        },
+      );
     await em.nativeUpdate(
       RecommendationApplyOperation,
       { id: operationId },

@@ -13,7 +13,7 @@ import {
   SecurityRecommendationPage,
 } from './recommendation.types.js';
 import { StartsJob } from '../core/job-charges.js';
-import { PLANNED_TENANTS_PER_ORGANIZATION } from '../http/list-bounds.js';
+import { MAX_TENANTS_PER_ORGANIZATION } from '../tenants/tenant-limits.js';
 
 const idArg = () => Arg('id', () => String, { description: 'The recommendation id, e.g. mfa-admin-roles' });
 const tenantIdsArg = () => Arg('tenantIds', () => [GraphQLUUID]);
@@ -48,10 +48,10 @@ export class RecommendationResolver {
     return new RecommendationApplyService(ctx).get(id);
   }
 
-  @StartsJob({ units: 'tenantIds', unitsWhenAbsent: PLANNED_TENANTS_PER_ORGANIZATION, perUnit: 30 })
+  @StartsJob({ units: 'tenantIds', unitsWhenAbsent: MAX_TENANTS_PER_ORGANIZATION, perUnit: 10 })
   @Mutation(() => RecommendationApplyOperationView, {
     description:
-      'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; dryRun previews and writes nothing',
+      'Applies the recommendation in the tenants (all Open ones when tenantIds is left out) as a job; with dryRun the job only previews it and changes nothing',
   })
   @RequirePermission(FEATURES.security.write)
   applySecurityRecommendation(

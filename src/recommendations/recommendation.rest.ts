@@ -130,7 +130,7 @@ export const RECOMMENDATION_ROUTES: RouteDefinition[] = [
     headers: { 'Idempotency-Key': { variable: 'idempotencyKey' } },
     status: 202,
     summary:
-      '{tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview)',
+      '{tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing)',
   },
   {
     method: 'POST',

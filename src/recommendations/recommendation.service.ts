@@ -18,6 +18,7 @@ import type {
 } from './recommendation.types.js';
 import { RecommendationStatusChange, TenantRecommendation } from './tenant-recommendation.entity.js';
 import { requireTenants } from './tenant-selection.js';
+import { checkAll } from '../core/field-checks.js';
 
 /** SPEC 3.3 moves (DECISIONS: every move not listed is 409): to each status, the statuses it may come from. */
 const ALLOWED_MOVES: Record<RecommendationStatus, RecommendationStatus[]> = {
@@ -103,19 +104,29 @@ export class RecommendationService {
    */
   async move(id: string, tenantIds: string[], move: StatusMove): Promise<SecurityRecommendation> {
     this.definition(id);
-    if (tenantIds.length === 0) throw InvalidRequestError.field('tenantIds', 'must name at least one tenant');
-    if (
-      move.to === RecommendationStatus.DISMISSED &&
-      (move.reason.trim() === '' || move.reason.length > 1000)
-    ) {
-      throw InvalidRequestError.field(
-        'reason',
-        'is required: 1 to 1000 characters saying why it is dismissed',
-      );
-    }
-    if (move.to === RecommendationStatus.SNOOZED && !(SNOOZE_DAYS as readonly number[]).includes(move.days)) {
-      throw InvalidRequestError.field('days', 'must be 7, 30 or 90');
-    }
+    checkAll(
+      () => {
+        if (tenantIds.length === 0)
+          throw InvalidRequestError.field('tenantIds', 'must name at least one tenant');
+      },
+      () => {
+        if (
+          move.to === RecommendationStatus.DISMISSED &&
+          (move.reason.trim() === '' || move.reason.length > 1000)
+        )
+          throw InvalidRequestError.field(
+            'reason',
+            'is required: 1 to 1000 characters saying why it is dismissed',
+          );
+      },
+      () => {
+        if (
+          move.to === RecommendationStatus.SNOOZED &&
+          !(SNOOZE_DAYS as readonly number[]).includes(move.days)
+        )
+          throw InvalidRequestError.field('days', 'must be 7, 30 or 90');
+      },
+    );
     await requireTenants(this.ctx, tenantIds);
     const now = this.ctx.clock.now();
     await this.ctx.em.transactional(async (em) => {

@@ -139,8 +139,8 @@ export class RecommendationApplyCounts {
 
 @ObjectType({ description: 'Applying a recommendation to tenants: a job (or, for a dry run, a preview)' })
 export class RecommendationApplyOperationView {
-  @Field(() => ID, { nullable: true, description: 'null for a dry run (nothing is stored)' })
-  id!: string | null;
+  @Field(() => ID)
+  id!: string;
 
   @Field()
   recommendationId!: string;

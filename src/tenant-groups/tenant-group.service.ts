@@ -13,6 +13,7 @@ import {
   type TenantGroupView,
   type UpdateTenantGroupInput,
 } from './tenant-group.types.js';
+import { checkAll } from '../core/field-checks.js';
 
 /** Groups of the organization's tenants (issue #11 item 4; docs/tenant-groups.md). */
 export class TenantGroupService {
@@ -30,9 +31,11 @@ export class TenantGroupService {
   }
 
   async create(input: CreateTenantGroupInput): Promise<TenantGroupView> {
-    const name = checkName(input.name, 'name');
-    const description = checkDescription(input.description);
-    const tenantIds = checkTenantIds(input.tenantIds ?? []);
+    const [name, description, tenantIds] = checkAll(
+      () => checkName(input.name, 'name'),
+      () => checkDescription(input.description),
+      () => checkTenantIds(input.tenantIds ?? []),
+    );
     await requireTenants(this.ctx, tenantIds);
     const group = await this.unique(name, () =>
       this.ctx.em.transactional(async (em) => {
@@ -47,9 +50,13 @@ export class TenantGroupService {
   }
 
   async update(id: string, input: UpdateTenantGroupInput): Promise<TenantGroupView> {
-    if (input.name === null) throw InvalidRequestError.field('name', 'must not be null');
-    const name = input.name === undefined ? undefined : checkName(input.name, 'name');
-    const description = input.description === undefined ? undefined : checkDescription(input.description);
+    const [name, description] = checkAll(
+      () => {
+        if (input.name === null) throw InvalidRequestError.field('name', 'must not be null');
+        return input.name === undefined ? undefined : checkName(input.name, 'name');
+      },
+      () => (input.description === undefined ? undefined : checkDescription(input.description)),
+    );
     const group = await this.group(id);
     await this.unique(name ?? group.name, async () => {
       if (name !== undefined) group.name = name;

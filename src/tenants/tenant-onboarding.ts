@@ -4,6 +4,7 @@ import { Field, InputType } from 'type-graphql';
 import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireConsentToOnboard } from './tenant-consent.js';
+import { requireRoomForTenant } from './tenant-limits.js';
 import { Tenant } from './tenant.entity.js';
 import { conflictOfUniqueViolation, requireUpstreamTenantFree } from './upstream-tenant-owner.js';
 
@@ -33,6 +34,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
   const upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
   const domain = upstream.domains[0].toLowerCase();
   return ctx.em.transactional(async (em) => {
+    await requireRoomForTenant(em, ctx.scope);
     await requireUpstreamTenantFree(em, ctx.scope, externalId);
     const clash = await em.findOne(Tenant, { $or: [{ externalId }, { domain }] });
     if (clash) {

@@ -1,4 +1,4 @@
-import { Max, Min } from 'class-validator';
+import { Max, Min, ValidateBy } from 'class-validator';
 import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
@@ -8,11 +8,31 @@ import { AccountStatus, UserType } from '../users/user.enums.js';
 export const MIN_SEARCH_LENGTH = 3;
 export const MAX_SEARCH_LENGTH = 200;
 
+/**
+ * The term's length once trimmed, as a rule of the arguments (not only of the service), so a short term is
+ * named together with the other bad fields of the request (issue #32 item 2).
+ */
+const TrimmedTerm = () =>
+  ValidateBy({
+    name: 'trimmedTerm',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' &&
+        value.trim().length >= MIN_SEARCH_LENGTH &&
+        value.trim().length <= MAX_SEARCH_LENGTH,
+      defaultMessage: (args) =>
+        typeof args?.value === 'string' && args.value.trim().length > MAX_SEARCH_LENGTH
+          ? `q must be at most ${MAX_SEARCH_LENGTH} characters long`
+          : `q must be at least ${MIN_SEARCH_LENGTH} characters long`,
+    },
+  });
+
 @ArgsType()
 export class UserDirectorySearchArgs {
   @Field({
     description: `Part of a display name, UPN or mail (${MIN_SEARCH_LENGTH}+ characters; case and accents ignored)`,
   })
+  @TrimmedTerm()
   q!: string;
 
   @Field(() => GraphQLUUID, { nullable: true, description: 'Only tenants of this tenant group' })

@@ -1,5 +1,6 @@
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, ManyToOne, Property, Unique } from '@mikro-orm/decorators/legacy';
+import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
 import { RequestedOperation } from '../core/tracked-operation.entity.js';
@@ -41,7 +42,8 @@ export class UserImport extends RequestedOperation {
     | 'startedAt'
     | 'finishedAt'
     | 'runAttempts'
-    | 'checkpoint';
+    | 'checkpoint'
+    | 'passwordsPurgedAt';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
@@ -66,6 +68,14 @@ export class UserImport extends RequestedOperation {
   @Field(() => Int)
   @Property({ type: 'integer' })
   failedRows: number = 0;
+
+  @Field(() => GraphQLDateTime, {
+    nullable: true,
+    description:
+      'When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried',
+  })
+  @Property({ type: 'timestamptz', nullable: true })
+  passwordsPurgedAt: Date | null = null;
 }
 
 /** One data row of an import file and what became of it. */

@@ -11,6 +11,7 @@ const USER_IMPORT_FIELDS = /* GraphQL */ `
   createdRows
   failedRows
   failureReason
+  passwordsPurgedAt
   createdBy ${ACTOR_FIELDS}
   createdAt
   startedAt

@@ -14,6 +14,7 @@ import { readUsersCsv, rowProblemsError } from './user-csv.js';
 import { UserImport, UserImportRow, UserImportRowStatus, UserImportStatus } from './user-import.entity.js';
 import type { GeneratedImportPassword, UserImportSubmission } from './user-import.types.js';
 import { webhookSettingsOf } from '../webhooks/webhook.settings.js';
+import { FAILED_IMPORT_PASSWORD_RETENTION_DAYS } from './user-import.settings.js';
 
 export const USER_IMPORT_TASK = 'user-import';
 /** graphile-worker attempts before the import is marked Failed with the last error. */
@@ -160,7 +161,7 @@ export class UserImportService {
   /**
    * A Failed import runs again for its remaining rows only (issue #34 item 3): the rows still Pending or
    * Creating (a Creating row whose user landed is recorded as Created, not sent again); Created and Failed
-   * rows stay as they are. 409 unless the import is Failed with rows remaining.
+   * rows stay as they are. 409 unless the import is Failed with rows remaining whose passwords are still kept.
    */
   async retry(tenantId: string, id: string): Promise<UserImport> {
     const operation = await this.get(tenantId, id);
@@ -179,6 +180,21 @@ export class UserImportService {
       throw new ConflictError(`User import ${id} has no remaining rows: every row was created or failed`, {
         remainingRows: 0,
       });
+    }
+    if (operation.passwordsPurgedAt) {
+      // The rows' passwords are gone (FAILED_IMPORT_PASSWORD_RETENTION_DAYS after the failure): creating the
+      // users now would need passwords nobody was given, so the rows must be submitted again.
+      throw new ConflictError(
+        `User import ${id} can no longer be retried: the passwords of its ${remaining} remaining row(s) were ` +
+          `erased on ${operation.passwordsPurgedAt.toISOString()}, ${FAILED_IMPORT_PASSWORD_RETENTION_DAYS} days ` +
+          `after it failed; submit those rows again as a new import`,
+        {
+          reason: 'PASSWORDS_PURGED',
+          passwordsPurgedAt: operation.passwordsPurgedAt.toISOString(),
+          retentionDays: FAILED_IMPORT_PASSWORD_RETENTION_DAYS,
+          remainingRows: remaining,
+        },
+      );
     }
     return this.ctx.em.transactional(async (em) => {
       const claimed = await em.nativeUpdate(

@@ -47,7 +47,8 @@ export const USER_IMPORT_JOB: TrackedJobKind<UserImport> = {
   startedAtColumn: 'startedAt',
   finishedAtColumn: 'finishedAt',
   // A Failed import keeps its remaining rows' passwords, sealed (issue #32 item 7), because a retry creates
-  // those rows with the passwords the file gave (issue #34 item 3); a row's password goes once it is done.
+  // those rows with the passwords the file gave (issue #34 item 3); a row's password goes once it is done, and
+  // housekeeping erases what is left FAILED_IMPORT_PASSWORD_RETENTION_DAYS after the failure.
   giveUp: async (em, id, reason, now) => {
     await em.nativeUpdate(
       UserImport,

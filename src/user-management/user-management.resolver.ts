@@ -1,8 +1,9 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
+import { USER_MAX_GROUPS_LISTED, USER_MAX_LICENSES_LISTED } from '../http/list-bounds.js';
 import { FEATURES } from '../core/permissions.js';
 import { User } from '../users/user.entity.js';
 import { userGroupsLoader, userLicenseDetailsLoader } from './user-management.loaders.js';
@@ -65,13 +66,27 @@ export class UserManagementResolver {
     return new UserManagementService(ctx).resetPassword(tenantId, id, input ?? {});
   }
 
-  @FieldResolver(() => [UserLicenseDetail], { description: 'The licenses the user holds, with SKU names' })
-  licenseDetails(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserLicenseDetail[]> {
-    return ctx.loaders.get(userLicenseDetailsLoader).load(user.id);
+  @FieldResolver(() => [UserLicenseDetail], {
+    description: `The licenses the user holds, with SKU names: the first ${USER_MAX_LICENSES_LISTED} by assignment (licenseCount: all)`,
+  })
+  async licenseDetails(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserLicenseDetail[]> {
+    return (await ctx.loaders.get(userLicenseDetailsLoader).load(user.id)).items;
   }
 
-  @FieldResolver(() => [UserGroupMembership], { description: 'Groups the user is a member of, by name' })
-  groups(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserGroupMembership[]> {
-    return ctx.loaders.get(userGroupsLoader).load(user.id);
+  @FieldResolver(() => Int, { description: 'Licenses the user holds in all' })
+  async licenseCount(@Root() user: User, @Ctx() ctx: RequestContext): Promise<number> {
+    return (await ctx.loaders.get(userLicenseDetailsLoader).load(user.id)).total;
+  }
+
+  @FieldResolver(() => [UserGroupMembership], {
+    description: `Groups the user is a member of, by name: the first ${USER_MAX_GROUPS_LISTED} (groupCount: all)`,
+  })
+  async groups(@Root() user: User, @Ctx() ctx: RequestContext): Promise<UserGroupMembership[]> {
+    return (await ctx.loaders.get(userGroupsLoader).load(user.id)).items;
+  }
+
+  @FieldResolver(() => Int, { description: 'Groups the user is a member of in all' })
+  async groupCount(@Root() user: User, @Ctx() ctx: RequestContext): Promise<number> {
+    return (await ctx.loaders.get(userGroupsLoader).load(user.id)).total;
   }
 }

@@ -55,7 +55,9 @@ const CREATE_MANAGED_USER = /* GraphQL */ `
 const MANAGED_USER_FIELDS = /* GraphQL */ `
   ${USER_FIELDS}
   licenseDetails { skuId skuPartNumber name assignedAt }
+  licenseCount
   groups { id displayName }
+  groupCount
 `;
 
 const GET_MANAGED_USER = /* GraphQL */ `

@@ -11,7 +11,7 @@ import { generateSigningSecret } from './webhook-signing.js';
 import { checkWebhookFields, type CheckedWebhookFields, type CheckOptions } from './webhook.validation.js';
 import { Webhook, WebhookFormat } from './webhook.entity.js';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookFields } from './webhook.types.js';
-import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
+import { MAX_DELIVERY_ATTEMPTS, webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
 
 /**
  * A secret we generated, kept only on the object the create or rotate mutation returns (the GraphQL field
@@ -196,6 +196,15 @@ export class WebhookService {
     return this.ctx.em.transactional(async (em) => {
       const delivery = await em.findOne(WebhookDelivery, { id: deliveryId, webhookId });
       if (!delivery) throw new NotFoundError('Webhook delivery', deliveryId);
+      // Re-sends are bounded so a delivery's attempts stay within MAX_DELIVERY_ATTEMPTS, which its log
+      // (`attempts`) is costed at: the attempts so far, this one, and the automatic ones a Pending one may still make.
+      const resendable = MAX_DELIVERY_ATTEMPTS - this.settings.retryScheduleMs.length - 1;
+      if (delivery.attemptCount >= resendable)
+        throw new ConflictError(
+          `Delivery ${deliveryId} has had ${delivery.attemptCount} attempts; it may not be re-sent again ` +
+            `(at most ${MAX_DELIVERY_ATTEMPTS} attempts per delivery)`,
+          { reason: 'ATTEMPT_LIMIT', attemptCount: delivery.attemptCount, maximum: MAX_DELIVERY_ATTEMPTS },
+        );
       // A pending delivery keeps its schedule if this attempt fails; a finished one gets this attempt only.
       delivery.manualAttempt = delivery.status !== DeliveryStatus.PENDING;
       delivery.status = DeliveryStatus.PENDING;

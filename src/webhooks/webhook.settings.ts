@@ -41,6 +41,13 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/**
+ * Attempts one delivery may have in all (issue #32 item 3): its first, the retries of the schedule, and
+ * manual re-sends, which are refused (409 ATTEMPT_LIMIT) once another could pass it. A delivery's `attempts`
+ * are costed at this many (src/http/list-bounds.ts).
+ */
+export const MAX_DELIVERY_ATTEMPTS = 20;
+
 /** DECISIONS "Events": an endpoint failing this many days in a row is disabled. */
 export const DISABLE_AFTER_FAILING_DAYS = 5;
 /** DECISIONS "Events": after a rotation the previous secret signs beside the new one this many hours. */

@@ -266,8 +266,10 @@ describe('GET /api/msp-portal/license-intelligence/summary', () => {
             excessSeats: 2,
           },
         ],
+        skuCount: 1,
       },
     ]);
+    expect(body).toMatchObject({ skuCount: body.skus.length, overAllocatedTenantCount: 1 });
     expect(body.inactiveAfterDays).toBe(30);
     expect(body.generatedAt).toBe(start.toISOString());
   });
@@ -330,7 +332,9 @@ describe('GET /api/msp-portal/license-intelligence/summary', () => {
         inactiveAssignments: 0,
       },
       skus: [],
+      skuCount: 0,
       overAllocatedTenants: [],
+      overAllocatedTenantCount: 0,
       inactiveAfterDays: 30,
       generatedAt: start.toISOString(),
     });

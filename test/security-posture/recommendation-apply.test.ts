@@ -48,32 +48,6 @@ async function controlOf(tenant: Tenant, controlId: string) {
 }
 
 describe('POST /api/security/recommendations/:id/apply', () => {
-  it('a dry run says what would change per tenant and writes nothing anywhere', async () => {
-    const open = await postureTenant(app, org.scope, ['safe-links']);
-    const met = await postureTenant(app, org.scope, []);
-    const unsupported = await postureTenant(app, org.scope, ['safe-links']);
-    await simulatedCloud(app).posture.setControl(unsupported.externalId, 'safe-links', {
-      applySupported: false,
-    });
-    const before = await postureFootprint(app);
-    const res = await apply('safe-links', {
-      tenantIds: [open.id, met.id, unsupported.id],
-      dryRun: true,
-      notifyAdmins: true,
-    });
-    expect(res.status).toBe(202);
-    expect(res.body.data).toMatchObject({ id: null, dryRun: true, status: 'Succeeded', progress: 100 });
-    expect(res.body.data.results).toEqual(
-      expect.arrayContaining([
-        { tenantId: open.id, outcome: 'would apply', reason: null, finishedAt: null },
-        { tenantId: met.id, outcome: 'already compliant', reason: null, finishedAt: null },
-        { tenantId: unsupported.id, outcome: 'not supported', reason: null, finishedAt: null },
-      ]),
-    );
-    expect(await postureFootprint(app)).toEqual(before);
-    expect((await controlOf(open, 'safe-links')).compliant).toBe(false);
-  });
-
   it('is not Succeeded when the fix could not be applied: one unsupported tenant of two, then all', async () => {
     const open = await postureTenant(app, org.scope, ['safe-links']);
     const unsupported = await postureTenant(app, org.scope, ['safe-links']);

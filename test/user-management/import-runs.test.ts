@@ -11,6 +11,7 @@ import type { AppDeps } from '../../src/core/service-context.js';
 import { LostRunError, RunStopped } from '../../src/core/tracked-job.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { runUserImport } from '../../src/user-management/user-import.task.js';
+import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
 import type { DataOf } from '../helpers/api-types.js';
@@ -215,5 +216,68 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
       });
       expect(nothing.status).toBe(409);
     }
+  });
+
+  it('erases a Failed import’s sealed passwords a week after the failure; its retry then answers 409 naming why', async () => {
+    const { tenant, importId } = await importOf(3);
+    await app.pool.query(
+      `update user_imports set status = 'Failed', failure_reason = 'Stopped after 3 interrupted runs',
+              finished_at = $2, run_attempts = 3 where id = $1`,
+      [importId, app.clock.now()],
+    );
+    const kept = async () =>
+      (
+        await app.pool.query<{ n: number }>(
+          `select count(*)::int as n from user_import_rows where import_id = $1 and password is not null`,
+          [importId],
+        )
+      ).rows[0].n;
+    expect(await kept()).toBe(3);
+
+    // Within the retention nothing is erased: the retry stays possible.
+    app.clock.advance(RETENTION.failedImportPasswordsMs - 60_000);
+    await runHousekeeping(app.orm, app.clock);
+    expect(await kept()).toBe(3);
+    expect((await read(tenant, importId)).passwordsPurgedAt).toBeNull();
+
+    app.clock.advance(2 * 60_000);
+    const result = await runHousekeeping(app.orm, app.clock);
+    expect(result.failedImportPasswords).toBeGreaterThanOrEqual(3);
+    expect(await kept()).toBe(0);
+    const purged = await read(tenant, importId);
+    expect(purged).toMatchObject({ status: 'Failed', passwordsPurgedAt: app.clock.now().toISOString() });
+
+    const queued = async () =>
+      (
+        await app.pool.query<{ attempts: number; run_at: Date }>(
+          `select attempts, run_at from graphile_worker.jobs where task_identifier = 'user-import' and key = $1`,
+          [`user-import:${importId}`],
+        )
+      ).rows;
+    const queuedBefore = await queued();
+    const rest = await um<ImportBody>(app, 'POST', `/bulk/${importId}/retry`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+    });
+    expect(rest.status).toBe(409);
+    expect(rest.body.error?.message).toMatch(/passwords of its 3 remaining row\(s\) were erased/);
+    expect(rest.body.error?.details).toEqual({
+      reason: 'PASSWORDS_PURGED',
+      passwordsPurgedAt: app.clock.now().toISOString(),
+      retentionDays: 7,
+      remainingRows: 3,
+    });
+    const graphql = await app.graphql(
+      org.keys.write,
+      'mutation($t: UUID!, $id: UUID!) { retryUserImport(tenantId: $t, id: $id) { status } }',
+      { t: tenant.id, id: importId },
+    );
+    expect(graphql.body.errors?.[0].extensions).toMatchObject({
+      code: 'CONFLICT',
+      details: { reason: 'PASSWORDS_PURGED' },
+    });
+    // Refused with nothing written: still Failed, no job queued for it (the submission's own is never run here).
+    expect((await read(tenant, importId)).status).toBe('Failed');
+    expect(await queued()).toEqual(queuedBefore);
   });
 });

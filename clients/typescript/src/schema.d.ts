@@ -1440,8 +1440,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview)
-         * @description {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview).
+         * {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing)
+         * @description {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing).
          *
          *     Needs an API key of level Write or an access token with the scope write:tenants. Also served under /v1/api.
          */
@@ -7258,7 +7258,7 @@ export interface operations {
                                  */
                                 inactiveAssignments: number;
                             };
-                            /** @description By part number */
+                            /** @description By part number: the 100 with the most seats (skuCount says how many there are) */
                             skus: {
                                 /** @description e.g. ENTERPRISEPACK */
                                 skuPartNumber: string;
@@ -7285,11 +7285,16 @@ export interface operations {
                                  */
                                 inactiveLicensedUsers: number;
                             }[];
-                            /** @description By tenant name */
+                            /**
+                             * Format: int32
+                             * @description Distinct SKUs (part numbers) in all
+                             */
+                            skuCount: number;
+                            /** @description By tenant name: the 100 with the most excess seats (overAllocatedTenantCount says how many there are) */
                             overAllocatedTenants: {
                                 tenantId: string;
                                 tenantName: string;
-                                /** @description By part number */
+                                /** @description By part number: the 5 with the most excess seats (skuCount says how many there are) */
                                 skus: {
                                     skuId: string;
                                     skuPartNumber: string;
@@ -7304,7 +7309,17 @@ export interface operations {
                                      */
                                     excessSeats: number;
                                 }[];
+                                /**
+                                 * Format: int32
+                                 * @description Over-allocated SKUs of the tenant in all
+                                 */
+                                skuCount: number;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Over-allocated tenants in all
+                             */
+                            overAllocatedTenantCount: number;
                             /**
                              * Format: int32
                              * @description Days without a sign-in after which a licensed user counts as inactive
@@ -8437,12 +8452,17 @@ export interface operations {
                                 /** Format: int32 */
                                 count: number;
                             }[];
-                            /** @description Categories present, most alerts first */
+                            /** @description Categories present, most alerts first: the first 25 (categoryCount: all) */
                             byCategory: {
                                 category: string;
                                 /** Format: int32 */
                                 count: number;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Categories present in all
+                             */
+                            categoryCount: number;
                             /** @description Every status (zeros included) */
                             byStatus: {
                                 status: components["schemas"]["AlertStatus"];
@@ -9948,7 +9968,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description {tenantIds, dryRun, notifyAdmins}: 202 with the apply operation (a dry run answers its preview) */
+            /** @description {tenantIds, dryRun, notifyAdmins}: 202 with the queued apply operation (a dry run is one too: its job previews and changes nothing) */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9962,8 +9982,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description null for a dry run (nothing is stored) */
-                            id: string | null;
+                            id: string;
                             recommendationId: string;
                             dryRun: boolean;
                             notifyAdmins: boolean;
@@ -10322,8 +10341,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description null for a dry run (nothing is stored) */
-                            id: string | null;
+                            id: string;
                             recommendationId: string;
                             dryRun: boolean;
                             notifyAdmins: boolean;
@@ -11751,7 +11769,7 @@ export interface operations {
                             lastSignInAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
-                            /** @description The licenses the user holds, with SKU names */
+                            /** @description The licenses the user holds, with SKU names: the first 25 by assignment (licenseCount: all) */
                             licenseDetails: {
                                 skuId: string;
                                 skuPartNumber: string;
@@ -11759,11 +11777,21 @@ export interface operations {
                                 /** Format: date-time */
                                 assignedAt: string;
                             }[];
-                            /** @description Groups the user is a member of, by name */
+                            /**
+                             * Format: int32
+                             * @description Licenses the user holds in all
+                             */
+                            licenseCount: number;
+                            /** @description Groups the user is a member of, by name: the first 100 (groupCount: all) */
                             groups: {
                                 id: string;
                                 displayName: string;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Groups the user is a member of in all
+                             */
+                            groupCount: number;
                         };
                     };
                 };
@@ -11844,7 +11872,7 @@ export interface operations {
                             lastSignInAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
-                            /** @description The licenses the user holds, with SKU names */
+                            /** @description The licenses the user holds, with SKU names: the first 25 by assignment (licenseCount: all) */
                             licenseDetails: {
                                 skuId: string;
                                 skuPartNumber: string;
@@ -11852,11 +11880,21 @@ export interface operations {
                                 /** Format: date-time */
                                 assignedAt: string;
                             }[];
-                            /** @description Groups the user is a member of, by name */
+                            /**
+                             * Format: int32
+                             * @description Licenses the user holds in all
+                             */
+                            licenseCount: number;
+                            /** @description Groups the user is a member of, by name: the first 100 (groupCount: all) */
                             groups: {
                                 id: string;
                                 displayName: string;
                             }[];
+                            /**
+                             * Format: int32
+                             * @description Groups the user is a member of in all
+                             */
+                            groupCount: number;
                         };
                     };
                 };
@@ -12281,6 +12319,11 @@ export interface operations {
                                 failedRows: number;
                                 /** @description Why the whole operation failed */
                                 failureReason: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                                 */
+                                passwordsPurgedAt: string | null;
                                 /** @description Who submitted the import */
                                 createdBy: {
                                     type: components["schemas"]["ActorType"];
@@ -12371,6 +12414,11 @@ export interface operations {
                             failedRows: number;
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                             */
+                            passwordsPurgedAt: string | null;
                             /** @description Who submitted the import */
                             createdBy: {
                                 type: components["schemas"]["ActorType"];
@@ -12475,6 +12523,11 @@ export interface operations {
                             failedRows: number;
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When housekeeping erased the passwords of the rows a Failed import had left (a retention after the failure): it can no longer be retried
+                             */
+                            passwordsPurgedAt: string | null;
                             /** @description Who submitted the import */
                             createdBy: {
                                 type: components["schemas"]["ActorType"];

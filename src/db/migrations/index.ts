@@ -35,6 +35,8 @@ import { Migration20261229090000_portal_health_signals } from './Migration202612
 import { Migration20261229120000_isolation_type_spelling } from './Migration20261229120000_isolation_type_spelling.js';
 import { Migration20261230090000_backup_snapshot_resource_index } from './Migration20261230090000_backup_snapshot_resource_index.js';
 import { Migration20261231100400_organization_self } from './Migration20261231100400_organization_self.js';
+import { Migration20270103093000_dry_run_apply_operations } from './Migration20270103093000_dry_run_apply_operations.js';
+import { Migration20270103094000_import_passwords_purged } from './Migration20270103094000_import_passwords_purged.js';
 import { Migration20261231100300_import_passwords } from './Migration20261231100300_import_passwords.js';
 import { Migration20261231100200_jobs_in_flight } from './Migration20261231100200_jobs_in_flight.js';
 import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
@@ -185,5 +187,13 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270103091800_upstream_tenant_holders',
     class: Migration20270103091800_upstream_tenant_holders,
+  },
+  {
+    name: 'Migration20270103093000_dry_run_apply_operations',
+    class: Migration20270103093000_dry_run_apply_operations,
+  },
+  {
+    name: 'Migration20270103094000_import_passwords_purged',
+    class: Migration20270103094000_import_passwords_purged,
   },
 ];
