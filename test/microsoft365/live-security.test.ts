@@ -1,5 +1,6 @@
 import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
+import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
@@ -152,7 +153,7 @@ describe('security in the live environment (Microsoft 365)', () => {
     expect((await listAlerts()).body.data.map((alert) => alert.status)).toEqual(['Dismissed', 'In Progress']);
   });
 
-  it('Secure Score feeds the recommendations; applying one answers each tenant Failed, naming what is missing', async () => {
+  it('Secure Score feeds the recommendations; a dry-run apply records the tenant failed, naming what is missing', async () => {
     const list = await world.app.request<{ data: Array<{ id: string }> }>(
       'GET',
       `/api/security/recommendations?tenantIds=${tenantId}`,
@@ -163,20 +164,36 @@ describe('security in the live environment (Microsoft 365)', () => {
     expect(list.body.data.map((recommendation) => recommendation.id)).toEqual([
       'block-legacy-authentication',
     ]);
-    const preview = await world.app.request<{
-      data: { results: Array<{ tenantId: string; outcome: string; reason: string | null }> };
-    }>('POST', '/api/security/recommendations/block-legacy-authentication/apply', {
-      key: world.key,
-      body: { tenantIds: [tenantId], dryRun: true },
-    });
+    type Operation = {
+      id: string;
+      status: string;
+      results: Array<{ tenantId: string; outcome: string; reason: string | null }>;
+    };
+    const preview = await world.app.request<{ data: Operation }>(
+      'POST',
+      '/api/security/recommendations/block-legacy-authentication/apply',
+      { key: world.key, body: { tenantIds: [tenantId], dryRun: true } },
+    );
     expect(preview.status).toBe(202);
-    expect(preview.body.data.results).toEqual([
-      {
+    // The dry run is a job: its result, once run, says why this tenant cannot be applied.
+    const done = await eventually(
+      async () => {
+        const read = await world.app.request<{ data: Operation }>(
+          'GET',
+          `/api/security/recommendations/apply-operations/${preview.body.data.id}`,
+          { key: world.key },
+        );
+        expect(read.body.data.results[0].outcome).not.toBe('pending');
+        return read.body.data;
+      },
+      { timeout: 20_000, what: 'the dry run to finish' },
+    );
+    expect(done.results).toEqual([
+      expect.objectContaining({
         tenantId,
         outcome: 'failed',
         reason: expect.stringContaining('securityControlApply'),
-        finishedAt: null,
-      },
+      }),
     ]);
   });
 });
