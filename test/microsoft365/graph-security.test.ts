@@ -155,15 +155,15 @@ describe('security alerts on Microsoft Graph', () => {
     ]);
   });
 
-  it('reads only the alerts changed since the previous sync (lastUpdateDateTime, five minutes of overlap)', async () => {
+  it('reads only the alerts changed since the previous sync (lastUpdateDateTime, an hour of overlap)', async () => {
     const alerts = fakeSecurity(scenario.consented).alerts;
     alerts.forEach((alert, index) => (alert.lastUpdateDateTime = `2026-11-2${index}T10:00:00Z`));
-    alerts[3].lastUpdateDateTime = '2026-11-25T09:56:00Z';
+    alerts[3].lastUpdateDateTime = '2026-11-25T09:01:00Z';
     const changed = await allPages(security.listAlerts(new Date('2026-11-25T10:00:00Z')));
     expect(changed.map((alert) => alert.externalId)).toEqual(['sn-1']);
-    await allPages(security.listAlerts(new Date('2026-11-21T10:04:00Z')));
+    await allPages(security.listAlerts(new Date('2026-11-21T10:59:00Z')));
     expect(graphRequests().map((request) => request.url)).toEqual([
-      '/v1.0/security/alerts_v2?$filter=lastUpdateDateTime ge 2026-11-25T09:55:00.000Z',
+      '/v1.0/security/alerts_v2?$filter=lastUpdateDateTime ge 2026-11-25T09:00:00.000Z',
       '/v1.0/security/alerts_v2?$filter=lastUpdateDateTime ge 2026-11-21T09:59:00.000Z',
       '/v1.0/security/alerts_v2?$filter=lastUpdateDateTime ge 2026-11-21T09:59:00.000Z&$top=2&$skip=2',
     ]);

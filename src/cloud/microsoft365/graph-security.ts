@@ -133,11 +133,11 @@ export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
 }
 
 /**
- * Changes are read from a little before the previous sync ended: an alert updated upstream while that sync
- * ran, or stamped by a clock slightly behind ours, is read again rather than missed (upserting it twice
- * changes nothing).
+ * Changes are read from an hour before the previous sync ended: its end (`lastSyncedAt`) is stamped when it
+ * writes, after every step has read, so an alert updated upstream while a long sync read, or stamped by a
+ * clock behind ours, is read again rather than missed (upserting it twice changes nothing).
  */
-const CHANGES_OVERLAP_MS = 5 * 60_000;
+const CHANGES_OVERLAP_MS = 60 * 60_000;
 
 function alertPages(graph: GraphTenantClient, changedSince?: Date | null): CloudPages<CloudAlertRecord> {
   const since = changedSince ? new Date(changedSince.getTime() - CHANGES_OVERLAP_MS) : null;
