@@ -10,7 +10,12 @@ const PROVIDER = 'microsoft365';
  * rejection is marked handled: a caller that iterates never awaits it.
  */
 export function unsupportedCall(capability: string): Promise<never> & AsyncIterable<never> {
-  const reason = MICROSOFT365_CAPABILITIES.find((row) => row.capability === capability)?.reason;
+  const reason = MICROSOFT365_CAPABILITIES.find(
+    (row) => row.capability === capability && !row.available,
+  )?.reason;
+  // A capability the table does not list as unavailable is a programming error, not a cloud's answer.
+  if (!reason)
+    throw new Error(`"${capability}" is not an unavailable capability of MICROSOFT365_CAPABILITIES`);
   const error = new CloudError(
     'Unsupported',
     `${reason} (capability "${capability}", provider ${PROVIDER})`,
