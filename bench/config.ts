@@ -66,10 +66,32 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
  * The V8 flags of package.json's `start` and `serve` scripts (docs/performance.md "Memory"), so the bench
  * measures the server as it is run; test/operations/start-flags.test.ts keeps the two equal.
  */
-export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=1024'];
+export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=512'];
+
+/**
+ * The environment `npm start` and `npm run serve` set before Node starts (glibc reads it at start-up, so it cannot be
+ * set from inside the process): two malloc arenas instead of one per thread (docs/performance.md "Memory").
+ */
+export const PRODUCT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
 
 /** The flags the bench starts the product with: PRODUCT_NODE_FLAGS, or BENCH_PRODUCT_NODE_FLAGS to compare others. */
 export function productNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
   const override = env.BENCH_PRODUCT_NODE_FLAGS;
   return override === undefined ? PRODUCT_NODE_FLAGS : override.split(/\s+/).filter((flag) => flag !== '');
+}
+
+/** `K=V K=V` pairs (BENCH_PRODUCT_ENV, BENCH_AB_BASELINE_ENV). */
+export function envPairs(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split(/\s+/)
+      .filter((pair) => pair.includes('='))
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+}
+
+/** The environment the bench adds for the product: PRODUCT_ENV, or BENCH_PRODUCT_ENV (`K=V …`, or empty) to compare. */
+export function productEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const override = env.BENCH_PRODUCT_ENV;
+  return override === undefined ? { ...PRODUCT_ENV } : envPairs(override);
 }

@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild } from './children.js';
-import { loadBenchConfig, productNodeFlags } from './config.js';
+import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { runDeviceDashboardScenario } from './device-dashboards.js';
 import { scaleData } from './scale-data.js';
@@ -42,6 +42,7 @@ try {
           SEED_DEMO: 'false',
           RUN_WORKER: 'false',
           LOG_LEVEL: 'warn',
+          ...productEnvironment(),
         },
         readyPath: '/health/ready',
       });

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild } from './children.js';
-import { loadBenchConfig } from './config.js';
+import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { formatPortalReport, measurePortalScale, portalSettingsFromEnv } from './portal-scale.js';
 
@@ -34,7 +34,9 @@ export async function startPortalProduct(database: BenchDatabase) {
       SEED_DEMO: 'false',
       RUN_WORKER: 'false',
       LOG_LEVEL: 'warn',
+      ...productEnvironment(),
     },
+    nodeArgs: productNodeFlags(),
     readyPath: '/health/ready',
   });
 }

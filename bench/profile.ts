@@ -78,3 +78,53 @@ export function summariseNewestProfile(directory: string): ProfileSummary {
     byFunction: top(byFunction, totalMs, 15),
   };
 }
+
+export interface GcPauses {
+  /** Runs of consecutive garbage-collector samples (each run one pause, as long as its samples' time). */
+  count: number;
+  totalMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Pauses of 10 ms or more: each holds every request in flight for that long. */
+  atLeast10Ms: number;
+}
+
+/**
+ * The garbage collector's pauses seen in the last `lastMs` of a profile's samples (so not start-up): runs of
+ * consecutive `(garbage collector)` samples. At `--cpu-prof-interval 250` a pause shorter than the interval may be
+ * missed or merged; what matters for the p99 tail is the long ones, which this sees.
+ */
+export function gcPausesOf(file: string, lastMs: number): GcPauses {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const gcNodes = new Set(
+    profile.nodes
+      .filter((node) => node.callFrame.functionName === '(garbage collector)')
+      .map((node) => node.id),
+  );
+  const pauses: number[] = [];
+  const skipMs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0) / 1000 - lastMs;
+  let elapsedMs = 0;
+  let current = 0;
+  profile.samples.forEach((nodeId, index) => {
+    const ms = (profile.timeDeltas[index] ?? 0) / 1000;
+    elapsedMs += ms;
+    if (gcNodes.has(nodeId)) current += ms;
+    else if (current > 0) {
+      if (elapsedMs > skipMs) pauses.push(current);
+      current = 0;
+    }
+  });
+  pauses.sort((a, b) => a - b);
+  const at = (fraction: number) =>
+    pauses[Math.min(pauses.length - 1, Math.floor(pauses.length * fraction))] ?? 0;
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    count: pauses.length,
+    totalMs: round(pauses.reduce((sum, ms) => sum + ms, 0)),
+    p50Ms: round(at(0.5)),
+    p99Ms: round(at(0.99)),
+    maxMs: round(pauses.at(-1) ?? 0),
+    atLeast10Ms: pauses.filter((ms) => ms >= 10).length,
+  };
+}

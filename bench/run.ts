@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, productNodeFlags, type BenchConfig } from './config.js';
+import { loadBenchConfig, productEnvironment, productNodeFlags, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { goalsOf } from './goals.js';
 import { keysOf, measureInterleaved, type MeasuredTarget, type TargetsOf } from './interleave.js';
@@ -64,6 +64,7 @@ function productEnv(database: BenchDatabase, port: number): Record<string, strin
     SEED_DEMO: 'false',
     RUN_WORKER: 'false',
     LOG_LEVEL: 'warn',
+    ...productEnvironment(),
   };
 }
 

@@ -3,7 +3,6 @@ import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -23,6 +22,7 @@ import { createRequestContext, type RequestContext } from './context.js';
 import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
+import { graphqlMiddleware } from './http/graphql-middleware.js';
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
@@ -298,15 +298,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     (req: Request, res: Response, next: NextFunction) =>
       isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
-    expressMiddleware(apollo, {
-      // Only the landing page passes without a viewer, and Apollo renders it before building a context:
-      // reaching here without one means a request slipped past the guard, so it executes nothing.
-      context: async ({ req }) => {
-        if (!req.viewer) throw new UnauthorizedError();
-        const context = contextFor(req);
-        shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
-        return context;
-      },
+    // Only the landing page passes without a viewer, and Apollo renders it before building a context:
+    // reaching here without one means a request slipped past the guard, so it executes nothing.
+    graphqlMiddleware(apollo, async ({ req }) => {
+      if (!req.viewer) throw new UnauthorizedError();
+      const context = contextFor(req);
+      shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
+      return context;
     }),
   );
 

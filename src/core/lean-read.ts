@@ -125,7 +125,16 @@ export interface LeanExtra<T> {
 export interface LeanContext {
   em: EntityManager;
   scope: Scope;
+  /**
+   * The process's root EntityManager, when the caller has one at hand (request contexts): a lean read uses only
+   * an EntityManager's metadata and connection, which every fork shares, so reading through the root spares a
+   * read-only request the fork of an identity map it would never use (its `em` is forked on first access).
+   */
+  sharedEm?: EntityManager;
 }
+
+/** The EntityManager a lean read takes its metadata and connection from (the same for every fork). */
+const emOf = (ctx: LeanContext): EntityManager => ctx.sharedEm ?? ctx.em;
 
 /** Declared beside PageInfo, whose totalEstimated description quotes it. */
 export { EXACT_TOTAL_LIMIT };
@@ -152,7 +161,7 @@ export async function findLeanPage<T extends object>(
   conditions: LeanCondition[] = [],
   extra?: LeanExtra<T>,
 ): Promise<Page<T>> {
-  const shape = shapeOf(ctx.em, entity);
+  const shape = shapeOf(emOf(ctx), entity);
   const filter = whereClause(shape, ctx.scope, where);
   for (const condition of conditions) {
     filter.sql += ` and (${condition.sql})`;
@@ -190,7 +199,7 @@ export async function findPageRows<R extends object>(
   alias = '',
 ): Promise<{ rows: R[]; pageInfo: Page<R>['pageInfo'] }> {
   const from = alias ? `${quote(table)} ${alias}` : quote(table);
-  const rows = await ctx.em
+  const rows = await emOf(ctx)
     .getConnection()
     .execute<Array<R & { lean_total: string; lean_row: boolean }>>(
       `select lean_count.lean_total, lean_page.* from ` +
@@ -215,7 +224,7 @@ async function estimatedTotal(
   filter: { sql: string; params: unknown[] },
   atLeast: number,
 ): Promise<number> {
-  const [explained] = await ctx.em
+  const [explained] = await emOf(ctx)
     .getConnection()
     .execute<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(
       `explain (format json) select 1 from ${table} where ${filter.sql}`,
@@ -234,10 +243,10 @@ export async function findLeanIn<T extends object>(
   orderBy: LeanOrder<T> = {},
 ): Promise<T[]> {
   if (values.length === 0) return [];
-  const shape = shapeOf(ctx.em, entity);
+  const shape = shapeOf(emOf(ctx), entity);
   const filter = whereClause(shape, ctx.scope, {});
   const order = orderClause(shape, orderBy);
-  const rows = await ctx.em
+  const rows = await emOf(ctx)
     .getConnection()
     .execute<Array<Record<string, unknown>>>(
       `select ${shape.selectList} from ${quote(shape.table)} where ${filter.sql} and ${columnFor(shape, property)} in (?)` +

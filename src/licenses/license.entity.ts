@@ -61,11 +61,12 @@ export class TenantLicense extends ScopedEntity {
 @Entity({ tableName: 'license_assignments' })
 @Unique({ properties: ['userId', 'skuId'] })
 @Index({ properties: ['organizationId', 'environment', 'tenantId', 'assignedAt', 'id'] })
-// The portal recount reads a batch of tenants' assignments from this index alone (src/portal/portal-aggregates.ts).
+// The portal recount reads a batch of tenants' assignments from this index alone, in (tenant, user) order to merge
+// them with users_recount_index (src/portal/portal-aggregates.ts).
 @Index({
   name: 'license_assignments_recount_index',
   expression:
-    'create index "license_assignments_recount_index" on "license_assignments" ("tenant_id") include ("user_id", "sku_id")',
+    'create index "license_assignments_recount_index" on "license_assignments" ("tenant_id", "user_id") include ("sku_id")',
 })
 export class LicenseAssignment extends ScopedEntity {
   [OptionalProps]?: 'assignedAt';

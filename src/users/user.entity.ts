@@ -83,11 +83,12 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_search_email_trgm" on "users" using gin (lower("email") gin_trgm_ops) where "deleted_at" is null',
 })
-// The portal recount's lookup of each assignment's user, answered from the index (src/portal/portal-aggregates.ts).
+// The portal recount's join of assignments to their users, merged in (tenant, user) order from the index alone
+// (src/portal/portal-aggregates.ts).
 @Index({
   name: 'users_recount_index',
   expression:
-    'create index "users_recount_index" on "users" ("id") include ("account_status", "last_sign_in_at", "created_at") where "deleted_at" is null',
+    'create index "users_recount_index" on "users" ("tenant_id", "id") include ("account_status", "last_sign_in_at", "created_at") where "deleted_at" is null',
 })
 // Cross-tenant user search (src/user-directory): trigram index on the stored case- and accent-folded key.
 @Index({

@@ -1,12 +1,28 @@
 import { readFileSync } from 'node:fs';
-import { PRODUCT_NODE_FLAGS } from '../../bench/config.js';
+import { PRODUCT_ENV, PRODUCT_NODE_FLAGS } from '../../bench/config.js';
 
-/** The bench must measure the server as `npm start` runs it: the same V8 flags (docs/performance.md "Memory"). */
+/**
+ * The bench must measure the server as `npm start` runs it: the same V8 flags and the same environment set before
+ * Node starts (docs/performance.md "Memory").
+ */
 describe('the server’s Node flags', () => {
   const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
 
-  it.each(['start', 'serve'])('npm run %s starts the server with the bench’s flags', (script) => {
-    const command = /exec node (.*?)(scripts\/start\.mjs|dist\/src\/main\.js)/.exec(scripts[script]);
-    expect(command?.[1].trim().split(/\s+/)).toEqual(PRODUCT_NODE_FLAGS);
-  });
+  it.each(['start', 'serve'])(
+    'npm run %s starts the server with the bench’s flags and environment',
+    (script) => {
+      const command = /^((?:\w+=\S+ )*)exec node (.*?)(scripts\/start\.mjs|dist\/src\/main\.js)/.exec(
+        scripts[script],
+      );
+      expect(command?.[2].trim().split(/\s+/)).toEqual(PRODUCT_NODE_FLAGS);
+      const environment = Object.fromEntries(
+        (command?.[1] ?? '')
+          .trim()
+          .split(/\s+/)
+          .filter((pair) => pair !== '')
+          .map((pair) => pair.split('=')),
+      );
+      expect(environment).toEqual(PRODUCT_ENV);
+    },
+  );
 });

@@ -1,0 +1,213 @@
+/**
+ * `npm run -s build && node_modules/.bin/node dist/bench/ab-run.js`: an interleaved A/B of the product's
+ * per-request cost, for measuring one change on the shared machine (docs/benchmarks.md "Comparing two builds or
+ * two settings"). Starts the floor (bare node:http + pg), this build's product server and, with
+ * BENCH_AB_BASELINE=<folder holding a dist/>, another build's (or the same one with BENCH_AB_BASELINE_FLAGS /
+ * BENCH_AB_BASELINE_ENV), on the same bench database; then drives REST and GraphQL through them interleaved and
+ * prints each one's CPU per request and req/s as a ratio to the floor of the same round, each server's peak RSS,
+ * and this build's CPU per request over the baseline's, paired per round. BENCH_AB_PROFILE=rest|graphql also
+ * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses.
+ */
+import 'reflect-metadata';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startChild, type ChildServer } from './children.js';
+import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import { openBenchDatabase } from './database.js';
+import { measure, type LoadResult, type LoadTarget } from './load.js';
+import { gcPausesOf, summariseNewestProfile } from './profile.js';
+import { scaleData } from './scale-data.js';
+import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
+
+const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const startedAt = Date.now();
+const log = (message: string) =>
+  console.log(`[ab ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)} s] ${message}`);
+
+const config = loadBenchConfig();
+const baseline = process.env.BENCH_AB_BASELINE;
+const profiled = process.env.BENCH_AB_PROFILE;
+const children: ChildServer[] = [];
+const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
+
+async function product(
+  dist: string,
+  nodeArgs: string[] = [],
+  flags = productNodeFlags(),
+  env = productEnvironment(),
+): Promise<ChildServer> {
+  const port = await freePort();
+  const child = await startChild({
+    name: `product ${dist}`,
+    script: path.join(dist, 'src', 'main.js'),
+    port,
+    env: {
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      SEED_DEMO: 'false',
+      RUN_WORKER: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    nodeArgs: [...flags, ...nodeArgs],
+    readyPath: '/health/ready',
+  });
+  children.push(child);
+  return child;
+}
+
+try {
+  const data = await scaleData(config, database.orm, database.pool, log);
+  const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
+  const floorPort = await freePort();
+  const floor = await startChild({
+    name: 'floor',
+    script: path.join(DIST, 'bench', 'raw-http-server.js'),
+    port: floorPort,
+    env: {
+      DATABASE_URL: database.url,
+      PORT: String(floorPort),
+      BENCH_ORGANIZATION_ID: data.scope.organizationId,
+      BENCH_ENVIRONMENT: data.scope.environment,
+      BENCH_USER_FIELDS: fields.join(','),
+    },
+    readyPath: '/health/ready',
+  });
+  children.push(floor);
+  const builds: Array<[string, ChildServer]> = [['this', await product(DIST)]];
+  if (baseline) {
+    // BENCH_AB_BASELINE_FLAGS / _ENV: the baseline's Node flags and environment (e.g. to compare memory settings).
+    const flags = process.env.BENCH_AB_BASELINE_FLAGS?.split(/\s+/).filter((flag) => flag !== '');
+    const env = process.env.BENCH_AB_BASELINE_ENV; // K=V K=V, e.g. MALLOC_ARENA_MAX=2 (glibc reads it at start)
+    builds.push([
+      'baseline',
+      await product(
+        path.join(path.resolve(baseline), 'dist'),
+        [],
+        flags,
+        env === undefined ? undefined : envPairs(env),
+      ),
+    ]);
+  }
+
+  const usersPath = restUsersPath(data.hotTenantId, config.pageSize);
+  const auth = { authorization: `Bearer ${data.apiKey}` };
+  const rest = (server: ChildServer): LoadTarget => ({
+    name: 'rest',
+    url: server.baseUrl + usersPath,
+    method: 'GET',
+    headers: auth,
+  });
+  const graphql = (server: ChildServer): LoadTarget => ({
+    name: 'graphql',
+    url: `${server.baseUrl}/graphql`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: graphqlUsersBody(data.hotTenantId, config.pageSize),
+  });
+  const passes: Array<[string, LoadTarget, ChildServer]> = [
+    ['floor', { name: 'floor', url: floor.baseUrl + usersPath, method: 'GET' }, floor],
+    ...builds.flatMap(([name, server]): Array<[string, LoadTarget, ChildServer]> => [
+      [`${name} rest`, rest(server), server],
+      [`${name} graphql`, graphql(server), server],
+    ]),
+  ];
+  const settings = {
+    connections: config.connections,
+    durationSeconds: config.durationSeconds,
+    warmupSeconds: config.warmupSeconds,
+  };
+  const results = new Map<string, LoadResult[]>(passes.map(([name]) => [name, []]));
+  // A freshly started server's first pass pays for JIT and cold caches: prime each one unmeasured.
+  for (const [, target, server] of passes)
+    if (config.primeSeconds > 0 && process.env.BENCH_AB_ROUNDS !== '0')
+      await measure(target, { ...settings, warmupSeconds: 0, durationSeconds: config.primeSeconds }, () =>
+        server.cpuMs(),
+      );
+  // BENCH_AB_ROUNDS=0 only profiles (with BENCH_AB_PROFILE).
+  const rounds = process.env.BENCH_AB_ROUNDS === '0' ? 0 : config.rounds;
+  for (let round = 1; round <= rounds; round++) {
+    for (const [name, target, server] of passes) {
+      const result = await measure(target, settings, () => server.cpuMs());
+      results.get(name)!.push(result);
+      log(
+        `round ${round} ${name}: ${Math.round(result.requestsPerSecond)} req/s, ` +
+          `CPU ${result.serverCpuMsPerRequest} ms/req, p50 ${result.latencyP50Ms} p99 ${result.latencyP99Ms} ms` +
+          (result.failures > 0 ? `, ${result.failures} FAILED` : ''),
+      );
+    }
+  }
+  const floorPasses = results.get('floor')!;
+  if (rounds > 0) printTable();
+  function printTable(): void {
+    console.log(
+      '\npass             req/s ×floor  CPU ms/req ×floor   p50/p99 ms   (means of rounds; ratios per round)',
+    );
+    for (const [name, passResults] of results) {
+      const mean = (pick: (result: LoadResult, round: number) => number) =>
+        passResults.reduce((sum, result, round) => sum + pick(result, round), 0) / passResults.length;
+      const rps = mean((result) => result.requestsPerSecond);
+      const rpsRatio = mean(
+        (result, round) => result.requestsPerSecond / floorPasses[round].requestsPerSecond,
+      );
+      const cpu = mean((result) => result.serverCpuMsPerRequest ?? NaN);
+      const cpuRatio = mean(
+        (result, round) =>
+          (result.serverCpuMsPerRequest ?? NaN) / (floorPasses[round].serverCpuMsPerRequest ?? NaN),
+      );
+      const p50 = mean((result) => result.latencyP50Ms);
+      const p99 = Math.max(...passResults.map((result) => result.latencyP99Ms));
+      console.log(
+        `${name.padEnd(16)} ${rps.toFixed(0).padStart(5)} ${rpsRatio.toFixed(2).padStart(6)}  ` +
+          `${cpu.toFixed(2).padStart(10)} ${cpuRatio.toFixed(2).padStart(6)}   ${p50.toFixed(1)}/${p99}`,
+      );
+    }
+    // Paired per round (the two builds ran seconds apart): the median ratio is the least disturbed by the
+    // machine's other load.
+    for (const kind of baseline ? ['rest', 'graphql'] : []) {
+      const ratios = results
+        .get(`this ${kind}`)!
+        .map(
+          (result, round) =>
+            (result.serverCpuMsPerRequest ?? NaN) /
+            (results.get(`baseline ${kind}`)![round].serverCpuMsPerRequest ?? NaN),
+        );
+      const sorted = [...ratios].sort((a, b) => a - b);
+      const median =
+        (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
+      console.log(
+        `${kind} CPU/request this ÷ baseline, per round: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; median ${median.toFixed(3)}`,
+      );
+    }
+    for (const [name, server] of builds)
+      console.log(`peak RSS ${name}: ${((server.peakRssKiB() ?? 0) / 1024).toFixed(1)} MiB`);
+  }
+
+  if (profiled === 'rest' || profiled === 'graphql') {
+    const directory = path.join(config.dataDir, 'profiles');
+    rmSync(directory, { recursive: true, force: true });
+    mkdirSync(directory, { recursive: true });
+    const server = await product(DIST, [
+      '--cpu-prof',
+      '--cpu-prof-interval',
+      '250',
+      '--cpu-prof-dir',
+      directory,
+    ]);
+    await measure(profiled === 'rest' ? rest(server) : graphql(server), settings);
+
+    await server.stop();
+    const summary = summariseNewestProfile(directory);
+    console.log(`\nprofile of a ${profiled} pass (${summary.file}), busy ${summary.totalMs} ms`);
+    for (const entry of [...summary.byModule, ...summary.byFunction])
+      console.log(`${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`);
+    // The measured pass: the profile's last seconds (it also covers start-up and the warm-up).
+    const pauses = gcPausesOf(summary.file, settings.durationSeconds * 1000);
+    console.log(`GC pauses during the load: ${JSON.stringify(pauses)}`);
+  }
+} finally {
+  await Promise.allSettled(children.map((child) => child.stop()));
+  await database.close();
+}
+process.exit(0);

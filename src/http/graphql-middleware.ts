@@ -1,0 +1,46 @@
+import { HeaderMap, type ApolloServer, type BaseContext, type ContextFunction } from '@apollo/server';
+import type { Request, Response } from 'express';
+
+/**
+ * The Express handler of POST/GET /graphql: what `@as-integrations/express5`'s `expressMiddleware` does, through
+ * Apollo's public `executeHTTPGraphQLRequest`, without its two per-request costs that were ~3% of a GraphQL
+ * list's CPU (docs/benchmarks.md, issue #31): the legacy `url.parse` of the whole URL to find its query string,
+ * and Express's `res.send`, which copies the answer into a Buffer and recomputes its headers. A complete answer is
+ * written with its length in one `end`; an incremental one (`@defer`) is streamed as the integration streams it.
+ */
+export function graphqlMiddleware<TContext extends BaseContext>(
+  server: ApolloServer<TContext>,
+  context: ContextFunction<[{ req: Request; res: Response }], TContext>,
+) {
+  server.assertStarted('graphqlMiddleware()');
+  return async (req: Request, res: Response): Promise<void> => {
+    // The JSON body parser sets `body` (undefined without one): a route wired without it is a programming error.
+    if (!('body' in req)) throw new Error('/graphql reached without the JSON body parser');
+    const headers = new HeaderMap();
+    for (const key in req.headers) {
+      const value = req.headers[key];
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const queryAt = req.url.indexOf('?');
+    const response = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: {
+        method: req.method.toUpperCase(),
+        headers,
+        // url.parse's `search` ('' without a query string, '?…' with one, up to a fragment).
+        search: queryAt < 0 ? '' : req.url.slice(queryAt).split('#', 1)[0],
+        // The JSON body parser runs before this handler; without a body (a GET) Apollo reads the search.
+        body: req.body as unknown,
+      },
+      context: () => context({ req, res }),
+    });
+    for (const [key, value] of response.headers) res.setHeader(key, value);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') {
+      res.setHeader('Content-Length', Buffer.byteLength(response.body.string));
+      res.end(response.body.string);
+      return;
+    }
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  };
+}
