@@ -60,8 +60,8 @@ interface AlertRow {
 export const alertsSyncStep: SyncStep = {
   name: 'alerts',
   after: ['users', 'devices'],
-  async read({ cloud }) {
-    const alerts = await allPages(cloud.security.listAlerts());
+  async read({ cloud, tenant }) {
+    const alerts = await allPages(cloud.security.listAlerts(tenant.lastSyncedAt));
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords<AlertRow>(ctx.em, ALERTS_SQL, params, alerts);

@@ -118,7 +118,11 @@ export interface CloudDlpAlertRecord {
 }
 
 export interface CloudSecurityProvider {
-  listAlerts(): CloudPages<CloudAlertRecord>;
+  /**
+   * The tenant's alerts; with `changedSince`, a cloud that can filter gives only those changed since then (a
+   * sync passes its previous end), one that cannot gives them all: the caller upserts either way.
+   */
+  listAlerts(changedSince?: Date | null): CloudPages<CloudAlertRecord>;
   /** Sets an alert's status upstream. Idempotent. Null when the cloud has no such alert. */
   updateAlertStatus(alertExternalId: string, status: CloudAlertStatus): Promise<CloudAlertRecord | null>;
   listDevices(): CloudPages<CloudDeviceRecord>;

@@ -3,6 +3,7 @@ import type { Organization, PublicErrorResponse, User } from '@microsoft/microso
 import { handleAreas } from './graph-fake-areas.js';
 import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
 import type { FakeReply } from './graph-fake-login.js';
+import { handleSecurity } from './graph-fake-security.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
 
 export interface GraphCall {
@@ -13,6 +14,8 @@ export interface GraphCall {
   body: unknown;
   authorization: string | undefined;
   clientRequestId: string | undefined;
+  /** The `Prefer` header (`include-unknown-enum-members` for Graph's evolvable enums). */
+  prefer?: string;
 }
 
 /** Graph's error body (learn.microsoft.com, "Microsoft Graph error responses and resource types"). */
@@ -193,6 +196,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
   const areaReply = handleAreas(state, tenant, token, base, call);
   if (areaReply) return areaReply;
   if (route === 'POST /$batch') return batch(state, base, call);
+  const securityReply = handleSecurity(state, tenant, token, base, call);
+  if (securityReply) return securityReply;
   const directoryReply = handleDirectory(state, base, call, token, tenant);
   if (directoryReply) return directoryReply;
   if (call.method !== 'GET')

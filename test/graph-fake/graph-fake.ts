@@ -179,6 +179,7 @@ export class GraphFake {
         body: raw ? (JSON.parse(raw) as unknown) : undefined,
         authorization: request.headers.authorization,
         clientRequestId,
+        prefer: request.headers.prefer?.toString(),
       };
       if (call.body !== undefined) record.body = call.body;
       const token = this.state.tokens.get(call.authorization?.replace(/^Bearer /, '') ?? '');

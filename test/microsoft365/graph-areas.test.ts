@@ -65,7 +65,7 @@ describe('the tenant areas and the capability table agree', () => {
   const unsupportedCalls: Array<[string, () => unknown, string]> = [
     ['contacts.listContacts', () => areas.contacts.listContacts(), 'mailContacts'],
     ['exchange.unblockSender', () => areas.exchange.unblockSender('r'), 'restrictedSenders'],
-    ['security.listAlerts', () => areas.security.listAlerts(), 'securityAlerts'],
+    ['security.listDlpAlerts', () => areas.security.listDlpAlerts(), 'endpointDlp'],
     ['security.listDevices', () => areas.security.listDevices(), 'devices'],
     ['security.getDeviceAction', () => areas.security.getDeviceAction('a'), 'devices'],
     ['security.listDlpPolicies', () => areas.security.listDlpPolicies(), 'endpointDlp'],
@@ -81,9 +81,9 @@ describe('the tenant areas and the capability table agree', () => {
       'complianceConnectorSources',
     ],
     [
-      'securityPosture.listSecurityControls',
-      () => areas.securityPosture.listSecurityControls(),
-      'securityControls',
+      'securityPosture.applySecurityControl',
+      () => areas.securityPosture.applySecurityControl('c'),
+      'securityControlApply',
     ],
     [
       'securityPosture.applyInformationBarriers',

@@ -97,6 +97,19 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     graphApi: 'PATCH /users/{id}/mailboxSettings (automaticRepliesSetting)',
     permissions: ['MailboxSettings.ReadWrite'],
   },
+  {
+    capability: 'securityAlerts',
+    available: true,
+    graphApi: 'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (status and classification)',
+    permissions: ['SecurityAlert.ReadWrite.All'],
+  },
+  {
+    capability: 'securityControls',
+    available: true,
+    graphApi:
+      'GET /security/secureScoreControlProfiles, GET /security/secureScores?$top=1 (whether each control is met)',
+    permissions: ['SecurityEvents.Read.All'],
+  },
   notAvailable(
     'mfaStatus',
     'none (per-user MFA: Conditional Access policies or security defaults instead)',
@@ -153,20 +166,15 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     `${NO_API}: the sources of compliance data connectors are configured in Microsoft Purview`,
   ),
   notAvailable(
-    'securityAlerts',
-    'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (issue #30)',
-    NOT_YET('security alerts'),
-  ),
-  notAvailable(
     'devices',
     'GET /deviceManagement/managedDevices, device actions (issue #30)',
     NOT_YET('devices and their actions'),
   ),
   notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
   notAvailable(
-    'securityControls',
-    'GET /security/secureScoreControlProfiles (issue #30)',
-    NOT_YET('security controls'),
+    'securityControlApply',
+    'PATCH /policies/identitySecurityDefaultsEnforcementPolicy, conditional access policies (issue #30)',
+    NOT_YET('the application of security controls'),
   ),
   notAvailable(
     'backup',

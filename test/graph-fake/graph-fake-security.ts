@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  SecureScore,
+  SecureScoreControlProfile,
+  SecurityNamespace,
+} from '@microsoft/microsoft-graph-types';
+import { graphError, type GraphCall } from './graph-fake-graph.js';
+import type { FakeReply } from './graph-fake-login.js';
+import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+
+/**
+ * Graph v1.0's security API as the fake serves it (learn.microsoft.com, "List alerts_v2", "Update alert",
+ * "List secureScores", "List secureScoreControlProfiles"): `GET /security/alerts_v2` in pages (`$top`,
+ * `@odata.nextLink` with `$skip`), `GET` and `PATCH /security/alerts_v2/{id}` (the documented writable
+ * properties only; answers the alert), the daily secure scores newest first and the control profiles.
+ */
+type Alert = SecurityNamespace.Alert;
+
+export interface FakeSecurity {
+  alerts: Alert[];
+  /** One a day, newest first (as Graph lists them). */
+  secureScores: SecureScore[];
+  controlProfiles: SecureScoreControlProfile[];
+}
+
+const securityStates = new WeakMap<FakeTenant, FakeSecurity>();
+
+export function fakeSecurity(tenant: FakeTenant): FakeSecurity {
+  let security = securityStates.get(tenant);
+  if (!security) {
+    security = { alerts: [], secureScores: [], controlProfiles: [] };
+    securityStates.set(tenant, security);
+  }
+  return security;
+}
+
+/** An alert shaped like Graph's (`@odata.type` on evidence as Graph sends it). */
+export function fakeAlert(fields: Partial<Alert> = {}): Alert {
+  const created = new Date(Date.UTC(2026, 10, 20, 8, 0, 0)).toISOString();
+  return {
+    id: `da${randomUUID().replace(/-/g, '')}`,
+    providerAlertId: randomUUID(),
+    title: 'Suspicious PowerShell command line',
+    description: 'A suspicious PowerShell activity was observed on the machine.',
+    severity: 'medium',
+    status: 'new',
+    classification: null,
+    determination: null,
+    serviceSource: 'microsoftDefenderForEndpoint',
+    detectionSource: 'microsoftDefenderForEndpoint',
+    category: 'Execution',
+    assignedTo: null,
+    createdDateTime: created,
+    lastUpdateDateTime: created,
+    firstActivityDateTime: created,
+    lastActivityDateTime: created,
+    resolvedDateTime: null,
+    comments: [],
+    evidence: [],
+    ...fields,
+  };
+}
+
+const ROLES = {
+  read: ['SecurityAlert.Read.All', 'SecurityAlert.ReadWrite.All'],
+  write: ['SecurityAlert.ReadWrite.All'],
+  secureScore: ['SecurityEvents.Read.All', 'SecurityEvents.ReadWrite.All'],
+};
+
+/** The properties "Update alert" documents as writable, and the values Graph accepts for each enum. */
+const WRITABLE: Record<string, readonly string[] | null> = {
+  assignedTo: null,
+  status: ['unknown', 'new', 'inProgress', 'resolved'],
+  classification: ['unknown', 'falsePositive', 'truePositive', 'informationalExpectedActivity'],
+  determination: [
+    'unknown',
+    'apt',
+    'malware',
+    'securityPersonnel',
+    'securityTesting',
+    'unwantedSoftware',
+    'other',
+    'multiStagedAttack',
+    'compromisedAccount',
+    'phishing',
+    'maliciousUserActivity',
+    'notMalicious',
+    'notEnoughDataToValidate',
+    'confirmedActivity',
+    'lineOfBusinessApplication',
+  ],
+};
+
+/**
+ * Graph's evolvable enums: members added after `unknownFutureValue` are sent as `unknownFutureValue` unless
+ * the request says `Prefer: include-unknown-enum-members` (learn.microsoft.com, "Best practices: evolvable
+ * enums").
+ */
+const EVOLVED_SOURCES: ReadonlySet<string> = new Set([
+  'microsoftDefenderForCloud',
+  'microsoftSentinel',
+  'microsoftInsiderRiskManagement',
+  'microsoftThreatIntelligence',
+]);
+
+function asSent(alert: Alert, call: GraphCall): Alert {
+  if (
+    call.prefer?.includes('include-unknown-enum-members') ||
+    !EVOLVED_SOURCES.has(alert.serviceSource ?? '')
+  )
+    return alert;
+  return { ...alert, serviceSource: 'unknownFutureValue' };
+}
+
+/** The next page's link: the request's own `$filter` with the next `$skip` (URL-encoded, as Graph's are). */
+function nextLink(base: string, path: string, call: GraphCall, top: number, skip: number): string {
+  const filter = call.query.get('$filter');
+  const filterPart = filter ? `$filter=${encodeURIComponent(filter)}&` : '';
+  return `${base}/v1.0${path}?${filterPart}$top=${top}&$skip=${skip}`;
+}
+
+/**
+ * `$filter=lastUpdateDateTime ge <instant>`, the one filter the fake understands (400 for any other, as
+ * Graph answers a filter it cannot apply).
+ */
+function filtered(alerts: Alert[], call: GraphCall): Alert[] | FakeReply {
+  const filter = call.query.get('$filter');
+  if (!filter) return alerts;
+  const match = /^lastUpdateDateTime ge (\S+)$/.exec(filter);
+  const since = match ? Date.parse(match[1]) : NaN;
+  if (Number.isNaN(since))
+    return graphError(400, 'BadRequest', `Invalid filter clause: ${filter}`, call.clientRequestId);
+  return alerts.filter((alert) => Date.parse(alert.lastUpdateDateTime ?? '') >= since);
+}
+
+/** A page of `items` at `$skip`, `$top` of them (the fake's page size without one), with its nextLink. */
+function pageOf(
+  items: object[],
+  path: string,
+  state: GraphFakeState,
+  base: string,
+  call: GraphCall,
+): FakeReply {
+  const skip = Number(call.query.get('$skip') ?? 0);
+  const top = Number(call.query.get('$top') ?? state.pageSize);
+  const more = skip + top < items.length;
+  return {
+    status: 200,
+    body: {
+      '@odata.context': `${base}/v1.0/$metadata#${path.slice(1)}`,
+      value: items.slice(skip, skip + top),
+      ...(more ? { '@odata.nextLink': nextLink(base, path, call, top, skip + top) } : {}),
+    },
+  };
+}
+
+/** GET /security/secureScores and /security/secureScoreControlProfiles (SecurityEvents.Read.All). */
+function handleSecureScore(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  token: IssuedToken,
+  base: string,
+  call: GraphCall,
+): FakeReply | undefined {
+  const lists = {
+    '/security/secureScores': fakeSecurity(tenant).secureScores,
+    '/security/secureScoreControlProfiles': fakeSecurity(tenant).controlProfiles,
+  };
+  const path = call.path as keyof typeof lists;
+  if (!(path in lists)) return undefined;
+  if (!ROLES.secureScore.some((role) => token.roles.includes(role)))
+    return graphError(
+      403,
+      'Forbidden',
+      'Insufficient privileges to complete the operation.',
+      call.clientRequestId,
+    );
+  if (call.method !== 'GET')
+    return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+  return pageOf(lists[path], path, state, base, call);
+}
+
+function updateAlert(alert: Alert, call: GraphCall): FakeReply {
+  const patch = (call.body ?? {}) as Record<string, unknown>;
+  for (const [property, value] of Object.entries(patch)) {
+    const allowed = WRITABLE[property];
+    if (allowed === undefined)
+      return graphError(400, 'BadRequest', `Property '${property}' cannot be updated.`, call.clientRequestId);
+    if (allowed && !allowed.includes(String(value)))
+      return graphError(
+        400,
+        'BadRequest',
+        `The value '${String(value)}' is not valid for '${property}'.`,
+        call.clientRequestId,
+      );
+  }
+  const now = new Date().toISOString();
+  Object.assign(alert, patch, { lastUpdateDateTime: now });
+  if (patch.status !== undefined) alert.resolvedDateTime = alert.status === 'resolved' ? now : null;
+  return {
+    status: 200,
+    body: { '@odata.context': '$metadata#security/alerts_v2/$entity', ...asSent(alert, call) },
+  };
+}
+
+/** The reply to a security request, or undefined when the call is not one (handleGraph goes on). */
+export function handleSecurity(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  token: IssuedToken,
+  base: string,
+  call: GraphCall,
+): FakeReply | undefined {
+  const match = /^\/security\/alerts_v2(?:\/([^/]+))?$/.exec(call.path);
+  if (!match) return handleSecureScore(state, tenant, token, base, call);
+  const roles = call.method === 'GET' ? ROLES.read : ROLES.write;
+  if (!roles.some((role) => token.roles.includes(role)))
+    return graphError(
+      403,
+      'Forbidden',
+      'Missing application roles. API required roles: SecurityAlert.Read.All, SecurityAlert.ReadWrite.All.',
+      call.clientRequestId,
+    );
+  const id = match[1] ? decodeURIComponent(match[1]) : undefined;
+  if (id === undefined) {
+    if (call.method !== 'GET')
+      return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+    const alerts = filtered(fakeSecurity(tenant).alerts, call);
+    if (!Array.isArray(alerts)) return alerts;
+    const sent = alerts.map((alert) => asSent(alert, call));
+    return pageOf(sent, '/security/alerts_v2', state, base, call);
+  }
+  const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
+  if (!alert)
+    return graphError(404, 'NotFound', `Alert with id '${id}' was not found.`, call.clientRequestId);
+  if (call.method === 'GET') return { status: 200, body: asSent(alert, call) };
+  if (call.method === 'PATCH') return updateAlert(alert, call);
+  return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+}
