@@ -169,8 +169,9 @@ async function applyPendingTenants(
       } catch (error) {
         // A throttled or failing cloud: the queue runs the operation again later, from this tenant on.
         if (isCloudError(error) && error.retryable) throw error;
-        // The cloud refused for this tenant: its failure, not the operation's.
-        outcome = ApplyOutcome.FAILED;
+        // The tenant's cloud has no API to apply it (Microsoft 365 today): not appliable, said per tenant,
+        // rather than a failure to retry. Any other refusal is this tenant's failure, not the operation's.
+        outcome = isCloudError(error, 'Unsupported') ? ApplyOutcome.NOT_SUPPORTED : ApplyOutcome.FAILED;
         reason = error instanceof Error ? error.message : String(error);
       }
     }
