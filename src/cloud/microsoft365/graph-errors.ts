@@ -1,4 +1,3 @@
-import { AuthError, ServerError } from '@azure/msal-node';
 import { GraphError } from '@microsoft/microsoft-graph-client';
 import { CloudError } from '../cloud-error.js';
 
@@ -68,8 +67,27 @@ export function tokenProblemOf(error: CloudError): TokenProblem | undefined {
   return error.cloudCode ? AADSTS[error.cloudCode]?.problem : undefined;
 }
 
-function aadstsCode(error: AuthError): string | undefined {
-  const errorNo = error instanceof ServerError ? error.errorNo : undefined;
+/**
+ * MSAL's AuthError (and its ServerError: `errorNo`, `status`), told by shape rather than by class: msal-node is
+ * loaded only when a token is first asked for (graph-token.ts), and this module must not load it.
+ */
+interface MsalError {
+  errorCode: string;
+  errorMessage: string;
+  errorNo?: string | number;
+  status?: number;
+}
+
+function msalErrorOf(error: unknown): MsalError | null {
+  if (!(error instanceof Error)) return null;
+  const candidate = error as Error & Partial<MsalError>;
+  return typeof candidate.errorCode === 'string' && typeof candidate.errorMessage === 'string'
+    ? (candidate as MsalError)
+    : null;
+}
+
+function aadstsCode(error: MsalError): string | undefined {
+  const errorNo = error.errorNo;
   if (errorNo !== undefined && errorNo !== '') return `AADSTS${String(errorNo)}`;
   return /AADSTS\d+/.exec(error.errorMessage)?.[0];
 }
@@ -88,9 +106,10 @@ export function retryAfterOf(headers: { get(name: string): string | null } | und
 export function cloudErrorFromToken(error: unknown, tenantId: string): CloudError {
   if (error instanceof CloudError) return error;
   const options = { provider: MICROSOFT365, cause: error };
-  if (!(error instanceof AuthError))
+  const authError = msalErrorOf(error);
+  if (!authError)
     return new CloudError('Transient', `Entra ID could not be reached for tenant ${tenantId}`, options);
-  const code = aadstsCode(error);
+  const code = aadstsCode(authError);
   const meaning = code ? AADSTS[code] : undefined;
   if (meaning)
     return new CloudError(meaning.kind, meaning.message(tenantId), {
@@ -100,7 +119,7 @@ export function cloudErrorFromToken(error: unknown, tenantId: string): CloudErro
         ? { reason: 'CONSENT_REQUIRED' as const }
         : {}),
     });
-  const status = error instanceof ServerError ? error.status : undefined;
+  const status = authError.status;
   if (status === 429)
     return new CloudError('Throttled', 'Entra ID is throttling token requests', {
       ...options,
@@ -115,10 +134,10 @@ export function cloudErrorFromToken(error: unknown, tenantId: string): CloudErro
     });
   return new CloudError(
     'Refused',
-    `Entra ID refused a token for tenant ${tenantId} (${code ?? error.errorCode})`,
+    `Entra ID refused a token for tenant ${tenantId} (${code ?? authError.errorCode})`,
     {
       ...options,
-      cloudCode: code ?? error.errorCode,
+      cloudCode: code ?? authError.errorCode,
     },
   );
 }
