@@ -7,7 +7,7 @@ import { listAvailableTenants } from '../tenants/available-tenants.js';
 import { onboardTenant } from '../tenants/tenant-onboarding.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { SYNC_STEPS } from '../features.js';
-import { reconcileTenant } from '../tenants/tenant-reconcile.js';
+import { syncTenant } from '../tenants/tenant-reconcile.js';
 import {
   CliError,
   contextFor,
@@ -95,16 +95,16 @@ async function onboardAndSync(
   scope: Scope,
   externalId: string,
   sync: boolean,
-): Promise<{ tenant: Tenant; summary: Record<string, number> | null }> {
+): Promise<{ tenant: Tenant; summary: Record<string, number> | null; warnings: readonly string[] }> {
   const ctx = contextFor(db, scope, 'cli');
   try {
     return await ctx.em.transactional(async (em) => {
       const inTransaction = { ...ctx, em };
       const tenant = await onboardTenant(inTransaction, { externalId });
-      const summary = sync
-        ? await reconcileTenant(inTransaction, tenant.id, SYNC_STEPS, async () => undefined)
-        : null;
-      return { tenant, summary };
+      if (!sync) return { tenant, summary: null, warnings: [] };
+      const run = await syncTenant(inTransaction, tenant.id, SYNC_STEPS, async () => undefined);
+      if (run.failed) throw run.failed.error;
+      return { tenant, summary: run.summary, warnings: run.warnings };
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
@@ -143,7 +143,7 @@ export function tenantsCommand(): Command {
         const organization = await findOrganization(db.orm, options.org);
         const scope: Scope = { organizationId: organization.id, environment: environmentOf(options.env) };
         const externalId = options.externalId ?? (await createCloudTenant(db, options, organization.id));
-        const { tenant, summary } = await onboardAndSync(db, scope, externalId, options.sync);
+        const { tenant, summary, warnings } = await onboardAndSync(db, scope, externalId, options.sync);
         info(
           `Onboarded "${tenant.name}" (${tenant.domain}) into ${organization.slug}, ${scope.environment}.`,
         );
@@ -153,6 +153,8 @@ export function tenantsCommand(): Command {
               .map(([kind, n]) => `${kind} ${n}`)
               .join(', ')}`,
           );
+        // What the sync could not do (an area the tenant's cloud has no API for, a user skipped): said, not hidden.
+        for (const warning of warnings) info(`Note: ${warning}`);
         process.stdout.write(`${tenant.id}\n`);
       });
     });
