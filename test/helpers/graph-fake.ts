@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import tls from 'node:tls';
 import { randomUUID } from 'node:crypto';
+import { CloudError } from '../../src/cloud/cloud-error.js';
 import { MICROSOFT365_APPLICATION_PERMISSIONS } from '../../src/cloud/microsoft365/graph-capabilities.js';
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { GraphFake } from '../graph-fake/graph-fake.js';
@@ -99,3 +100,13 @@ export async function startGraphScenario(): Promise<GraphScenario> {
 
 /** A tenant id nobody has. */
 export const unknownTenantId = (): string => randomUUID();
+
+/** The CloudError a provider call rejected with (the test fails when it resolved, or threw something else). */
+export async function cloudFailure(promise: Promise<unknown>): Promise<CloudError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(CloudError);
+  return error as CloudError;
+}

@@ -1,12 +1,11 @@
 import type { User } from '@microsoft/microsoft-graph-types';
-import { CloudError } from '../../src/cloud/cloud-error.js';
 import { graphLicenses } from '../../src/cloud/microsoft365/graph-licenses.js';
 import { GraphTransport } from '../../src/cloud/microsoft365/graph-transport.js';
 import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { allPages } from '../../src/cloud/pages.js';
 import type { CloudLicenses } from '../../src/cloud/tenant-cloud.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
-import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { FULL_ROLES, startGraphScenario, type GraphScenario, cloudFailure } from '../helpers/graph-fake.js';
 
 let scenario: GraphScenario;
 let tenant: FakeTenant;
@@ -25,15 +24,6 @@ function licensesFor(roles: string[] = FULL_ROLES): CloudLicenses {
 
 function addUser(name: string, fields: Partial<User> = {}): User {
   return scenario.fake.state.putUser(tenant, fakeUser(tenant, name, fields));
-}
-
-async function failure(promise: Promise<unknown>): Promise<CloudError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(CloudError);
-  return error as CloudError;
 }
 
 const graphWrites = () =>
@@ -107,7 +97,7 @@ describe('listSkus: GET /subscribedSkus', () => {
   });
 
   it('needs a license-reading permission: Forbidden naming the missing permission otherwise', async () => {
-    const error = await failure(allPages(licensesFor(['User.ReadWrite.All']).listSkus()));
+    const error = await cloudFailure(allPages(licensesFor(['User.ReadWrite.All']).listSkus()));
     expect(error).toMatchObject({ kind: 'Forbidden', reason: 'PERMISSION_MISSING' });
   });
 });
@@ -190,7 +180,7 @@ describe('assignLicense and removeLicense: POST /users/{id}/assignLicense', () =
     'maps Graph’s 400 for %s to Refused %s, with Graph’s message',
     async (_, refusal, text, setup) => {
       const { user, skuId } = setup();
-      const error = await failure(licenses.assignLicense(user.id!, skuId));
+      const error = await cloudFailure(licenses.assignLicense(user.id!, skuId));
       expect(error).toMatchObject({
         kind: 'Refused',
         refusal,
@@ -203,10 +193,10 @@ describe('assignLicense and removeLicense: POST /users/{id}/assignLicense', () =
   );
 
   it('maps a user Graph does not have to NotFound, and a missing permission to Forbidden', async () => {
-    const missing = await failure(licenses.assignLicense('7a0c0a42-0000-4000-8000-000000000000', E5));
+    const missing = await cloudFailure(licenses.assignLicense('7a0c0a42-0000-4000-8000-000000000000', E5));
     expect(missing).toMatchObject({ kind: 'NotFound', cloudCode: 'Request_ResourceNotFound' });
     const user = addUser('Nestor Wilke');
-    const denied = await failure(licensesFor(['User.Read.All']).assignLicense(user.id!, E5));
+    const denied = await cloudFailure(licensesFor(['User.Read.All']).assignLicense(user.id!, E5));
     expect(denied).toMatchObject({ kind: 'Forbidden', reason: 'PERMISSION_MISSING' });
   });
 });

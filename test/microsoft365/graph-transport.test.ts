@@ -1,5 +1,4 @@
 import type { User } from '@microsoft/microsoft-graph-types';
-import { CloudError } from '../../src/cloud/cloud-error.js';
 import { checkCustomerConsent } from '../../src/cloud/microsoft365/graph-consent.js';
 import {
   delegatedAdminCustomersPage,
@@ -10,7 +9,12 @@ import { isDeltaLinkExpired, tokenProblemOf } from '../../src/cloud/microsoft365
 import { GraphTransport } from '../../src/cloud/microsoft365/graph-transport.js';
 import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { fakeUser } from '../graph-fake/graph-fake-state.js';
-import { startGraphScenario, unknownTenantId, type GraphScenario } from '../helpers/graph-fake.js';
+import {
+  startGraphScenario,
+  unknownTenantId,
+  type GraphScenario,
+  cloudFailure,
+} from '../helpers/graph-fake.js';
 
 let scenario: GraphScenario;
 let transport: GraphTransport;
@@ -26,15 +30,6 @@ beforeEach(() => {
   scenario.fake.clearRequests();
   scenario.fake.state.tokenLifetimeSeconds = 3599;
 });
-
-async function failure(promise: Promise<unknown>): Promise<CloudError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(CloudError);
-  return error as CloudError;
-}
 
 describe('tokens', () => {
   it('asks Entra ID once per tenant, only at the token endpoint, and reads the roles claim', async () => {
@@ -66,7 +61,7 @@ describe('tokens', () => {
     ['consentMissing', 'AADSTS65001', 'CONSENT_REQUIRED', 'Forbidden'],
     ['unknownApp', 'AADSTS700016', 'APP_UNKNOWN', 'Forbidden'],
   ] as const)('maps a customer that has not consented (%s) to %s', async (which, code, problem, kind) => {
-    const error = await failure(transport.token(credentials(), scenario[which].id));
+    const error = await cloudFailure(transport.token(credentials(), scenario[which].id));
     expect(error).toMatchObject({
       kind,
       cloudCode: code,
@@ -95,17 +90,17 @@ describe('tokens', () => {
   });
 
   it('maps a wrong secret, an expired secret and an unknown tenant', async () => {
-    const wrong = await failure(
+    const wrong = await cloudFailure(
       transport.token({ ...credentials(), clientSecret: 'nope' }, scenario.partner.id),
     );
     expect(wrong).toMatchObject({ kind: 'Forbidden', cloudCode: 'AADSTS7000215' });
     expect(tokenProblemOf(wrong)).toBe('BAD_SECRET');
     scenario.app.expiredSecrets.push('old-secret');
-    const expired = await failure(
+    const expired = await cloudFailure(
       transport.token({ ...credentials(), clientSecret: 'old-secret' }, scenario.partner.id),
     );
     expect(tokenProblemOf(expired)).toBe('SECRET_EXPIRED');
-    const tenant = await failure(transport.token(credentials(), unknownTenantId()));
+    const tenant = await cloudFailure(transport.token(credentials(), unknownTenantId()));
     expect(tenant).toMatchObject({ kind: 'NotFound', cloudCode: 'AADSTS90002' });
   });
 });
@@ -177,7 +172,7 @@ describe('Graph calls', () => {
     const changes = await graph.all<User>(deltaLink!);
     expect(changes.map((user) => user.id)).toEqual([added.id]);
     state.expireDeltaLinks(scenario.consented);
-    const expired = await failure(graph.all(deltaLink!));
+    const expired = await cloudFailure(graph.all(deltaLink!));
     expect(isDeltaLinkExpired(expired)).toBe(true);
     expect(expired.cloudCode).toBe('syncStateNotFound');
   });
@@ -196,7 +191,7 @@ describe('Graph calls', () => {
       [200, '1'],
     ]);
     scenario.fake.inject({ url: '/subscribedSkus', status: 429, retryAfterSeconds: 120 });
-    const throttled = await failure(graph.get('/subscribedSkus'));
+    const throttled = await cloudFailure(graph.get('/subscribedSkus'));
     expect(throttled).toMatchObject({
       kind: 'Throttled',
       retryAfterSeconds: 120,
@@ -207,7 +202,7 @@ describe('Graph calls', () => {
   it('gives up on a 503 after the bounded retries: Transient', async () => {
     const graph = transport.forTenant(credentials(), scenario.consented.id);
     scenario.fake.inject({ url: '/organization', status: 503, times: 5 });
-    const error = await failure(graph.get('/organization'));
+    const error = await cloudFailure(graph.get('/organization'));
     expect(error).toMatchObject({ kind: 'Transient', retryable: true, cloudCode: 'serviceNotAvailable' });
     expect(scenario.fake.graphCalls()).toEqual(Array(3).fill('GET /v1.0/organization'));
   });
@@ -216,7 +211,7 @@ describe('Graph calls', () => {
     scenario.partner.consents.set(scenario.app.clientId, { roles: ['Organization.Read.All'] });
     try {
       const partner = transport.forTenant(credentials(), scenario.partner.id);
-      const forbidden = await failure(listDelegatedAdminCustomers(partner));
+      const forbidden = await cloudFailure(listDelegatedAdminCustomers(partner));
       expect(forbidden).toMatchObject({
         kind: 'Forbidden',
         reason: 'PERMISSION_MISSING',
@@ -234,17 +229,17 @@ describe('Graph calls', () => {
       code: 'Request_ResourceNotFound',
       message: 'Resource does not exist.',
     });
-    expect(await failure(graph.get('/users'))).toMatchObject({ kind: 'NotFound' });
+    expect(await cloudFailure(graph.get('/users'))).toMatchObject({ kind: 'NotFound' });
     const message = 'Another object with the same value for property userPrincipalName already exists.';
     scenario.fake.inject({ url: '/users', status: 400, code: 'Request_BadRequest', message });
-    expect(await failure(graph.get('/users'))).toMatchObject({ kind: 'Refused', message });
+    expect(await cloudFailure(graph.get('/users'))).toMatchObject({ kind: 'Refused', message });
     scenario.fake.inject({
       url: '/users',
       status: 409,
       code: 'Conflict',
       message: 'Conflict with the current state.',
     });
-    expect(await failure(graph.get('/users'))).toMatchObject({
+    expect(await cloudFailure(graph.get('/users'))).toMatchObject({
       kind: 'Refused',
       message: 'Conflict with the current state.',
     });
@@ -252,7 +247,9 @@ describe('Graph calls', () => {
       microsoft365SettingsOf({ microsoft365: { ...scenario.settings, requestTimeoutMs: 300 } }),
     );
     scenario.fake.inject({ url: '/organization', status: 200, delayMs: 1_000 });
-    const timeout = await failure(slow.forTenant(credentials(), scenario.consented.id).get('/organization'));
+    const timeout = await cloudFailure(
+      slow.forTenant(credentials(), scenario.consented.id).get('/organization'),
+    );
     expect(timeout.kind).toBe('Transient');
   });
 

@@ -1,5 +1,4 @@
 import type { User } from '@microsoft/microsoft-graph-types';
-import { CloudError } from '../../src/cloud/cloud-error.js';
 import { graphUserManagement } from '../../src/cloud/microsoft365/graph-user-management.js';
 import { GraphTransport } from '../../src/cloud/microsoft365/graph-transport.js';
 import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft365.settings.js';
@@ -14,7 +13,7 @@ import {
   type FakeDrive,
 } from '../graph-fake/graph-fake-drives.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
-import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { FULL_ROLES, startGraphScenario, type GraphScenario, cloudFailure } from '../helpers/graph-fake.js';
 
 let scenario: GraphScenario;
 let tenant: FakeTenant;
@@ -26,15 +25,6 @@ function cloudFor(roles: string[] = FULL_ROLES): UserManagementCloud {
   const transport = new GraphTransport(microsoft365SettingsOf({ microsoft365: scenario.settings }));
   const credentials = { clientId: scenario.app.clientId, clientSecret: scenario.secret };
   return graphUserManagement(transport.forTenant(credentials, tenant.id));
-}
-
-async function failure(promise: Promise<unknown>): Promise<CloudError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(CloudError);
-  return error as CloudError;
 }
 
 const graphRequests = () =>
@@ -71,7 +61,7 @@ describe('resetPassword: PATCH /users/{id} with passwordProfile', () => {
   });
 
   it('marks a password Graph’s own rules refuse as Refused PASSWORD_REJECTED', async () => {
-    const error = await failure(
+    const error = await cloudFailure(
       cloud.resetPassword(user.id!, { password: 'Password-2026!', forceChangeAtNextSignIn: false }),
     );
     expect(error).toMatchObject({
@@ -83,7 +73,7 @@ describe('resetPassword: PATCH /users/{id} with passwordProfile', () => {
   });
 
   it('needs User-PasswordProfile.ReadWrite.All: User.ReadWrite.All alone is refused (Forbidden)', async () => {
-    const error = await failure(
+    const error = await cloudFailure(
       cloudFor(['User.ReadWrite.All']).resetPassword(user.id!, {
         password: 'Correct-Horse-42',
         forceChangeAtNextSignIn: true,
@@ -106,7 +96,7 @@ describe('removeGroupMember: DELETE /groups/{id}/members/{userId}/$ref', () => {
   });
 
   it('still fails when Graph refuses the permission', async () => {
-    const error = await failure(cloudFor(['User.Read.All']).removeGroupMember('g-sales', user.id!));
+    const error = await cloudFailure(cloudFor(['User.Read.All']).removeGroupMember('g-sales', user.id!));
     expect(error).toMatchObject({ kind: 'Forbidden', reason: 'PERMISSION_MISSING' });
   });
 });
@@ -237,7 +227,7 @@ describe('transferFiles: copy across OneDrives, watched to completion, then dele
   it('needs Files.ReadWrite.All (Forbidden otherwise), and moves nothing', async () => {
     const source = fakeDrive(tenant, leaver.id!);
     putDriveItem(source, 'Notes.txt');
-    const error = await failure(cloudFor(['User.ReadWrite.All']).transferFiles(leaver.id!, manager.id!));
+    const error = await cloudFailure(cloudFor(['User.ReadWrite.All']).transferFiles(leaver.id!, manager.id!));
     expect(error).toMatchObject({ kind: 'Forbidden', reason: 'PERMISSION_MISSING' });
     expect(tree(source)).toEqual(['Notes.txt']);
   });
@@ -253,7 +243,7 @@ describe('what Graph v1.0 cannot do', () => {
   ] as const)(
     '%s answers Unsupported (501 NOT_SUPPORTED) naming %s, calling nothing',
     async (_, capability, call) => {
-      const error = await failure(call());
+      const error = await cloudFailure(call());
       expect(error).toMatchObject({ kind: 'Unsupported', capability, provider: 'microsoft365' });
       const answer = toAppError(error);
       expect([answer.httpStatus, answer.code, answer.details]).toEqual([
