@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli.js';
-import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
@@ -14,18 +14,7 @@ let scenario: GraphScenario;
 let env: NodeJS.ProcessEnv;
 let before: CliResult;
 const cli = (...args: string[]) => runCliWithEnv(databaseUrl, env, ...args);
-const connectArgs = (secret: string) => [
-  'cloud',
-  'connect',
-  '--org',
-  'demo',
-  '--tenant-id',
-  scenario.partner.id,
-  '--client-id',
-  scenario.app.clientId,
-  '--client-secret',
-  secret,
-];
+const connectArgs = (secret: string) => cloudConnectArgs(scenario, secret);
 
 beforeAll(async () => {
   [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);

@@ -110,3 +110,19 @@ export async function cloudFailure(promise: Promise<unknown>): Promise<CloudErro
   expect(error).toBeInstanceOf(CloudError);
   return error as CloudError;
 }
+
+/** The CLI arguments that connect an organization (demo by default) to the scenario's partner tenant and app. */
+export function cloudConnectArgs(scenario: GraphScenario, secret = scenario.secret, org = 'demo'): string[] {
+  return [
+    'cloud',
+    'connect',
+    '--org',
+    org,
+    '--tenant-id',
+    scenario.partner.id,
+    '--client-id',
+    scenario.app.clientId,
+    '--client-secret',
+    secret,
+  ];
+}

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { lastLine, runCliWithEnv } from '../helpers/cli.js';
-import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
@@ -24,18 +24,7 @@ const cli = (...args: string[]) =>
 
 beforeAll(async () => {
   [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
-  const connected = await cli(
-    'cloud',
-    'connect',
-    '--org',
-    'demo',
-    '--tenant-id',
-    scenario.partner.id,
-    '--client-id',
-    scenario.app.clientId,
-    '--client-secret',
-    scenario.secret,
-  );
+  const connected = await cli(...cloudConnectArgs(scenario));
   expect(connected.code).toBe(0);
 }, 120_000);
 afterAll(() => scenario.fake.stop());
