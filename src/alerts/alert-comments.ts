@@ -46,6 +46,35 @@ export async function commentPageOf(
 }
 
 /**
+ * How many notes the alert holds, and how many of them say `text` by `authorName` (what the cloud is told we
+ * already hold of a note about to be added: CloudAlertCommentInput.storedCopies). One statement, at most
+ * MAX_COMMENTS_PER_ALERT rows through security_alert_comments_alert_index.
+ */
+export async function commentCounts(
+  em: EntityManager,
+  alert: SecurityAlert,
+  text: string,
+  authorName: string,
+): Promise<{ total: number; copies: number }> {
+  const [counts] = await em.execute<{ total: number; copies: number }[]>(
+    `select count(*)::int as total,
+            (count(*) filter (where text = ? and author_name = ?))::int as copies
+       from "security_alert_comments" where alert_id = ?`,
+    [text, authorName, alert.id],
+  );
+  return counts;
+}
+
+/** 409 CONFLICT naming the limit when the alert already holds MAX_COMMENTS_PER_ALERT notes. */
+export function assertCommentRoom(alert: SecurityAlert, count: number): void {
+  if (count < MAX_COMMENTS_PER_ALERT) return;
+  throw new ConflictError(
+    `Alert ${alert.id} already holds ${MAX_COMMENTS_PER_ALERT} comments, the most one alert may hold`,
+    { reason: 'COMMENT_LIMIT', limit: MAX_COMMENTS_PER_ALERT },
+  );
+}
+
+/**
  * Locks the alert (so two notes at once cannot both be the 500th) and refuses a note past the cap with
  * 409 CONFLICT naming the limit. Runs inside the transaction that adds the note.
  */
@@ -55,9 +84,5 @@ export async function assertRoomForComment(em: EntityManager, alert: SecurityAle
     'select count(*)::int as count from "security_alert_comments" where alert_id = ?',
     [alert.id],
   );
-  if (count < MAX_COMMENTS_PER_ALERT) return;
-  throw new ConflictError(
-    `Alert ${alert.id} already holds ${MAX_COMMENTS_PER_ALERT} comments, the most one alert may hold`,
-    { reason: 'COMMENT_LIMIT', limit: MAX_COMMENTS_PER_ALERT },
-  );
+  assertCommentRoom(alert, count);
 }

@@ -195,6 +195,7 @@ export const ALERT_ROUTES: RouteDefinition[] = [
   },
   {
     method: 'POST',
+    reachesCloud: true,
     path: '/security/alerts/:id/comments',
     operation: ADD_SECURITY_ALERT_COMMENT,
     tenant: 'tenantId',

@@ -6,11 +6,12 @@ import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js'
 import { findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
+import type { CloudAlertChange } from '../cloud/security.provider.js';
 import { Member } from '../members/member.entity.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { assertAlertMove } from './alert-status.js';
-import { assertRoomForComment, commentPageOf } from './alert-comments.js';
+import { assertCommentRoom, assertRoomForComment, commentCounts, commentPageOf } from './alert-comments.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort, type AlertStatus } from './alert.enums.js';
 import {
@@ -113,8 +114,8 @@ export class AlertService {
 
   /**
    * A status move per the state machine (same status: no change) and/or an assignment to a member of the
-   * organization (null: unassigned). The cloud is told of a status move first; `alert.updated` carries
-   * from/to when anything changed.
+   * organization (null: unassigned). The cloud is told first, in one call (the status and the assignee's
+   * sign-in name); `alert.updated` carries from/to when anything changed.
    */
   async update(tenantId: string, id: string, input: UpdateAlertInput): Promise<SecurityAlert> {
     const touchesAssignment = input.assignedToId !== undefined;
@@ -127,11 +128,16 @@ export class AlertService {
     const assignee = input.assignedToId ? await this.member(input.assignedToId) : null;
     const to = input.status ?? alert.status;
     assertAlertMove(alert.status, to);
-    if (to !== alert.status) {
+    const change: CloudAlertChange = {};
+    if (to !== alert.status) change.status = to;
+    // Upstream the assignee is a sign-in name (Graph's assignedTo): the member's email.
+    if (touchesAssignment && (assignee?.id ?? null) !== alert.assignedToId)
+      change.assignedTo = assignee?.email ?? null;
+    if (Object.keys(change).length > 0) {
       // Idempotent upstream: a failed transaction below is converged by a retry.
       const upstream = await (
         await this.ctx.cloud.forTenant(tenant.externalId)
-      ).security.updateAlertStatus(alert.externalId, to);
+      ).security.updateAlert(alert.externalId, change);
       if (!upstream)
         throw new ConflictError(`Alert ${id} is no longer known to the upstream cloud`, {
           from: alert.status,
@@ -187,15 +193,29 @@ export class AlertService {
 
   /**
    * Adds an investigation note (1..MAX_COMMENT_LENGTH characters) by the caller, dated by the clock; 409 once
-   * the alert holds MAX_COMMENTS_PER_ALERT (alert-comments.ts).
+   * the alert holds MAX_COMMENTS_PER_ALERT (alert-comments.ts). The note reaches the cloud first, as a status
+   * move does ("<author>: <text>", the cloud naming only our app as its writer), then our row; a retry after
+   * a failure in between does not post it upstream twice (CloudAlertCommentInput.storedCopies).
    */
   async addComment(tenantId: string, id: string, input: AlertCommentInput): Promise<AlertComment> {
     const text = input.text.trim();
     if (text.length === 0) throw InvalidRequestError.field('text', 'must not be empty');
     if (text.length > MAX_COMMENT_LENGTH)
       throw InvalidRequestError.field('text', `must be at most ${MAX_COMMENT_LENGTH} characters long`);
+    const tenant = await this.tenant(tenantId);
     const alert = await this.get(tenantId, id);
     const authorName = await this.actorName();
+    const { total, copies } = await commentCounts(this.ctx.em, alert, text, authorName);
+    assertCommentRoom(alert, total);
+    const cloud = await this.ctx.cloud.forTenant(tenant.externalId);
+    const known = await cloud.security.addAlertComment(alert.externalId, {
+      text: `${authorName}: ${text}`,
+      storedCopies: copies,
+    });
+    if (!known)
+      throw new ConflictError(`Alert ${id} is no longer known to the upstream cloud`, {
+        upstream: 'missing',
+      });
     return this.ctx.em.transactional(async (em) => {
       await assertRoomForComment(em, alert);
       const comment = em.create(AlertComment, {

@@ -25,6 +25,25 @@ export interface CloudAlertRecord {
   createdAt: string;
 }
 
+/** What an alert update changes upstream; an absent field is left as it is. */
+export interface CloudAlertChange {
+  status?: CloudAlertStatus;
+  /** The assignee's sign-in name (a member's email); null: nobody. */
+  assignedTo?: string | null;
+}
+
+/** An investigation note sent to the cloud. */
+export interface CloudAlertCommentInput {
+  /** The note as it reads upstream. */
+  text: string;
+  /**
+   * How many notes with this very text the alert already holds on our side. The cloud adds the note unless it
+   * already holds more of them than that: a retried add whose first try reached the cloud but was not stored
+   * here finds its note there and is not posted twice, while a note repeated on purpose is still added.
+   */
+  storedCopies: number;
+}
+
 export type CloudOsPlatform = 'Windows' | 'macOS' | 'Linux' | 'iOS' | 'Android';
 export type CloudDeviceRiskLevel = 'High' | 'Medium' | 'Low' | 'No data';
 export type CloudDeviceHealth = 'Active' | 'Inactive' | 'Misconfigured';
@@ -123,8 +142,13 @@ export interface CloudSecurityProvider {
    * sync passes its previous end), one that cannot gives them all: the caller upserts either way.
    */
   listAlerts(changedSince?: Date | null): CloudPages<CloudAlertRecord>;
-  /** Sets an alert's status upstream. Idempotent. Null when the cloud has no such alert. */
-  updateAlertStatus(alertExternalId: string, status: CloudAlertStatus): Promise<CloudAlertRecord | null>;
+  /**
+   * Changes an alert upstream: its status, its assignee, or both in one call. Idempotent. Null when the
+   * cloud has no such alert.
+   */
+  updateAlert(alertExternalId: string, change: CloudAlertChange): Promise<CloudAlertRecord | null>;
+  /** Adds an investigation note upstream, safe to repeat (CloudAlertCommentInput). False when the cloud has no such alert. */
+  addAlertComment(alertExternalId: string, comment: CloudAlertCommentInput): Promise<boolean>;
   listDevices(): CloudPages<CloudDeviceRecord>;
   /** Starts an action on a device; a second call with the same requestId returns the first action. */
   startDeviceAction(

@@ -12,7 +12,7 @@ import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state
  * Graph v1.0's security API as the fake serves it (learn.microsoft.com, "List alerts_v2", "Update alert",
  * "List secureScores", "List secureScoreControlProfiles"): `GET /security/alerts_v2` in pages (`$top`,
  * `@odata.nextLink` with `$skip`), `GET` and `PATCH /security/alerts_v2/{id}` (the documented writable
- * properties only; answers the alert), the daily secure scores newest first and the control profiles.
+ * properties only; answers the alert), `POST /security/alerts_v2/{id}/comments` ("Create comment for alert"), the daily secure scores newest first and the control profiles.
  */
 type Alert = SecurityNamespace.Alert;
 
@@ -203,6 +203,37 @@ function updateAlert(alert: Alert, call: GraphCall): FakeReply {
   };
 }
 
+const notServed = (call: GraphCall) =>
+  graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);
+
+/**
+ * "Create comment for alert": the body is an alertComment (`@odata.type`, `comment`); Graph names the app as
+ * the writer and answers 200 with the alert's whole comment collection.
+ */
+function addComment(state: GraphFakeState, token: IssuedToken, alert: Alert, call: GraphCall): FakeReply {
+  const body = (call.body ?? {}) as { comment?: unknown };
+  if (typeof body.comment !== 'string' || body.comment.length === 0)
+    return graphError(400, 'BadRequest', "The property 'comment' is required.", call.clientRequestId);
+  const now = new Date().toISOString();
+  const comments = [...(alert.comments ?? [])];
+  comments.push({
+    comment: body.comment,
+    createdByDisplayName: state.apps.get(token.clientId)?.displayName ?? token.clientId,
+    createdDateTime: now,
+  });
+  Object.assign(alert, { comments, lastUpdateDateTime: now });
+  return {
+    status: 200,
+    body: {
+      '@odata.context': '$metadata#Collection(microsoft.graph.security.alertComment)',
+      value: comments.map((comment) => ({
+        '@odata.type': '#microsoft.graph.security.alertComment',
+        ...comment,
+      })),
+    },
+  };
+}
+
 /** The reply to a security request, or undefined when the call is not one (handleGraph goes on). */
 export function handleSecurity(
   state: GraphFakeState,
@@ -211,7 +242,7 @@ export function handleSecurity(
   base: string,
   call: GraphCall,
 ): FakeReply | undefined {
-  const match = /^\/security\/alerts_v2(?:\/([^/]+))?$/.exec(call.path);
+  const match = /^\/security\/alerts_v2(?:\/([^/]+)(\/comments)?)?$/.exec(call.path);
   if (!match) return handleSecureScore(state, tenant, token, base, call);
   const roles = call.method === 'GET' ? ROLES.read : ROLES.write;
   if (!roles.some((role) => token.roles.includes(role)))
@@ -233,6 +264,7 @@ export function handleSecurity(
   const alert = fakeSecurity(tenant).alerts.find((candidate) => candidate.id === id);
   if (!alert)
     return graphError(404, 'NotFound', `Alert with id '${id}' was not found.`, call.clientRequestId);
+  if (match[2]) return call.method === 'POST' ? addComment(state, token, alert, call) : notServed(call);
   if (call.method === 'GET') return { status: 200, body: asSent(alert, call) };
   if (call.method === 'PATCH') return updateAlert(alert, call);
   return graphError(405, 'BadRequest', `The fake does not serve ${call.method} ${call.path}.`);

@@ -176,7 +176,7 @@ describe('security alerts on Microsoft Graph', () => {
     ['Dismissed', { status: 'resolved', classification: 'falsePositive', determination: 'notMalicious' }],
     ['New', { status: 'new' }],
   ])('moves an alert to %s with PATCH /security/alerts_v2/{id}', async (status, body) => {
-    const record = await security.updateAlertStatus('da637551227677560813_-961444813', status);
+    const record = await security.updateAlert('da637551227677560813_-961444813', { status });
     expect(record).toMatchObject({ externalId: 'da637551227677560813_-961444813', status });
     expect(graphRequests()).toEqual([
       { method: 'PATCH', url: '/v1.0/security/alerts_v2/da637551227677560813_-961444813', body },
@@ -185,8 +185,8 @@ describe('security alerts on Microsoft Graph', () => {
   });
 
   it('resolving an alert once dismissed clears its false-positive classification, so it reads Resolved', async () => {
-    expect(await security.updateAlertStatus('ad-travel-1', 'New')).toMatchObject({ status: 'New' });
-    const resolved = await security.updateAlertStatus('ad-travel-1', 'Resolved');
+    expect(await security.updateAlert('ad-travel-1', { status: 'New' })).toMatchObject({ status: 'New' });
+    const resolved = await security.updateAlert('ad-travel-1', { status: 'Resolved' });
     expect(resolved).toMatchObject({ status: 'Resolved' });
     expect(graphRequests().map((request) => request.body)).toEqual([
       { status: 'new' },
@@ -201,9 +201,9 @@ describe('security alerts on Microsoft Graph', () => {
   });
 
   it('answers null for an alert Graph does not have (404), and is idempotent', async () => {
-    expect(await security.updateAlertStatus('no-such-alert', 'Resolved')).toBeNull();
-    await security.updateAlertStatus('fa-phish-1', 'In Progress');
-    expect(await security.updateAlertStatus('fa-phish-1', 'In Progress')).toMatchObject({
+    expect(await security.updateAlert('no-such-alert', { status: 'Resolved' })).toBeNull();
+    await security.updateAlert('fa-phish-1', { status: 'In Progress' });
+    expect(await security.updateAlert('fa-phish-1', { status: 'In Progress' })).toMatchObject({
       status: 'In Progress',
     });
   });
@@ -217,7 +217,7 @@ describe('security alerts on Microsoft Graph', () => {
       cloudCode: 'TooManyRequests',
     });
     scenario.fake.inject({ url: '/security/alerts_v2/fa-phish-1', status: 429, retryAfterSeconds: 90 });
-    const moving = await failure(() => security.updateAlertStatus('fa-phish-1', 'Resolved'));
+    const moving = await failure(() => security.updateAlert('fa-phish-1', { status: 'Resolved' }));
     expect(moving).toMatchObject({ kind: 'Throttled', retryAfterSeconds: 90 });
   });
 
@@ -233,6 +233,66 @@ describe('security alerts on Microsoft Graph', () => {
     } finally {
       scenario.consented.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
     }
+  });
+});
+
+describe('assignment and comments on Microsoft Graph', () => {
+  it('assigns with the sign-in name, unassigns with null, and moves and assigns in one PATCH', async () => {
+    const id = 'fa-phish-1';
+    expect(await security.updateAlert(id, { assignedTo: 'megan@msp.example' })).toMatchObject({
+      status: 'In Progress',
+    });
+    await security.updateAlert(id, { status: 'Resolved', assignedTo: 'lee@msp.example' });
+    await security.updateAlert(id, { assignedTo: null });
+    expect(graphRequests()).toEqual([
+      { method: 'PATCH', url: `/v1.0/security/alerts_v2/${id}`, body: { assignedTo: 'megan@msp.example' } },
+      {
+        method: 'PATCH',
+        url: `/v1.0/security/alerts_v2/${id}`,
+        body: { status: 'resolved', assignedTo: 'lee@msp.example' },
+      },
+      { method: 'PATCH', url: `/v1.0/security/alerts_v2/${id}`, body: { assignedTo: null } },
+    ]);
+    expect(fakeSecurity(scenario.consented).alerts[1]).toMatchObject({
+      status: 'resolved',
+      assignedTo: null,
+    });
+  });
+
+  it('posts a comment as an alertComment after reading the alert, and not twice when Graph already has it', async () => {
+    const id = 'fa-phish-1';
+    const note = { text: 'megan@msp.example: Mailbox rule removed', storedCopies: 0 };
+    expect(await security.addAlertComment(id, note)).toBe(true);
+    expect(graphRequests()).toEqual([
+      { method: 'GET', url: `/v1.0/security/alerts_v2/${id}` },
+      {
+        method: 'POST',
+        url: `/v1.0/security/alerts_v2/${id}/comments`,
+        body: { '@odata.type': 'microsoft.graph.security.alertComment', comment: note.text },
+      },
+    ]);
+    expect(fakeSecurity(scenario.consented).alerts[1].comments).toEqual([
+      { comment: note.text, createdByDisplayName: expect.any(String), createdDateTime: expect.any(String) },
+    ]);
+    // A retry of that add (not stored on our side: storedCopies still 0) finds it upstream and posts nothing.
+    scenario.fake.clearRequests();
+    expect(await security.addAlertComment(id, note)).toBe(true);
+    expect(graphRequests()).toEqual([{ method: 'GET', url: `/v1.0/security/alerts_v2/${id}` }]);
+    // The same text added again on purpose (we hold the first copy) is posted.
+    await security.addAlertComment(id, { ...note, storedCopies: 1 });
+    expect(fakeSecurity(scenario.consented).alerts[1].comments).toHaveLength(2);
+  });
+
+  it('a comment on an alert Graph does not have answers false; a throttled POST is Throttled', async () => {
+    expect(await security.addAlertComment('no-such-alert', { text: 'x', storedCopies: 0 })).toBe(false);
+    scenario.fake.inject({
+      url: '/security/alerts_v2/fa-phish-1/comments',
+      status: 429,
+      retryAfterSeconds: 60,
+    });
+    const error = await failure(() => security.addAlertComment('fa-phish-1', { text: 'y', storedCopies: 0 }));
+    expect(error).toMatchObject({ kind: 'Throttled', retryAfterSeconds: 60 });
+    expect(fakeSecurity(scenario.consented).alerts[1].comments).toEqual([]);
   });
 });
 

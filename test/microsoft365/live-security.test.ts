@@ -1,4 +1,5 @@
 import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
+import { createMember } from '../factories/oauth.js';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
@@ -113,6 +114,102 @@ describe('security in the live environment (Microsoft 365)', () => {
     expect(moved.body.data.status).toBe('Dismissed');
     expect(graphCalls(world)).toEqual(['PATCH /v1.0/security/alerts_v2/da-1']);
     expect(alerts()[0]).toMatchObject({ status: 'resolved', classification: 'falsePositive' });
+  });
+
+  it("an assignment reaches Graph as the member's sign-in name (assignedTo), an unassignment as null", async () => {
+    const [, second] = (await listAlerts()).body.data;
+    const member = await createMember(world.app, world.org.organization.id);
+    const assigned = await api<AlertBody>(world.app, 'PATCH', `/alerts/${second.id}`, {
+      key: world.key,
+      tenantId,
+      body: { assignedToId: member.id, status: 'In Progress' },
+    });
+    expect(assigned.status).toBe(200);
+    expect(world.scenario.fake.requests.filter((request) => request.service === 'graph')).toEqual([
+      expect.objectContaining({
+        method: 'PATCH',
+        url: '/v1.0/security/alerts_v2/da-2',
+        body: { status: 'inProgress', assignedTo: member.email },
+      }),
+    ]);
+    expect(alerts()[1]).toMatchObject({ status: 'inProgress', assignedTo: member.email });
+    // The same assignee again changes nothing, upstream included.
+    world.scenario.fake.clearRequests();
+    await api(world.app, 'PATCH', `/alerts/${second.id}`, {
+      key: world.key,
+      tenantId,
+      body: { assignedToId: member.id },
+    });
+    expect(graphCalls(world)).toEqual([]);
+    const unassigned = await api<AlertBody>(world.app, 'PATCH', `/alerts/${second.id}`, {
+      key: world.key,
+      tenantId,
+      body: { assignedToId: null },
+    });
+    expect(unassigned.status).toBe(200);
+    expect(alerts()[1]).toMatchObject({ status: 'inProgress', assignedTo: null });
+  });
+
+  it('a comment reaches Graph (POST …/comments) before our row; a retry finding it there posts nothing', async () => {
+    const [first] = (await listAlerts()).body.data;
+    const comments = `/alerts/${first.id}/comments`;
+    type Note = { id: string; text: string; authorName: string };
+    const added = await api<Note>(world.app, 'POST', comments, {
+      key: world.key,
+      tenantId,
+      body: { text: 'Reset the password' },
+    });
+    expect(added.status).toBe(201);
+    const upstreamText = `${added.body.data.authorName}: Reset the password`;
+    expect(world.scenario.fake.requests.filter((request) => request.service === 'graph')).toEqual([
+      expect.objectContaining({ method: 'GET', url: '/v1.0/security/alerts_v2/da-1' }),
+      expect.objectContaining({
+        method: 'POST',
+        url: '/v1.0/security/alerts_v2/da-1/comments',
+        body: { '@odata.type': 'microsoft.graph.security.alertComment', comment: upstreamText },
+      }),
+    ]);
+    // An earlier try of the next note reached Graph, but its answer was lost before our row was written.
+    const retried = `${added.body.data.authorName}: Revoked the sessions`;
+    alerts()[0].comments!.push({
+      comment: retried,
+      createdByDisplayName: 'app',
+      createdDateTime: new Date().toISOString(),
+    });
+    world.scenario.fake.clearRequests();
+    world.app.clock.advance(60_000);
+    // Through GraphQL this time: the same service.
+    const again = await world.app.graphql<{ addSecurityAlertComment: { text: string } }>(
+      world.key,
+      'mutation ($t: UUID!, $id: UUID!) { addSecurityAlertComment(tenantId: $t, id: $id, input: { text: "Revoked the sessions" }) { text } }',
+      { t: tenantId, id: first.id },
+    );
+    expect(again.body.errors).toBeUndefined();
+    expect(graphCalls(world)).toEqual(['GET /v1.0/security/alerts_v2/da-1']);
+    expect(alerts()[0].comments!.map((comment) => comment.comment)).toEqual([upstreamText, retried]);
+    const listed = await api<Note[]>(world.app, 'GET', comments, { key: world.key, tenantId });
+    expect(listed.body.data.map((note) => note.text)).toEqual(['Reset the password', 'Revoked the sessions']);
+  });
+
+  it('a throttled comment answers 503 with Retry-After and stores nothing', async () => {
+    const [first] = (await listAlerts()).body.data;
+    world.scenario.fake.inject({
+      url: '/security/alerts_v2/da-1/comments',
+      status: 429,
+      retryAfterSeconds: 90,
+    });
+    const throttled = await api(world.app, 'POST', `/alerts/${first.id}/comments`, {
+      key: world.key,
+      tenantId,
+      body: { text: 'Not now' },
+    });
+    expect(throttled.status).toBe(503);
+    expect(throttled.headers.get('retry-after')).toBe('90');
+    const listed = await api<Array<{ text: string }>>(world.app, 'GET', `/alerts/${first.id}/comments`, {
+      key: world.key,
+      tenantId,
+    });
+    expect(listed.body.data.map((note) => note.text)).not.toContain('Not now');
   });
 
   it('a later sync reads the alerts changed since the previous one, and takes their new status', async () => {

@@ -25,6 +25,7 @@ const REACHES_UNSUPPORTED_AREA = [
   'GET /api/identity/users/{id}/onedrive', // deletedUserOneDrive
   'POST /api/identity/users/{id}/onedrive/access',
   'PATCH /api/security/alerts/{id}', // securityAlerts: the status moves upstream first
+  'POST /api/security/alerts/{id}/comments', // securityAlerts: the note is posted upstream first
 ];
 
 /** Reads of our synced copy and writes of supported areas: never 501. */

@@ -308,6 +308,16 @@ describe('comments', () => {
     });
     expect(detail.status).toBe(200);
     expect(detail.body.data.comments?.map((c) => c.text.length)).toEqual([25, 4000]);
+    // Each note reached the (simulated) cloud first, naming its author there.
+    const { rows: upstream } = await app.pool.query<{ comment: string }>(
+      `select data->>'comment' as comment from sim_cloud_objects
+        where kind = 'alert_comment' and tenant_external_id = $1 order by external_id`,
+      [tenant.externalId],
+    );
+    expect(upstream.map((row) => row.comment)).toEqual([
+      `${first.body.data.authorName}: Checked the mail headers.`,
+      expect.stringMatching(/ \(API key\): x{4000}$/),
+    ]);
   });
 
   it.each([

@@ -100,7 +100,9 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   {
     capability: 'securityAlerts',
     available: true,
-    graphApi: 'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (status and classification)',
+    graphApi:
+      'GET /security/alerts_v2, PATCH /security/alerts_v2/{id} (status, classification, assignedTo), ' +
+      'POST /security/alerts_v2/{id}/comments',
     permissions: ['SecurityAlert.ReadWrite.All'],
   },
   {

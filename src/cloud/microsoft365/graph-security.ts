@@ -2,6 +2,8 @@ import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
 import { isCloudError } from '../cloud-error.js';
 import type { CloudPages } from '../pages.js';
 import type {
+  CloudAlertChange,
+  CloudAlertCommentInput,
   CloudAlertRecord,
   CloudAlertSeverity,
   CloudAlertStatus,
@@ -116,14 +118,16 @@ export function alertRecordOf(alert: GraphSecurityAlert): CloudAlertRecord {
 
 /**
  * Security alerts of one tenant on Graph v1.0 (application permission SecurityAlert.ReadWrite.All):
- * `GET /security/alerts_v2` page by page (those changed since the previous sync, by lastUpdateDateTime), status moves by `PATCH /security/alerts_v2/{id}`. Devices, their
+ * `GET /security/alerts_v2` page by page (those changed since the previous sync, by lastUpdateDateTime), status
+ * moves and assignment by `PATCH /security/alerts_v2/{id}`, notes by `POST /security/alerts_v2/{id}/comments`. Devices, their
  * actions and endpoint DLP are not on Graph v1.0 in this slice: they answer Unsupported, naming the
  * capability (never an empty list that would pass for "none").
  */
 export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
   return {
     listAlerts: (changedSince) => alertPages(graph, changedSince),
-    updateAlertStatus: (alertExternalId, status) => updateAlertStatus(graph, alertExternalId, status),
+    updateAlert: (alertExternalId, change) => updateAlert(graph, alertExternalId, change),
+    addAlertComment: (alertExternalId, comment) => addAlertComment(graph, alertExternalId, comment),
     listDevices: () => unsupported('devices'),
     startDeviceAction: () => unsupported('devices'),
     getDeviceAction: () => unsupported('devices'),
@@ -165,20 +169,53 @@ async function patchAlert(
   return answer?.id ? answer : graph.get<GraphSecurityAlert>(alertPath(id), EVOLVABLE);
 }
 
-async function updateAlertStatus(
+/** Graph's PATCH body of a change: the status's fields (STATUS_PATCH) and `assignedTo` when given. */
+function patchOf(change: CloudAlertChange): Partial<GraphSecurityAlert> {
+  return {
+    ...(change.status ? STATUS_PATCH[change.status] : {}),
+    ...(change.assignedTo !== undefined ? { assignedTo: change.assignedTo } : {}),
+  };
+}
+
+async function updateAlert(
   graph: GraphTenantClient,
   id: string,
-  status: CloudAlertStatus,
+  change: CloudAlertChange,
 ): Promise<CloudAlertRecord | null> {
   try {
-    let alert = await patchAlert(graph, id, STATUS_PATCH[status]);
+    let alert = await patchAlert(graph, id, patchOf(change));
     // Resolving an alert once dismissed (then reopened): its false-positive classification would still read
     // as Dismissed, so it is cleared.
-    if (status === 'Resolved' && alertStatusOf(alert) === 'Dismissed')
+    if (change.status === 'Resolved' && alertStatusOf(alert) === 'Dismissed')
       alert = await patchAlert(graph, id, { classification: 'unknown', determination: 'unknown' });
     return alertRecordOf(alert);
   } catch (error) {
     if (isCloudError(error, 'NotFound')) return null;
+    throw error;
+  }
+}
+
+/**
+ * `POST /security/alerts_v2/{id}/comments` (Graph has no idempotency key, and answers the whole comment
+ * collection): the alert is read first, and a note whose text Graph already holds more often than we do was
+ * posted by a try that did not get stored here, so it is not posted again.
+ */
+async function addAlertComment(
+  graph: GraphTenantClient,
+  id: string,
+  { text, storedCopies }: CloudAlertCommentInput,
+): Promise<boolean> {
+  try {
+    const alert = await graph.get<GraphSecurityAlert>(alertPath(id), EVOLVABLE);
+    const copies = (alert.comments ?? []).filter((comment) => comment.comment === text).length;
+    if (copies > storedCopies) return true;
+    await graph.post<{ value?: SecurityNamespace.AlertComment[] }>(`${alertPath(id)}/comments`, {
+      '@odata.type': 'microsoft.graph.security.alertComment',
+      comment: text,
+    });
+    return true;
+  } catch (error) {
+    if (isCloudError(error, 'NotFound')) return false;
     throw error;
   }
 }

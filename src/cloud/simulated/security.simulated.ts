@@ -3,8 +3,9 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
 import type { CloudUserRecord } from '../provider.js';
 import type {
+  CloudAlertChange,
+  CloudAlertCommentInput,
   CloudAlertRecord,
-  CloudAlertStatus,
   CloudDeviceActionRecord,
   CloudDeviceActionRequest,
   CloudDeviceRecord,
@@ -86,17 +87,48 @@ export class SimulatedSecurityCloud {
     return this.list(tenantExternalId, 'alert');
   }
 
-  async updateAlertStatus(
+  async updateAlert(
     tenantExternalId: string,
     alertExternalId: string,
-    status: CloudAlertStatus,
+    change: CloudAlertChange,
   ): Promise<CloudAlertRecord | null> {
     const key = { tenantExternalId, kind: 'alert' as const, externalId: alertExternalId };
     return withLockedObject(this.em(), key, (row) => {
-      row.data = { ...row.data, status };
+      const given = Object.entries(change).filter(([, value]) => value !== undefined);
+      row.data = { ...row.data, ...Object.fromEntries(given) };
       row.updatedAt = this.clock.now();
       return row.data as unknown as CloudAlertRecord;
     });
+  }
+
+  /**
+   * Notes live as `alert_comment` objects keyed `<alert>/<n>`, added under the alert's lock, so counting the
+   * copies of a text and adding one cannot interleave with another add.
+   */
+  async addAlertComment(
+    tenantExternalId: string,
+    alertExternalId: string,
+    comment: CloudAlertCommentInput,
+  ): Promise<boolean> {
+    const key = { tenantExternalId, kind: 'alert' as const, externalId: alertExternalId };
+    const added = await withLockedObject(this.em(), key, async (_alert, em) => {
+      const notes = await em.find(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'alert_comment',
+        externalId: { $like: `${alertExternalId}/%` },
+      });
+      const copies = notes.filter((note) => note.data.comment === comment.text).length;
+      if (copies > comment.storedCopies) return true;
+      em.create(SimulatedCloudObject, {
+        tenantExternalId,
+        kind: 'alert_comment',
+        externalId: `${alertExternalId}/${notes.length + 1}`,
+        data: { comment: comment.text, createdAt: this.clock.now().toISOString() },
+        updatedAt: this.clock.now(),
+      });
+      return true;
+    });
+    return added ?? false;
   }
 
   async listDevices(tenantExternalId: string): Promise<CloudDeviceRecord[]> {

@@ -46,6 +46,8 @@ export type SimulatedObjectKind =
   | 'restricted_sender'
   /** Security (src/cloud/security.provider.ts): alerts, devices, device actions, endpoint DLP. */
   | 'alert'
+  /** An investigation note sent to an alert, keyed `<alert>/<n>`. */
+  | 'alert_comment'
   | 'device'
   | 'device_action'
   | 'dlp_policy'

@@ -67,8 +67,10 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     },
     security: {
       listAlerts: () => list('security.listAlerts', () => security.listAlerts(tenant)),
-      updateAlertStatus: (alert, status) =>
-        op('security.updateAlertStatus', () => security.updateAlertStatus(tenant, alert, status)),
+      updateAlert: (alert, change) =>
+        op('security.updateAlert', () => security.updateAlert(tenant, alert, change)),
+      addAlertComment: (alert, comment) =>
+        op('security.addAlertComment', () => security.addAlertComment(tenant, alert, comment)),
       listDevices: () => list('security.listDevices', () => security.listDevices(tenant)),
       startDeviceAction: (device, request) =>
         op('security.startDeviceAction', () => security.startDeviceAction(tenant, device, request)),
