@@ -124,15 +124,16 @@ export interface CloudDlpPolicyRecord {
 
 export type CloudDlpActionTaken = 'Audited' | 'Blocked' | 'Overridden';
 
+/** An activity an endpoint DLP policy matched; null where the cloud does not say (Microsoft Graph's alerts). */
 export interface CloudDlpAlertRecord {
   externalId: string;
-  policyExternalId: string;
-  activity: CloudDlpActivity;
+  policyExternalId: string | null;
+  activity: CloudDlpActivity | null;
   deviceExternalId: string | null;
   userExternalId: string | null;
   userPrincipalName: string;
   fileName: string;
-  actionTaken: CloudDlpActionTaken;
+  actionTaken: CloudDlpActionTaken | null;
   occurredAt: string;
 }
 
@@ -158,5 +159,6 @@ export interface CloudSecurityProvider {
   /** The action as the cloud has it now; null when unknown. */
   getDeviceAction(actionExternalId: string): Promise<CloudDeviceActionRecord | null>;
   listDlpPolicies(): CloudPages<CloudDlpPolicyRecord>;
-  listDlpAlerts(): CloudPages<CloudDlpAlertRecord>;
+  /** With `changedSince`, a cloud that can filter gives only the alerts changed since then (as listAlerts). */
+  listDlpAlerts(changedSince?: Date | null): CloudPages<CloudDlpAlertRecord>;
 }

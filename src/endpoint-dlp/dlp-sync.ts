@@ -1,5 +1,6 @@
 import { upsertRecords } from '../sync/rows.js';
 import type { SyncStep } from '../sync/sync-step.js';
+import { isCloudError } from '../cloud/cloud-error.js';
 import { allPages } from '../cloud/pages.js';
 
 /**
@@ -28,7 +29,10 @@ const DLP_POLICIES_SQL = `
       excluded.enabled)
   returning (xmax = 0) as inserted`;
 
-/** DLP alerts never change upstream once raised: new ones are inserted, known ones left alone. */
+/**
+ * DLP alerts never change upstream once raised: new ones are inserted, known ones left alone. The policy is
+ * ours when we hold the one the cloud names, else null (Microsoft 365 names policies Graph cannot list).
+ */
 const DLP_ALERTS_SQL = `
   insert into endpoint_dlp_alerts (id, organization_id, environment, tenant_id, external_id, policy_id,
     policy_name, activity, device_id, device_name, user_id, user_principal_name, file_name, action_taken,
@@ -39,7 +43,7 @@ const DLP_ALERTS_SQL = `
   cross join jsonb_to_recordset(?::jsonb) as r("externalId" text, "policyExternalId" text, activity text,
     "deviceExternalId" text, "userExternalId" text, "userPrincipalName" text, "fileName" text,
     "actionTaken" text, "occurredAt" timestamptz)
-  join endpoint_dlp_policies p on p.organization_id = s.org and p.environment = s.env
+  left join endpoint_dlp_policies p on p.organization_id = s.org and p.environment = s.env
     and p.tenant_id = s.tenant and p.external_id = r."policyExternalId"
   left join devices d on d.organization_id = s.org and d.environment = s.env and d.tenant_id = s.tenant
     and d.external_id = r."deviceExternalId"
@@ -48,18 +52,31 @@ const DLP_ALERTS_SQL = `
   on conflict (organization_id, environment, tenant_id, external_id) do nothing
   returning true as inserted`;
 
-/** Policies, then their alerts, after the users and devices the alerts name; two statements. */
+/**
+ * Policies, then their alerts, after the users and devices the alerts name; two statements. A cloud without
+ * a DLP policy API (Microsoft 365: CloudError Unsupported) still gives its DLP alerts: the step notes the
+ * policies as not available and writes the alerts.
+ */
 export const endpointDlpSyncStep: SyncStep = {
   name: 'endpoint-dlp',
   after: ['users', 'devices'],
-  async read({ cloud }) {
+  async read({ cloud, tenant }) {
     const [policies, alerts] = await Promise.all([
-      allPages(cloud.security.listDlpPolicies()),
-      allPages(cloud.security.listDlpAlerts()),
+      allPages(cloud.security.listDlpPolicies()).catch((error: unknown) => {
+        if (isCloudError(error, 'Unsupported')) return error;
+        throw error;
+      }),
+      allPages(cloud.security.listDlpAlerts(tenant.lastSyncedAt)),
     ]);
-    return async ({ ctx, tenant, now }) => {
+    return async ({ ctx, tenant, now, warn }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
-      const upsertedPolicies = await upsertRecords(ctx.em, DLP_POLICIES_SQL, params, policies);
+      if (!Array.isArray(policies))
+        warn(
+          `endpoint-dlp: policies not available on ${policies.provider ?? 'this cloud'} (${policies.message})`,
+        );
+      const upsertedPolicies = Array.isArray(policies)
+        ? await upsertRecords(ctx.em, DLP_POLICIES_SQL, params, policies)
+        : { created: 0, updated: 0 };
       const upsertedAlerts = await upsertRecords(ctx.em, DLP_ALERTS_SQL, params, alerts);
       return {
         dlpPoliciesCreated: upsertedPolicies.created,

@@ -71,19 +71,31 @@ export class EndpointDlpAlert extends ScopedEntity {
   @Property()
   externalId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The policy that matched; null when the cloud names none we know (Microsoft 365: docs/microsoft365.md)',
+  })
   /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
   @Index({ name: 'endpoint_dlp_alerts_policy_id_index' })
-  @ManyToOne(() => EndpointDlpPolicy, { mapToPk: true, fieldName: 'policy_id', deleteRule: 'cascade' })
-  policyId!: string;
+  @ManyToOne(() => EndpointDlpPolicy, {
+    mapToPk: true,
+    fieldName: 'policy_id',
+    nullable: true,
+    deleteRule: 'cascade',
+  })
+  policyId: string | null = null;
 
-  @Field()
-  @Property()
-  policyName!: string;
+  @Field(() => String, { nullable: true })
+  @Property({ nullable: true })
+  policyName: string | null = null;
 
-  @Field(() => DlpActivity)
-  @Enum({ items: () => DlpActivity })
-  activity!: DlpActivity;
+  @Field(() => DlpActivity, {
+    nullable: true,
+    description: 'null when the cloud does not say (Microsoft 365)',
+  })
+  @Enum({ items: () => DlpActivity, nullable: true })
+  activity: DlpActivity | null = null;
 
   @Field(() => ID, { nullable: true })
   /** The lookup of this foreign key's ON DELETE rule (test/schema/foreign-key-indexes.test.ts). */
@@ -109,9 +121,9 @@ export class EndpointDlpAlert extends ScopedEntity {
   @Property({ type: 'text' })
   fileName!: string;
 
-  @Field(() => DlpActionTaken)
-  @Enum({ items: () => DlpActionTaken })
-  actionTaken!: DlpActionTaken;
+  @Field(() => DlpActionTaken, { nullable: true, description: 'null when the cloud does not say' })
+  @Enum({ items: () => DlpActionTaken, nullable: true })
+  actionTaken: DlpActionTaken | null = null;
 
   @Field(() => GraphQLDateTime)
   @Property({ type: 'timestamptz' })

@@ -120,17 +120,21 @@ function nextLink(base: string, path: string, call: GraphCall, top: number, skip
 }
 
 /**
- * `$filter=lastUpdateDateTime ge <instant>`, the one filter the fake understands (400 for any other, as
- * Graph answers a filter it cannot apply).
+ * `$filter` clauses joined by `and`: `lastUpdateDateTime ge <instant>` and `serviceSource eq '<source>'`, the
+ * ones the fake understands (400 for any other, as Graph answers a filter it cannot apply).
  */
 function filtered(alerts: Alert[], call: GraphCall): Alert[] | FakeReply {
   const filter = call.query.get('$filter');
   if (!filter) return alerts;
-  const match = /^lastUpdateDateTime ge (\S+)$/.exec(filter);
-  const since = match ? Date.parse(match[1]) : NaN;
-  if (Number.isNaN(since))
-    return graphError(400, 'BadRequest', `Invalid filter clause: ${filter}`, call.clientRequestId);
-  return alerts.filter((alert) => Date.parse(alert.lastUpdateDateTime ?? '') >= since);
+  const tests: Array<(alert: Alert) => boolean> = [];
+  for (const clause of filter.split(' and ')) {
+    const since = Date.parse(/^lastUpdateDateTime ge (\S+)$/.exec(clause)?.[1] ?? '');
+    const source = /^serviceSource eq '(\w+)'$/.exec(clause)?.[1];
+    if (!Number.isNaN(since)) tests.push((alert) => Date.parse(alert.lastUpdateDateTime ?? '') >= since);
+    else if (source) tests.push((alert) => alert.serviceSource === source);
+    else return graphError(400, 'BadRequest', `Invalid filter clause: ${filter}`, call.clientRequestId);
+  }
+  return alerts.filter((alert) => tests.every((test) => test(alert)));
 }
 
 /** A page of `items` at `$skip`, `$top` of them (the fake's page size without one), with its nextLink. */

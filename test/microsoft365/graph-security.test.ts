@@ -321,7 +321,6 @@ describe('what the security area cannot do on Graph v1.0 yet', () => {
     ],
     ['getDeviceAction', 'devices', () => security.getDeviceAction('a-1')],
     ['listDlpPolicies', 'endpointDlp', () => allPages(security.listDlpPolicies())],
-    ['listDlpAlerts', 'endpointDlp', () => allPages(security.listDlpAlerts())],
   ] as const)('%s answers Unsupported naming %s, with no Graph call', async (_method, capability, run) => {
     const error = await failure(run);
     expect(error).toMatchObject({ kind: 'Unsupported', capability, provider: 'microsoft365' });

@@ -2,7 +2,7 @@ import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
 import { createMember } from '../factories/oauth.js';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
 import { eventually } from '../helpers/eventually.js';
-import { syncAndWait } from '../helpers/tenant-sync.js';
+import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
@@ -84,6 +84,7 @@ describe('security in the live environment (Microsoft 365)', () => {
   it("the first sync brings every Graph alert in, linked to the tenant's user", async () => {
     expect(firstSyncCalls.filter((call) => call.includes('/security/'))).toEqual([
       'GET /v1.0/security/alerts_v2',
+      "GET /v1.0/security/alerts_v2?$filter=serviceSource eq 'dataLossPrevention'",
       'GET /v1.0/security/secureScoreControlProfiles',
       'GET /v1.0/security/secureScores?$top=1',
     ]);
@@ -292,5 +293,70 @@ describe('security in the live environment (Microsoft 365)', () => {
         reason: expect.stringContaining('securityControlApply'),
       }),
     ]);
+  });
+
+  it('a DLP alert of Graph comes in as an endpoint DLP alert; the policies are noted as not available', async () => {
+    alerts().push(
+      fakeAlert({
+        id: 'dl-1',
+        title: "DLP policy match for document 'Payroll.xlsx'",
+        serviceSource: 'dataLossPrevention',
+        alertPolicyId: 'policy-we-cannot-list',
+        firstActivityDateTime: '2026-11-24T14:02:00Z',
+        lastUpdateDateTime: new Date().toISOString(),
+        evidence: [
+          {
+            '@odata.type': '#microsoft.graph.security.userEvidence',
+            roles: [],
+            userAccount: { azureAdUserId: userExternalId, userPrincipalName: 'adele.vance@fabrikam.com' },
+          } as SecurityNamespace.UserEvidence,
+          {
+            '@odata.type': '#microsoft.graph.security.fileEvidence',
+            roles: [],
+            detectionStatus: 'blocked',
+            fileDetails: { fileName: 'Payroll.xlsx' },
+          } as SecurityNamespace.FileEvidence,
+        ],
+      }),
+    );
+    const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as SyncBody & {
+      warnings: string[];
+    };
+    expect(sync).toMatchObject({
+      status: 'Completed',
+      error: null,
+      summary: expect.objectContaining({ dlpAlertsCreated: 1 }),
+    });
+    expect(sync.warnings).toContainEqual(
+      expect.stringMatching(/^endpoint-dlp: policies not available on microsoft365 \(.*Purview/),
+    );
+    expect(graphCalls(world)).toContainEqual(
+      expect.stringMatching(
+        /^GET \/v1\.0\/security\/alerts_v2\?\$filter=serviceSource eq 'dataLossPrevention' and lastUpdateDateTime ge /,
+      ),
+    );
+    const list = await api<Array<Record<string, unknown>>>(world.app, 'GET', '/endpoint-dlp/alerts', {
+      key: world.key,
+      tenantId,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({
+        policyId: null,
+        policyName: null,
+        activity: null,
+        userId: expect.any(String),
+        userPrincipalName: 'adele.vance@fabrikam.com',
+        fileName: 'Payroll.xlsx',
+        actionTaken: 'Blocked',
+        occurredAt: '2026-11-24T14:02:00.000Z',
+      }),
+    ]);
+    const graph = await world.app.graphql<{
+      endpointDlpAlerts: { items: Array<{ fileName: string; activity: string | null }> };
+    }>(world.key, 'query ($t: UUID!) { endpointDlpAlerts(tenantId: $t) { items { fileName activity } } }', {
+      t: tenantId,
+    });
+    expect(graph.body.data?.endpointDlpAlerts.items).toEqual([{ fileName: 'Payroll.xlsx', activity: null }]);
   });
 });

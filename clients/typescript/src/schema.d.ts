@@ -9266,15 +9266,18 @@ export interface operations {
                         data: {
                             id: string;
                             tenantId: string;
-                            policyId: string;
-                            policyName: string;
-                            activity: components["schemas"]["DlpActivity"];
+                            /** @description The policy that matched; null when the cloud names none we know (Microsoft 365: docs/microsoft365.md) */
+                            policyId: string | null;
+                            policyName: string | null;
+                            /** @description null when the cloud does not say (Microsoft 365) */
+                            activity: components["schemas"]["DlpActivity"] | null;
                             deviceId: string | null;
                             deviceName: string | null;
                             userId: string | null;
                             userPrincipalName: string;
                             fileName: string;
-                            actionTaken: components["schemas"]["DlpActionTaken"];
+                            /** @description null when the cloud does not say */
+                            actionTaken: components["schemas"]["DlpActionTaken"] | null;
                             /** Format: date-time */
                             occurredAt: string;
                         }[];

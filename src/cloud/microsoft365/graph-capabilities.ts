@@ -106,6 +106,12 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     permissions: ['SecurityAlert.ReadWrite.All'],
   },
   {
+    capability: 'dlpAlerts',
+    available: true,
+    graphApi: "GET /security/alerts_v2?$filter=serviceSource eq 'dataLossPrevention' (endpoint DLP alerts)",
+    permissions: ['SecurityAlert.ReadWrite.All'],
+  },
+  {
     capability: 'securityControls',
     available: true,
     graphApi:
@@ -160,7 +166,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
   notAvailable(
     'endpointDlp',
     'none (Microsoft Purview portal and Security & Compliance PowerShell)',
-    `${NO_API}: endpoint DLP policies are managed in Microsoft Purview`,
+    `${NO_API}: endpoint DLP policies are managed in Microsoft Purview (DLP alerts are read: dlpAlerts)`,
   ),
   notAvailable(
     'complianceConnectorSources',

@@ -10,19 +10,16 @@ import type {
   CloudSecurityProvider,
 } from '../security.provider.js';
 import type { GraphTenantClient } from './graph-client.js';
+import {
+  ALERTS,
+  changedSinceClause,
+  EVOLVABLE,
+  ofType,
+  type Evidence,
+  type GraphSecurityAlert,
+} from './graph-alert-queries.js';
+import { dlpAlertPages } from './graph-dlp-alerts.js';
 import { unsupportedCall as unsupported } from './graph-unsupported.js';
-
-/** An alert of Graph's security API (v1.0 `microsoft.graph.security.alert`, learn.microsoft.com "alert"). */
-export type GraphSecurityAlert = SecurityNamespace.Alert;
-/** Evidence comes typed by `@odata.type` (userEvidence, deviceEvidence, mailboxEvidence…). */
-type Evidence = SecurityNamespace.AlertEvidence & { '@odata.type'?: string };
-
-const ALERTS = '/security/alerts_v2';
-/**
- * Without it Graph sends the members its evolvable enums gained later (serviceSource microsoftSentinel,
- * microsoftDefenderForCloud…) as `unknownFutureValue` (learn.microsoft.com, "evolvable enums").
- */
-const EVOLVABLE = { headers: { Prefer: 'include-unknown-enum-members' } };
 
 const SEVERITIES: Partial<Record<SecurityNamespace.AlertSeverity, CloudAlertSeverity>> = {
   high: 'High',
@@ -79,10 +76,6 @@ function categoryOf(category: string | null | undefined): string {
   return [words[0], ...words.slice(1).map((word) => word.toLowerCase())].join(' ');
 }
 
-function ofType<T extends Evidence>(evidence: readonly Evidence[], type: string): T[] {
-  return evidence.filter((item) => item['@odata.type'] === `#microsoft.graph.security.${type}`) as T[];
-}
-
 /** Graph's alert as our record: the evidence names the device, user or mailbox it is about. */
 export function alertRecordOf(alert: GraphSecurityAlert): CloudAlertRecord {
   const evidence = (alert.evidence ?? []) as Evidence[];
@@ -132,22 +125,13 @@ export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
     startDeviceAction: () => unsupported('devices'),
     getDeviceAction: () => unsupported('devices'),
     listDlpPolicies: () => unsupported('endpointDlp'),
-    listDlpAlerts: () => unsupported('endpointDlp'),
+    listDlpAlerts: (changedSince) => dlpAlertPages(graph, changedSince),
   };
 }
 
-/**
- * Changes are read from an hour before the previous sync ended: its end (`lastSyncedAt`) is stamped when it
- * writes, after every step has read, so an alert updated upstream while a long sync read, or stamped by a
- * clock behind ours, is read again rather than missed (upserting it twice changes nothing).
- */
-const CHANGES_OVERLAP_MS = 60 * 60_000;
-
 function alertPages(graph: GraphTenantClient, changedSince?: Date | null): CloudPages<CloudAlertRecord> {
-  const since = changedSince ? new Date(changedSince.getTime() - CHANGES_OVERLAP_MS) : null;
-  const options = since
-    ? { ...EVOLVABLE, query: { $filter: `lastUpdateDateTime ge ${since.toISOString()}` } }
-    : EVOLVABLE;
+  const clause = changedSinceClause(changedSince);
+  const options = clause ? { ...EVOLVABLE, query: { $filter: clause } } : EVOLVABLE;
   return {
     async *[Symbol.asyncIterator]() {
       // No $top: Graph's own page size (up to 2,000 alerts), following @odata.nextLink.
