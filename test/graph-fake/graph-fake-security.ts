@@ -6,6 +6,7 @@ import type {
 } from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
+import { handlePolicies } from './graph-fake-policies.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
 
 /**
@@ -247,7 +248,8 @@ export function handleSecurity(
   call: GraphCall,
 ): FakeReply | undefined {
   const match = /^\/security\/alerts_v2(?:\/([^/]+)(\/comments)?)?$/.exec(call.path);
-  if (!match) return handleSecureScore(state, tenant, token, base, call);
+  if (!match)
+    return handleSecureScore(state, tenant, token, base, call) ?? handlePolicies(tenant, token, call);
   const roles = call.method === 'GET' ? ROLES.read : ROLES.write;
   if (!roles.some((role) => token.roles.includes(role)))
     return graphError(

@@ -78,10 +78,11 @@ describe('security controls from Secure Score on Microsoft Graph', () => {
   it("reads every control profile page and today's score, and lists the controls of our catalog", async () => {
     const controls = await allPages(posture.listSecurityControls());
     expect(controls).toEqual([
-      { controlId: 'mfa-admin-roles', compliant: true, applySupported: false },
+      // Graph can apply these two (conditional access, security defaults: graph-control-apply.ts).
+      { controlId: 'mfa-admin-roles', compliant: true, applySupported: true },
       // Safe Links for email is met, for Office apps not: the recommendation is not met.
       { controlId: 'safe-links', compliant: false, applySupported: false },
-      { controlId: 'block-legacy-authentication', compliant: false, applySupported: false },
+      { controlId: 'block-legacy-authentication', compliant: false, applySupported: true },
     ]);
     expect(scenario.fake.graphCalls()).toEqual([
       'GET /v1.0/security/secureScoreControlProfiles',
@@ -97,13 +98,13 @@ describe('security controls from Secure Score on Microsoft Graph', () => {
       expect(recommendationDefinition(recommendation)).toBeDefined();
   });
 
-  it('is the posture area of a Microsoft 365 tenant; applying and barriers answer Unsupported', async () => {
+  it('is the posture area of a Microsoft 365 tenant; applying what Graph cannot and barriers answer Unsupported', async () => {
     const areas = graphTenantAreas(transport.forTenant(credentials(), scenario.consented.id));
     expect(await allPages(areas.securityPosture.listSecurityControls())).toHaveLength(3);
     scenario.fake.clearRequests();
     for (const [run, capability] of [
-      [() => posture.applySecurityControl('mfa-admin-roles', 'key-1'), 'securityControlApply'],
-      [() => posture.previewSecurityControl('mfa-admin-roles'), 'securityControlApply'],
+      [() => posture.applySecurityControl('safe-links', 'key-1'), 'securityControlApplyOther'],
+      [() => posture.previewSecurityControl('dmarc-records'), 'securityControlApplyOther'],
       [() => posture.applyInformationBarriers({ segments: [], policies: [] }), 'informationBarriers'],
     ] as const) {
       const error: unknown = await run().catch((caught: unknown) => caught);

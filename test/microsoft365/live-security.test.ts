@@ -1,5 +1,6 @@
 import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
 import { createMember } from '../factories/oauth.js';
+import { fakePolicies } from '../graph-fake/graph-fake-policies.js';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
@@ -31,6 +32,35 @@ interface AlertBody {
 const alerts = () => fakeSecurity(world.scenario.consented).alerts;
 const listAlerts = () =>
   api<AlertBody[]>(world.app, 'GET', '/alerts?sort=oldest', { key: world.key, tenantId });
+
+type Operation = {
+  id: string;
+  status: string;
+  results: Array<{ tenantId: string; outcome: string; reason: string | null }>;
+};
+
+/** Applies (or previews) a recommendation in the tenant over REST and waits for every outcome. */
+async function applyAndWait(recommendation: string, dryRun: boolean): Promise<Operation> {
+  const started = await world.app.request<{ data: Operation }>(
+    'POST',
+    `/api/security/recommendations/${recommendation}/apply`,
+    { key: world.key, body: { tenantIds: [tenantId], dryRun } },
+  );
+  expect(started.status).toBe(202);
+  return eventually(
+    async () => {
+      const read = await world.app.request<{ data: Operation }>(
+        'GET',
+        `/api/security/recommendations/apply-operations/${started.body.data.id}`,
+        { key: world.key },
+      );
+      expect(read.body.data.results[0].outcome).not.toBe('pending');
+      expect(['Succeeded', 'Partially Failed', 'Failed']).toContain(read.body.data.status);
+      return read.body.data;
+    },
+    { timeout: 20_000, what: `the ${recommendation} apply to finish` },
+  );
+}
 
 beforeAll(async () => {
   world = await startLiveWorld({ jobs: true });
@@ -251,7 +281,7 @@ describe('security in the live environment (Microsoft 365)', () => {
     expect((await listAlerts()).body.data.map((alert) => alert.status)).toEqual(['Dismissed', 'In Progress']);
   });
 
-  it('Secure Score feeds the recommendations; a dry-run apply records the tenant as not supported, naming what is missing', async () => {
+  it('Secure Score feeds the recommendations; a dry run previews security defaults, the apply enables them', async () => {
     const list = await world.app.request<{ data: Array<{ id: string }> }>(
       'GET',
       `/api/security/recommendations?tenantIds=${tenantId}`,
@@ -262,37 +292,43 @@ describe('security in the live environment (Microsoft 365)', () => {
     expect(list.body.data.map((recommendation) => recommendation.id)).toEqual([
       'block-legacy-authentication',
     ]);
-    type Operation = {
-      id: string;
-      status: string;
-      results: Array<{ tenantId: string; outcome: string; reason: string | null }>;
-    };
-    const preview = await world.app.request<{ data: Operation }>(
-      'POST',
-      '/api/security/recommendations/block-legacy-authentication/apply',
-      { key: world.key, body: { tenantIds: [tenantId], dryRun: true } },
-    );
-    expect(preview.status).toBe(202);
-    // The dry run is a job: its result, once run, says why this tenant cannot be applied.
-    const done = await eventually(
-      async () => {
-        const read = await world.app.request<{ data: Operation }>(
-          'GET',
-          `/api/security/recommendations/apply-operations/${preview.body.data.id}`,
-          { key: world.key },
-        );
-        expect(read.body.data.results[0].outcome).not.toBe('pending');
-        return read.body.data;
-      },
-      { timeout: 20_000, what: 'the dry run to finish' },
-    );
+    const preview = await applyAndWait('block-legacy-authentication', true);
+    expect(preview.results).toEqual([expect.objectContaining({ tenantId, outcome: 'would apply' })]);
+    expect(graphCalls(world).filter((call) => !call.includes('/security/'))).toEqual([
+      'GET /v1.0/policies/identitySecurityDefaultsEnforcementPolicy',
+    ]);
+    expect(fakePolicies(world.scenario.consented).securityDefaults).toBe(false);
+    world.scenario.fake.clearRequests();
+    const applied = await applyAndWait('block-legacy-authentication', false);
+    expect(applied).toMatchObject({
+      status: 'Succeeded',
+      results: [expect.objectContaining({ outcome: 'applied' })],
+    });
+    expect(world.scenario.fake.requests.filter((request) => request.url.includes('/policies/'))).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        url: '/v1.0/policies/identitySecurityDefaultsEnforcementPolicy',
+      }),
+      expect.objectContaining({
+        method: 'PATCH',
+        url: '/v1.0/policies/identitySecurityDefaultsEnforcementPolicy',
+        body: { isEnabled: true },
+      }),
+    ]);
+    expect(fakePolicies(world.scenario.consented).securityDefaults).toBe(true);
+  });
+
+  it('applying a control Graph cannot change records the tenant as not supported, naming why', async () => {
+    world.scenario.fake.clearRequests();
+    const done = await applyAndWait('safe-links', true);
     expect(done.results).toEqual([
       expect.objectContaining({
         tenantId,
         outcome: 'not supported',
-        reason: expect.stringContaining('securityControlApply'),
+        reason: expect.stringContaining('securityControlApplyOther'),
       }),
     ]);
+    expect(graphCalls(world).filter((call) => call.includes('/policies'))).toEqual([]);
   });
 
   it('a DLP alert of Graph comes in as an endpoint DLP alert; the policies are noted as not available', async () => {

@@ -179,10 +179,23 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     NOT_YET('devices and their actions'),
   ),
   notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
+  {
+    capability: 'securityControlApply',
+    available: true,
+    graphApi:
+      'GET/PATCH /policies/identitySecurityDefaultsEnforcementPolicy (mfa-all-users, block-legacy-authentication), ' +
+      'GET/POST/PATCH /identity/conditionalAccess/policies (mfa-admin-roles; report-only for a dry run)',
+    permissions: [
+      'Policy.Read.All',
+      'Policy.ReadWrite.ConditionalAccess',
+      'Policy.ReadWrite.SecurityDefaults',
+    ],
+  },
   notAvailable(
-    'securityControlApply',
-    'PATCH /policies/identitySecurityDefaultsEnforcementPolicy, conditional access policies (issue #30)',
-    NOT_YET('the application of security controls'),
+    'securityControlApplyOther',
+    'none (only security defaults and conditional access policies are applied through Graph)',
+    `${NO_API} to apply this security control: only mfa-admin-roles (conditional access), mfa-all-users and ` +
+      'block-legacy-authentication (security defaults) are applied on Microsoft 365',
   ),
   notAvailable(
     'backup',

@@ -2,6 +2,7 @@ import type { SecureScore, SecureScoreControlProfile } from '@microsoft/microsof
 import type { CloudPages } from '../pages.js';
 import type { CloudSecurityControlRecord, SecurityPostureProvider } from '../security-posture.provider.js';
 import type { GraphTenantClient } from './graph-client.js';
+import { applyControlOnGraph, GRAPH_APPLIED_CONTROLS } from './graph-control-apply.js';
 import { unsupportedCall } from './graph-unsupported.js';
 
 /**
@@ -36,8 +37,8 @@ const RECOMMENDATION_OF = new Map(
 export function graphSecurityPosture(graph: GraphTenantClient): SecurityPostureProvider {
   return {
     listSecurityControls: () => securityControls(graph),
-    previewSecurityControl: () => unsupportedCall('securityControlApply'),
-    applySecurityControl: () => unsupportedCall('securityControlApply'),
+    previewSecurityControl: (controlId) => applyControlOnGraph(graph, controlId, true),
+    applySecurityControl: (controlId) => applyControlOnGraph(graph, controlId, false),
     applyInformationBarriers: () => unsupportedCall('informationBarriers'),
   };
 }
@@ -66,8 +67,7 @@ function securityControls(graph: GraphTenantClient): CloudPages<CloudSecurityCon
       yield [...met].map(([controlId, compliant]) => ({
         controlId,
         compliant,
-        // Applying is not implemented on Graph yet (applySecurityControl answers Unsupported).
-        applySupported: false,
+        applySupported: controlId in GRAPH_APPLIED_CONTROLS,
       }));
     },
   };
