@@ -22,8 +22,6 @@ interface CloudUserRoundBase {
 
 export interface CloudCompleteUserRound extends CloudUserRoundBase {
   readonly kind: 'complete';
-  /** A cursor was given but the cloud no longer knew it (expired): this complete round replaces it. */
-  readonly cursorExpired: boolean;
 }
 
 export interface CloudUserChangesRound extends CloudUserRoundBase {

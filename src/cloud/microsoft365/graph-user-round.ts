@@ -80,5 +80,5 @@ export async function graphUserRound(
     query: { $select: `${USER_SELECT},deletedDateTime` },
   }))
     users.push(...page.value.map((user) => cloudUserOf(user)));
-  return { kind: 'complete', users, cursor: next, cursorExpired: cursor !== null, signInActivity };
+  return { kind: 'complete', users, cursor: next, signInActivity };
 }

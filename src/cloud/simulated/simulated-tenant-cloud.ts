@@ -31,12 +31,11 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
       getTenant: () => op('directory.getTenant', () => cloud.getTenant(tenant)),
       listUsers: () => list('directory.listUsers', () => cloud.listUsers(tenant)),
       // No change tracking: every round is the whole directory, and no cursor is kept.
-      readUsers: (cursor) =>
+      readUsers: () =>
         op('directory.listUsers', async () => ({
           kind: 'complete' as const,
           users: await cloud.listUsers(tenant),
           cursor: null,
-          cursorExpired: cursor !== null,
           signInActivity: { available: true as const },
         })),
       listGroups: () => list('directory.listGroups', () => cloud.listGroups(tenant)),
