@@ -93,12 +93,16 @@ export async function eventsOf(
 export const fieldsOf = (body: Envelope) =>
   (body.error?.details.fields as Array<{ field: string; problem: string }> | undefined) ?? [];
 
-/** An alert and an onboarded device written straight into our tables (no cloud twin): for read and comment probes. */
+/**
+ * An alert and an onboarded device written straight into our tables, for read and comment probes; the alert
+ * also exists in the simulated cloud (a comment reaches the cloud first), the device does not.
+ */
 export async function insertSecurityRows(
   app: TestApp,
   scope: Scope,
   tenant: Tenant,
 ): Promise<{ alertId: string; deviceId: string }> {
+  const { externalId } = await securityCloud(app).raiseAlert(tenant.externalId, { title: 'Probe' });
   const { rows } = await app.pool.query<{ alert_id: string; device_id: string }>(
     `with d as (
        insert into devices (id, organization_id, environment, tenant_id, external_id, device_name, os_platform,
@@ -110,11 +114,11 @@ export async function insertSecurityRows(
      a as (
        insert into security_alerts (id, organization_id, environment, tenant_id, external_id, title, description,
          severity, severity_rank, status, category, source, affected_entity, created_at, updated_at)
-       values (gen_random_uuid(), $1, $2, $3, gen_random_uuid()::text, 'Probe', '', 'Low', 2, 'New', 'Malware',
+       values (gen_random_uuid(), $1, $2, $3, $4, 'Probe', '', 'Low', 2, 'New', 'Malware',
          'Defender', 'PROBE', now(), now())
        returning id)
      select a.id as alert_id, d.id as device_id from a, d`,
-    [scope.organizationId, scope.environment, tenant.id],
+    [scope.organizationId, scope.environment, tenant.id, externalId],
   );
   return { alertId: rows[0].alert_id, deviceId: rows[0].device_id };
 }
