@@ -38,7 +38,8 @@ export function cloudErrorFromDefender(
   const message = (body?.error?.message ?? '').trim().slice(0, 500);
   const options = { provider: MICROSOFT365, cloudCode: code };
   const retryAfterSeconds = retryAfterOf(headers) ?? DEFAULT_RETRY_AFTER_SECONDS;
-  if (status === 404) return new CloudError('NotFound', `${what}: not found in Defender for Endpoint`, options);
+  if (status === 404)
+    return new CloudError('NotFound', `${what}: not found in Defender for Endpoint`, options);
   if (status === 401)
     return new CloudError('Forbidden', `Defender for Endpoint refused the app's token (${what})`, options);
   if (status === 403)

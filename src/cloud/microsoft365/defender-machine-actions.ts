@@ -20,7 +20,10 @@ import type { GraphTenantClient } from './graph-client.js';
  * for it before posting. A job that died after the POST finds its action instead of isolating twice.
  */
 const START: Record<CloudDeviceActionKind, { path: string; body: (type: string | null) => object }> = {
-  Isolate: { path: 'isolate', body: (type) => ({ IsolationType: type === 'Selective' ? 'Selective' : 'Full' }) },
+  Isolate: {
+    path: 'isolate',
+    body: (type) => ({ IsolationType: type === 'Selective' ? 'Selective' : 'Full' }),
+  },
   Release: { path: 'unisolate', body: () => ({}) },
   Scan: { path: 'runAntiVirusScan', body: (type) => ({ ScanType: type === 'Full' ? 'Full' : 'Quick' }) },
 };
@@ -123,7 +126,9 @@ async function getDeviceAction(
 ): Promise<CloudDeviceActionRecord | null> {
   try {
     return deviceActionRecordOf(
-      await defender.get<DefenderMachineAction>(`/api/machineactions/${encodeURIComponent(actionExternalId)}`),
+      await defender.get<DefenderMachineAction>(
+        `/api/machineactions/${encodeURIComponent(actionExternalId)}`,
+      ),
     );
   } catch (error) {
     if (isCloudError(error, 'NotFound')) return null;

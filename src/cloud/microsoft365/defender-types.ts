@@ -27,7 +27,8 @@ export interface DefenderMachine {
 }
 
 export type DefenderActionType = 'Isolate' | 'Unisolate' | 'RunAntiVirusScan' | (string & {});
-export type DefenderActionStatus = 'Pending' | 'InProgress' | 'Succeeded' | 'Failed' | 'TimeOut' | 'Cancelled';
+export type DefenderActionStatus =
+  'Pending' | 'InProgress' | 'Succeeded' | 'Failed' | 'TimeOut' | 'Cancelled';
 
 export interface DefenderMachineAction {
   id: string;

@@ -121,7 +121,9 @@ export function deviceRecordOf(
     riskLevel: machine ? (RISK[machine.riskScore ?? ''] ?? 'No data') : 'No data',
     exposureScore: machine ? (EXPOSURE[machine.exposureLevel ?? ''] ?? 0) : 0,
     healthState: machine ? (HEALTH[machine.healthStatus ?? ''] ?? 'Misconfigured') : 'Inactive',
-    onboardingStatus: machine ? (ONBOARDING[machine.onboardingStatus ?? ''] ?? 'Pending') : 'Can be Onboarded',
+    onboardingStatus: machine
+      ? (ONBOARDING[machine.onboardingStatus ?? ''] ?? 'Pending')
+      : 'Can be Onboarded',
     lastSeenAt: later(device.lastSyncDateTime, machine?.lastSeen),
     openRecommendations: [],
     isolated,
