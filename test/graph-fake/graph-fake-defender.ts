@@ -102,15 +102,16 @@ function list<T extends object>(
   }
   const skip = Number(query.get('$skip') ?? 0);
   const top = Number(query.get('$top') ?? state.pageSize);
-  const next = new URLSearchParams(query);
-  next.set('$skip', String(skip + top));
-  next.set('$top', String(top));
+  const next = [...query.entries(), ['$skip', String(skip + top)], ['$top', String(top)]]
+    .filter(([name], index, all) => all.findLastIndex(([other]) => other === name) === index)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
   return {
     status: 200,
     body: {
       '@odata.context': `${base}/api/$metadata#${path.slice(5)}`,
       value: chosen.slice(skip, skip + top).map(sent),
-      ...(skip + top < chosen.length ? { '@odata.nextLink': `${base}${path}?${next.toString()}` } : {}),
+      ...(skip + top < chosen.length ? { '@odata.nextLink': `${base}${path}?${next}` } : {}),
     },
   };
 }

@@ -86,8 +86,7 @@ export class DefenderTenantClient {
   }
 
   get<T>(path: string, query: Record<string, string> = {}): Promise<T> {
-    const search = new URLSearchParams(query).toString();
-    return this.call<T>('GET', `${this.settings.defenderUrl}${path}${search ? `?${search}` : ''}`);
+    return this.call<T>('GET', this.url(path, query));
   }
 
   post<T>(path: string, body: unknown): Promise<T> {
@@ -96,13 +95,20 @@ export class DefenderTenantClient {
 
   /** A collection page by page (Defender pages with `@odata.nextLink`, up to 10,000 items a page). */
   async *pages<T>(path: string, query: Record<string, string> = {}): AsyncGenerator<T[]> {
-    const search = new URLSearchParams(query).toString();
-    let next: string | undefined = `${this.settings.defenderUrl}${path}${search ? `?${search}` : ''}`;
+    let next: string | undefined = this.url(path, query);
     while (next !== undefined) {
       const body: DefenderCollection<T> = await this.call<DefenderCollection<T>>('GET', next);
       next = body['@odata.nextLink'];
       yield body.value ?? [];
     }
+  }
+
+  /** OData's query, percent-encoded (`%20`, not form encoding's `+`, which OData does not read as a space). */
+  private url(path: string, query: Record<string, string>): string {
+    const search = Object.entries(query)
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+      .join('&');
+    return `${this.settings.defenderUrl}${path}${search ? `?${search}` : ''}`;
   }
 
   private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
