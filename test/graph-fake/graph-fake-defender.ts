@@ -4,10 +4,12 @@ import type {
   DefenderMachine,
   DefenderMachineAction,
 } from '../../src/cloud/microsoft365/defender-types.js';
+import type { DefenderRecommendation } from '../../src/cloud/microsoft365/defender-recommendations.js';
 import type { IncomingMessage } from 'node:http';
 import { defaultCode, defaultMessage, retryAfter, type Fault, type RecordedRequest } from './graph-fake.js';
+import { advance, postAction } from './graph-fake-defender-actions.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import type { FakeTenant, GraphFakeState } from './graph-fake-state.js';
 
 /**
  * Microsoft Defender for Endpoint's API on its own HTTPS origin, as the fake serves it (learn.microsoft.com,
@@ -22,8 +24,14 @@ export interface FakeMachineAction extends DefenderMachineAction {
   outcome: DefenderActionStatus;
 }
 
+/** A security recommendation with the machines it is open on (its `machineReferences`). */
+export interface FakeRecommendation extends DefenderRecommendation {
+  machineIds: string[];
+}
+
 export interface FakeDefender {
   machines: DefenderMachine[];
+  recommendations: FakeRecommendation[];
   actions: FakeMachineAction[];
   /** The outcome given to the next actions posted (Succeeded unless a test says Failed, TimeOut…). */
   nextOutcome: DefenderActionStatus;
@@ -34,7 +42,7 @@ const defenders = new WeakMap<FakeTenant, FakeDefender>();
 export function fakeDefender(tenant: FakeTenant): FakeDefender {
   let defender = defenders.get(tenant);
   if (!defender) {
-    defender = { machines: [], actions: [], nextOutcome: 'Succeeded' };
+    defender = { machines: [], recommendations: [], actions: [], nextOutcome: 'Succeeded' };
     defenders.set(tenant, defender);
   }
   return defender;
@@ -58,15 +66,28 @@ export function fakeMachine(fields: Partial<DefenderMachine> = {}): DefenderMach
 
 /** Defender's token scope and the application roles (of the WindowsDefenderATP app) its tokens carry. */
 export const DEFENDER_SCOPE = 'https://api.securitycenter.microsoft.com/.default';
-export const isDefenderRole = (role: string): boolean => /^Machine\./.test(role);
+export const isDefenderRole = (role: string): boolean =>
+  /^(Machine|SecurityRecommendation|Vulnerability)\./.test(role);
+
+/** A recommendation shaped like Defender's ("Recommendation methods and properties"), open on `machineIds`. */
+export function fakeRecommendation(
+  fields: Partial<FakeRecommendation> & Pick<FakeRecommendation, 'id' | 'machineIds'>,
+): FakeRecommendation {
+  return {
+    recommendationName: 'Update Google Chrome',
+    productName: 'chrome',
+    status: 'Active',
+    exposedMachinesCount: fields.machineIds.length,
+    ...fields,
+  };
+}
 
 const ROLES = {
   read: ['Machine.Read.All', 'Machine.ReadWrite.All'],
-  isolate: ['Machine.Isolate'],
-  scan: ['Machine.Scan'],
+  recommendations: ['SecurityRecommendation.Read.All', 'Vulnerability.Read.All'],
 };
 
-function defenderError(status: number, code: string, message: string): FakeReply {
+export function defenderError(status: number, code: string, message: string): FakeReply {
   return { status, body: { error: { code, message, target: randomUUID() } } };
 }
 
@@ -117,90 +138,22 @@ function list<T extends object>(
 }
 
 /** An item as Defender sends it (without the fake's own bookkeeping). */
-function sent<T extends object>(item: T): T {
-  const { outcome: _outcome, ...rest } = item as T & { outcome?: unknown };
+export function sent<T extends object>(item: T): T {
+  const {
+    outcome: _outcome,
+    machineIds: _machineIds,
+    ...rest
+  } = item as T & {
+    outcome?: unknown;
+    machineIds?: unknown;
+  };
   return rest as T;
 }
 
-/** Each read moves an unfinished action on: Pending → InProgress → its outcome. */
-function advance(action: FakeMachineAction): void {
-  if (action.status === 'Pending') action.status = 'InProgress';
-  else if (action.status === 'InProgress') action.status = action.outcome;
-  else return;
-  action.lastUpdateDateTimeUtc = new Date().toISOString();
-}
-
-const POSTS: Record<
-  string,
-  { type: string; roles: string[]; scope: (body: Record<string, unknown>) => string | null | 'bad' }
-> = {
-  isolate: {
-    type: 'Isolate',
-    roles: ROLES.isolate,
-    scope: (body) =>
-      body.IsolationType === 'Full' || body.IsolationType === 'Selective' ? body.IsolationType : 'bad',
-  },
-  unisolate: { type: 'Unisolate', roles: ROLES.isolate, scope: () => null },
-  runAntiVirusScan: {
-    type: 'RunAntiVirusScan',
-    roles: ROLES.scan,
-    scope: (body) => (body.ScanType === 'Quick' || body.ScanType === 'Full' ? body.ScanType : 'bad'),
-  },
-};
-
-/** A family Defender lets run one at a time on a machine. */
-const familyOf = (type: string) => (type === 'RunAntiVirusScan' ? 'scan' : 'isolation');
-
-function postAction(
-  defender: FakeDefender,
-  machine: DefenderMachine,
-  verb: string,
-  token: IssuedToken,
-  body: unknown,
-): FakeReply {
-  const post = POSTS[verb];
-  if (!post) return defenderError(404, 'NotFound', `The fake does not serve POST ${verb}`);
-  if (!post.roles.some((role) => token.roles.includes(role)))
-    return defenderError(403, 'Forbidden', `Missing application role: ${post.roles.join(', ')}`);
-  const fields = (body ?? {}) as Record<string, unknown>;
-  const scope = post.scope(fields);
-  if (typeof fields.Comment !== 'string' || fields.Comment.trim() === '' || scope === 'bad')
-    return defenderError(
-      400,
-      'InvalidRequestBody',
-      'Request body is invalid: Comment and the type are required',
-    );
-  const running = defender.actions.find(
-    (action) =>
-      action.machineId === machine.id &&
-      familyOf(action.type) === familyOf(post.type) &&
-      (action.status === 'Pending' || action.status === 'InProgress'),
-  );
-  if (running)
-    return defenderError(400, 'ActiveRequestAlreadyExists', `Action is already in progress (${running.id})`);
-  const now = new Date().toISOString();
-  const action: FakeMachineAction = {
-    id: randomUUID(),
-    type: post.type,
-    scope,
-    requestor: token.clientId,
-    requestorComment: fields.Comment,
-    status: 'Pending',
-    machineId: machine.id,
-    computerDnsName: machine.computerDnsName,
-    creationDateTimeUtc: now,
-    lastUpdateDateTimeUtc: now,
-    cancellationRequestor: null,
-    cancellationComment: null,
-    errorHResult: 0,
-    title: null,
-    outcome: defender.nextOutcome,
-  };
-  defender.actions.push(action);
-  return { status: 201, body: sent(action) };
-}
-
-/** Every request to the Defender origin (registered in graph-fake.ts). */
+/**
+ * Every request to the Defender origin (registered in graph-fake.ts): machines, machine actions,
+ * recommendations and the machines each is open on.
+ */
 export function handleDefender(
   state: GraphFakeState,
   base: string,
@@ -227,6 +180,24 @@ export function handleDefender(
     if (path.length === 4 && call.method === 'GET') return { status: 200, body: machine };
     if (path.length === 5 && call.method === 'POST')
       return postAction(defender, machine, path[4], token, call.body);
+  }
+  if (path[2] === 'recommendations' && call.method === 'GET') {
+    if (!ROLES.recommendations.some((role) => token.roles.includes(role)))
+      return defenderError(403, 'Forbidden', 'Missing application role: SecurityRecommendation.Read.All');
+    if (path.length === 3)
+      return list(state, base, '/api/recommendations', defender.recommendations, call.query);
+    const recommendation = defender.recommendations.find((candidate) => candidate.id === path[3]);
+    if (!recommendation || path[4] !== 'machineReferences')
+      return defenderError(404, 'ResourceNotFound', `Recommendation ${path[3]} was not found`);
+    const references = defender.machines
+      .filter((machine) => recommendation.machineIds.includes(machine.id))
+      .map((machine) => ({
+        id: machine.id,
+        computerDnsName: machine.computerDnsName,
+        osPlatform: machine.osPlatform,
+        rbacGroupName: 'UnassignedGroup',
+      }));
+    return list(state, base, `/api/recommendations/${path[3]}/machineReferences`, references, call.query);
   }
   if (path[2] === 'machineactions' && call.method === 'GET') {
     if (!readable) return defenderError(403, 'Forbidden', 'Missing application role: Machine.Read.All');

@@ -5,7 +5,7 @@ import { GraphTransport } from '../../src/cloud/microsoft365/graph-transport.js'
 import { microsoft365SettingsOf } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { allPages } from '../../src/cloud/pages.js';
 import type { CloudDeviceActionRequest, CloudSecurityProvider } from '../../src/cloud/security.provider.js';
-import { fakeDefender, fakeMachine } from '../graph-fake/graph-fake-defender.js';
+import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { cloudFailure, FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 
@@ -85,6 +85,28 @@ beforeAll(async () => {
     fakeMachine({ aadDeviceId: '4b1c2d3e-0000-4000-8000-00000000d0ff', computerDnsName: 'srv-01' }),
     fakeMachine({ aadDeviceId: null, computerDnsName: 'legacy-01' }),
   );
+  const [laptop, mac, server] = defender().machines;
+  defender().recommendations.push(
+    fakeRecommendation({ id: 'va-_-google-_-chrome', machineIds: [laptop.id, server.id] }),
+    fakeRecommendation({
+      id: 'scid-2090',
+      recommendationName: 'Encrypt all BitLocker-supported drives',
+      productName: 'windows',
+      machineIds: [laptop.id],
+    }),
+    fakeRecommendation({
+      id: 'va-_-apple-_-macos',
+      recommendationName: 'Update macOS',
+      machineIds: [mac.id],
+    }),
+    // Not in our catalog, and one no machine is exposed to any more: no machineReferences read for them.
+    fakeRecommendation({
+      id: 'va-_-zoom-_-zoom',
+      recommendationName: 'Update Zoom',
+      machineIds: [laptop.id],
+    }),
+    fakeRecommendation({ id: 'va-_-openssl-_-openssl', status: 'Exception', machineIds: [laptop.id] }),
+  );
   const transport = new GraphTransport(microsoft365SettingsOf({ microsoft365: scenario.settings }));
   const graph = transport.forTenant(
     { clientId: scenario.app.clientId, clientSecret: scenario.secret },
@@ -107,6 +129,12 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       'GET /api/machines',
       'GET /api/machines?$skip=2&$top=2',
       "GET /api/machineactions?$filter=type eq 'Isolate' or type eq 'Unisolate'",
+      'GET /api/recommendations',
+      'GET /api/recommendations?$skip=2&$top=2',
+      'GET /api/recommendations?$skip=4&$top=2',
+      'GET /api/recommendations/va-_-google-_-chrome/machineReferences',
+      'GET /api/recommendations/scid-2090/machineReferences',
+      'GET /api/recommendations/va-_-apple-_-macos/machineReferences',
     ]);
     // Two tokens of the one app in the tenant, one per scope (MSAL's cache): Graph's, and Defender's with
     // only its Machine.* roles.
@@ -116,7 +144,7 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
     ]);
     const defenderTokens = [...scenario.fake.state.tokens.values()].filter((t) => t.audience === 'defender');
     expect(defenderTokens.map((t) => t.roles.sort())).toEqual([
-      ['Machine.Isolate', 'Machine.Read.All', 'Machine.Scan'],
+      ['Machine.Isolate', 'Machine.Read.All', 'Machine.Scan', 'SecurityRecommendation.Read.All'],
     ]);
 
     const devices = pages.flat();
@@ -138,7 +166,7 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       healthState: 'Active',
       onboardingStatus: 'Onboarded',
       lastSeenAt: '2026-11-26T08:05:00Z',
-      openRecommendations: [],
+      openRecommendations: ['enable-bitlocker', 'update-chrome'],
       isolated: false,
     });
     // No Defender machine: nothing known of its risk, and it can be onboarded.
@@ -153,6 +181,7 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       healthState: 'Inactive',
       onboardingStatus: 'Can be Onboarded',
       lastSeenAt: '2026-11-26T07:40:00Z',
+      openRecommendations: [],
     });
     expect(devices[2]).toMatchObject({
       osPlatform: 'macOS',
@@ -163,6 +192,7 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       healthState: 'Misconfigured',
       onboardingStatus: 'Pending',
       userExternalId: null,
+      openRecommendations: ['update-os'],
     });
   });
 
@@ -199,7 +229,11 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
         expect.objectContaining({
           capability: 'devices',
           available: true,
-          permissions: ['DeviceManagementManagedDevices.Read.All', 'Machine.Read.All'],
+          permissions: [
+            'DeviceManagementManagedDevices.Read.All',
+            'Machine.Read.All',
+            'SecurityRecommendation.Read.All',
+          ],
         }),
         expect.objectContaining({
           capability: 'deviceActions',

@@ -1,4 +1,4 @@
-import { fakeDefender, fakeMachine } from '../graph-fake/graph-fake-defender.js';
+import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { eventually } from '../helpers/eventually.js';
 import { api, waitForAction } from '../security/security-kit.js';
@@ -71,7 +71,11 @@ beforeAll(async () => {
       userId: adele.user.id,
     }),
   );
-  defender().machines.push(fakeMachine({ aadDeviceId: LAPTOP, riskScore: 'High', exposureLevel: 'High' }));
+  const laptop = fakeMachine({ aadDeviceId: LAPTOP, riskScore: 'High', exposureLevel: 'High' });
+  defender().machines.push(laptop);
+  defender().recommendations.push(
+    fakeRecommendation({ id: 'va-_-google-_-chrome', machineIds: [laptop.id] }),
+  );
   ({ tenantId } = await onboardAndSyncLive(world));
   firstSyncCalls = graphCalls(world);
   firstSyncDefenderCalls = defenderCalls();
@@ -87,6 +91,8 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     expect(firstSyncDefenderCalls).toEqual([
       'GET /api/machines',
       "GET /api/machineactions?$filter=type eq 'Isolate' or type eq 'Unisolate'",
+      'GET /api/recommendations',
+      'GET /api/recommendations/va-_-google-_-chrome/machineReferences',
     ]);
     expect(await devices()).toEqual([
       expect.objectContaining({
@@ -102,6 +108,16 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
         riskLevel: 'No data',
         onboardingStatus: 'Can be Onboarded',
       }),
+    ]);
+    // Defender's open recommendation of the laptop feeds the device recommendations.
+    const recommendations = await api<Array<{ id: string; title: string; affectedDeviceCount: number }>>(
+      world.app,
+      'GET',
+      '/device-security/recommendations',
+      { key: world.key, tenantId },
+    );
+    expect(recommendations.body.data).toEqual([
+      expect.objectContaining({ id: 'update-chrome', title: 'Update Google Chrome', affectedDeviceCount: 1 }),
     ]);
   });
 

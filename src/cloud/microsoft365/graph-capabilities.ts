@@ -169,9 +169,14 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     capability: 'devices',
     available: true,
     graphApi:
-      'GET /deviceManagement/managedDevices (Intune) joined with Defender for Endpoint GET /api/machines and ' +
-      'the isolate/unisolate GET /api/machineactions, by Entra ID device id',
-    permissions: ['DeviceManagementManagedDevices.Read.All', 'Machine.Read.All'],
+      'GET /deviceManagement/managedDevices (Intune) joined with Defender for Endpoint GET /api/machines, ' +
+      'the isolate/unisolate GET /api/machineactions and GET /api/recommendations (+ machineReferences), ' +
+      'by Entra ID device id',
+    permissions: [
+      'DeviceManagementManagedDevices.Read.All',
+      'Machine.Read.All',
+      'SecurityRecommendation.Read.All',
+    ],
   },
   {
     capability: 'deviceActions',

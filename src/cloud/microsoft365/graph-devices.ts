@@ -9,6 +9,7 @@ import type {
   CloudOsPlatform,
 } from '../security.provider.js';
 import { defenderClientOf, type DefenderTenantClient } from './defender-client.js';
+import { openRecommendationsByMachine } from './defender-recommendations.js';
 import type { DefenderMachine, DefenderMachineAction } from './defender-types.js';
 import type { GraphTenantClient } from './graph-client.js';
 
@@ -17,7 +18,8 @@ import type { GraphTenantClient } from './graph-client.js';
  * DeviceManagementManagedDevices.Read.All) joined with Defender for Endpoint's machines (`GET /api/machines`,
  * Machine.Read.All) by the Entra ID device id, the one id both carry (and alerts' device evidence too). Intune
  * says what the device is (OS, ownership, compliance, enrolment, user); Defender how exposed it is (risk,
- * exposure, sensor health, onboarding) and, from its succeeded isolate/release actions, whether it is isolated.
+ * exposure, sensor health, onboarding, open security recommendations: defender-recommendations.ts) and, from
+ * its succeeded isolate/release actions, whether it is isolated.
  * docs/microsoft365.md "Devices" has the mapping and what is left.
  */
 const MANAGED_DEVICES = '/deviceManagement/managedDevices';
@@ -98,7 +100,10 @@ const later = (a: string | null | undefined, b: string | null | undefined): stri
 export function deviceRecordOf(
   device: ManagedDevice,
   machine: DefenderMachine | null,
-  isolated: boolean,
+  defender: { isolated: boolean; openRecommendations: string[] } = {
+    isolated: false,
+    openRecommendations: [],
+  },
 ): CloudDeviceRecord | null {
   const osPlatform = platformOf(device.operatingSystem);
   if (!osPlatform) return null;
@@ -125,8 +130,8 @@ export function deviceRecordOf(
       ? (ONBOARDING[machine.onboardingStatus ?? ''] ?? 'Pending')
       : 'Can be Onboarded',
     lastSeenAt: later(device.lastSyncDateTime, machine?.lastSeen),
-    openRecommendations: [],
-    isolated,
+    openRecommendations: defender.openRecommendations,
+    isolated: defender.isolated,
   };
 }
 
@@ -134,9 +139,11 @@ export function deviceRecordOf(
  * Machines by Entra ID device id, and those isolated now: the latest succeeded Isolate or Unisolate of each
  * machine says (the machine entity itself does not carry its isolation).
  */
-async function defenderView(
-  defender: DefenderTenantClient,
-): Promise<{ machines: Map<string, DefenderMachine>; isolated: Set<string> }> {
+async function defenderView(defender: DefenderTenantClient): Promise<{
+  machines: Map<string, DefenderMachine>;
+  isolated: Set<string>;
+  recommendations: Map<string, string[]>;
+}> {
   const machines = new Map<string, DefenderMachine>();
   for await (const page of defender.pages<DefenderMachine>('/api/machines'))
     for (const machine of page)
@@ -154,21 +161,24 @@ async function defenderView(
   const isolated = new Set(
     [...latest.values()].filter((action) => action.type === 'Isolate').map((action) => action.machineId),
   );
-  return { machines, isolated };
+  return { machines, isolated, recommendations: await openRecommendationsByMachine(defender) };
 }
 
 /** The tenant's devices, one page per Intune page (Defender's view is read once, before the first). */
 export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRecord> {
   return {
     async *[Symbol.asyncIterator]() {
-      const { machines, isolated } = await defenderView(defenderClientOf(graph));
+      const { machines, isolated, recommendations } = await defenderView(defenderClientOf(graph));
       for await (const page of graph.pages<ManagedDevice>(MANAGED_DEVICES, {
         query: { $select: MANAGED_DEVICE_SELECT },
       })) {
         const records: CloudDeviceRecord[] = [];
         for (const device of page.value) {
           const machine = machines.get(deviceKeyOf(device)) ?? null;
-          const record = deviceRecordOf(device, machine, machine !== null && isolated.has(machine.id));
+          const record = deviceRecordOf(device, machine, {
+            isolated: machine !== null && isolated.has(machine.id),
+            openRecommendations: (machine && recommendations.get(machine.id)) ?? [],
+          });
           if (record) records.push(record);
         }
         yield records;
