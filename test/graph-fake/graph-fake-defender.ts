@@ -30,6 +30,8 @@ export interface FakeRecommendation extends DefenderRecommendation {
 }
 
 export interface FakeDefender {
+  /** False: Defender for Endpoint was never set up in the tenant (Entra ID refuses its scope, AADSTS500011). */
+  provisioned: boolean;
   machines: DefenderMachine[];
   recommendations: FakeRecommendation[];
   actions: FakeMachineAction[];
@@ -42,7 +44,13 @@ const defenders = new WeakMap<FakeTenant, FakeDefender>();
 export function fakeDefender(tenant: FakeTenant): FakeDefender {
   let defender = defenders.get(tenant);
   if (!defender) {
-    defender = { machines: [], recommendations: [], actions: [], nextOutcome: 'Succeeded' };
+    defender = {
+      provisioned: true,
+      machines: [],
+      recommendations: [],
+      actions: [],
+      nextOutcome: 'Succeeded',
+    };
     defenders.set(tenant, defender);
   }
   return defender;

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { DEFENDER_SCOPE, isDefenderRole } from './graph-fake-defender.js';
+import { DEFENDER_SCOPE, fakeDefender, isDefenderRole } from './graph-fake-defender.js';
 import type { GraphFakeState } from './graph-fake-state.js';
 
 export interface FakeReply {
@@ -131,6 +131,15 @@ export function handleTokenRequest(
       65001,
       `The user or administrator has not consented to use the application with ID '${clientId}' named ` +
         `'${app.displayName}'. Send an interactive authorization request for this user and resource.`,
+    );
+  if (defender && !fakeDefender(tenant).provisioned)
+    return entraError(
+      400,
+      'invalid_resource',
+      500011,
+      `The resource principal named https://api.securitycenter.microsoft.com was not found in the tenant named ` +
+        `${tenant.displayName}. This can happen if the application has not been installed by the administrator ` +
+        'of the tenant or consented to by any user in the tenant.',
     );
   const expiresAt = Date.now() + state.tokenLifetimeSeconds * 1000;
   // A token carries the roles of its resource only: Defender's (Machine.*) or Graph's.

@@ -223,6 +223,30 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
     defender().actions.length = 0;
   });
 
+  it('a tenant without Defender for Endpoint (AADSTS500011): Intune devices with no Defender data; actions refused', async () => {
+    const bare = scenario.fake.state.addTenant({ displayName: 'No Defender' });
+    bare.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
+    fakeDefender(bare).provisioned = false;
+    fakeManagedDevices(bare).push(fakeManagedDevice({ azureADDeviceId: LAPTOP }));
+    const transport = new GraphTransport(microsoft365SettingsOf({ microsoft365: scenario.settings }));
+    const bareSecurity = graphTenantAreas(
+      transport.forTenant({ clientId: scenario.app.clientId, clientSecret: scenario.secret }, bare.id),
+    ).security;
+    expect(await allPages(bareSecurity.listDevices())).toEqual([
+      expect.objectContaining({
+        externalId: LAPTOP,
+        riskLevel: 'No data',
+        onboardingStatus: 'Can be Onboarded',
+        openRecommendations: [],
+        isolated: false,
+      }),
+    ]);
+    const error = await cloudFailure(bareSecurity.startDeviceAction(LAPTOP, request()));
+    expect(error).toMatchObject({ kind: 'Refused', cloudCode: 'AADSTS500011' });
+    expect(error.message).toContain(`Defender for Endpoint is not set up in tenant ${bare.id}`);
+    expect(defenderCalls()).toEqual([]);
+  });
+
   it('the capability table lists devices and device actions as available, with their permissions', () => {
     expect(MICROSOFT365_CAPABILITIES.filter((row) => row.capability.startsWith('device'))).toEqual(
       expect.arrayContaining([

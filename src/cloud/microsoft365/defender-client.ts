@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CloudError } from '../cloud-error.js';
+import { CloudError, isCloudError } from '../cloud-error.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365, retryAfterOf } from './graph-errors.js';
 import { DEFENDER_DEFAULT_SCOPE, type Microsoft365Settings } from './microsoft365.settings.js';
@@ -68,6 +68,14 @@ export function cloudErrorFromDefender(
 
 const RETRIED = new Set([429, 503, 504]);
 
+/** Entra ID's "resource principal not found in the tenant" for Defender's scope. */
+const DEFENDER_MISSING = 'AADSTS500011';
+
+/** Whether an error says the tenant has no Defender for Endpoint (its API unknown to the tenant's Entra ID). */
+export function isDefenderMissing(error: unknown): boolean {
+  return isCloudError(error) && error.cloudCode === DEFENDER_MISSING;
+}
+
 /**
  * Microsoft Defender for Endpoint's API (`{MICROSOFT_DEFENDER_URL}/api/...`) for one tenant: the app's token
  * for Defender's scope from the same MSAL cache as Graph's (one token per tenant and scope), bounded retries of
@@ -103,6 +111,24 @@ export class DefenderTenantClient {
     }
   }
 
+  /**
+   * The app's token for Defender's scope. A tenant where Defender for Endpoint was never set up has no service
+   * principal for its API, and Entra ID refuses the token with AADSTS500011: said so, in Defender's words.
+   */
+  private async token(): Promise<string> {
+    try {
+      return await this.graph.accessToken(DEFENDER_DEFAULT_SCOPE);
+    } catch (error) {
+      if (!isDefenderMissing(error)) throw error;
+      throw new CloudError(
+        'Refused',
+        `Defender for Endpoint is not set up in tenant ${this.tenantId} (Entra ID knows no Defender for ` +
+          'Endpoint API there: no licence, or never opened in the Microsoft Defender portal)',
+        { provider: MICROSOFT365, cloudCode: DEFENDER_MISSING, cause: error },
+      );
+    }
+  }
+
   /** OData's query, percent-encoded (`%20`, not form encoding's `+`, which OData does not read as a space). */
   private url(path: string, query: Record<string, string>): string {
     const search = Object.entries(query)
@@ -115,7 +141,7 @@ export class DefenderTenantClient {
     const what = `${method} ${new URL(url).pathname} in tenant ${this.tenantId}`;
     const { maxRetries, maxRetryWaitSeconds, retryDelaySeconds, requestTimeoutMs } = this.settings;
     for (let attempt = 0; ; attempt++) {
-      const token = await this.graph.accessToken(DEFENDER_DEFAULT_SCOPE);
+      const token = await this.token();
       let response: Response;
       try {
         response = await fetch(url, {

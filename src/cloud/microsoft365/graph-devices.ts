@@ -8,7 +8,7 @@ import type {
   CloudOnboardingStatus,
   CloudOsPlatform,
 } from '../security.provider.js';
-import { defenderClientOf, type DefenderTenantClient } from './defender-client.js';
+import { defenderClientOf, isDefenderMissing, type DefenderTenantClient } from './defender-client.js';
 import { openRecommendationsByMachine } from './defender-recommendations.js';
 import type { DefenderMachine, DefenderMachineAction } from './defender-types.js';
 import type { GraphTenantClient } from './graph-client.js';
@@ -164,11 +164,23 @@ async function defenderView(defender: DefenderTenantClient): Promise<{
   return { machines, isolated, recommendations: await openRecommendationsByMachine(defender) };
 }
 
+const NO_DEFENDER: Awaited<ReturnType<typeof defenderView>> = {
+  machines: new Map(),
+  isolated: new Set(),
+  recommendations: new Map(),
+};
+
 /** The tenant's devices, one page per Intune page (Defender's view is read once, before the first). */
 export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRecord> {
   return {
     async *[Symbol.asyncIterator]() {
-      const { machines, isolated, recommendations } = await defenderView(defenderClientOf(graph));
+      const { machines, isolated, recommendations } = await defenderView(defenderClientOf(graph)).catch(
+        (error: unknown) => {
+          // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
+          if (isDefenderMissing(error)) return NO_DEFENDER;
+          throw error;
+        },
+      );
       for await (const page of graph.pages<ManagedDevice>(MANAGED_DEVICES, {
         query: { $select: MANAGED_DEVICE_SELECT },
       })) {
