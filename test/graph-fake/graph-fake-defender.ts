@@ -233,6 +233,14 @@ export function serveDefender(
   const { record, parsed, raw, request, fault } = received;
   const body = raw ? (JSON.parse(raw) as unknown) : undefined;
   if (body !== undefined) record.body = body;
+  const call = {
+    method: record.method,
+    path: parsed.pathname,
+    query: parsed.searchParams,
+    body,
+    authorization: request.headers.authorization,
+  };
+  if (fault?.lostAnswer) handleDefender(state, base, call);
   if (fault && fault.status >= 400)
     return {
       status: fault.status,
@@ -244,11 +252,5 @@ export function serveDefender(
         },
       },
     };
-  return handleDefender(state, base, {
-    method: record.method,
-    path: parsed.pathname,
-    query: parsed.searchParams,
-    body,
-    authorization: request.headers.authorization,
-  });
+  return handleDefender(state, base, call);
 }

@@ -39,6 +39,8 @@ export interface Fault {
   times?: number;
   /** Wait this long before answering (a Graph that does not answer in time). */
   delayMs?: number;
+  /** Do the real thing first, then answer the failure (an answer lost on the way back; the Defender origin). */
+  lostAnswer?: boolean;
 }
 
 function certificates(): { cert: Buffer; key: Buffer } {

@@ -341,6 +341,18 @@ describe('Defender for Endpoint machine actions', () => {
     expect(done?.durationSeconds).toEqual(expect.any(Number));
   });
 
+  it('a POST whose answer is lost (504 after Defender took it) is not re-posted: the next start finds it', async () => {
+    scenario.fake.inject({ service: 'defender', url: '/isolate', status: 504, lostAnswer: true });
+    const lost = await cloudFailure(security.startDeviceAction(LAPTOP, request({ requestId: 'lost-1' })));
+    expect(lost).toMatchObject({ kind: 'Transient' });
+    const again = await security.startDeviceAction(LAPTOP, request({ requestId: 'lost-1' }));
+    expect(again).toMatchObject({ requestId: 'lost-1', kind: 'Isolate', status: 'InProgress' });
+    expect(defenderCalls().filter((call) => call.startsWith('POST'))).toEqual([
+      `POST /api/machines/${machineOf(LAPTOP).id}/isolate`,
+    ]);
+    expect(defender().actions).toHaveLength(1);
+  });
+
   it.each([
     ['Failed', 'Defender for Endpoint reports the action failed'],
     ['TimeOut', 'Defender for Endpoint timed the action out: the machine did not complete it in time'],

@@ -196,6 +196,38 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     expect(rows[0]).toEqual({ duration_seconds: expect.any(Number), threats_found: null });
   }, 60_000);
 
+  it('a start whose answer is lost (Defender took the POST, then 504) is retried by the job without posting twice', async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    world.scenario.fake.inject({
+      service: 'defender',
+      url: '/runAntiVirusScan',
+      status: 504,
+      retryAfterSeconds: 1,
+      lostAnswer: true,
+    });
+    const started = await api<ActionBody>(world.app, 'POST', `/device-security/${id}/scan`, {
+      key: world.key,
+      tenantId,
+      body: { type: 'quick' },
+    });
+    expect(started.status).toBe(202);
+    expect(await waitForAction(world.app, started.body.data.id)).toBe('Succeeded');
+    const [machine] = defender().machines;
+    const calls = defenderCalls();
+    // The retried run looked for its action (our id in the Comment) and found it: one POST.
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([
+      `POST /api/machines/${machine.id}/runAntiVirusScan`,
+    ]);
+    const lookUps = calls.filter(
+      (call) => call.startsWith('GET /api/machineactions?') && !call.includes('$skip'),
+    );
+    expect(lookUps).toHaveLength(2);
+    const scans = defender().actions.filter((action) =>
+      action.requestorComment?.includes(`[msp-action ${started.body.data.id} `),
+    );
+    expect(scans).toHaveLength(1);
+  }, 60_000);
+
   it('an action Defender fails ends Failed with its reason', async () => {
     defender().nextOutcome = 'TimeOut';
     const id = await deviceId('LAPTOP-ADELE');

@@ -166,7 +166,10 @@ export class DefenderTenantClient {
       if (response.ok) return parsed as T;
       const retryAfter = retryAfterOf(response.headers);
       const wait = retryAfter ?? retryDelaySeconds * 2 ** attempt;
-      if (RETRIED.has(response.status) && attempt < maxRetries && wait <= maxRetryWaitSeconds) {
+      // A POST is retried here only after a 429 (Defender did not take it): after a 5xx it may have been done,
+      // and only the caller's look-before-write (defender-machine-actions.ts) can tell.
+      const retried = method === 'GET' ? RETRIED.has(response.status) : response.status === 429;
+      if (retried && attempt < maxRetries && wait <= maxRetryWaitSeconds) {
         await sleep(wait * 1000);
         continue;
       }
