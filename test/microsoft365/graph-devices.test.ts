@@ -383,7 +383,7 @@ describe('Defender for Endpoint machine actions', () => {
     expect(await security.getDeviceAction('no-such-action')).toBeNull();
   });
 
-  it('a 429 with a short Retry-After is waited for within the call; a long one fails Throttled', async () => {
+  it('a 429 with a short Retry-After is waited for within the call; a long one fails Throttled; 5xx and silence Transient', async () => {
     scenario.fake.inject({ service: 'defender', url: '/isolate', status: 429, retryAfterSeconds: 1 });
     const started = await security.startDeviceAction(LAPTOP, request({ requestId: 'throttled-1' }));
     expect(started.status).toBe('InProgress');
@@ -405,6 +405,13 @@ describe('Defender for Endpoint machine actions', () => {
 
     scenario.fake.inject({ service: 'defender', url: '/api/machines', status: 503, times: 3 });
     expect(await cloudFailure(allPages(security.listDevices()))).toMatchObject({ kind: 'Transient' });
+
+    // A Defender that does not answer within the deadline (5 s here) fails Transient too.
+    scenario.fake.inject({ service: 'defender', url: '/machineactions/', status: 200, delayMs: 5_500 });
+    expect(await cloudFailure(security.getDeviceAction(started.externalId))).toMatchObject({
+      kind: 'Transient',
+      message: expect.stringContaining('Defender for Endpoint could not be reached'),
+    });
   });
 
   it('a tenant whose consent lacks Machine.Isolate is refused by Defender: Forbidden, permission missing', async () => {

@@ -143,6 +143,7 @@ export class DefenderTenantClient {
     for (let attempt = 0; ; attempt++) {
       const token = await this.token();
       let response: Response;
+      let text: string;
       try {
         response = await fetch(url, {
           method,
@@ -155,6 +156,8 @@ export class DefenderTenantClient {
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           signal: AbortSignal.timeout(requestTimeoutMs),
         });
+        // The deadline covers the body too: a Defender that stops mid-answer fails Transient as well.
+        text = await response.text();
       } catch (error) {
         throw new CloudError('Transient', `Defender for Endpoint could not be reached (${what})`, {
           provider: MICROSOFT365,
@@ -162,7 +165,7 @@ export class DefenderTenantClient {
           cause: error,
         });
       }
-      const parsed = jsonOf(await response.text());
+      const parsed = jsonOf(text);
       if (response.ok) return parsed as T;
       const retryAfter = retryAfterOf(response.headers);
       const wait = retryAfter ?? retryDelaySeconds * 2 ** attempt;
