@@ -1,7 +1,7 @@
 import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { eventually } from '../helpers/eventually.js';
-import { api, waitForAction } from '../security/security-kit.js';
+import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
@@ -39,6 +39,14 @@ const devices = async () =>
   (await api<DeviceBody[]>(world.app, 'GET', '/device-security', { key: world.key, tenantId })).body.data;
 const deviceId = async (name: string) => (await devices()).find((device) => device.deviceName === name)!.id;
 
+/**
+ * Waits for a device action to end; its status. The job polls Defender every 5 s (and a retried start waits
+ * out a Retry-After first), so the wait is longer than security-kit's.
+ */
+async function waitForAction(actionId: string): Promise<string> {
+  return (await statusesOf(actionId)).at(-1)!;
+}
+
 /** The statuses a device action row goes through, read every 20 ms until it ends. */
 async function statusesOf(actionId: string): Promise<string[]> {
   const seen: string[] = [];
@@ -51,7 +59,7 @@ async function statusesOf(actionId: string): Promise<string[]> {
       if (seen.at(-1) !== rows[0].status) seen.push(rows[0].status);
       expect(['Succeeded', 'Failed']).toContain(rows[0].status);
     },
-    { timeout: 30_000, what: `device action ${actionId} to finish` },
+    { timeout: 45_000, what: `device action ${actionId} to finish` },
   );
   return seen;
 }
@@ -175,7 +183,7 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data?.scanDevice.status).toBe('PENDING');
-    expect(await waitForAction(world.app, res.body.data!.scanDevice.id)).toBe('Succeeded');
+    expect(await waitForAction(res.body.data!.scanDevice.id)).toBe('Succeeded');
 
     const posts = world.scenario.fake.requests.filter((r) => r.service === 'defender' && r.method === 'POST');
     expect(posts.map((r) => [r.url.split('/').at(-1), r.status])).toEqual([
@@ -211,7 +219,7 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
       body: { type: 'quick' },
     });
     expect(started.status).toBe(202);
-    expect(await waitForAction(world.app, started.body.data.id)).toBe('Succeeded');
+    expect(await waitForAction(started.body.data.id)).toBe('Succeeded');
     const [machine] = defender().machines;
     const calls = defenderCalls();
     // The retried run looked for its action (our id in the Comment) and found it: one POST.
@@ -237,7 +245,7 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
       body: { type: 'quick' },
     });
     expect(started.status).toBe(202);
-    expect(await waitForAction(world.app, started.body.data.id)).toBe('Failed');
+    expect(await waitForAction(started.body.data.id)).toBe('Failed');
     const { rows } = await world.app.pool.query<{ failure_reason: string }>(
       'select failure_reason from device_actions where id = $1',
       [started.body.data.id],
@@ -270,7 +278,7 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
       body: { reason: 'Disk scanned clean' },
     });
     expect(started.status).toBe(202);
-    expect(await waitForAction(world.app, started.body.data.id)).toBe('Failed');
+    expect(await waitForAction(started.body.data.id)).toBe('Failed');
     const { rows } = await world.app.pool.query<{ failure_reason: string }>(
       'select failure_reason from device_actions where id = $1',
       [started.body.data.id],
