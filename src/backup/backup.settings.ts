@@ -15,7 +15,9 @@ export const EXPORT_LINK_TTL_MS = 24 * 3_600_000;
 export const RESTORE_MAX_ATTEMPTS = 5;
 /**
  * A cloud that restores asynchronously (Microsoft 365 Backup's restore sessions) is asked for its progress
- * this often, and the restore fails once it has waited this long since it started (a session that never ends).
+ * soon after the start, then less often: a tenth of the time waited so far, between these bounds. The restore
+ * fails once it has waited RESTORE_MAX_WAIT_MS since it started (a session that never ends).
  */
-export const RESTORE_POLL_DELAY_MS = 60_000;
+export const RESTORE_POLL_MIN_DELAY_MS = 5_000;
+export const RESTORE_POLL_MAX_DELAY_MS = 5 * 60_000;
 export const RESTORE_MAX_WAIT_MS = 72 * 3_600_000;

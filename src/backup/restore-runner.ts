@@ -20,7 +20,8 @@ import {
   RESTORE_BATCH_SIZE,
   RESTORE_MAX_ATTEMPTS,
   RESTORE_MAX_WAIT_MS,
-  RESTORE_POLL_DELAY_MS,
+  RESTORE_POLL_MAX_DELAY_MS,
+  RESTORE_POLL_MIN_DELAY_MS,
 } from './backup.settings.js';
 import { newDownloadSecret } from './restore-download.js';
 import { RestoreJobItem } from './restore-job-item.entity.js';
@@ -94,7 +95,8 @@ export const RESTORE_JOB: Omit<TrackedJobKind<RestoreJob>, 'giveUp'> = {
  * It runs through core/tracked-job.ts, so a run that keeps dying is failed too; when the worker is told to
  * stop (the job's abort signal), the run stops after the batch at hand and the queue runs it again later.
  * A cloud that restores asynchronously (a Microsoft 365 Backup restore session) answers InProgress for items
- * it is still working on: they stay Pending, the run queues its next look in RESTORE_POLL_DELAY_MS and ends,
+ * it is still working on: they stay Pending, the run queues its next look (sooner at first, then further
+ * apart: RESTORE_POLL_MIN_DELAY_MS .. RESTORE_POLL_MAX_DELAY_MS) and ends,
  * and that look asks the same batch again under the same key (the cloud answers from the session it already
  * has); past RESTORE_MAX_WAIT_MS since the start the job fails saying so, never left running.
  */
@@ -158,12 +160,13 @@ export class RestoreRunner {
     job: RestoreJob,
     tenant: Tenant,
   ): Promise<typeof CONTINUES_IN_NEXT_JOB | void> {
-    const started = (job.startedAt ?? job.createdAt).getTime();
-    if (this.ctx.clock.now().getTime() - started > RESTORE_MAX_WAIT_MS)
+    const waited = this.ctx.clock.now().getTime() - (job.startedAt ?? job.createdAt).getTime();
+    if (waited > RESTORE_MAX_WAIT_MS)
       return this.fail(
         tenant,
         `The backup service did not finish the restore within ${RESTORE_MAX_WAIT_MS / 3_600_000} hours`,
       );
+    const delay = Math.min(RESTORE_POLL_MAX_DELAY_MS, Math.max(RESTORE_POLL_MIN_DELAY_MS, waited / 10));
     await this.ctx.em.transactional(async (em) => {
       const payload: RestoreJobPayload = { jobId: job.id, ...this.ctx.scope };
       await enqueueJob(
@@ -171,7 +174,8 @@ export class RestoreRunner {
         RESTORE_TASK,
         { ...payload },
         {
-          runAt: new Date(Date.now() + RESTORE_POLL_DELAY_MS), // graphile-worker schedules on the database's clock
+          // graphile-worker schedules on the database's clock
+          runAt: new Date(Date.now() + delay),
           maxAttempts: RESTORE_MAX_ATTEMPTS,
         },
       );

@@ -165,13 +165,12 @@ function advance(backup: FakeBackup, held: FakeRestoreSession): void {
     return;
   held.reads += 1;
   const now = new Date().toISOString();
-  if (held.reads === 1) {
+  if (held.reads < backup.readsToComplete) {
     session.status = 'active';
     for (const artifact of held.artifacts)
       Object.assign(artifact, { status: 'inProgress', startDateTime: now });
     return;
   }
-  if (held.reads < backup.readsToComplete) return;
   let failed = false;
   for (const artifact of held.artifacts) {
     const failure = backup.failing.get(artifact.restorePoint?.id ?? '');
