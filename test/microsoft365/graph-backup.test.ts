@@ -205,6 +205,19 @@ describe('restores as restore sessions', () => {
     expect(fake.sessions.at(-1)!.session.status).toBe('completed');
   });
 
+  it("a later restore of the same point starts its own session: an earlier restore's is not taken for it", async () => {
+    const snapshot = await mailboxSnapshot();
+    // The earlier restore's session of this point was made an hour ago.
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    for (const held of fake.sessions) held.session.createdDateTime = hourAgo;
+    const before = fake.sessions.length;
+    const later = restoreOf(snapshot.externalId, { restoreKey: 'job-later' });
+    await backup.restoreBackupItems(later);
+    expect(fake.sessions).toHaveLength(before + 1);
+    await backup.restoreBackupItems(later);
+    expect(fake.sessions).toHaveLength(before + 1);
+  });
+
   it('Keep both restores to a new location Graph names; a failed artifact fails with its reason', async () => {
     const snapshots = await allPages(backup.listBackupSnapshots());
     const drive = snapshots.find((snapshot) => snapshot.resourceExternalId === 'drv-1')!;

@@ -128,6 +128,24 @@ describe('backup in the live environment (Microsoft 365 Backup)', () => {
     expect(browse.body.error?.details).toMatchObject({ capability: 'backupItemBrowsing' });
   });
 
+  it("Graph throttling past what a request may wait answers 503 with Graph's Retry-After", async () => {
+    const [snapshot] = await snapshots('?workload=Mailbox&limit=1');
+    world.scenario.fake.inject({
+      url: '/v1.0/solutions/backupRestore',
+      status: 429,
+      retryAfterSeconds: 30,
+    });
+    const res = await startRestore(world.app, world.key, tenantId, {
+      workload: 'Mailbox',
+      restoreType: 'Point-in-time',
+      snapshotId: snapshot.id,
+      target: { type: 'Original location' },
+      conflictPolicy: 'Overwrite',
+    });
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('30');
+  });
+
   it('a tenant without Microsoft 365 Backup: 501 naming `backup` on restore; the catalog job skips it', async () => {
     const [snapshot] = await snapshots('?workload=Mailbox&limit=1');
     fakeBackup(world.scenario.consented).serviceStatus = {
