@@ -3,13 +3,14 @@ import type { FakeTenant } from './graph-fake-state.js';
 
 /**
  * A tenant's Microsoft 365 Backup as tests set it up: each user's mailbox and OneDrive and one site protected
- * (`mbx-<n>`, `drv-<n>`, `site-intranet`), each with `points` restore points one hour apart, the newest an
- * hour ago (Graph's restore points are on the real clock): `rp-<unit>-0` is the newest.
+ * (`mbx-<n>`, `drv-<n>`, `site-intranet`), each with `recent` restore points ten minutes apart, the newest ten
+ * minutes ago (`rp-<unit>-0`; Graph's restore points are on the real clock), and one at 12:00 UTC on each of
+ * the 20 days before today (`rp-<unit>-d<days ago>`), as Microsoft 365 Backup keeps them.
  */
 export function seedFakeBackup(
   tenant: FakeTenant,
   users: Array<{ id: string; userPrincipalName: string }>,
-  points = 7,
+  recent = 7,
 ): FakeBackup {
   const backup = fakeBackup(tenant);
   const created = '2026-10-01T00:00:00Z';
@@ -41,18 +42,22 @@ export function seedFakeBackup(
       siteWebUrl: 'https://contoso.sharepoint.com/sites/intranet',
     }),
   ];
-  const hour = 3_600_000;
-  const newest = Math.floor(Date.now() / hour) * hour - hour;
+  const tenMinutes = 600_000;
+  const day = 24 * 3_600_000;
+  const newest = Math.floor(Date.now() / tenMinutes) * tenMinutes - tenMinutes;
+  const midday = Math.floor(Date.now() / day) * day + day / 2;
+  const point = (unitId: string, id: string, at: number) => ({
+    id,
+    unitId,
+    protectionDateTime: new Date(at).toISOString(),
+    expirationDateTime: new Date(at + 365 * day).toISOString(),
+    tags: 'none' as const,
+  });
   backup.restorePoints = Object.values(backup.units).flatMap((units) =>
-    units.flatMap((protectedUnit) =>
-      Array.from({ length: points }, (_, k) => ({
-        id: `rp-${protectedUnit.id}-${k}`,
-        unitId: protectedUnit.id!,
-        protectionDateTime: new Date(newest - k * hour).toISOString(),
-        expirationDateTime: new Date(newest - k * hour + 365 * 24 * hour).toISOString(),
-        tags: 'none' as const,
-      })),
-    ),
+    units.flatMap(({ id }) => [
+      ...Array.from({ length: recent }, (_, k) => point(id!, `rp-${id}-${k}`, newest - k * tenMinutes)),
+      ...Array.from({ length: 20 }, (_, k) => point(id!, `rp-${id}-d${k + 1}`, midday - (k + 1) * day)),
+    ]),
   );
   return backup;
 }

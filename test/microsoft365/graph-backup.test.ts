@@ -63,7 +63,7 @@ function restoreOf(
 }
 
 describe('snapshots from Microsoft 365 Backup restore points', () => {
-  it('checks the service, reads every unit page and their five newest restore points in $batch', async () => {
+  it("checks the service, reads every unit page, each unit's five newest restore points and each day's last, in $batch", async () => {
     const snapshots = await allPages(backup.listBackupSnapshots());
     const graph = calls();
     expect(graph[0]).toBe('GET /v1.0/solutions/backupRestore');
@@ -72,15 +72,31 @@ describe('snapshots from Microsoft 365 Backup restore points', () => {
       'GET /v1.0/solutions/backupRestore/driveProtectionUnits',
       'GET /v1.0/solutions/backupRestore/siteProtectionUnits',
     ]);
-    expect(graph.filter((call) => call === 'POST /v1.0/$batch')).toHaveLength(3);
-    const batched = bodies() as Array<{ requests: Array<{ method: string; url: string }> }>;
-    const [first] = batched[0].requests;
-    expect(first).toMatchObject({ id: '0', method: 'GET' });
-    expect(decodeURIComponent(first.url)).toMatch(
-      /^\/solutions\/backupRestore\/restorePoints\?\$expand=protectionUnit\(\$filter=id eq 'mbx-0'\)&\$filter=protectionDateTime lt \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/,
-    );
-    // Five per unit (Graph's list answers the five newest), for 2 mailboxes, 2 drives and a site.
-    expect(snapshots).toHaveLength(25);
+    // 15 lists per unit (now, and the past 14 midnights): 2 units a page → 30 → two batches; the site one.
+    expect(graph.filter((call) => call === 'POST /v1.0/$batch')).toHaveLength(5);
+    const batched = bodies() as Array<{ requests: Array<{ id: string; method: string; url: string }> }>;
+    expect(batched.map((batch) => batch.requests.length)).toEqual([20, 10, 20, 10, 15]);
+    const query = (request: { url: string }) => decodeURIComponent(request.url);
+    const filter =
+      /^\/solutions\/backupRestore\/restorePoints\?\$expand=protectionUnit\(\$filter=id eq 'mbx-0'\)&\$filter=protectionDateTime lt (\S+)$/;
+    const [now, today] = batched[0].requests.map((request) => filter.exec(query(request))?.[1]);
+    expect(batched[0].requests[0]).toMatchObject({ id: '0.0', method: 'GET' });
+    expect(now).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(today).toBe(`${now!.slice(0, 10)}T00:00:00Z`);
+    const ids = (unit: string) =>
+      snapshots
+        .filter((snapshot) => snapshot.resourceExternalId === unit)
+        .map((s) => s.externalId.split('|')[3]);
+    for (const unit of ['mbx-0', 'mbx-1', 'drv-0', 'drv-1', 'site-intranet']) {
+      const listed = ids(unit);
+      expect(new Set(listed).size).toBe(listed.length);
+      // The five newest; the last of each past day (yesterday's is a recent one just after midnight).
+      const expected = [0, 1, 2, 3, 4].map((k) => `rp-${unit}-${k}`);
+      for (let days = 2; days <= 14; days++) expected.push(`rp-${unit}-d${days}`);
+      expect(listed).toEqual(expect.arrayContaining(expected));
+      expect(listed).not.toContain(`rp-${unit}-6`);
+      expect(listed).not.toContain(`rp-${unit}-d15`);
+    }
     const newest = fake.restorePoints.find((point) => point.id === 'rp-mbx-0-0')!;
     expect(snapshots[0]).toEqual({
       externalId: `mailbox|mbx-0|${newest.protectionDateTime}|rp-mbx-0-0`,

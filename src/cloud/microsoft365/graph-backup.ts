@@ -120,27 +120,53 @@ function snapshotOf(kind: UnitKind, unit: AnyUnit, point: RestorePoint): CloudBa
   };
 }
 
-/** One page of units → their restore points, 20 units per JSON batch. */
+/**
+ * Days before today whose last restore point the catalog lists besides the five newest: Microsoft 365 Backup
+ * keeps a point every 10 minutes for 14 days, so the five newest alone would cover the last hour only.
+ */
+export const DAILY_RESTORE_POINT_DAYS = 14;
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The instants each unit's list is asked "before": now (its five newest), then each of the past
+ * DAILY_RESTORE_POINT_DAYS midnights (UTC), whose newest answer is that day's last restore point.
+ */
+function listInstants(now: number): number[] {
+  const midnight = Math.floor(now / DAY_MS) * DAY_MS;
+  return [now, ...Array.from({ length: DAILY_RESTORE_POINT_DAYS }, (_, day) => midnight - day * DAY_MS)];
+}
+
+/** One page of units → their restore points, in JSON batches of 20 list requests. */
 async function snapshotsOfUnits(
   graph: GraphTenantClient,
   kind: UnitKind,
   units: AnyUnit[],
 ): Promise<CloudBackupSnapshotRecord[]> {
-  // Graph's restore points are on the real clock (not ours): the newest five up to now.
-  const now = Date.now() + 1_000;
+  // Graph's restore points are on the real clock (not ours).
+  const instants = listInstants(Date.now() + 1_000);
   const withIds = units.filter((unit) => unit.id);
   const results = await graph.batch(
-    withIds.map((unit, index) => ({
-      id: String(index),
-      method: 'GET' as const,
-      url: restorePointsUrl(unit.id!, now),
-    })),
+    withIds.flatMap((unit, index) =>
+      instants.map((before, step) => ({
+        id: `${index}.${step}`,
+        method: 'GET' as const,
+        url: restorePointsUrl(unit.id!, before),
+      })),
+    ),
   );
+  const seen = new Set<string>();
   return results.flatMap((result) => {
     if (!result.ok) throw result.error;
-    const unit = withIds[Number(result.id)];
-    const points = (result.body as { value?: RestorePoint[] }).value ?? [];
-    return points.flatMap((point) => snapshotOf(kind, unit, point) ?? []);
+    const [index, step] = result.id.split('.').map(Number);
+    const points = [...((result.body as { value?: RestorePoint[] }).value ?? [])].sort((a, b) =>
+      (b.protectionDateTime ?? '').localeCompare(a.protectionDateTime ?? ''),
+    );
+    // All five of "now"; of a day's answer, its newest: that day's last restore point.
+    return (step === 0 ? points : points.slice(0, 1)).flatMap((point) => {
+      if (!point.id || seen.has(point.id)) return [];
+      seen.add(point.id);
+      return snapshotOf(kind, withIds[index], point) ?? [];
+    });
   });
 }
 
