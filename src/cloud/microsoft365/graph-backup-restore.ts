@@ -146,14 +146,18 @@ export async function restoreThroughSession(
     conflictPolicy: request.conflictPolicy,
   });
   if (unsupported) return unsupportedCall(unsupported);
-  if (!ref)
-    return request.itemIds.map((itemId) => ({
+  const failed = (detail: string) =>
+    request.itemIds.map((itemId) => ({
       itemId,
-      outcome: 'Failed',
-      detail: 'Not a Microsoft 365 Backup restore point',
+      outcome: 'Failed' as const,
+      detail,
       restoredTo: null,
       exported: null,
     }));
+  if (!ref) return failed('Not a Microsoft 365 Backup restore point');
+  // The one item of a restore point is the whole resource (findBackupItems): nothing else is restored.
+  if (!request.itemIds.includes(ref.restorePointId))
+    return failed('Microsoft 365 Backup restores the whole restore point only');
   const { path, artifacts } = SESSIONS[ref.kind];
   let session = await ourSession(graph, ref.kind, request, ref.restorePointId);
   if (!session)
