@@ -9,6 +9,7 @@ import {
   startRestore,
   untilFinished,
 } from '../backup/backup-kit.js';
+import { eventually } from '../helpers/eventually.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
@@ -96,6 +97,33 @@ describe('backup in the live environment (Microsoft 365 Backup)', () => {
     ]);
     expect(session).toMatchObject({ kind: 'mailbox', session: { status: 'completed' } });
     expect(session.reads).toBeGreaterThanOrEqual(fake.readsToComplete);
+  }, 60_000);
+
+  it('a restore session that never ends fails the job after 72 hours, saying so', async () => {
+    const [snapshot] = await snapshots('?workload=Site%20collaboration&limit=1');
+    fake.readsToComplete = 1_000;
+    const started = await startRestore(world.app, world.key, tenantId, {
+      workload: 'Site collaboration',
+      restoreType: 'Point-in-time',
+      snapshotId: snapshot.id,
+      target: { type: 'Original location' },
+      conflictPolicy: 'Keep both',
+    });
+    expect(started.status).toBe(202);
+    try {
+      await eventually(() => expect(fake.sessions.at(-1)?.session.status).toBe('active'), {
+        what: 'the restore session to be active',
+      });
+      world.app.clock.advance(73 * 3_600_000);
+      const job = await untilFinished(world.app, world.key, tenantId, started.body.data.id);
+      expect(job).toMatchObject({
+        status: 'Failed',
+        failureReason: 'The backup service did not finish the restore within 72 hours',
+      });
+    } finally {
+      fake.readsToComplete = 2;
+      world.app.clock.set(new Date('2026-11-01T12:00:00Z'));
+    }
   }, 60_000);
 
   it('501 naming the capability for what Graph cannot restore, nothing written', async () => {
