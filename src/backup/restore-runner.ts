@@ -96,9 +96,9 @@ export const RESTORE_JOB: Omit<TrackedJobKind<RestoreJob>, 'giveUp'> = {
  * stop (the job's abort signal), the run stops after the batch at hand and the queue runs it again later.
  * A cloud that restores asynchronously (a Microsoft 365 Backup restore session) answers InProgress for items
  * it is still working on: they stay Pending, the run queues its next look (sooner at first, then further
- * apart: RESTORE_POLL_MIN_DELAY_MS .. RESTORE_POLL_MAX_DELAY_MS) and ends,
- * and that look asks the same batch again under the same key (the cloud answers from the session it already
- * has); past RESTORE_MAX_WAIT_MS since the start the job fails saying so, never left running.
+ * apart: RESTORE_POLL_MIN_DELAY_MS .. RESTORE_POLL_MAX_DELAY_MS) and ends, and that look asks the same batch
+ * again under the same key (the cloud answers from the session it already has); past RESTORE_MAX_WAIT_MS
+ * since the start the job fails saying so, never left running.
  */
 export class RestoreRunner {
   constructor(
