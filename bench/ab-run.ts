@@ -6,7 +6,8 @@
  * BENCH_AB_BASELINE_ENV), on the same bench database; then drives REST and GraphQL through them interleaved and
  * prints each one's CPU per request and req/s as a ratio to the floor of the same round, each server's peak RSS,
  * and this build's CPU per request over the baseline's, paired per round. BENCH_AB_PROFILE=rest|graphql also
- * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses.
+ * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses;
+ * BENCH_AB_PROFILE=rest-heap|graphql-heap an allocation profile (bytes per request by package and function).
  */
 import 'reflect-metadata';
 import { mkdirSync, rmSync } from 'node:fs';

@@ -125,12 +125,6 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<Runner>
     preset: {
       worker: {
         localQueue: { size: localQueueSize > 1 ? localQueueSize : -1 },
-        // Jobs that end in the same turn of the event loop are marked complete by one statement instead of
-        // one each (a burst of webhook deliveries ends ten at a time: issue #31 goal 6). A job is then locked
-        // a few milliseconds past its end; a crash in that window runs it again once the liveness sweep
-        // frees it, which every task already allows (at-least-once: a delivered webhook's job finds its
-        // delivery no longer pending and stops).
-        completeJobBatchDelay: 0,
         // A stop gives running jobs this long, then raises their abort signal: long jobs end between two items
         // (run.checkStop, core/tracked-job.ts) and resume elsewhere, well within SHUTDOWN_TIMEOUT_MS.
         gracefulShutdownAbortTimeout: JOB_ABORT_AFTER_MS,
