@@ -4123,9 +4123,9 @@ export interface operations {
                             expiresAt: string;
                             /**
                              * Format: int32
-                             * @description Messages, files or posts it holds
+                             * @description Messages, files or posts it holds; null when the backup service does not say (Microsoft 365 Backup)
                              */
-                            itemCount: number;
+                            itemCount: number | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };

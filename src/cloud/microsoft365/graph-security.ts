@@ -9,6 +9,7 @@ import type {
   CloudAlertStatus,
   CloudSecurityProvider,
 } from '../security.provider.js';
+import { defenderMachineActions } from './defender-machine-actions.js';
 import type { GraphTenantClient } from './graph-client.js';
 import {
   ALERTS,
@@ -19,6 +20,7 @@ import {
   type GraphSecurityAlert,
 } from './graph-alert-queries.js';
 import { dlpAlertPages } from './graph-dlp-alerts.js';
+import { graphDevices } from './graph-devices.js';
 import { unsupportedCall as unsupported } from './graph-unsupported.js';
 
 const SEVERITIES: Partial<Record<SecurityNamespace.AlertSeverity, CloudAlertSeverity>> = {
@@ -121,9 +123,9 @@ export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
     listAlerts: (changedSince) => alertPages(graph, changedSince),
     updateAlert: (alertExternalId, change) => updateAlert(graph, alertExternalId, change),
     addAlertComment: (alertExternalId, comment) => addAlertComment(graph, alertExternalId, comment),
-    listDevices: () => unsupported('devices'),
-    startDeviceAction: () => unsupported('devices'),
-    getDeviceAction: () => unsupported('devices'),
+    listDevices: () => graphDevices(graph),
+    startDeviceAction: (device, request) => defenderMachineActions(graph).startDeviceAction(device, request),
+    getDeviceAction: (actionExternalId) => defenderMachineActions(graph).getDeviceAction(actionExternalId),
     listDlpPolicies: () => unsupported('endpointDlp'),
     listDlpAlerts: (changedSince) => dlpAlertPages(graph, changedSince),
   };

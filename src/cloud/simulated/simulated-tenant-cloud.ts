@@ -128,6 +128,8 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
         op('backup.findBackupItems', () => backup.findBackupItems(tenant, snapshot, ids)),
       hasRestoreTarget: (workload, owner) =>
         op('backup.hasRestoreTarget', () => backup.hasRestoreTarget(tenant, workload, owner)),
+      // The simulated backup service carries out every restore the API describes.
+      checkRestore: () => Promise.resolve(),
       restoreBackupItems: (request) =>
         op('backup.restoreBackupItems', () =>
           backup.restoreBackupItems({ ...request, tenantExternalId: tenant }),

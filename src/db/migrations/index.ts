@@ -44,6 +44,7 @@ import { Migration20261231100000_upstream_tenant_owner } from './Migration202612
 import { Migration20270103091800_upstream_tenant_holders } from './Migration20270103091800_upstream_tenant_holders.js';
 import { Migration20270127120400_user_sync_states } from './Migration20270127120400_user_sync_states.js';
 import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
+import { Migration20270127121200_backup_item_count_unknown } from './Migration20270127121200_backup_item_count_unknown.js';
 import { Migration20270127131500_graph_dlp_alerts } from './Migration20270127131500_graph_dlp_alerts.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
@@ -206,6 +207,10 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127120400_user_sync_states',
     class: Migration20270127120400_user_sync_states,
+  },
+  {
+    name: 'Migration20270127121200_backup_item_count_unknown',
+    class: Migration20270127121200_backup_item_count_unknown,
   },
   {
     name: 'Migration20270127131500_graph_dlp_alerts',
