@@ -15,6 +15,7 @@ import { TEST_SECRETS_KEY } from './test-secrets.js';
 import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
+import type { CloudCallBudgetSettings } from '../../src/cloud/cloud-call-budget.js';
 import { openOrm } from '../../src/db/orm.js';
 import { openTimedPool, type DatabaseTimeouts } from '../../src/db/database-timeouts.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
@@ -76,6 +77,8 @@ export interface TestAppOptions {
   microsoft365?: Partial<Microsoft365Settings>;
   /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
   logger?: Logger;
+  /** Cloud call budgets (src/cloud/cloud-call-budget.ts) other than Microsoft's; a job waits by moving the clock. */
+  cloudCallBudget?: Partial<CloudCallBudgetSettings>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -130,6 +133,9 @@ export class TestApp {
       microsoft365: options.microsoft365,
       // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
       liveWithoutConnection: 'simulated',
+      ...(options.cloudCallBudget
+        ? { cloudCallBudget: { sleep: async (ms: number) => clock.advance(ms), ...options.cloudCallBudget } }
+        : {}),
     };
     const listener = new PgListener(url);
     await listener.start();

@@ -72,7 +72,7 @@ describe('the tenant areas and the capability table agree', () => {
     [
       'deviceManagement.listEnrollmentAttempts',
       () => areas.deviceManagement.listEnrollmentAttempts(null),
-      'deviceEnrollment',
+      'blockedEnrollments',
     ],
     ['backup.listBackupSnapshots', () => areas.backup.listBackupSnapshots(), 'backup'],
     [

@@ -170,7 +170,21 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     'GET /deviceManagement/managedDevices, device actions (issue #30)',
     NOT_YET('devices and their actions'),
   ),
-  notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
+  {
+    capability: 'deviceEnrollment',
+    available: true,
+    graphApi:
+      'GET/POST/PATCH/DELETE /deviceManagement/deviceEnrollmentConfigurations (platform restrictions, device ' +
+      'limits), POST .../{id}/setPriority, POST .../{id}/assign',
+    permissions: ['DeviceManagementServiceConfig.ReadWrite.All'],
+  },
+  notAvailable(
+    'blockedEnrollments',
+    'GET /deviceManagement/troubleshootingEvents (enrollmentTroubleshootingEvent) lacks what restrictions decide on',
+    'Graph v1.0 reports failed enrollments (enrollmentTroubleshootingEvent) without the device ownership, ' +
+      'manufacturer, device name or user principal name our restriction policies decide on, and Intune ' +
+      'enforces the restrictions itself; blocked enrollment attempts are not available on Microsoft 365',
+  ),
   notAvailable(
     'securityControlApply',
     'PATCH /policies/identitySecurityDefaultsEnforcementPolicy, conditional access policies (issue #30)',
