@@ -16,9 +16,12 @@ import type { FakeTenant, IssuedToken } from './graph-fake-state.js';
  * (204). Every tenant starts with Intune's defaults (priority 0: the platform restrictions, the device limit of
  * 15, Windows Hello for Business), which cannot be deleted, reordered or assigned.
  */
-export type FakeEnrollmentConfiguration = (
-  DeviceEnrollmentLimitConfiguration | DeviceEnrollmentPlatformRestrictionsConfiguration
-) & { '@odata.type': string; assignments?: EnrollmentConfigurationAssignment[] };
+export type FakeEnrollmentConfiguration = DeviceEnrollmentLimitConfiguration &
+  DeviceEnrollmentPlatformRestrictionsConfiguration & {
+    '@odata.type': string;
+    id: string;
+    assignments?: EnrollmentConfigurationAssignment[];
+  };
 
 const TYPES = {
   limit: '#microsoft.graph.deviceEnrollmentLimitConfiguration',
