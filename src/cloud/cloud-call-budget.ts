@@ -54,7 +54,27 @@ export type TakeCloudCallBudget = (tenantExternalId: string, bucket: CloudCallBu
 /** What the work run inside `recordingCloudWaits` waited for, per customer tenant (external id), in ms. */
 export type CloudWaits = Map<string, number>;
 
-const recordings = new AsyncLocalStorage<CloudWaits>();
+/** A recording: its waits, and per tenant until when (ms) they are counted already. */
+interface Recording {
+  waits: CloudWaits;
+  countedUntil: Map<string, number>;
+}
+
+const recordings = new AsyncLocalStorage<Recording>();
+
+/**
+ * Adds the wait from `start` to `end` to the tenant's total, the part another call of the same recording
+ * waited through already left out: calls made side by side (a sync's reads) wait together, and the total is
+ * the time the work was held up, not the sum of their waits.
+ */
+function recordWait(tenantExternalId: string, start: number, end: number): void {
+  const recording = recordings.getStore();
+  if (!recording || end <= start) return;
+  const counted = recording.countedUntil.get(tenantExternalId) ?? 0;
+  const added = Math.max(0, end - Math.max(start, counted));
+  recording.countedUntil.set(tenantExternalId, Math.max(counted, end));
+  recording.waits.set(tenantExternalId, (recording.waits.get(tenantExternalId) ?? 0) + added);
+}
 
 /**
  * Runs `work` and answers, with its result, how long its cloud calls waited for a budget per tenant: a
@@ -63,9 +83,9 @@ const recordings = new AsyncLocalStorage<CloudWaits>();
 export async function recordingCloudWaits<T>(
   work: () => Promise<T>,
 ): Promise<{ result: T; waits: CloudWaits }> {
-  const waits: CloudWaits = new Map();
-  const result = await recordings.run(waits, work);
-  return { result, waits };
+  const recording: Recording = { waits: new Map(), countedUntil: new Map() };
+  const result = await recordings.run(recording, work);
+  return { result, waits: recording.waits };
 }
 
 /** Total ms of `waits` (every tenant). */
@@ -131,9 +151,7 @@ export class CloudCallBudget {
         );
       await (this.settings.sleep ?? sleep)(waitMs);
     }
-    const waited = this.clock.now().getTime() - started;
-    const waits = recordings.getStore();
-    if (waits && waited > 0) waits.set(tenantExternalId, (waits.get(tenantExternalId) ?? 0) + waited);
+    recordWait(tenantExternalId, started, this.clock.now().getTime());
   }
 
   /** Takes one call when every window has room (0), else how long until the fullest one ends (ms). */

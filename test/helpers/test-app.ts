@@ -95,6 +95,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** A job's wait on the clock: it moves to the wait's end, unless another waiter moved it past already. */
+async function moveClockTo(clock: MovableClock, ms: number): Promise<void> {
+  const until = clock.now().getTime() + ms;
+  await Promise.resolve();
+  if (clock.now().getTime() < until) clock.set(new Date(until));
+}
+
 /** A running server on an ephemeral loopback port, with its own database and a movable clock. */
 export class TestApp {
   private constructor(
@@ -134,7 +141,12 @@ export class TestApp {
       // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
       liveWithoutConnection: 'simulated',
       ...(options.cloudCallBudget
-        ? { cloudCallBudget: { sleep: async (ms: number) => clock.advance(ms), ...options.cloudCallBudget } }
+        ? {
+            cloudCallBudget: {
+              sleep: async (ms: number) => moveClockTo(clock, ms),
+              ...options.cloudCallBudget,
+            },
+          }
         : {}),
     };
     const listener = new PgListener(url);
