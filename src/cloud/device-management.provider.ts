@@ -68,7 +68,6 @@ export interface CloudEnrollmentConfigurations {
    */
   create(settings: CloudEnrollmentSettings, requestKey?: string): Promise<CloudEnrollmentConfiguration>;
   update(id: string, settings: CloudEnrollmentSettings): Promise<void>;
-  delete(id: string): Promise<void>;
   setPriority(id: string, priority: number): Promise<void>;
   /** Replaces the configuration's assignments. */
   assign(id: string, targets: CloudEnrollmentTargets): Promise<void>;

@@ -166,6 +166,53 @@ describe('policy writes reach Intune in the request', () => {
   });
 });
 
+describe('through GraphQL with the live key', () => {
+  it('creates, updates with ifMatch and reorders: the same Intune calls as REST', async () => {
+    const created = await world.app.graphql<{ createEnrollmentRestriction: { id: string; version: number } }>(
+      world.key,
+      `mutation ($tenantId: UUID!) {
+        createEnrollmentRestriction(tenantId: $tenantId, input: {
+          name: "GraphQL limit", restrictionType: DEVICE_LIMIT, assignedToAllUsers: true, deviceLimit: 2
+        }) { id version }
+      }`,
+      { tenantId },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data!.createEnrollmentRestriction.id;
+    const made = configurations().find((found) => found.displayName === 'GraphQL limit')!;
+    expect(made).toMatchObject({ limit: 2 });
+    expect(graphCalls(world)).toEqual(
+      expect.arrayContaining([`POST ${CONFIGURATIONS}`, `POST ${CONFIGURATIONS}/${made.id}/assign`]),
+    );
+    world.scenario.fake.clearRequests();
+    const updated = await world.app.graphql<{ updateEnrollmentRestriction: { version: number } }>(
+      world.key,
+      `mutation ($tenantId: UUID!, $id: UUID!) {
+        updateEnrollmentRestriction(tenantId: $tenantId, id: $id, input: { deviceLimit: 4 }, ifMatch: "1") { version }
+      }`,
+      { tenantId, id },
+    );
+    expect(updated.body.data!.updateEnrollmentRestriction.version).toBe(2);
+    expect(made.limit).toBe(4);
+    expect(graphCalls(world)).toEqual([
+      `PATCH ${CONFIGURATIONS}/${made.id}`,
+      `POST ${CONFIGURATIONS}/${made.id}/assign`,
+    ]);
+    world.scenario.fake.clearRequests();
+    const others = (await policies()).filter((policy) => !policy.isDefault && policy.id !== id);
+    const reordered = await world.app.graphql(
+      world.key,
+      `mutation ($tenantId: UUID!, $policyIds: [UUID!]!) {
+        reorderEnrollmentRestrictions(tenantId: $tenantId, policyIds: $policyIds) { id priority }
+      }`,
+      { tenantId, policyIds: [id, ...others.map((policy) => policy.id)] },
+    );
+    expect(reordered.body.errors).toBeUndefined();
+    expect(made.priority).toBe(1);
+    expect(graphCalls(world)).toContain(`POST ${CONFIGURATIONS}/${made.id}/setPriority`);
+  });
+});
+
 describe('what Intune cannot hold, or a throttled Intune, stores nothing', () => {
   it('a manufacturer block answers 501 NOT_SUPPORTED naming the setting; no write reaches Graph', async () => {
     const before = (await policies()).length;

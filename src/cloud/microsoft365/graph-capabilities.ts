@@ -174,7 +174,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     capability: 'deviceEnrollment',
     available: true,
     graphApi:
-      'GET/POST/PATCH/DELETE /deviceManagement/deviceEnrollmentConfigurations (platform restrictions, device ' +
+      'GET/POST/PATCH /deviceManagement/deviceEnrollmentConfigurations (platform restrictions, device ' +
       'limits), POST .../{id}/setPriority, POST .../{id}/assign',
     permissions: ['DeviceManagementServiceConfig.ReadWrite.All'],
   },

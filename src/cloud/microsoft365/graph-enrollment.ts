@@ -108,9 +108,6 @@ export function graphEnrollmentConfigurations(graph: GraphTenantClient): CloudEn
     async update(id, settings) {
       await graph.patch(path(id), bodyOf(settings));
     },
-    async delete(id) {
-      await graph.delete(path(id));
-    },
     async setPriority(id, priority) {
       await graph.post(`${path(id)}/setPriority`, { priority });
     },
