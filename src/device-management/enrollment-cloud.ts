@@ -9,7 +9,7 @@ import type {
 } from '../cloud/device-management.provider.js';
 import { ConflictError, NotSupportedError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { Tenant } from '../tenants/tenant.entity.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { Group } from '../users/group.entity.js';
 import { EnrollmentPlatform, RestrictionType } from './enrollment.enums.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
@@ -114,9 +114,8 @@ export function driftOf(ours: CloudEnrollmentSettings, theirs: CloudEnrollmentCo
 /** The tenant's enrollment configurations on its cloud, null when the cloud enforces none of its own. */
 export async function cloudConfigurationsOf(
   ctx: ServiceContext,
-  tenantId: string,
+  tenant: Pick<Tenant, 'externalId'>,
 ): Promise<CloudEnrollmentConfigurations | null> {
-  const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId }, { fields: ['externalId'] });
   return (await ctx.cloud.forTenant(tenant.externalId)).deviceManagement.enrollmentConfigurations;
 }
 

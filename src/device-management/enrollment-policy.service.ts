@@ -107,7 +107,7 @@ export class EnrollmentPolicyService {
   }
 
   async create(tenantId: string, input: CreateEnrollmentRestrictionInput): Promise<EnrollmentRestriction> {
-    await this.tenant(tenantId);
+    const tenant = await this.tenant(tenantId);
     const draft = normalized({
       name: input.name,
       description: input.description ?? null,
@@ -122,7 +122,7 @@ export class EnrollmentPolicyService {
     });
     assertValidPolicy(draft, await this.unknownGroups(tenantId, draft));
     const settings = stored(draft);
-    const cloud = await cloudConfigurationsOf(this.ctx, tenantId);
+    const cloud = await cloudConfigurationsOf(this.ctx, tenant);
     return this.ctx.em.transactional(async (em) => {
       const fallback = await this.lockDefault(em, tenantId);
       const others = await em.count(EnrollmentRestriction, { tenantId, isDefault: false });
@@ -160,9 +160,9 @@ export class EnrollmentPolicyService {
     input: UpdateEnrollmentRestrictionInput,
     ifMatch: string | null,
   ): Promise<EnrollmentRestriction> {
-    await this.tenant(tenantId);
+    const tenant = await this.tenant(tenantId);
     const expected = ifMatch === null ? null : expectedVersionOf(ifMatch);
-    const cloud = await cloudConfigurationsOf(this.ctx, tenantId);
+    const cloud = await cloudConfigurationsOf(this.ctx, tenant);
     return this.ctx.em.transactional(async (em) => {
       // The default may not be stored yet (reads show it without writing); an edit stores it first.
       if (id === defaultPolicyId(tenantId))
@@ -208,8 +208,7 @@ export class EnrollmentPolicyService {
    * nothing changes. All priorities are written in one statement.
    */
   async reorder(tenantId: string, policyIds: string[]): Promise<EnrollmentRestriction[]> {
-    await this.tenant(tenantId);
-    const cloud = await cloudConfigurationsOf(this.ctx, tenantId);
+    const cloud = await cloudConfigurationsOf(this.ctx, await this.tenant(tenantId));
     await this.ctx.em.transactional(async (em) => {
       const fallback = await this.lockDefault(em, tenantId);
       const current = await em.find(EnrollmentRestriction, { tenantId, isDefault: false }, { refresh: true });

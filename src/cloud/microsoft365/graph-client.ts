@@ -9,7 +9,7 @@ import {
   type Context,
   type Middleware,
 } from '@microsoft/microsoft-graph-client';
-import type { TakeCloudCallBudget } from '../cloud-call-budget.js';
+import type { CloudCallBucket, TakeCloudCallBudget } from '../cloud-call-budget.js';
 import { cloudErrorFromGraph, retryAfterOf } from './graph-errors.js';
 import type { AppCredentials, GraphTokenSource } from './graph-token.js';
 import type { Microsoft365Settings } from './microsoft365.settings.js';
@@ -224,11 +224,18 @@ export class GraphTenantClient {
     return request;
   }
 
+  /**
+   * Takes one call of `bucket` from this tenant's budget (cloud-call-budget.ts): a request finding none fails
+   * Throttled, a job waits. Defender's client takes `defender-machine-actions` before each machine action.
+   */
+  async takeCallBudget(bucket: CloudCallBucket): Promise<void> {
+    await this.takeBudget?.(this.tenantId, bucket);
+  }
+
   /** One call of the tenant's budget: every call counts in `graph`, a write in `graph-writes` too. */
   private async budget(method: string): Promise<void> {
-    if (!this.takeBudget) return;
-    await this.takeBudget(this.tenantId, 'graph');
-    if (method !== 'GET') await this.takeBudget(this.tenantId, 'graph-writes');
+    await this.takeCallBudget('graph');
+    if (method !== 'GET') await this.takeCallBudget('graph-writes');
   }
 
   private async call<T>(what: string, run: () => Promise<T>, budgeted = true): Promise<T> {
