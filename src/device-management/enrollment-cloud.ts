@@ -119,6 +119,19 @@ export async function cloudConfigurationsOf(
   return (await ctx.cloud.forTenant(tenant.externalId)).deviceManagement.enrollmentConfigurations;
 }
 
+/**
+ * An empty list of blocked attempts must not pretend: on a cloud that enforces restrictions itself, the
+ * attempts are asked of it, and Microsoft 365 answers Unsupported (`blockedEnrollments`, 501 in a request).
+ */
+export async function assertBlockedAttemptsAvailable(
+  ctx: ServiceContext,
+  tenant: Pick<Tenant, 'externalId'>,
+): Promise<void> {
+  const cloud = await ctx.cloud.forTenant(tenant.externalId);
+  if (!cloud.deviceManagement.enrollmentConfigurations) return;
+  for await (const page of cloud.deviceManagement.listEnrollmentAttempts(null)) if (page) break;
+}
+
 /** Who the policy applies to, with the cloud's ids of its groups. */
 async function targetsOf(em: EntityManager, policy: EnrollmentRestriction) {
   if (policy.assignedToAllUsers) return { allUsers: true, groupExternalIds: [] };

@@ -151,6 +151,7 @@ export const ENROLLMENT_POLICY_ROUTES: RouteDefinition[] = [
       from: { type: 'dateTime' },
       to: { type: 'dateTimeUntil' },
     },
+    reachesCloud: true,
     summary: 'blocked enrollment attempts, newest first; filters reason, platform, from, to',
   },
   {

@@ -11,7 +11,11 @@ import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { Group } from '../users/group.entity.js';
 import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
-import { cloudConfigurationsOf, writePolicyToCloud } from './enrollment-cloud.js';
+import {
+  assertBlockedAttemptsAvailable,
+  cloudConfigurationsOf,
+  writePolicyToCloud,
+} from './enrollment-cloud.js';
 import type { BlockReason, EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment, type EnrollmentDecision } from './enrollment-evaluation.js';
 import {
@@ -306,7 +310,8 @@ export class EnrollmentPolicyService {
       page,
       { attemptedAt: 'desc', id: 'desc' },
     );
-    if (result.items.length === 0) await this.tenant(tenantId);
+    if (result.items.length === 0)
+      await assertBlockedAttemptsAvailable(this.ctx, await this.tenant(tenantId));
     return result;
   }
 

@@ -253,6 +253,18 @@ describe('what Intune cannot hold, or a throttled Intune, stores nothing', () =>
   });
 });
 
+describe('blocked enrollment attempts', () => {
+  it('answer 501 NOT_SUPPORTED naming blockedEnrollments rather than an empty list', async () => {
+    const res = await request('GET', `${RESTRICTIONS}/blocked`);
+    expect(res.status).toBe(501);
+    expect(res.body.error).toMatchObject({
+      code: 'NOT_SUPPORTED',
+      details: { capability: 'blockedEnrollments', provider: 'microsoft365' },
+    });
+    expect(graphCalls(world)).toEqual([]);
+  });
+});
+
 describe('sync', () => {
   it('says blocked enrollment attempts are not available and reports a change made in the Intune portal as drift', async () => {
     const made = configurations().find((found) => found.displayName === 'Contractors: 3 devices')!;
