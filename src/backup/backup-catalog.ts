@@ -5,6 +5,7 @@ import type { AppDeps, ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { BACKUP_RETENTION_MS } from './backup.settings.js';
 import { allPages } from '../cloud/pages.js';
+import { unsupportedCloudError } from '../cloud/cloud-error.js';
 
 export const BACKUP_CATALOG_TASK = 'backup.catalog';
 
@@ -79,11 +80,19 @@ export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant
   return records.length;
 }
 
-/** Every tenant's catalog (forEveryTenant: a tenant that withdrew its grant keeps the catalog it had). */
+/**
+ * Every tenant's catalog (forEveryTenant: a tenant that withdrew its grant keeps the catalog it had). A tenant
+ * whose cloud has no backup service (a Microsoft 365 tenant without Microsoft 365 Backup: CloudError
+ * Unsupported) has nothing to copy and does not stop the others.
+ */
 export async function refreshAllSnapshotCatalogs(orm: MikroORM, deps: AppDeps): Promise<number> {
   let snapshots = 0;
   await forEveryTenant(orm, deps, 'system:backup', async (ctx, tenant) => {
-    snapshots += await refreshTenantSnapshots(ctx, tenant);
+    try {
+      snapshots += await refreshTenantSnapshots(ctx, tenant);
+    } catch (error) {
+      if (!unsupportedCloudError(error)) throw error;
+    }
   });
   return snapshots;
 }

@@ -68,9 +68,13 @@ export class BackupSnapshot extends ScopedEntity {
   @Property({ type: 'timestamptz' })
   expiresAt!: Date;
 
-  @Field(() => Int, { description: 'Messages, files or posts it holds' })
-  @Property({ type: 'integer' })
-  itemCount!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Messages, files or posts it holds; null when the backup service does not say (Microsoft 365 Backup)',
+  })
+  @Property({ type: 'integer', nullable: true })
+  itemCount: number | null = null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

@@ -5,7 +5,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import type { BackupSnapshot } from './backup-snapshot.entity.js';
 import { BackupService } from './backup.service.js';
-import { RestoreTargetType, RestoreType } from './backup.enums.js';
+import { ConflictPolicy, RestoreTargetType, RestoreType } from './backup.enums.js';
 import { MAX_RESTORE_ITEM_IDS } from './backup.settings.js';
 import type { StartRestoreInput } from './backup.types.js';
 import { LOCATION_PATTERNS, locationProblem, normalizedLocation } from './restore-location.js';
@@ -100,6 +100,18 @@ export async function checkRestoreRequest(
     }
   }
 
+  // What the tenant's backup service cannot do (Microsoft 365 Backup: item-level restores, other locations)
+  // is refused here, 501 naming the capability, before any other question is put to it.
+  await (
+    await ctx.cloud.forTenant(tenant.externalId)
+  ).backup.checkRestore({
+    snapshotExternalId: snapshot.externalId,
+    workload: input.workload,
+    targetKind: input.target.type,
+    crossTenant: targetTenant.id !== tenant.id,
+    conflictPolicy: input.conflictPolicy ?? ConflictPolicy.SKIP,
+    itemIds: input.itemIds?.length ? input.itemIds : null,
+  });
   await checkDifferentLocation(ctx, input, targetTenant);
   // Inside our retention window but no longer at the backup service: say so, not "outside retention".
   if (!(await (await ctx.cloud.forTenant(tenant.externalId)).backup.getBackupSnapshot(snapshot.externalId)))

@@ -5,15 +5,28 @@ import type { CloudRestoreItemResult } from '../cloud/backup.provider.js';
 import { isCloudError } from '../cloud/cloud-error.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
-import { runTrackedJob, type TrackedJobKind, type TrackedJobOptions } from '../core/tracked-job.js';
+import {
+  CONTINUES_IN_NEXT_JOB,
+  runTrackedJob,
+  type TrackedJobKind,
+  type TrackedJobOptions,
+} from '../core/tracked-job.js';
+import { enqueueJob } from '../core/jobs.js';
 import { emitEvent, type AppDeps, type ServiceContext } from '../core/service-context.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { RestoreItemStatus, RestoreJobStatus, RestoreTargetType } from './backup.enums.js';
-import { EXPORT_LINK_TTL_MS, RESTORE_BATCH_SIZE } from './backup.settings.js';
+import {
+  EXPORT_LINK_TTL_MS,
+  RESTORE_BATCH_SIZE,
+  RESTORE_MAX_ATTEMPTS,
+  RESTORE_MAX_WAIT_MS,
+  RESTORE_POLL_MAX_DELAY_MS,
+  RESTORE_POLL_MIN_DELAY_MS,
+} from './backup.settings.js';
 import { newDownloadSecret } from './restore-download.js';
 import { RestoreJobItem } from './restore-job-item.entity.js';
 import { RestoreJob } from './restore-job.entity.js';
-import type { RestoreJobPayload } from './restore.service.js';
+import { RESTORE_TASK, type RestoreJobPayload } from './restore.service.js';
 
 /** The job's counts from its items, in one statement: they only grow, since items only leave Pending. */
 const RECOUNT_SQL = `
@@ -26,7 +39,9 @@ const RECOUNT_SQL = `
         from restore_job_items where job_id = ?) c
   where j.id = ?`;
 
-const OUTCOME_STATUS: Record<CloudRestoreItemResult['outcome'], RestoreItemStatus> = {
+type FinalOutcome = Exclude<CloudRestoreItemResult['outcome'], 'InProgress'>;
+
+const OUTCOME_STATUS: Record<FinalOutcome, RestoreItemStatus> = {
   Restored: RestoreItemStatus.RESTORED,
   Skipped: RestoreItemStatus.SKIPPED,
   Failed: RestoreItemStatus.FAILED,
@@ -79,6 +94,11 @@ export const RESTORE_JOB: Omit<TrackedJobKind<RestoreJob>, 'giveUp'> = {
  * twice. A cloud that stays unavailable through the last attempt marks the job Failed with the reason.
  * It runs through core/tracked-job.ts, so a run that keeps dying is failed too; when the worker is told to
  * stop (the job's abort signal), the run stops after the batch at hand and the queue runs it again later.
+ * A cloud that restores asynchronously (a Microsoft 365 Backup restore session) answers InProgress for items
+ * it is still working on: they stay Pending, the run queues its next look (sooner at first, then further
+ * apart: RESTORE_POLL_MIN_DELAY_MS .. RESTORE_POLL_MAX_DELAY_MS) and ends, and that look asks the same batch
+ * again under the same key (the cloud answers from the session it already has); past RESTORE_MAX_WAIT_MS
+ * since the start the job fails saying so, never left running.
  */
 export class RestoreRunner {
   constructor(
@@ -99,7 +119,7 @@ export class RestoreRunner {
     );
   }
 
-  private async work(abortSignal?: AbortSignal): Promise<void> {
+  private async work(abortSignal?: AbortSignal): Promise<void | typeof CONTINUES_IN_NEXT_JOB> {
     const { em } = this.ctx;
     for (;;) {
       if (abortSignal?.aborted) throw new RestoreInterrupted();
@@ -117,6 +137,7 @@ export class RestoreRunner {
         const cloud = await this.ctx.cloud.forTenant(tenant.externalId);
         results = await cloud.backup.restoreBackupItems({
           restoreKey: job.id,
+          requestedAt: job.createdAt.toISOString(),
           snapshotExternalId: job.snapshotExternalId,
           target: {
             kind: job.targetType,
@@ -130,7 +151,36 @@ export class RestoreRunner {
         throw new BackupServiceError(error); // transient ones are retried by the queue, others fail the job
       }
       await this.record(job.id, results);
+      if (results.some((result) => result.outcome === 'InProgress')) return this.lookAgainLater(job, tenant);
     }
+  }
+
+  /** The cloud is still restoring: the next look is a job of its own, unless the wait has lasted too long. */
+  private async lookAgainLater(
+    job: RestoreJob,
+    tenant: Tenant,
+  ): Promise<typeof CONTINUES_IN_NEXT_JOB | void> {
+    const waited = this.ctx.clock.now().getTime() - (job.startedAt ?? job.createdAt).getTime();
+    if (waited > RESTORE_MAX_WAIT_MS)
+      return this.fail(
+        tenant,
+        `The backup service did not finish the restore within ${RESTORE_MAX_WAIT_MS / 3_600_000} hours`,
+      );
+    const delay = Math.min(RESTORE_POLL_MAX_DELAY_MS, Math.max(RESTORE_POLL_MIN_DELAY_MS, waited / 10));
+    await this.ctx.em.transactional(async (em) => {
+      const payload: RestoreJobPayload = { jobId: job.id, ...this.ctx.scope };
+      await enqueueJob(
+        em,
+        RESTORE_TASK,
+        { ...payload },
+        {
+          // graphile-worker schedules on the database's clock
+          runAt: new Date(Date.now() + delay),
+          maxAttempts: RESTORE_MAX_ATTEMPTS,
+        },
+      );
+    });
+    return CONTINUES_IN_NEXT_JOB;
   }
 
   private async targetTenantExternalId(job: RestoreJob, tenant: Tenant): Promise<string> {
@@ -143,6 +193,7 @@ export class RestoreRunner {
     const now = this.ctx.clock.now();
     await this.ctx.em.transactional(async (em) => {
       for (const result of results) {
+        if (result.outcome === 'InProgress') continue; // still Pending: the next look asks again
         await em.nativeUpdate(
           RestoreJobItem,
           {
@@ -151,7 +202,7 @@ export class RestoreRunner {
             status: { $in: [RestoreItemStatus.PENDING, RestoreItemStatus.CANCELLED] },
           },
           {
-            status: OUTCOME_STATUS[result.outcome],
+            status: OUTCOME_STATUS[result.outcome as FinalOutcome],
             detail: result.detail,
             restoredTo: result.restoredTo,
             exported: result.exported,

@@ -24,8 +24,8 @@ export interface CloudBackupSnapshotRecord {
   /** Mailbox and personal drive: the user who owns it; null for sites and teams. */
   userExternalId: string | null;
   takenAt: string;
-  /** Leaf items (messages, files) the snapshot holds. */
-  itemCount: number;
+  /** Leaf items (messages, files) the snapshot holds; null when the backup service does not say (Microsoft 365 Backup). */
+  itemCount: number | null;
 }
 
 /** Containers are mailbox folders, drive folders, site libraries and team channels. */
@@ -60,6 +60,11 @@ export interface CloudRestoreRequest {
    * restored again, its first result is returned instead. This is what lets a job resume after a crash.
    */
   restoreKey: string;
+  /**
+   * When the restore was accepted (our job's creation): a backup service that keeps restore sessions of its
+   * own finds the one it created for this key among those created since, instead of creating another.
+   */
+  requestedAt: string;
   /** A snapshot of the tenant the client is bound to (the source of the restore). */
   snapshotExternalId: string;
   target: {
@@ -75,13 +80,29 @@ export interface CloudRestoreRequest {
 
 export interface CloudRestoreItemResult {
   itemId: string;
-  outcome: 'Restored' | 'Skipped' | 'Failed';
+  /**
+   * InProgress: the backup service accepted the item and is still restoring it (a Microsoft 365 Backup restore
+   * session runs for minutes to hours); the same request asked again later answers its progress.
+   */
+  outcome: 'Restored' | 'Skipped' | 'Failed' | 'InProgress';
   /** Why it was skipped or failed, or how a conflict was resolved. */
   detail: string | null;
   /** Where the item now is (null for export and failures). */
   restoredTo: string | null;
   /** Export only: the item as it goes into the archive. */
   exported: Record<string, unknown> | null;
+}
+
+/** What a restore will ask of the backup service, checked before anything is written (checkRestore). */
+export interface CloudRestorePlan {
+  snapshotExternalId: string;
+  workload: CloudBackupWorkload;
+  targetKind: CloudRestoreTargetKind;
+  /** Another tenant receives the items (Cross-tenant). */
+  crossTenant: boolean;
+  conflictPolicy: CloudConflictPolicy;
+  /** The items or containers named; null: the whole mailbox, drive, site or team. */
+  itemIds: string[] | null;
 }
 
 export interface CloudBackupProvider {
@@ -106,6 +127,12 @@ export interface CloudBackupProvider {
    * `/sites/<name>`, `/teams/<name>`): where a Different-location restore may put items.
    */
   hasRestoreTarget(workload: CloudBackupWorkload, owner: string): Promise<boolean>;
+  /**
+   * Resolves when the backup service can carry out such a restore; rejects with CloudError Unsupported naming
+   * the capability it lacks (Microsoft 365 Backup restores whole resources only, in place or beside), so the
+   * request is refused before a job is written.
+   */
+  checkRestore(plan: CloudRestorePlan): Promise<void>;
   /**
    * Restores (or exports) leaf items; one result per id, in order. Idempotent per restoreKey and item.
    * A backup service that is unreachable or throttling rejects with a Transient or Throttled CloudError

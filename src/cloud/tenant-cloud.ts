@@ -20,6 +20,7 @@ import type {
 import type { CloudSecurityProvider } from './security.provider.js';
 import type { SecurityPostureProvider } from './security-posture.provider.js';
 import type { UserManagementCloud } from './user-management.provider.js';
+import type { CloudUserRound } from './user-round.js';
 
 /**
  * One customer tenant of the cloud, as the partner that obtained it (`CloudProvider.forTenant`, cloud-provider.ts)
@@ -55,6 +56,12 @@ export interface CloudDirectory {
   getTenant(): Promise<CloudTenantRecord>;
   /** Every user: members and guests, soft-deleted ones too (`deletedAt`). */
   listUsers(): CloudPages<CloudUserRecord>;
+  /**
+   * The users as the tenant sync reads them (user-round.ts): every user when `cursor` is null, unknown to the
+   * cloud or expired, else the changes since it; the round says which, and where the next one starts. Read
+   * whole: the cursor of the next round exists only once the last page is read.
+   */
+  readUsers(cursor: string | null): Promise<CloudUserRound>;
   listGroups(): CloudPages<CloudGroupRecord>;
   /** Sign-ins recorded after `since` (all of them when null). */
   listSignIns(since: Date | null): CloudPages<CloudSignInRecord>;

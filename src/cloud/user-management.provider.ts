@@ -36,7 +36,16 @@ export interface CloudPasswordReset {
   forceChangeAtNextSignIn: boolean;
 }
 
+/** The operations of UserManagementCloud, as `assertSupports` names them. */
+export type UserManagementOperation = Exclude<keyof UserManagementCloud, 'assertSupports'>;
+
 export interface UserManagementCloud {
+  /**
+   * Rejects with CloudError Unsupported (naming the capability) when the cloud has no API for one of
+   * `operations`, calling nothing: a multi-step operation (an offboarding) refuses before its first change
+   * rather than stop half-way at a step the cloud cannot do.
+   */
+  assertSupports(operations: readonly UserManagementOperation[]): Promise<void>;
   /** Sets a user's password (the caller has checked it against the tenant policy). */
   resetPassword(userExternalId: string, reset: CloudPasswordReset): Promise<void>;
   /** The user's mailbox (every member has one until purged). */

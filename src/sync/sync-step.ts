@@ -20,6 +20,11 @@ export interface SyncTenant {
 export interface SyncReadContext {
   readonly cloud: TenantCloud;
   readonly tenant: SyncTenant;
+  /**
+   * For reading what the step stored at the last sync (where its cloud reads resume: the users' deltaLink);
+   * outside the sync's transaction, so nothing is to be written with it.
+   */
+  readonly ctx: ServiceContext;
 }
 
 /** What a step's write is given. */

@@ -38,7 +38,7 @@ export async function syncTenant(
   // Consent first: without the customer's grant nothing of the tenant is read (tenant-consent.ts).
   await checkSyncConsent({ ...ctx, em: work }, found);
   const cloud = await ctx.cloud.forTenant(found.externalId);
-  const reads = await readSyncSteps(steps, { cloud, tenant: found });
+  const reads = await readSyncSteps(steps, { cloud, tenant: found, ctx: { ...ctx, em: work } });
   if (reads.failed) return reads.failed;
   await report(READ_DONE);
 

@@ -48,8 +48,10 @@ export const OFFBOARDING_ROUTES: RouteDefinition[] = [
     params: { userId: 'userId' },
     body: 'input',
     status: 202,
+    // Checks, before anything starts, that the cloud can do every step asked for (501 otherwise).
+    reachesCloud: true,
     summary:
-      'start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs',
+      'start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs; 501 when the cloud cannot do a step asked for (Microsoft 365: the mailbox conversion), nothing started',
   },
   {
     method: 'GET',
@@ -66,6 +68,7 @@ export const OFFBOARDING_ROUTES: RouteDefinition[] = [
     tenant: 'tenantId',
     params: { userId: 'userId', offboardingId: 'id' },
     status: 202,
+    reachesCloud: true,
     summary:
       'run a Failed offboarding again from its failed step (finished steps are not repeated); 409 unless Failed',
   },

@@ -1,8 +1,16 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { ConflictError, type FieldProblem, invalid, NotFoundError } from '../core/errors.js';
+import { unsupportedCloudError } from '../cloud/cloud-error.js';
+import {
+  ConflictError,
+  type FieldProblem,
+  invalid,
+  NotFoundError,
+  NotSupportedError,
+} from '../core/errors.js';
 import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import type { ServiceContext } from '../core/service-context.js';
+import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { User } from '../users/user.entity.js';
 import { assertMayActOnPrivileged } from '../users/privileged-account.js';
@@ -14,7 +22,7 @@ import {
   type OffboardingOptions,
   type StoredStep,
 } from './offboarding.entity.js';
-import { STEP_ORDER, stepWanted } from './offboarding.steps.js';
+import { cloudOperationsOf, STEP_ORDER, stepWanted } from './offboarding.steps.js';
 import type { OffboardUserInput } from './offboarding.types.js';
 
 export const USER_OFFBOARDING_TASK = 'user-offboarding';
@@ -33,7 +41,7 @@ export class OffboardingService {
   constructor(private readonly ctx: ServiceContext) {}
 
   async start(tenantId: string, userId: string, input: OffboardUserInput): Promise<UserOffboarding> {
-    await new TenantService(this.ctx).get(tenantId);
+    const tenant = await new TenantService(this.ctx).get(tenantId);
     const options: OffboardingOptions = {
       convertMailboxToShared: input.convertMailboxToShared ?? true,
       delegateMailboxToUserId: input.delegateMailboxTo ?? null,
@@ -73,6 +81,7 @@ export class OffboardingService {
       options.transferFilesTo = target?.id ?? null;
     }
     if (problems.length > 0) throw invalid(problems);
+    await this.assertCloudSupports(tenant, options);
 
     const steps: StoredStep[] = STEP_ORDER.map((name) => ({
       name,
@@ -114,6 +123,7 @@ export class OffboardingService {
   /** A Failed offboarding runs again from its failed step; the steps that succeeded are not repeated. */
   async retry(tenantId: string, userId: string, id: string): Promise<UserOffboarding> {
     const offboarding = await this.get(tenantId, userId, id);
+    await this.assertCloudSupports(await new TenantService(this.ctx).get(tenantId), offboarding.options);
     if (offboarding.status !== OffboardingStatus.FAILED) {
       throw new ConflictError(
         `Offboarding ${id} is ${offboarding.status}: only a Failed one can be retried`,
@@ -139,6 +149,28 @@ export class OffboardingService {
     } catch (error) {
       if (isSecondOffboarding(error)) throw await this.alreadyRunning(userId);
       throw error;
+    }
+  }
+
+  /**
+   * 501 NOT_SUPPORTED, before anything is written or sent, when the tenant's cloud has no API for a step the
+   * options ask for (Microsoft 365: the mailbox conversion and delegation): an offboarding never stops
+   * half-done at a step the cloud cannot do; the caller may leave that step out.
+   */
+  private async assertCloudSupports(tenant: Tenant, options: OffboardingOptions): Promise<void> {
+    const operations = cloudOperationsOf(options);
+    if (operations.length === 0) return;
+    const cloud = await this.ctx.cloud.forTenant(tenant.externalId);
+    try {
+      await cloud.userManagement.assertSupports(operations);
+    } catch (error) {
+      const unsupported = unsupportedCloudError(error);
+      if (!unsupported) throw error;
+      throw new NotSupportedError(
+        `Nothing was started: ${unsupported.message}. Offboard without that step (convertMailboxToShared ` +
+          'false, which needs removeLicenses false and no delegateMailboxTo), or do it in the cloud first',
+        { capability: unsupported.capability ?? null, provider: unsupported.provider ?? null },
+      );
     }
   }
 

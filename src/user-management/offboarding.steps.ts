@@ -1,3 +1,4 @@
+import type { UserManagementOperation } from '../cloud/user-management.provider.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { LicenseAssignment } from '../licenses/license.entity.js';
 import { LicenseService } from '../licenses/license.service.js';
@@ -40,6 +41,21 @@ export function stepWanted(name: OffboardingStepName, options: OffboardingOption
     case OffboardingStepName.DELETE_USER:
       return options.deleteUser;
   }
+}
+
+/**
+ * The cloud's user-management operations the wanted steps will call: the offboarding checks the cloud has
+ * them all before it starts (UserManagementCloud.assertSupports), so none stops half-way at a step the cloud
+ * cannot do (docs/decisions.md, "Live offboarding and the mailbox").
+ */
+export function cloudOperationsOf(options: OffboardingOptions): UserManagementOperation[] {
+  const operations: UserManagementOperation[] = [];
+  if (options.convertMailboxToShared) operations.push('convertMailboxToShared');
+  if (options.delegateMailboxToUserId) operations.push('addMailboxDelegate');
+  if (options.autoReplyMessage !== null) operations.push('setAutoReply');
+  if (options.transferFilesTo !== null) operations.push('transferFiles');
+  if (options.removeFromGroups) operations.push('removeGroupMember');
+  return operations;
 }
 
 export interface StepSubjects {

@@ -44,7 +44,7 @@ export class GuestResolver {
   }
 
   @Query(() => StaleGuestPage, {
-    description: `Guests with no sign-in for ${STALE_GUEST_DAYS} days or more (never signed in: ${STALE_GUEST_DAYS} days since accepting, or since the pending invitation was sent), longest inactive first, each with its reason`,
+    description: `Guests with no sign-in for ${STALE_GUEST_DAYS} days or more (never signed in: ${STALE_GUEST_DAYS} days since accepting, or since the pending invitation was sent), longest inactive first, each with its reason; without sign-in data (signInDataAvailable false) only pending invitations`,
   })
   @RequirePermission(FEATURES.identity.read)
   staleGuests(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {

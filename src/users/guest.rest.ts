@@ -60,6 +60,8 @@ const LIST_STALE_GUESTS = /* GraphQL */ `
     staleGuests(tenantId: $tenantId, page: $page, limit: $limit) {
       items { ${GUEST_FIELDS} reason inactiveSince daysInactive }
       pageInfo { page limit total }
+      signInDataAvailable
+      signInDataUnavailableReason
     }
   }
 `;
@@ -113,6 +115,8 @@ export const GUEST_ROUTES: RouteDefinition[] = [
     operation: LIST_STALE_GUESTS,
     tenant: 'tenantId',
     query: PAGE_QUERY,
+    // Whether sign-in data let every guest be judged describes the whole answer: meta.
+    metaFields: ['signInDataAvailable', 'signInDataUnavailableReason'],
     summary: `guests with no sign-in for ${STALE_GUEST_DAYS}+ days (or never, ${STALE_GUEST_DAYS}+ days after accepting or being invited), longest inactive first, with reason`,
   },
   {

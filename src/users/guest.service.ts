@@ -7,8 +7,14 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
-import { STALE_GUEST_DAYS, type GuestUser, type InviteGuestInput, type StaleGuest } from './guest.types.js';
-import { displayNameFromEmail, guestOf, staleGuestOf, type StaleRow } from './guest.views.js';
+import {
+  STALE_GUEST_DAYS,
+  type GuestUser,
+  type InviteGuestInput,
+  type StaleGuestPage,
+} from './guest.types.js';
+import { displayNameFromEmail, guestOf, STALE_COLUMNS, staleGuestOf, type StaleRow } from './guest.views.js';
+import { UserSyncState } from './user-sync-state.entity.js';
 import { User } from './user.entity.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserSource, UserType } from './user.enums.js';
 import { flushClaimingUpn, userPath } from './user.rules.js';
@@ -54,9 +60,6 @@ function notPending(user: Pick<User, 'id' | 'invitationStatus'>, status: string 
   );
 }
 
-/** to_json(timestamptz) gives ISO 8601 text that Date parses exactly. */
-const iso = (column: string) => `to_json(${column}) #>> '{}'`;
-
 /**
  * Guests of a tenant (SPEC 2.6, 3.3, 4.2): list, invite, resend, stale guests, remove. Like every user write,
  * invite and resend call the upstream cloud first, then write our row and the event in one transaction;
@@ -88,9 +91,14 @@ export class GuestService {
    * (or added without invitation) but never signed in for 90 days since; an invitation pending for 90 days
    * since it was last sent. Longest inactive first.
    */
-  async stale(tenantId: string, page: PageArgs): Promise<Page<StaleGuest>> {
+  async stale(tenantId: string, page: PageArgs): Promise<StaleGuestPage> {
     const now = this.ctx.clock.now();
     const cutoff = new Date(now.getTime() - STALE_GUEST_DAYS * DAY_MS);
+    // Without sign-in data (the last sync's, user-sync-state.entity.ts) only an unredeemed invitation is
+    // known stale: a guest that accepted may have signed in yesterday, so it is not guessed either way.
+    const unavailable =
+      (await this.ctx.em.findOne(UserSyncState, { tenantId }, { fields: ['signInDataUnavailable'] }))
+        ?.signInDataUnavailable ?? null;
     // Paged through users_stale_guests_index (longest inactive first) with a separate capped count: a window count
     // over the tenant's guests read and sorted them all for every page (issue #11). guest_inactive_since is a
     // stored generated column (User.guestInactiveSince), null unless a guest that is not removed: as an expression
@@ -99,21 +107,27 @@ export class GuestService {
       this.ctx,
       'users',
       {
-        sql: 'organization_id = ? and environment = ? and tenant_id = ? and guest_inactive_since <= ?',
-        params: [this.ctx.scope.organizationId, this.ctx.scope.environment, tenantId, cutoff],
+        sql: `organization_id = ? and environment = ? and tenant_id = ? and guest_inactive_since <= ?${
+          unavailable === null ? '' : ' and invitation_status = ?'
+        }`,
+        params: [
+          this.ctx.scope.organizationId,
+          this.ctx.scope.environment,
+          tenantId,
+          cutoff,
+          ...(unavailable === null ? [] : [InvitationStatus.PENDING]),
+        ],
       },
       'guest_inactive_since asc, id asc',
       page,
-      `id, tenant_id, display_name, email, user_principal_name, guest_source, invitation_status,
-              account_status, ${iso('created_at')} as created_at, ${iso('last_sign_in_at')} as last_sign_in_at,
-              invited_by, ${iso('invited_at')} as invited_at, ${iso('invitation_sent_at')} as invitation_sent_at,
-              ${iso('invitation_accepted_at')} as invitation_accepted_at,
-              ${iso('guest_inactive_since')} as inactive_since`,
+      STALE_COLUMNS,
     );
     if (rows.length === 0) await this.tenant(tenantId);
     return {
       items: rows.map((row) => staleGuestOf(row, now)),
       pageInfo,
+      signInDataAvailable: unavailable === null,
+      signInDataUnavailableReason: unavailable,
     };
   }
 

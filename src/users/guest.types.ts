@@ -2,7 +2,7 @@ import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Actor } from '../actors/actor.types.js';
-import { PageOf } from '../core/pagination.js';
+import { PageInfo, PageOf, type Page } from '../core/pagination.js';
 import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserType } from './user.enums.js';
 import { USER_FIELD_MAX_LENGTH } from './user.types.js';
@@ -115,7 +115,33 @@ export class StaleGuest extends GuestUser {
   daysInactive!: number;
 }
 
-export const StaleGuestPage = PageOf(StaleGuest, 'StaleGuest');
+/**
+ * Stale guests, and whether the tenant's cloud gave sign-in data at its last sync: without it (Microsoft 365
+ * without Entra ID P1, or AuditLog.Read.All not granted) only pending invitations can be judged, and the
+ * answer says so rather than guess from sign-in times nobody knows.
+ */
+@ObjectType('StaleGuestPage', {
+  description: 'Stale guests, and whether sign-in data was available to judge them',
+})
+export class StaleGuestPage implements Page<StaleGuest> {
+  @Field(() => [StaleGuest])
+  items!: StaleGuest[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+
+  @Field({
+    description:
+      'False when the cloud gave no sign-in data at the last sync: then only pending invitations are listed (guests that accepted cannot be judged), and signInDataUnavailableReason says why',
+  })
+  signInDataAvailable!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Why sign-in data is unavailable (the cloud's reason); null when available",
+  })
+  signInDataUnavailableReason!: string | null;
+}
 
 export const GUEST_FIELD_MAX_LENGTH = {
   /** RFC 5321: a forward path is at most 254 characters. */

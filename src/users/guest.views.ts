@@ -36,6 +36,15 @@ export function displayNameFromEmail(email: string): string {
   return name || email;
 }
 
+/** to_json(timestamptz) gives ISO 8601 text that Date parses exactly. */
+const iso = (column: string) => `to_json(${column}) #>> '{}'`;
+
+/** The columns of a StaleRow (GuestService.stale), times as ISO text. */
+export const STALE_COLUMNS = `id, tenant_id, display_name, email, user_principal_name, guest_source, invitation_status,
+  account_status, ${iso('created_at')} as created_at, ${iso('last_sign_in_at')} as last_sign_in_at,
+  invited_by, ${iso('invited_at')} as invited_at, ${iso('invitation_sent_at')} as invitation_sent_at,
+  ${iso('invitation_accepted_at')} as invitation_accepted_at, ${iso('guest_inactive_since')} as inactive_since`;
+
 export interface StaleRow {
   id: string;
   tenant_id: string;

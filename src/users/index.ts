@@ -12,13 +12,14 @@ import { Group, GroupMembership } from './group.entity.js';
 import { GuestResolver } from './guest.resolver.js';
 import { User } from './user.entity.js';
 import { UserResolver } from './user.resolver.js';
-import { usersSyncStep } from './user-sync.js';
+import { UserSyncState } from './user-sync-state.entity.js';
+import { usersSyncStep } from './user-sync-step.js';
 
 /** A tenant's users, guests, groups and the recycle bin of deleted users (SPEC 4.1, 4.2 identity). */
 export const usersModule: FeatureModule = {
   name: 'users',
   resolvers: [UserResolver, DeletedUserResolver, GuestResolver],
-  entities: [User, Group, GroupMembership],
+  entities: [User, Group, GroupMembership, UserSyncState],
   tasks: { [DELETED_USER_PURGE_TASK]: deletedUserPurgeTask },
   crons: [DELETED_USER_PURGE_CRON],
   routes: { v1: USER_ROUTES, api: [...GUEST_ROUTES, ...DELETED_USER_ROUTES] },

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CloudGroupRecord, CloudUserRecord } from '../cloud/provider.js';
+import type { CloudUserRound } from '../cloud/user-round.js';
 import { applyChanges, chunks, SYNC_BATCH_SIZE } from '../sync/rows.js';
-import type { SyncStep, SyncWriteContext } from '../sync/sync-step.js';
+import type { SyncWriteContext } from '../sync/sync-step.js';
 import { Group, GroupMembership } from './group.entity.js';
 import { deletedAtOf, syncedFieldsOf } from './user-cloud.js';
 import { User } from './user.entity.js';
-import { allPages } from '../cloud/pages.js';
 
 /**
  * The tenant sync's users and groups: our copy of the tenant's directory made to match the cloud. Each part
@@ -26,22 +26,37 @@ export interface UserSyncResult {
   activeUserIds: Map<string, string>;
 }
 
+/** Whether a user we hold (not deleted) is gone upstream, as the round tells (user-round.ts). */
+function goneUpstream(
+  round: CloudUserRound,
+  record: CloudUserRecord | undefined,
+  removed: Set<string>,
+  user: User,
+) {
+  if (record) return record.deletedAt !== null;
+  // A complete round names every user: one absent is gone. A changes round names the removed ones.
+  return round.kind === 'complete' || removed.has(user.externalId);
+}
+
 /**
  * Users: new ones inserted, changed ones updated, users deleted upstream (or gone from it) soft-deleted,
  * users restored upstream restored; `source` Synced for on-premises users; managers mapped last, once
- * every user has our id.
+ * every user has our id. A `changes` round touches only the users it names, plus every user's directory
+ * roles and latest sign-in (its `activity`).
  */
 export async function reconcileUsers(
   write: SyncWriteContext,
-  upstream: CloudUserRecord[],
+  round: CloudUserRound,
   onBatch: (done: number, total: number) => Promise<void>,
 ): Promise<UserSyncResult> {
   const { ctx, now } = write;
   const { em, scope, actor } = ctx;
   const tenantId = write.tenant.id;
+  const upstream = [...round.users];
   const existing = await em.find(User, { tenantId });
   const byExternalId = new Map(existing.map((user) => [user.externalId, user]));
   const upstreamById = new Map(upstream.map((record) => [record.externalId, record]));
+  const removed = new Set(round.kind === 'changes' ? round.removed.map((gone) => gone.externalId) : []);
   const counts: UserSyncResult['counts'] = {
     usersCreated: 0,
     usersUpdated: 0,
@@ -50,10 +65,9 @@ export async function reconcileUsers(
   };
 
   // Deletions first: a user principal name freed upstream may be taken by a new user in this same sync.
-  const deletedUpstream = existing.filter((user) => {
-    const record = upstreamById.get(user.externalId);
-    return !user.deletedAt && !(record && !record.deletedAt);
-  });
+  const deletedUpstream = existing.filter(
+    (user) => !user.deletedAt && goneUpstream(round, upstreamById.get(user.externalId), removed, user),
+  );
   // What the deleted-users list shows (hadLicenses) is read before the license step takes the seats back.
   const licensed = await usersHoldingLicenses(
     em,
@@ -124,12 +138,26 @@ export async function reconcileUsers(
   for (const record of upstream) {
     const user = byExternalId.get(record.externalId);
     if (!user) continue; // skipped above
+    if (round.kind === 'changes' && round.managerUnchanged.has(record.externalId)) continue;
     const managerId = record.managerExternalId
       ? (byExternalId.get(record.managerExternalId)?.id ?? null)
       : null;
     if (user.managerId !== managerId) {
       user.managerId = managerId;
       changed.add(user);
+    }
+  }
+  if (round.kind === 'changes') {
+    // Roles and sign-ins change without the user changing: the round gives them for every user.
+    const { rolesByUser, lastSignInByUser } = round.activity;
+    for (const user of byExternalId.values()) {
+      if (user.deletedAt || upstreamById.has(user.externalId)) continue;
+      const lastSignIn = lastSignInByUser?.get(user.externalId);
+      const activity = {
+        directoryRoles: [...(rolesByUser.get(user.externalId) ?? [])].sort(),
+        lastSignInAt: lastSignIn ? new Date(lastSignIn) : null,
+      };
+      if (applyChanges(user, activity)) changed.add(user);
     }
   }
   for (const user of changed) {
@@ -262,25 +290,3 @@ export async function activeUserIdsOf(em: EntityManager, tenantId: string): Prom
   );
   return new Map(rows.map((row) => [row.external_id, row.id]));
 }
-
-/** The share of the users step's progress that the users themselves take (the groups come after). */
-const USERS_SHARE = 40 / 55;
-
-/** Users, then groups and memberships of the users we hold: the first step of a sync, the most rows. */
-export const usersSyncStep: SyncStep = {
-  name: 'users',
-  weight: 55,
-  async read({ cloud }) {
-    const [users, groups] = await Promise.all([
-      allPages(cloud.directory.listUsers()),
-      allPages(cloud.directory.listGroups()),
-    ]);
-    return async (write) => {
-      const synced = await reconcileUsers(write, users, (done, total) =>
-        write.progress((USERS_SHARE * done) / Math.max(total, 1)),
-      );
-      const groupCounts = await reconcileGroups(write, groups, synced.activeUserIds);
-      return { ...synced.counts, ...groupCounts };
-    };
-  },
-};

@@ -2,6 +2,7 @@ import { refreshAllSnapshotCatalogs } from '../../src/backup/backup-catalog.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
+import { cloudUserOf } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import {
@@ -13,6 +14,7 @@ import {
   latestSnapshot,
   listSnapshots,
   refreshCatalog,
+  simulatedCloud,
   type SnapshotBody,
 } from './backup-kit.js';
 
@@ -112,6 +114,39 @@ describe('GET /api/backup/snapshots', () => {
     expect(await listSnapshots(app, org.keys.read, kept.id, query)).toHaveLength(keptBefore.length + 1);
     expect(await listSnapshots(app, org.keys.read, revoked.id, query)).toEqual(revokedBefore);
     app.clock.set(new Date('2026-11-01T12:00:00Z'));
+  });
+
+  it('keeps protecting a member once protected: users added later do not push their snapshots out', async () => {
+    const { tenant, users } = await backupTenant(app, org);
+    const mailboxesOf = async () => {
+      const { rows } = await app.pool.query<{ resource_id: string; n: number }>(
+        `select resource_id, count(*)::int as n from backup_snapshots
+          where tenant_id = $1 and workload = 'Mailbox' group by resource_id`,
+        [tenant.id],
+      );
+      return new Map(rows.map((row) => [row.resource_id, row.n]));
+    };
+    const before = await mailboxesOf();
+    expect([...before.keys()].sort()).toEqual(users.map((user) => `mbx-${user.externalId}`).sort());
+    // Twelve members whose ids sort before every existing one: a "first 10 by id" cut would drop both users.
+    const template = await cloudUserOf(app, tenant, users[0].externalId);
+    const em = app.orm.em.fork();
+    for (let i = 0; i < 12; i++) {
+      const externalId = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      await simulatedCloud(app).put(em, tenant.externalId, 'user', externalId, {
+        ...template,
+        externalId,
+        userPrincipalName: `early-${i}@${tenant.domain}`,
+      });
+    }
+    await refreshCatalog(app, tenant);
+    const after = await mailboxesOf();
+    for (const user of users)
+      expect(after.get(`mbx-${user.externalId}`)).toBe(before.get(`mbx-${user.externalId}`));
+    // Room for 8 more of the 10 protected members, taken in id order.
+    expect(after.size).toBe(10);
+    expect(after.has('mbx-00000000-0000-4000-8000-000000000007')).toBe(true);
+    expect(after.has('mbx-00000000-0000-4000-8000-000000000008')).toBe(false);
   });
 
   it('is the same through GraphQL', async () => {

@@ -21,6 +21,11 @@ import { graphError } from './graph-fake-graph.js';
 export interface FakeDirectory {
   /** userId → managerId. */
   managers: Map<string, string>;
+  /**
+   * userId → when its manager last changed (the state's sequence number) and the manager removed then, if
+   * any: a delta round from a link gives `manager@delta` only for these (setFakeManager records them).
+   */
+  managerChanges: Map<string, { at: number; removedId?: string }>;
   groups: Array<Group & { memberIds: string[] }>;
   roles: Array<DirectoryRole & { memberIds: string[] }>;
   signIns: SignIn[];
@@ -39,6 +44,7 @@ export function fakeDirectory(tenant: FakeTenant): FakeDirectory {
   if (!directory) {
     directory = {
       managers: new Map(),
+      managerChanges: new Map(),
       groups: [],
       roles: [],
       signIns: [],
@@ -49,6 +55,24 @@ export function fakeDirectory(tenant: FakeTenant): FakeDirectory {
     directories.set(tenant, directory);
   }
   return directory;
+}
+
+/** Sets (or, with null, removes) a user's manager as a change later delta rounds report. */
+export function setFakeManager(
+  state: GraphFakeState,
+  tenant: FakeTenant,
+  userId: string,
+  managerId: string | null,
+): void {
+  const directory = fakeDirectory(tenant);
+  const previous = directory.managers.get(userId);
+  if (managerId === null) directory.managers.delete(userId);
+  else directory.managers.set(userId, managerId);
+  state.putUser(tenant, { id: userId });
+  directory.managerChanges.set(userId, {
+    at: state.currentSequence,
+    ...(managerId === null && previous ? { removedId: previous } : {}),
+  });
 }
 
 const noContent: FakeReply = { status: 204, body: undefined };
@@ -174,15 +198,13 @@ export function handleDirectory(
       )?.[1];
       if (!active(parts[1])) return notFound(call, parts[1]);
       if (!managerId || !active(managerId)) return notFound(call, managerId ?? '');
-      directory.managers.set(parts[1], managerId);
-      state.putUser(tenant, { id: parts[1] });
+      setFakeManager(state, tenant, parts[1], managerId);
       return noContent;
     }
     case 'DELETE /users/{id}/manager/$ref': {
       if (!allowed(ROLES.usersWrite)) return denied;
       if (!active(parts[1]) || !directory.managers.has(parts[1])) return notFound(call, parts[1]);
-      directory.managers.delete(parts[1]);
-      state.putUser(tenant, { id: parts[1] });
+      setFakeManager(state, tenant, parts[1], null);
       return noContent;
     }
     case 'POST /users/{id}/revokeSignInSessions':
@@ -210,7 +232,7 @@ export function handleDirectory(
       if (!allowed(ROLES.usersWrite)) return denied;
       const record = binned(parts[2]);
       if (!record) return notFound(call, parts[2]);
-      tenant.users.splice(tenant.users.indexOf(record), 1);
+      state.purgeUser(tenant, parts[2]);
       return noContent;
     }
     case 'POST /invitations':

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Organization, PublicErrorResponse, User } from '@microsoft/microsoft-graph-types';
 import { handleAreas } from './graph-fake-areas.js';
+import { handleBackup } from './graph-fake-backup.js';
 import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
 import type { FakeReply } from './graph-fake-login.js';
 import { handleSecurity } from './graph-fake-security.js';
@@ -116,24 +117,40 @@ function listState(query: URLSearchParams): PageState | 'bad' {
   return { o: 0, sel: query.get('$select') ?? undefined, top: top ? Number(top) : undefined };
 }
 
-/** With `manager` selected, a delta item carries its manager as `manager@delta` (Graph's delta of a relationship). */
-function withManager(tenant: FakeTenant, user: User, selected: string | undefined): object {
-  if (!selected?.split(',').includes('manager')) return user;
-  const managerId = fakeDirectory(tenant).managers.get(user.id ?? '');
+/**
+ * With `manager` selected, a delta item carries its manager as `manager@delta` (Graph's delta of a
+ * relationship): in a first round whenever selected, in a round from a link only when the manager changed
+ * since (a removed manager as `{id, "@removed"}`), as Graph gives a relationship's changes only.
+ */
+function withManager(tenant: FakeTenant, user: User, round: PageState): object {
+  if (!round.sel?.split(',').includes('manager')) return user;
+  const directory = fakeDirectory(tenant);
+  const id = user.id ?? '';
+  const managerId = directory.managers.get(id);
+  const change = directory.managerChanges.get(id);
+  if ((round.s ?? 0) > 0 && !(change && change.at > (round.s ?? 0))) return user;
+  const removed =
+    !managerId && change?.removedId && (round.s ?? 0) > 0
+      ? [{ '@odata.type': '#microsoft.graph.user', id: change.removedId, '@removed': { reason: 'deleted' } }]
+      : [];
   return {
     ...user,
-    'manager@delta': managerId ? [{ '@odata.type': '#microsoft.graph.user', id: managerId }] : [],
+    'manager@delta': managerId ? [{ '@odata.type': '#microsoft.graph.user', id: managerId }] : removed,
   };
 }
 
-/** GET /users/delta: the first round returns every user, later rounds (from a deltaLink) what changed since. */
+/**
+ * GET /users/delta: the first round returns every user, later rounds (from a deltaLink) what changed since:
+ * changed users with the properties first selected (the deltaLink keeps the $select), soft-deleted ones as
+ * `@removed: changed`, purged ones as `@removed: deleted`; an expired link answers 410 syncStateNotFound.
+ */
 function usersDelta(state: GraphFakeState, tenant: FakeTenant, base: string, call: GraphCall): FakeReply {
   const deltaToken = call.query.get('$deltatoken');
   const skip = call.query.get('$skiptoken');
   let round: PageState | null;
   if (deltaToken) {
-    const since = Number(deltaToken.replace(/^s/, ''));
-    if (!Number.isFinite(since) || since < tenant.deltaValidFrom)
+    const from = decode(deltaToken);
+    if (!from || !Number.isFinite(from.s) || (from.s ?? 0) < tenant.deltaValidFrom)
       return graphError(
         410,
         'syncStateNotFound',
@@ -141,7 +158,7 @@ function usersDelta(state: GraphFakeState, tenant: FakeTenant, base: string, cal
         call.clientRequestId,
         { location: `${base}/v1.0/users/delta` },
       );
-    round = { o: 0, s: since, u: state.currentSequence };
+    round = { o: 0, s: from.s, u: state.currentSequence, sel: from.sel };
   } else if (skip) {
     round = decode(skip);
     if (!round) return graphError(400, 'BadRequest', 'The skip token is not valid.', call.clientRequestId);
@@ -149,16 +166,23 @@ function usersDelta(state: GraphFakeState, tenant: FakeTenant, base: string, cal
     round = { o: 0, s: 0, u: state.currentSequence, sel: call.query.get('$select') ?? undefined };
   }
   const since = round.s ?? 0;
-  const changed = tenant.users
-    .filter((record) => record.changedAt > since && record.changedAt <= (round.u ?? Infinity))
+  const until = round.u ?? Infinity;
+  const inRound = (changedAt: number) => changedAt > since && changedAt <= until;
+  const changed: object[] = tenant.users
+    .filter((record) => inRound(record.changedAt))
     .filter((record) => since > 0 || !record.deleted)
     .map((record) =>
       record.deleted
         ? { id: record.user.id, '@removed': { reason: 'changed' } }
-        : withManager(tenant, record.user, round.sel),
+        : withManager(tenant, record.user, round),
     );
+  if (since > 0)
+    for (const purged of tenant.purged)
+      if (inRound(purged.changedAt)) changed.push({ id: purged.id, '@removed': { reason: 'deleted' } });
   const body = page(base, '/users/delta', changed, round, state.pageSize);
-  if (!body['@odata.nextLink']) body['@odata.deltaLink'] = `${base}/v1.0/users/delta?$deltatoken=s${round.u}`;
+  if (!body['@odata.nextLink'])
+    body['@odata.deltaLink'] =
+      `${base}/v1.0/users/delta?$deltatoken=${encode({ o: 0, s: round.u, sel: round.sel })}`;
   return { status: 200, body };
 }
 
@@ -196,6 +220,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
   const areaReply = handleAreas(state, tenant, token, base, call);
   if (areaReply) return areaReply;
   if (route === 'POST /$batch') return batch(state, base, call);
+  const backupReply = handleBackup(state, tenant, token, base, call);
+  if (backupReply) return backupReply;
   const securityReply = handleSecurity(state, tenant, token, base, call);
   if (securityReply) return securityReply;
   const directoryReply = handleDirectory(state, base, call, token, tenant);

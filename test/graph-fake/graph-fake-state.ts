@@ -37,6 +37,8 @@ export interface FakeTenant {
   customers: DelegatedAdminCustomer[];
   /** Delta tokens issued before this sequence number have expired (410). */
   deltaValidFrom: number;
+  /** Users deleted for good (purged from the recycle bin): a later delta round gives `@removed: deleted`. */
+  purged: Array<{ id: string; changedAt: number }>;
 }
 
 export interface IssuedToken {
@@ -87,6 +89,7 @@ export class GraphFakeState {
       skus: [],
       customers: [],
       deltaValidFrom: 0,
+      purged: [],
       ...rest,
       id,
       users: [],
@@ -117,6 +120,14 @@ export class GraphFakeState {
   deleteUser(tenant: FakeTenant, id: string): void {
     const record = tenant.users.find((candidate) => candidate.user.id === id);
     if (record) Object.assign(record, { deleted: true, changedAt: this.nextSequence() });
+  }
+
+  /** Deletes a user for good (Graph's purge of the recycle bin). */
+  purgeUser(tenant: FakeTenant, id: string): void {
+    const index = tenant.users.findIndex((candidate) => candidate.user.id === id);
+    if (index < 0) return;
+    tenant.users.splice(index, 1);
+    tenant.purged.push({ id, changedAt: this.nextSequence() });
   }
 
   /** Every delta link issued so far expires (Graph keeps sync state for about 7 days). */

@@ -31,6 +31,9 @@ export interface Fault {
   service?: FakeService;
   /** Substring or pattern of the recorded `url`. */
   url?: string | RegExp;
+  /** Only requests of this method (any when absent). */
+  method?: string;
+  /** Below 400 (with `delayMs`): the real answer, late. */
   status: number;
   retryAfterSeconds?: number;
   code?: string;
@@ -124,10 +127,11 @@ export class GraphFake {
     );
   }
 
-  private takeFault(service: FakeService, url: string): Fault | undefined {
+  private takeFault(service: FakeService, method: string, url: string): Fault | undefined {
     const index = this.faults.findIndex(
       (fault) =>
         (fault.service ?? 'graph') === service &&
+        (fault.method === undefined || fault.method === method) &&
         (fault.url === undefined ||
           (typeof fault.url === 'string' ? url.includes(fault.url) : fault.url.test(url))),
     );
@@ -151,7 +155,7 @@ export class GraphFake {
     this.requests.push(record);
     const clientRequestId = request.headers['client-request-id'] as string | undefined;
     let reply: FakeReply;
-    const fault = this.takeFault(service, url);
+    const fault = this.takeFault(service, record.method, url);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (service === 'login') {
       const tenantRef = parsed.pathname.split('/')[1] ?? '';

@@ -1,3 +1,4 @@
+import type { CloudRestorePlan } from '../../src/cloud/backup.provider.js';
 import { readFileSync } from 'node:fs';
 import { isCloudError } from '../../src/cloud/cloud-error.js';
 import { graphTenantAreas, unsupportedArea } from '../../src/cloud/microsoft365/graph-areas.js';
@@ -62,6 +63,15 @@ describe('the tenant areas and the capability table agree', () => {
     },
   });
   const areas = graphTenantAreas(graph);
+  const restorePlan = (fields: Partial<CloudRestorePlan>): CloudRestorePlan => ({
+    snapshotExternalId: 's',
+    workload: 'Mailbox',
+    targetKind: 'Original location',
+    crossTenant: false,
+    conflictPolicy: 'Skip',
+    itemIds: null,
+    ...fields,
+  });
   const unsupportedCalls: Array<[string, () => unknown, string]> = [
     ['contacts.listContacts', () => areas.contacts.listContacts(), 'mailContacts'],
     ['exchange.unblockSender', () => areas.exchange.unblockSender('r'), 'restrictedSenders'],
@@ -74,7 +84,18 @@ describe('the tenant areas and the capability table agree', () => {
       () => areas.deviceManagement.listEnrollmentAttempts(null),
       'deviceEnrollment',
     ],
-    ['backup.listBackupSnapshots', () => areas.backup.listBackupSnapshots(), 'backup'],
+    ['backup.listBackupItems', () => areas.backup.listBackupItems('s', null, 0, 1), 'backupItemBrowsing'],
+    [
+      'backup.hasRestoreTarget',
+      () => areas.backup.hasRestoreTarget('Mailbox', 'a@b.c'),
+      'backupRestoreElsewhere',
+    ],
+    ['backup.checkRestore (Skip)', () => areas.backup.checkRestore(restorePlan({})), 'backupSkipConflicts'],
+    [
+      'backup.checkRestore (Team chat)',
+      () => areas.backup.checkRestore(restorePlan({ workload: 'Team chat', conflictPolicy: 'Overwrite' })),
+      'backupTeamChat',
+    ],
     [
       'connectorSources.importConnectorData',
       () => areas.connectorSources.importConnectorData({} as never),

@@ -16,8 +16,8 @@ import { um } from '../user-management/um-kit.js';
 
 /**
  * The offboarding job over the Microsoft 365 user-management area (graph-areas.ts) of a tenant whose
- * directory stays simulated: the automatic reply, the file transfer and the group removals go to Graph; the
- * mailbox conversion, which Graph v1.0 has no API for, fails its step with the reason.
+ * directory stays simulated: the automatic reply, the file transfer and the group removals go to Graph; an
+ * offboarding that asks for the mailbox conversion, which Graph v1.0 has no API for, is refused before it starts.
  */
 let app: TestApp;
 let org: OrganizationWithKeys;
@@ -118,17 +118,25 @@ it('sets the automatic reply, moves the files to the manager and leaves the grou
   ]);
 });
 
-it('fails the mailbox conversion with the reason Graph cannot do it; the steps before it stay done', async () => {
+it('refuses an offboarding that needs the mailbox conversion up front: 501, nothing recorded or changed', async () => {
   const { user } = await leaver();
-  const done = await offboardAndRun(user, {});
-  expect(done.status).toBe('Failed');
-  expect(Object.fromEntries(done.steps.map((step) => [step.name, step.status]))).toMatchObject({
-    blockSignIn: 'Succeeded',
-    revokeSessions: 'Succeeded',
-    convertMailbox: 'Failed',
+  scenario.fake.clearRequests();
+  const refused = await um<OffboardingBody>(app, 'POST', `/${user.id}/offboard`, {
+    key: org.keys.admin,
+    tenantId: tenant.id,
+    body: {},
   });
-  const failed = done.steps.find((step) => step.name === 'convertMailbox')!;
-  expect(failed.error).toMatch(/Exchange Online PowerShell/);
-  expect(failed.error).toMatch(/capability "sharedMailboxes", provider microsoft365/);
+  expect(refused.status).toBe(501);
+  expect(refused.body.error).toMatchObject({
+    code: 'NOT_SUPPORTED',
+    message: expect.stringMatching(/^Nothing was started: .*Exchange Online PowerShell/),
+    details: { capability: 'sharedMailboxes', provider: 'microsoft365' },
+  });
+  const { rows } = await app.pool.query<{ account_status: string; offboardings: string }>(
+    `select account_status, (select count(*) from user_offboardings where user_id = $1) as offboardings
+       from users where id = $1`,
+    [user.id],
+  );
+  expect(rows[0]).toEqual({ account_status: 'Enabled', offboardings: '0' });
   expect(scenario.fake.graphCalls()).toEqual([]);
 });

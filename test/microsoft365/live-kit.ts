@@ -17,9 +17,15 @@ export interface LiveWorld {
   key: string;
 }
 
-export async function startLiveWorld(options: { jobs?: boolean } = {}): Promise<LiveWorld> {
+export async function startLiveWorld(
+  options: { jobs?: boolean; databaseUrl?: string } = {},
+): Promise<LiveWorld> {
   const scenario = await startGraphScenario();
-  const app = await TestApp.start({ microsoft365: scenario.settings, jobs: options.jobs });
+  const app = await TestApp.start({
+    microsoft365: scenario.settings,
+    jobs: options.jobs,
+    databaseUrl: options.databaseUrl,
+  });
   const org = await createOrganizationWithKeys(app);
   const saved = await app.request('PUT', '/api/settings/cloud-connection', {
     key: org.liveAdminKey,

@@ -6,9 +6,10 @@ interface OpenApi {
 
 /**
  * REST routes whose live answer can be 501 NOT_SUPPORTED: those that call, inside the request, an area
- * the Microsoft 365 provider has no API for (graph-capabilities.ts). Writes done by jobs (device actions,
- * offboarding steps, information barriers, restores) fail their job instead, and lists read from our copy
- * (synced) never reach the cloud in the request.
+ * the Microsoft 365 provider has no API for (graph-capabilities.ts), or check before starting a job that the
+ * cloud can do every step asked for (an offboarding's mailbox conversion). Other writes done by jobs (device
+ * actions, information barriers, restores) fail their job instead, and lists read from our copy (synced)
+ * never reach the cloud in the request.
  */
 const REACHES_UNSUPPORTED_AREA = [
   'POST /api/backup/restore', // backup: the snapshot and its items are checked upstream
@@ -25,6 +26,8 @@ const REACHES_UNSUPPORTED_AREA = [
   'GET /api/identity/users/{id}/onedrive', // deletedUserOneDrive
   'POST /api/identity/users/{id}/onedrive/access',
   'PATCH /api/security/alerts/{id}', // securityAlerts: the status moves upstream first
+  'POST /api/user-management-identity/users/{userId}/offboard', // sharedMailboxes: refused before it starts
+  'POST /api/user-management-identity/users/{userId}/offboard/{offboardingId}/retry',
 ];
 
 /** Reads of our synced copy and writes of supported areas: never 501. */
@@ -37,7 +40,6 @@ const NEVER_NOT_SUPPORTED = [
   'POST /v1/tenants/{id}/licenses/assign',
   'POST /v1/tenants/{id}/licenses/remove',
   'POST /api/user-management-identity/users/{userId}/reset-password',
-  'POST /api/user-management-identity/users/{userId}/offboard',
 ];
 
 it('lists 501 NOT_SUPPORTED in the OpenAPI document on the routes that reach an unsupported area', () => {

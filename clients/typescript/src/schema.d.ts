@@ -1890,8 +1890,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs
-         * @description start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs.
+         * start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs; 501 when the cloud cannot do a step asked for (Microsoft 365: the mailbox conversion), nothing started
+         * @description start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs; 501 when the cloud cannot do a step asked for (Microsoft 365: the mailbox conversion), nothing started.
          *
          *     Needs an API key of level Write or an access token with the scope write:users. Also served under /v1/api.
          */
@@ -4123,9 +4123,9 @@ export interface operations {
                             expiresAt: string;
                             /**
                              * Format: int32
-                             * @description Messages, files or posts it holds
+                             * @description Messages, files or posts it holds; null when the backup service does not say (Microsoft 365 Backup)
                              */
-                            itemCount: number;
+                            itemCount: number | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -7195,7 +7195,15 @@ export interface operations {
                              */
                             daysInactive: number;
                         }[];
-                        meta: components["schemas"]["PageMeta"];
+                        meta: {
+                            page: number;
+                            limit: number;
+                            total: number;
+                            /** @constant */
+                            totalEstimated?: true;
+                            signInDataAvailable: boolean;
+                            signInDataUnavailableReason: string | null;
+                        };
                     };
                 };
             };
@@ -11944,7 +11952,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs */
+            /** @description start the offboarding job {convertMailboxToShared? (true), delegateMailboxTo?, autoReplyMessage?, transferFilesTo? ("manager" or a user id), removeLicenses? (true), removeFromGroups? (true), deleteUser? (false, Admin key)}; 409 while one runs; 501 when the cloud cannot do a step asked for (Microsoft 365: the mailbox conversion), nothing started */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12012,6 +12020,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -12189,6 +12198,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -176,10 +176,44 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     'PATCH /policies/identitySecurityDefaultsEnforcementPolicy, conditional access policies (issue #30)',
     NOT_YET('the application of security controls'),
   ),
+  {
+    capability: 'backup',
+    available: true,
+    graphApi:
+      'GET /solutions/backupRestore (serviceStatus), GET /solutions/backupRestore/{mailbox,drive,site}ProtectionUnits, ' +
+      'GET /solutions/backupRestore/restorePoints ($batch), POST /solutions/backupRestore/{exchange,' +
+      'oneDriveForBusiness,sharePoint}RestoreSessions, POST /solutions/backupRestore/restoreSessions/{id}/activate ' +
+      '(Microsoft 365 Backup: whole mailboxes, OneDrives and sites, in place or to a new location)',
+    permissions: [
+      'BackupRestore-Control.Read.All',
+      'BackupRestore-Configuration.Read.All',
+      'BackupRestore-Search.Read.All',
+      'BackupRestore-Restore.ReadWrite.All',
+    ],
+  },
   notAvailable(
-    'backup',
-    'Microsoft 365 Backup Storage (/solutions/backupRestore, issue #30)',
-    NOT_YET('backups and restores'),
+    'backupItemBrowsing',
+    'none (restore points have no item tree on Graph v1.0)',
+    'Microsoft 365 Backup on Graph v1.0 restores a whole mailbox, OneDrive or site: it has no API to browse a ' +
+      "restore point's folders and items, nor to restore single items or containers (restore the whole " +
+      'resource with restoreType Point-in-time)',
+  ),
+  notAvailable(
+    'backupRestoreElsewhere',
+    'none (restore sessions restore in place or to a new location Microsoft 365 Backup names)',
+    'Microsoft 365 Backup restores to the original location only (in place, or beside it under a new name ' +
+      'it chooses): it has no API to restore to a location we name, to another tenant, or to an export',
+  ),
+  notAvailable(
+    'backupSkipConflicts',
+    'none (destinationType inPlace or new)',
+    'Microsoft 365 Backup cannot skip existing content: restore with conflictPolicy Overwrite (in place) or ' +
+      'Keep both (to a new location beside it)',
+  ),
+  notAvailable(
+    'backupTeamChat',
+    'none (Microsoft 365 Backup protects Exchange, OneDrive and SharePoint)',
+    'Microsoft 365 Backup does not protect Teams chats: there are no Team chat snapshots to restore',
   ),
 ];
 

@@ -123,12 +123,17 @@ export async function* graphSignIns(
   }
 }
 
+/** What `lastSignInsByUser` found: each user's latest sign-in, or why Graph gave none. */
+export type GraphLastSignIns =
+  { available: true; byUser: Map<string, string> } | { available: false; reason: string };
+
 /**
  * Each user's latest sign-in (interactive or not), by user id: `GET /users?$select=id,signInActivity`
- * (AuditLog.Read.All; Graph returns `signInActivity` neither in a delta query nor without Entra ID P1). Null
- * when the tenant has no P1: the sign-in times stay unknown (null), which docs/microsoft365.md says.
+ * (AuditLog.Read.All; Graph returns `signInActivity` neither in a delta query nor without Entra ID P1).
+ * Graph's refusal (no P1: `Authentication_RequestFromNonPremiumTenantOrB2CTenant`; the permission not
+ * granted: 403) is `available: false` with its reason: the sign-in times are unknown, never "no sign-in".
  */
-export async function lastSignInsByUser(graph: GraphTenantClient): Promise<Map<string, string> | null> {
+export async function lastSignInsByUser(graph: GraphTenantClient): Promise<GraphLastSignIns> {
   const latest = new Map<string, string>();
   try {
     for await (const page of graph.pages<User>('/users', {
@@ -143,8 +148,12 @@ export async function lastSignInsByUser(graph: GraphTenantClient): Promise<Map<s
       }
     }
   } catch (error) {
-    if (isCloudError(error, 'Forbidden') && error.cloudCode === NON_PREMIUM) return null;
-    throw error;
+    if (!isCloudError(error, 'Forbidden')) throw error;
+    const reason =
+      error.cloudCode === NON_PREMIUM
+        ? 'Microsoft Graph gives sign-in activity only to tenants with Microsoft Entra ID P1 or P2'
+        : 'Microsoft Graph refused sign-in activity: the app needs AuditLog.Read.All, consented in this tenant';
+    return { available: false, reason: `${reason} (${error.cloudCode ?? 'Forbidden'})` };
   }
-  return latest;
+  return { available: true, byUser: latest };
 }

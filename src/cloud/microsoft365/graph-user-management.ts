@@ -1,6 +1,6 @@
 import type { AutomaticRepliesSetting, PasswordProfile } from '@microsoft/microsoft-graph-types';
 import { CloudError, isCloudError } from '../cloud-error.js';
-import type { UserManagementCloud } from '../user-management.provider.js';
+import type { UserManagementCloud, UserManagementOperation } from '../user-management.provider.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365 } from './graph-errors.js';
 import { transferDriveItems } from './graph-onedrive.js';
@@ -12,8 +12,18 @@ const PASSWORD_REFUSED =
 
 const user = (id: string) => `/users/${encodeURIComponent(id)}`;
 
-/** A method of a capability Graph v1.0 has no API for (graph-capabilities.ts says why). */
-const unsupported = (capability: string) => () => Promise.reject(unsupportedError(capability));
+/** The operations Graph v1.0 has no API for, by the capability they belong to (graph-capabilities.ts says why). */
+const UNSUPPORTED: Partial<Record<UserManagementOperation, string>> = {
+  getMailbox: 'sharedMailboxes',
+  convertMailboxToShared: 'sharedMailboxes',
+  addMailboxDelegate: 'mailboxDelegation',
+  listDriveItems: 'deletedUserOneDrive',
+  grantDriveAccess: 'deletedUserOneDrive',
+};
+
+/** A method of a capability Graph v1.0 has no API for. */
+const unsupported = (operation: UserManagementOperation) => () =>
+  Promise.reject(unsupportedError(UNSUPPORTED[operation]!));
 
 /**
  * Graph's automatic replies (learn.microsoft.com, "Update user mailbox settings"): one message, inside and
@@ -39,6 +49,10 @@ function autoReplySetting(message: string | null): AutomaticRepliesSetting {
  */
 export function graphUserManagement(graph: GraphTenantClient): UserManagementCloud {
   return {
+    async assertSupports(operations) {
+      const missing = operations.find((operation) => UNSUPPORTED[operation] !== undefined);
+      if (missing) throw unsupportedError(UNSUPPORTED[missing]!);
+    },
     async resetPassword(userExternalId, reset) {
       const passwordProfile: PasswordProfile = {
         password: reset.password,
@@ -67,11 +81,11 @@ export function graphUserManagement(graph: GraphTenantClient): UserManagementClo
         automaticRepliesSetting: autoReplySetting(message),
       });
     },
-    getMailbox: unsupported('sharedMailboxes'),
-    convertMailboxToShared: unsupported('sharedMailboxes'),
-    addMailboxDelegate: unsupported('mailboxDelegation'),
+    getMailbox: unsupported('getMailbox'),
+    convertMailboxToShared: unsupported('convertMailboxToShared'),
+    addMailboxDelegate: unsupported('addMailboxDelegate'),
     transferFiles: (fromExternalId, toExternalId) => transferDriveItems(graph, fromExternalId, toExternalId),
-    listDriveItems: unsupported('deletedUserOneDrive'),
-    grantDriveAccess: unsupported('deletedUserOneDrive'),
+    listDriveItems: unsupported('listDriveItems'),
+    grantDriveAccess: unsupported('grantDriveAccess'),
   };
 }

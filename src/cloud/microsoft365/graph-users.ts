@@ -11,20 +11,9 @@ import type {
 import type { CloudDirectory } from '../tenant-cloud.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { readOrganization } from './graph-directory.js';
-import {
-  directoryRolesByUser,
-  graphGroups,
-  graphSignIns,
-  lastSignInsByUser,
-} from './graph-directory-reads.js';
-import {
-  cloudUserOf,
-  graphNewUser,
-  graphUserFields,
-  managerOfDelta,
-  USER_SELECT,
-  type GraphDeltaUser,
-} from './graph-user-records.js';
+import { graphGroups, graphSignIns } from './graph-directory-reads.js';
+import { cloudUserOf, graphNewUser, graphUserFields, USER_SELECT } from './graph-user-records.js';
+import { graphUserRound } from './graph-user-round.js';
 
 /** Where an invited guest lands when the invitation names no page (Graph requires one). */
 export const DEFAULT_INVITE_REDIRECT_URL = 'https://myapps.microsoft.com';
@@ -33,8 +22,8 @@ const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * The directory of one customer tenant on Microsoft Graph v1.0 (docs/microsoft365.md, "What each area does
- * live"). Users are read with a full `/users/delta` round each sync (the sync reconciles a complete list:
- * a user missing from it is deleted), plus the recycle bin (`/directory/deletedItems/microsoft.graph.user`).
+ * live"). The sync reads users with `readUsers` (graph-user-round.ts): a full `/users/delta` round plus the
+ * recycle bin, then the changes since the stored deltaLink.
  */
 export function graphDirectory(graph: GraphTenantClient, graphUrl: string, now: () => Date): CloudDirectory {
   const userPath = (id: string) => `/users/${encodeURIComponent(id)}`;
@@ -80,28 +69,13 @@ export function graphDirectory(graph: GraphTenantClient, graphUrl: string, now: 
     },
 
     listUsers(): CloudPages<CloudUserRecord> {
+      // Every user (a full round): read whole, since the round's other reads (roles, sign-ins) are too.
       return (async function* () {
-        const [roles, signIns] = await Promise.all([directoryRolesByUser(graph), lastSignInsByUser(graph)]);
-        for await (const page of graph.pages<GraphDeltaUser>('/users/delta', {
-          query: { $select: `${USER_SELECT},manager` },
-        })) {
-          yield page.value
-            .filter((user) => user['@removed'] === undefined && user.id)
-            .map((user) =>
-              cloudUserOf(user, {
-                roles: roles.get(user.id!),
-                managerId: managerOfDelta(user),
-                lastSignInAt: signIns?.get(user.id!) ?? null,
-              }),
-            );
-        }
-        for await (const page of graph.pages<GraphDeltaUser>('/directory/deletedItems/microsoft.graph.user', {
-          query: { $select: `${USER_SELECT},deletedDateTime` },
-        })) {
-          yield page.value.map((user) => cloudUserOf(user));
-        }
+        yield (await graphUserRound(graph, graphUrl, null)).users;
       })();
     },
+
+    readUsers: (cursor) => graphUserRound(graph, graphUrl, cursor),
 
     listGroups: () => graphGroups(graph),
 

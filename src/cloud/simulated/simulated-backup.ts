@@ -329,7 +329,13 @@ export class SimulatedBackupService {
     return { resource, slot: parsed.slot };
   }
 
-  /** Mailbox and drive of the first members (soft-deleted ones too), plus the tenant's sites and teams; protection recorded once. */
+  /**
+   * Mailbox and drive of up to PROTECTED_USERS members (soft-deleted ones too), plus the tenant's sites and
+   * teams. Protection is recorded once per resource and kept while the resource exists: a member protected
+   * before stays protected whatever users are added later (a fixed "first N by id" cut would push an earlier
+   * member out when a new user sorts before them, and their snapshots would vanish from the catalog); new
+   * members are only protected while there is room.
+   */
   private async protectedResources(tenantExternalId: string): Promise<ResourceWithProtection[]> {
     const em = this.em();
     const users = await em.find(
@@ -337,12 +343,18 @@ export class SimulatedBackupService {
       { tenantExternalId, kind: 'user' },
       { orderBy: { externalId: 'asc' } },
     );
-    const members = users
-      .map((row) => row.data as unknown as CloudUserRecord)
-      // A soft-deleted user's mailbox and drive are preserved (SPEC 3.4), and so are their backups: they stay
-      // protected until the purge removes the user.
-      .filter((user) => user.userType === 'Member' && !user.isServiceAccount)
-      .slice(0, PROTECTED_USERS);
+    const protections = await em.find(SimulatedCloudObject, { tenantExternalId, kind: 'backup_protection' });
+    const since = new Map(protections.map((row) => [row.externalId, Number(row.data.protectedSince)]));
+    const isProtected = (user: CloudUserRecord) =>
+      since.has(`mbx-${user.externalId}`) || since.has(`drv-${user.externalId}`);
+    const records = users.map((row) => row.data as unknown as CloudUserRecord);
+    // A soft-deleted user's mailbox and drive are preserved (SPEC 3.4), and so are their backups: they stay
+    // protected until the purge removes the user (and with it the row read here).
+    const kept = records.filter(isProtected);
+    const candidates = records.filter(
+      (user) => user.userType === 'Member' && !user.isServiceAccount && !isProtected(user),
+    );
+    const members = [...kept, ...candidates.slice(0, Math.max(0, PROTECTED_USERS - kept.length))];
     const resources: ProtectedResource[] = [
       ...members.flatMap((user) => [
         {
@@ -360,8 +372,6 @@ export class SimulatedBackupService {
       ]),
       ...collaborationResources(tenantExternalId),
     ];
-    const protections = await em.find(SimulatedCloudObject, { tenantExternalId, kind: 'backup_protection' });
-    const since = new Map(protections.map((row) => [row.externalId, Number(row.data.protectedSince)]));
     const now = this.clock.now().getTime();
     const fresh = resources.filter((resource) => !since.has(resource.resourceExternalId));
     if (fresh.length > 0) {

@@ -30,6 +30,14 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
     directory: {
       getTenant: () => op('directory.getTenant', () => cloud.getTenant(tenant)),
       listUsers: () => list('directory.listUsers', () => cloud.listUsers(tenant)),
+      // No change tracking: every round is the whole directory, and no cursor is kept.
+      readUsers: () =>
+        op('directory.listUsers', async () => ({
+          kind: 'complete' as const,
+          users: await cloud.listUsers(tenant),
+          cursor: null,
+          signInActivity: { available: true as const },
+        })),
       listGroups: () => list('directory.listGroups', () => cloud.listGroups(tenant)),
       listSignIns: (since) => list('directory.listSignIns', () => cloud.listSignIns(tenant, since)),
       createUser: (input) => op('directory.createUser', () => cloud.createUser(tenant, input)),
@@ -78,6 +86,8 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
       listDlpAlerts: () => list('security.listDlpAlerts', () => security.listDlpAlerts(tenant)),
     },
     userManagement: {
+      // The simulated cloud has every operation.
+      assertSupports: async () => undefined,
       resetPassword: (user, reset) =>
         op('userManagement.resetPassword', () => userManagement.resetPassword(tenant, user, reset)),
       getMailbox: (user) => op('userManagement.getMailbox', () => userManagement.getMailbox(tenant, user)),
@@ -116,6 +126,8 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
         op('backup.findBackupItems', () => backup.findBackupItems(tenant, snapshot, ids)),
       hasRestoreTarget: (workload, owner) =>
         op('backup.hasRestoreTarget', () => backup.hasRestoreTarget(tenant, workload, owner)),
+      // The simulated backup service carries out every restore the API describes.
+      checkRestore: () => Promise.resolve(),
       restoreBackupItems: (request) =>
         op('backup.restoreBackupItems', () =>
           backup.restoreBackupItems({ ...request, tenantExternalId: tenant }),

@@ -42,7 +42,9 @@ import { Migration20261231100200_jobs_in_flight } from './Migration2026123110020
 import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
 import { Migration20261231100000_upstream_tenant_owner } from './Migration20261231100000_upstream_tenant_owner.js';
 import { Migration20270103091800_upstream_tenant_holders } from './Migration20270103091800_upstream_tenant_holders.js';
+import { Migration20270127120400_user_sync_states } from './Migration20270127120400_user_sync_states.js';
 import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
+import { Migration20270127121200_backup_item_count_unknown } from './Migration20270127121200_backup_item_count_unknown.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -200,5 +202,13 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127090000_portal_recount_merge_indexes',
     class: Migration20270127090000_portal_recount_merge_indexes,
+  },
+  {
+    name: 'Migration20270127120400_user_sync_states',
+    class: Migration20270127120400_user_sync_states,
+  },
+  {
+    name: 'Migration20270127121200_backup_item_count_unknown',
+    class: Migration20270127121200_backup_item_count_unknown,
   },
 ];
