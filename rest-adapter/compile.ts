@@ -1,4 +1,5 @@
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { isCompiledQuery } from 'graphql-jit';
+import { compileLeanQuery } from '../src/core/perf/graphql-jit-leaf-arguments.js';
 import {
   coerceInputValue,
   execute,
@@ -140,7 +141,7 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
 }
 
 function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {
-  const jit = compileQuery(schema, document);
+  const jit = compileLeanQuery(schema, document);
   return isCompiledQuery(jit)
     ? (context, variableValues) => jit.query(undefined, context, variableValues)
     : (contextValue, variableValues) => execute({ schema, document, contextValue, variableValues });

@@ -6,6 +6,7 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database-
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 import { heartbeatIntervalFor, MIN_STALE_AFTER_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 import {
+  DEFAULT_MICROSOFT_DEFENDER_URL,
   DEFAULT_MICROSOFT_GRAPH_URL,
   DEFAULT_MICROSOFT_LOGIN_URL,
   parseMicrosoftOrigin,
@@ -81,6 +82,8 @@ export interface AppConfig {
    */
   microsoftLoginUrl: string;
   microsoftGraphUrl: string;
+  /** MICROSOFT_DEFENDER_URL (Defender for Endpoint's API, default https://api.security.microsoft.com): https only. */
+  microsoftDefenderUrl: string;
   /**
    * LIVE_WITHOUT_CLOUD_CONNECTION: what a live environment without a cloud connection acts on, `simulated`
    * (default, development and the demo) or `none` (409 until a connection is saved); docs/microsoft365.md.
@@ -210,6 +213,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'MICROSOFT_GRAPH_URL',
       env.MICROSOFT_GRAPH_URL,
       DEFAULT_MICROSOFT_GRAPH_URL,
+    ),
+    microsoftDefenderUrl: parseMicrosoftOrigin(
+      'MICROSOFT_DEFENDER_URL',
+      env.MICROSOFT_DEFENDER_URL,
+      DEFAULT_MICROSOFT_DEFENDER_URL,
     ),
     liveWithoutConnection: parseLiveWithoutConnection(env.LIVE_WITHOUT_CLOUD_CONNECTION),
   };

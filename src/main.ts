@@ -103,7 +103,11 @@ const deps: AppDeps = {
   publicUrl: config.publicUrl,
   outboxSubscribers: OUTBOX_SUBSCRIBERS,
   webhooks: { allowPrivateTargets: config.webhookAllowPrivateTargets, secretBox: secrets.box },
-  microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
+  microsoft365: {
+    loginUrl: config.microsoftLoginUrl,
+    graphUrl: config.microsoftGraphUrl,
+    defenderUrl: config.microsoftDefenderUrl,
+  },
   liveWithoutConnection: config.liveWithoutConnection,
 };
 

@@ -6,6 +6,7 @@ import { FEATURE_MODULES } from './features.js';
 import { validateArgumentsTogether } from './http/input/argument-rules.js';
 import { withServiceScalars } from './core/scalars.js';
 import { readPlainFieldsDirectly } from './core/perf/type-graphql-plain-fields.js';
+import { callFieldResolversDirectly } from './core/perf/type-graphql-direct-field-resolvers.js';
 
 /** Every feature's resolvers, in the order of the feature list (src/features.ts). */
 export const RESOLVERS = FEATURE_MODULES.flatMap(
@@ -23,5 +24,8 @@ export async function buildAppSchema(): Promise<GraphQLSchema> {
     // per-server EventHub instead (src/subscriptions), this one serves topic-based subscriptions.
     pubSub: createPubSub(),
   });
-  return withServiceScalars(schema);
+  const withScalars = withServiceScalars(schema);
+  // Field resolvers of only the parent and the context called without type-graphql's wrapper (issue #31).
+  callFieldResolversDirectly(withScalars);
+  return withScalars;
 }

@@ -52,7 +52,11 @@ export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): 
       outboxSubscribers: OUTBOX_SUBSCRIBERS,
       // The server's key and endpoints: a secret the CLI seals (a cloud connection's) opens in the server.
       webhooks: { secretBox: chooseSecretBox(config).box },
-      microsoft365: { loginUrl: config.microsoftLoginUrl, graphUrl: config.microsoftGraphUrl },
+      microsoft365: {
+        loginUrl: config.microsoftLoginUrl,
+        graphUrl: config.microsoftGraphUrl,
+        defenderUrl: config.microsoftDefenderUrl,
+      },
       liveWithoutConnection: config.liveWithoutConnection,
     };
     if (config.seedDemo && (await seedDemoIfEmpty(database.orm, deps))) {

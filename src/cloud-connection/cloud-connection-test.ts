@@ -2,7 +2,10 @@ import { isCloudError, type CloudError } from '../cloud/cloud-error.js';
 import { readOrganization, type TenantOrganization } from '../cloud/microsoft365/graph-directory.js';
 import { tokenProblemOf } from '../cloud/microsoft365/graph-errors.js';
 import { GraphTransport } from '../cloud/microsoft365/graph-transport.js';
-import type { Microsoft365Settings } from '../cloud/microsoft365/microsoft365.settings.js';
+import {
+  DEFENDER_DEFAULT_SCOPE,
+  type Microsoft365Settings,
+} from '../cloud/microsoft365/microsoft365.settings.js';
 import { CONNECTION_TEST_PERMISSION } from '../cloud/microsoft365/graph-capabilities.js';
 import { InvalidRequestError, ServiceUnavailableError } from '../core/errors.js';
 import type { Microsoft365Credentials } from './cloud-connection.validation.js';
@@ -39,6 +42,23 @@ function unavailable(error: CloudError, step: string): ServiceUnavailableError {
 }
 
 /**
+ * The app's Defender for Endpoint permissions (Machine.Isolate…) are in the token of Defender's scope, not in
+ * Graph's: asked for too, so the connection lists them as granted. Best effort: a partner tenant without
+ * Defender for Endpoint gets no such token, and those permissions show as missing (which they are there).
+ */
+async function defenderRoles(
+  transport: GraphTransport,
+  app: { clientId: string; clientSecret: string },
+  tenantId: string,
+): Promise<string[]> {
+  try {
+    return (await transport.token(app, tenantId, { scope: DEFENDER_DEFAULT_SCOPE })).roles;
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The test a Microsoft 365 connection passes before it is saved: a client-credentials token for the partner
  * tenant, then one Graph read with it (`GET /organization`). A refusal is a 400 naming what failed (bad
  * secret, unknown app, missing consent or permission) in `details`; Entra ID or Graph being unreachable or
@@ -71,7 +91,8 @@ export async function testMicrosoft365Connection(
   }
   try {
     const organization = await readOrganization(transport.forTenant(app, credentials.partnerTenantId));
-    return { roles, organization };
+    const defender = await defenderRoles(transport, app, credentials.partnerTenantId);
+    return { roles: [...new Set([...roles, ...defender])].sort(), organization };
   } catch (error) {
     if (!isCloudError(error)) throw error;
     if (error.retryable) throw unavailable(error, 'graph');

@@ -64,8 +64,8 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-const pad2 = (value: number) => (value < 10 ? `0${value}` : `${value}`);
-const pad3 = (value: number) => (value < 10 ? `00${value}` : value < 100 ? `0${value}` : `${value}`);
+/** The character code of `value`'s digit of weight `unit` (1, 10, 100, 1000). */
+const digit = (value: number, unit: number) => ZERO + (Math.floor(value / unit) % 10);
 
 /** `date.toISOString()`, by arithmetic for years 1970…9999 (V8's for the rest and for invalid dates). */
 export function isoString(date: Date): string {
@@ -90,9 +90,19 @@ export function isoString(date: Date): string {
   const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
   const seconds = Math.floor(msOfDay / 1000);
-  return (
-    `${year}-${pad2(month)}-${pad2(day)}T${pad2(Math.floor(seconds / 3600))}:` +
-    `${pad2(Math.floor(seconds / 60) % 60)}:${pad2(seconds % 60)}.${pad3(msOfDay % 1000)}Z`
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor(seconds / 60) % 60;
+  const second = seconds % 60;
+  const millis = msOfDay % 1000;
+  // One string of 24 character codes: a text built by concatenating padded fields allocated ~400 bytes of
+  // intermediate strings per timestamp, 40 this way (50 timestamps per page of users; issue #31, allocations).
+  // Codes 45 '-', 84 'T', 58 ':', 46 '.', 90 'Z'; one line per part of the text.
+  // prettier-ignore
+  return String.fromCharCode(
+    digit(year, 1000), digit(year, 100), digit(year, 10), digit(year, 1),
+    45, digit(month, 10), digit(month, 1), 45, digit(day, 10), digit(day, 1),
+    84, digit(hours, 10), digit(hours, 1), 58, digit(minutes, 10), digit(minutes, 1),
+    58, digit(second, 10), digit(second, 1), 46, digit(millis, 100), digit(millis, 10), digit(millis, 1), 90,
   );
 }
 

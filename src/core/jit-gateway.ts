@@ -9,7 +9,8 @@ import {
   type SourceLocation,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { compileLeanQuery } from './perf/graphql-jit-leaf-arguments.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 type Executor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
@@ -141,7 +142,7 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
       };
     }
     const query = compiledFor(`${request.queryHash}:${request.operationName ?? ''}`, () =>
-      compileQuery(schema, request.document, request.operationName ?? undefined),
+      compileLeanQuery(schema, request.document, request.operationName ?? undefined),
     );
     if (!isCompiledQuery(query)) return withNormalisedErrors(query);
     // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).

@@ -1,5 +1,6 @@
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
+import { isCloudError } from '../cloud/cloud-error.js';
 import type { CloudDeviceActionRecord } from '../cloud/security.provider.js';
 import { createJobContext } from '../context.js';
 import { enqueueJob } from '../core/jobs.js';
@@ -37,8 +38,10 @@ export const DEVICE_ACTION_JOB: TrackedJobKind<DeviceAction> = {
   // no `completed`: the run ends the action itself (finish), with its event, or schedules the next poll
   reasonColumn: 'failureReason',
   finishedAtColumn: 'completedAt',
-  // The cloud's errors are retried by the queue (it keeps one action per request id, so a retry is safe).
-  retryable: () => true,
+  // The cloud's errors are retried by the queue (it keeps one action per request id, so a retry is safe),
+  // except a refusal (Defender: another action already in progress, a device not onboarded), which no retry
+  // changes: the action fails at once with the cloud's reason.
+  retryable: (error) => !isCloudError(error, 'Refused'),
 };
 
 /**

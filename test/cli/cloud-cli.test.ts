@@ -22,6 +22,7 @@ beforeAll(async () => {
   env = {
     MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
     MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
+    MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
     SECRETS_KEY: TEST_SECRETS_KEY,
   };
   // The first command on a fresh database also seeds the demo organization.

@@ -78,12 +78,15 @@ describe('PUT /api/settings/cloud-connection (Microsoft 365)', () => {
     expect(scenario.fake.requests.map((r) => `${r.service} ${r.method} ${r.url.split('?')[0]}`)).toEqual([
       `login POST /${scenario.partner.id}/oauth2/v2.0/token`,
       'graph GET /v1.0/organization',
+      // Defender's scope: its Machine.* permissions are in that token's roles, not in Graph's.
+      `login POST /${scenario.partner.id}/oauth2/v2.0/token`,
     ]);
     expect(scenario.fake.graphCalls()).toEqual([
       'GET /v1.0/organization?$select=id,displayName,verifiedDomains',
     ]);
     const capabilities = new Map(res.body.data.capabilities.map((c) => [c.capability, c]));
     expect(capabilities.get('users')).toMatchObject({ available: true, missingPermissions: [] });
+    expect(capabilities.get('deviceActions')).toMatchObject({ available: true, missingPermissions: [] });
     for (const name of [
       'mailContacts',
       'restrictedSenders',

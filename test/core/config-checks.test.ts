@@ -61,4 +61,14 @@ describe('MICROSOFT_LOGIN_URL and MICROSOFT_GRAPH_URL', () => {
       /MICROSOFT_GRAPH_URL must be an https:\/\//,
     );
   });
+
+  it('MICROSOFT_DEFENDER_URL (Defender for Endpoint) defaults to the public API and is https only', () => {
+    expect(loadConfig({}).microsoftDefenderUrl).toBe('https://api.security.microsoft.com');
+    expect(
+      loadConfig({ MICROSOFT_DEFENDER_URL: 'https://api-us.security.microsoft.com/' }).microsoftDefenderUrl,
+    ).toBe('https://api-us.security.microsoft.com');
+    expect(() => loadConfig({ MICROSOFT_DEFENDER_URL: 'http://api.security.example.test' })).toThrow(
+      /MICROSOFT_DEFENDER_URL must use https:\/\//,
+    );
+  });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Organization, PublicErrorResponse, User } from '@microsoft/microsoft-graph-types';
 import { handleAreas } from './graph-fake-areas.js';
 import { handleBackup } from './graph-fake-backup.js';
+import { handleDevices } from './graph-fake-devices.js';
 import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
 import type { FakeReply } from './graph-fake-login.js';
 import { handleSecurity } from './graph-fake-security.js';
@@ -224,6 +225,8 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
   if (backupReply) return backupReply;
   const securityReply = handleSecurity(state, tenant, token, base, call);
   if (securityReply) return securityReply;
+  const devicesReply = handleDevices(state, tenant, token, base, call);
+  if (devicesReply) return devicesReply;
   const directoryReply = handleDirectory(state, base, call, token, tenant);
   if (directoryReply) return directoryReply;
   if (call.method !== 'GET')

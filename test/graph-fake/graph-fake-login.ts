@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { DEFENDER_SCOPE, fakeDefender, isDefenderRole } from './graph-fake-defender.js';
 import type { GraphFakeState } from './graph-fake-state.js';
 
 export interface FakeReply {
@@ -40,11 +41,17 @@ function base64url(value: unknown): string {
 }
 
 /** An access token shaped like Entra's (a JWT with tid, appid, roles); the fake alone ever checks it. */
-function accessToken(tenantId: string, clientId: string, roles: string[], expiresAt: number): string {
+function accessToken(
+  tenantId: string,
+  clientId: string,
+  roles: string[],
+  expiresAt: number,
+  defender: boolean,
+): string {
   const now = Math.floor(Date.now() / 1000);
   const header = base64url({ typ: 'JWT', alg: 'HS256' });
   const payload = base64url({
-    aud: 'https://graph.microsoft.com',
+    aud: defender ? 'https://api.securitycenter.microsoft.com' : 'https://graph.microsoft.com',
     iss: `https://sts.windows.net/${tenantId}/`,
     iat: now,
     nbf: now,
@@ -61,7 +68,8 @@ function accessToken(tenantId: string, clientId: string, roles: string[], expire
 
 /**
  * POST /{tenant}/oauth2/v2.0/token, client credentials (grant_type, client_id, client_secret, scope
- * https://graph.microsoft.com/.default), answering as Entra ID does: the app's granted application permissions
+ * https://graph.microsoft.com/.default, or Defender for Endpoint's https://api.securitycenter.microsoft.com/.default),
+ * answering as Entra ID does: the app's granted application permissions
  * in the token's `roles`, or AADSTS90002 (tenant unknown), 700016 (app unknown in the tenant), 65001 (not
  * consented), 7000215 (wrong secret), 7000222 (expired secret).
  */
@@ -73,7 +81,8 @@ export function handleTokenRequest(
   const clientId = form.get('client_id') ?? '';
   if (form.get('grant_type') !== 'client_credentials')
     return entraError(400, 'unsupported_grant_type', 70003, 'The app requested an unsupported grant type.');
-  if (form.get('scope') !== 'https://graph.microsoft.com/.default')
+  const defender = form.get('scope') === DEFENDER_SCOPE;
+  if (form.get('scope') !== 'https://graph.microsoft.com/.default' && !defender)
     return entraError(
       400,
       'invalid_scope',
@@ -123,9 +132,26 @@ export function handleTokenRequest(
       `The user or administrator has not consented to use the application with ID '${clientId}' named ` +
         `'${app.displayName}'. Send an interactive authorization request for this user and resource.`,
     );
+  if (defender && !fakeDefender(tenant).provisioned)
+    return entraError(
+      400,
+      'invalid_resource',
+      500011,
+      `The resource principal named https://api.securitycenter.microsoft.com was not found in the tenant named ` +
+        `${tenant.displayName}. This can happen if the application has not been installed by the administrator ` +
+        'of the tenant or consented to by any user in the tenant.',
+    );
   const expiresAt = Date.now() + state.tokenLifetimeSeconds * 1000;
-  const token = accessToken(tenant.id, clientId, consent.roles, expiresAt);
-  state.tokens.set(token, { tenantId: tenant.id, clientId, roles: consent.roles, expiresAt });
+  // A token carries the roles of its resource only: Defender's (Machine.*) or Graph's.
+  const roles = consent.roles.filter((role) => isDefenderRole(role) === defender);
+  const token = accessToken(tenant.id, clientId, roles, expiresAt, defender);
+  state.tokens.set(token, {
+    tenantId: tenant.id,
+    clientId,
+    roles,
+    expiresAt,
+    ...(defender ? { audience: 'defender' as const } : {}),
+  });
   return {
     status: 200,
     body: {

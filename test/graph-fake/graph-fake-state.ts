@@ -46,6 +46,8 @@ export interface IssuedToken {
   clientId: string;
   roles: string[];
   expiresAt: number;
+  /** The resource the token is for: Graph (absent) or Defender for Endpoint's API (graph-fake-defender.ts). */
+  audience?: 'defender';
 }
 
 export class GraphFakeState {

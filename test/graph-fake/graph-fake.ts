@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { serveDefender } from './graph-fake-defender.js';
 import { handleMonitor } from './graph-fake-drives.js';
 import { handleGraph, graphError, type GraphCall } from './graph-fake-graph.js';
 import { handleTokenRequest, type FakeReply } from './graph-fake-login.js';
 import { GraphFakeState } from './graph-fake-state.js';
 
-export type FakeService = 'login' | 'graph';
+export type FakeService = 'login' | 'graph' | 'defender';
 
 /** One request the fake received, as the test asserts it. */
 export interface RecordedRequest {
@@ -15,7 +16,7 @@ export interface RecordedRequest {
   method: string;
   /** Path and query, decoded: `/v1.0/users/delta?$select=id,displayName`. */
   url: string;
-  /** login: the tenant in the path; graph: the tenant of the token. */
+  /** login: the tenant in the path; graph: the tenant of the token (defender: unset). */
   tenantId?: string;
   /** login: the client id of the form. */
   clientId?: string;
@@ -41,6 +42,8 @@ export interface Fault {
   times?: number;
   /** Wait this long before answering (a Graph that does not answer in time). */
   delayMs?: number;
+  /** Do the real thing first, then answer the failure (an answer lost on the way back; the Defender origin). */
+  lostAnswer?: boolean;
 }
 
 function certificates(): { cert: Buffer; key: Buffer } {
@@ -74,6 +77,7 @@ export class GraphFake {
   private servers: https.Server[] = [];
   loginUrl = '';
   graphUrl = '';
+  defenderUrl = '';
 
   static async start(): Promise<GraphFake> {
     const fake = new GraphFake();
@@ -97,6 +101,7 @@ export class GraphFake {
     };
     fake.loginUrl = await listen('login');
     fake.graphUrl = await listen('graph');
+    fake.defenderUrl = await listen('defender');
     return fake;
   }
 
@@ -107,6 +112,11 @@ export class GraphFake {
   /** The Graph requests received, as `METHOD url` (e.g. `GET /v1.0/organization?$select=id,displayName`). */
   graphCalls(): string[] {
     return this.requests.filter((r) => r.service === 'graph').map((r) => `${r.method} ${r.url}`);
+  }
+
+  /** The Defender for Endpoint requests received, as `METHOD url` (e.g. `POST /api/machines/{id}/isolate`). */
+  defenderCalls(): string[] {
+    return this.requests.filter((r) => r.service === 'defender').map((r) => `${r.method} ${r.url}`);
   }
 
   /** The token requests received, as `tenant clientId`. */
@@ -175,6 +185,8 @@ export class GraphFake {
           : parsed.pathname.endsWith('/oauth2/v2.0/token') && request.method === 'POST'
             ? handleTokenRequest(this.state, tenantRef, form)
             : { status: 404, body: { error: 'not_found', error_description: `The fake serves no ${url}` } };
+    } else if (service === 'defender') {
+      reply = serveDefender(this.state, this.defenderUrl, { record, parsed, raw, request, fault });
     } else {
       const call: GraphCall = {
         method: record.method,
@@ -208,18 +220,18 @@ export class GraphFake {
   }
 }
 
-function retryAfter(fault: Fault): Record<string, string> {
+export function retryAfter(fault: Fault): Record<string, string> {
   return fault.retryAfterSeconds === undefined ? {} : { 'retry-after': String(fault.retryAfterSeconds) };
 }
 
-function defaultCode(status: number): string {
+export function defaultCode(status: number): string {
   if (status === 429) return 'TooManyRequests';
   if (status === 503) return 'serviceNotAvailable';
   if (status === 504) return 'UnknownError';
   return 'generalException';
 }
 
-function defaultMessage(status: number): string {
+export function defaultMessage(status: number): string {
   if (status === 429) return 'Too many requests.';
   if (status === 503) return 'The service is temporarily unavailable. Please try again later.';
   return 'An error occurred.';

@@ -90,6 +90,7 @@ export async function startGraphScenario(): Promise<GraphScenario> {
     settings: {
       loginUrl: fake.loginUrl,
       graphUrl: fake.graphUrl,
+      defenderUrl: fake.defenderUrl,
       requestTimeoutMs: 5_000,
       maxRetries: 2,
       maxRetryWaitSeconds: 2,

@@ -76,8 +76,6 @@ describe('the tenant areas and the capability table agree', () => {
     ['contacts.listContacts', () => areas.contacts.listContacts(), 'mailContacts'],
     ['exchange.unblockSender', () => areas.exchange.unblockSender('r'), 'restrictedSenders'],
     ['security.listDlpAlerts', () => areas.security.listDlpAlerts(), 'endpointDlp'],
-    ['security.listDevices', () => areas.security.listDevices(), 'devices'],
-    ['security.getDeviceAction', () => areas.security.getDeviceAction('a'), 'devices'],
     ['security.listDlpPolicies', () => areas.security.listDlpPolicies(), 'endpointDlp'],
     [
       'deviceManagement.listEnrollmentAttempts',

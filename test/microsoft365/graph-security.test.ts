@@ -252,14 +252,6 @@ describe('what the security area cannot do on Graph v1.0 yet', () => {
   });
 
   it.each([
-    ['listDevices', 'devices', () => allPages(security.listDevices())],
-    [
-      'startDeviceAction',
-      'devices',
-      () =>
-        security.startDeviceAction(DEVICE_ID, { requestId: 'r-1', kind: 'Scan', type: 'Quick', comment: '' }),
-    ],
-    ['getDeviceAction', 'devices', () => security.getDeviceAction('a-1')],
     ['listDlpPolicies', 'endpointDlp', () => allPages(security.listDlpPolicies())],
     ['listDlpAlerts', 'endpointDlp', () => allPages(security.listDlpAlerts())],
   ] as const)('%s answers Unsupported naming %s, with no Graph call', async (_method, capability, run) => {

@@ -18,6 +18,7 @@ const cli = (...args: string[]) =>
     {
       MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
       MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
+      MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
       SECRETS_KEY: TEST_SECRETS_KEY,
     },
     ...args,

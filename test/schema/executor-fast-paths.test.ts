@@ -1,6 +1,8 @@
 import { GraphQLObjectType, GraphQLSchema, graphql } from 'graphql';
 import { IsoDateTime } from '../../src/core/scalars.js';
 import { buildAppSchema } from '../../src/schema.js';
+import { directFieldResolvers } from '../../src/core/perf/type-graphql-direct-field-resolvers.js';
+import { User } from '../../src/users/user.entity.js';
 
 /**
  * Issue #11: what keeps the executors on their fast paths. Plain fields have no resolver (the executor reads the
@@ -48,6 +50,27 @@ describe('field resolvers', () => {
       source: '{ user { displayName } }',
     });
     expect(result).toEqual({ data: { user: { displayName: 'from a getter' } } });
+  });
+});
+
+describe('field resolvers of only the parent and the context (src/core/perf/type-graphql-direct-field-resolvers.ts)', () => {
+  it('call the method without type-graphql’s wrapper: User.licenses among them, not those taking arguments', () => {
+    expect(directFieldResolvers).toContain('User.licenses');
+    // Tenant fields with arguments or other parameters keep type-graphql's wrapper.
+    for (const name of directFieldResolvers) expect(name).toMatch(/^\w+\.\w+$/);
+  });
+
+  it('hand the method the parent and the context; a parent of another class goes through type-graphql', async () => {
+    const resolve = field('User', 'licenses').resolve!;
+    const user = Object.assign(Object.create(User.prototype) as User, { id: 'u1' });
+    const loaded: string[] = [];
+    const context = {
+      loaders: { get: () => ({ load: async (id: string) => (loaded.push(id), ['sku']) }) },
+    };
+    await expect(resolve(user, {}, context, undefined as never)).resolves.toEqual(['sku']);
+    // A plain object is converted to a User by type-graphql's resolver first, then the same method runs.
+    await expect(resolve({ id: 'u2' }, {}, context, undefined as never)).resolves.toEqual(['sku']);
+    expect(loaded).toEqual(['u1', 'u2']);
   });
 });
 

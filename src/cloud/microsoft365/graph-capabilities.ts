@@ -165,11 +165,27 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     'none (Microsoft Purview data connectors)',
     `${NO_API}: the sources of compliance data connectors are configured in Microsoft Purview`,
   ),
-  notAvailable(
-    'devices',
-    'GET /deviceManagement/managedDevices, device actions (issue #30)',
-    NOT_YET('devices and their actions'),
-  ),
+  {
+    capability: 'devices',
+    available: true,
+    graphApi:
+      'GET /deviceManagement/managedDevices (Intune) joined with Defender for Endpoint GET /api/machines, ' +
+      'the isolate/unisolate GET /api/machineactions and GET /api/recommendations (+ machineReferences), ' +
+      'by Entra ID device id',
+    permissions: [
+      'DeviceManagementManagedDevices.Read.All',
+      'Machine.Read.All',
+      'SecurityRecommendation.Read.All',
+    ],
+  },
+  {
+    capability: 'deviceActions',
+    available: true,
+    graphApi:
+      'Defender for Endpoint: POST /api/machines/{id}/isolate, /unisolate, /runAntiVirusScan; ' +
+      'GET /api/machineactions/{id} (followed to completion)',
+    permissions: ['Machine.Read.All', 'Machine.Isolate', 'Machine.Scan'],
+  },
   notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
   notAvailable(
     'securityControlApply',

@@ -97,9 +97,9 @@ export class GraphTenantClient {
   private readonly client: Client;
 
   constructor(
-    settings: Microsoft365Settings,
-    tokens: GraphTokenSource,
-    credentials: AppCredentials,
+    readonly settings: Microsoft365Settings,
+    private readonly tokens: GraphTokenSource,
+    private readonly credentials: AppCredentials,
     readonly tenantId: string,
   ) {
     const auth = new AuthenticationHandler({
@@ -118,6 +118,14 @@ export class GraphTenantClient {
       defaultVersion: 'v1.0',
       customHosts: new Set([new URL(settings.graphUrl).hostname]),
     });
+  }
+
+  /**
+   * The app's token in this tenant for another resource (Defender for Endpoint's API, defender-client.ts):
+   * the same token cache, one token per tenant and scope.
+   */
+  async accessToken(scope: string): Promise<string> {
+    return (await this.tokens.token(this.credentials, this.tenantId, { scope })).accessToken;
   }
 
   async get<T>(path: string, options: GraphCallOptions = {}): Promise<T> {

@@ -7,7 +7,9 @@ import type {
   CloudAlertStatus,
   CloudSecurityProvider,
 } from '../security.provider.js';
+import { defenderMachineActions } from './defender-machine-actions.js';
 import type { GraphTenantClient } from './graph-client.js';
+import { graphDevices } from './graph-devices.js';
 import { unsupportedCall as unsupported } from './graph-unsupported.js';
 
 /** An alert of Graph's security API (v1.0 `microsoft.graph.security.alert`, learn.microsoft.com "alert"). */
@@ -124,9 +126,9 @@ export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
   return {
     listAlerts: (changedSince) => alertPages(graph, changedSince),
     updateAlertStatus: (alertExternalId, status) => updateAlertStatus(graph, alertExternalId, status),
-    listDevices: () => unsupported('devices'),
-    startDeviceAction: () => unsupported('devices'),
-    getDeviceAction: () => unsupported('devices'),
+    listDevices: () => graphDevices(graph),
+    startDeviceAction: (device, request) => defenderMachineActions(graph).startDeviceAction(device, request),
+    getDeviceAction: (actionExternalId) => defenderMachineActions(graph).getDeviceAction(actionExternalId),
     listDlpPolicies: () => unsupported('endpointDlp'),
     listDlpAlerts: () => unsupported('endpointDlp'),
   };

@@ -74,11 +74,15 @@ export class GraphTokenSource {
 
   constructor(private readonly settings: Pick<Microsoft365Settings, 'loginUrl' | 'requestTimeoutMs'>) {}
 
-  /** `fresh`: ask Entra ID even when a valid token is cached (a consent check that must see a withdrawal). */
+  /**
+   * `fresh`: ask Entra ID even when a valid token is cached (a consent check that must see a withdrawal).
+   * `scope`: the resource's `.default` (Graph by default; Defender for Endpoint's API for machine actions):
+   * MSAL caches one token per tenant and scope.
+   */
   async token(
     credentials: AppCredentials,
     tenantId: string,
-    options: { fresh?: boolean } = {},
+    options: { fresh?: boolean; scope?: string } = {},
   ): Promise<GraphToken> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -100,7 +104,7 @@ export class GraphTokenSource {
       const app = await this.clientFor(credentials, tenantId);
       const result = await Promise.race([
         app.acquireTokenByClientCredential({
-          scopes: [GRAPH_DEFAULT_SCOPE],
+          scopes: [options.scope ?? GRAPH_DEFAULT_SCOPE],
           ...(options.fresh ? { skipCache: true } : {}),
         }),
         timeout,

@@ -15,7 +15,7 @@ export class GraphTransport {
   token(
     credentials: AppCredentials,
     tenantId: string,
-    options: { fresh?: boolean } = {},
+    options: { fresh?: boolean; scope?: string } = {},
   ): Promise<GraphToken> {
     return this.tokens.token(credentials, tenantId, options);
   }

@@ -1,13 +1,16 @@
 declare module '../../core/service-context.js' {
   interface AppDeps {
-    /** Where and how Microsoft 365 is reached (MICROSOFT_LOGIN_URL, MICROSOFT_GRAPH_URL); absent: the defaults. */
+    /**
+     * Where and how Microsoft 365 is reached (MICROSOFT_LOGIN_URL, MICROSOFT_GRAPH_URL, MICROSOFT_DEFENDER_URL);
+     * absent: the defaults.
+     */
     microsoft365?: Partial<Microsoft365Settings>;
   }
 }
 
 /**
  * How the Microsoft 365 transport reaches Entra ID and Graph. The URLs come from the configuration
- * (src/config.ts: MICROSOFT_LOGIN_URL, MICROSOFT_GRAPH_URL; HTTPS only); tests point them at the HTTPS Graph
+ * (src/config.ts: MICROSOFT_LOGIN_URL, MICROSOFT_GRAPH_URL, MICROSOFT_DEFENDER_URL; HTTPS only); tests point them at the HTTPS Graph
  * fake (test/graph-fake) and shorten the waits.
  */
 export interface Microsoft365Settings {
@@ -15,6 +18,8 @@ export interface Microsoft365Settings {
   loginUrl: string;
   /** Graph's origin: calls to `{graphUrl}/v1.0/...`. */
   graphUrl: string;
+  /** Defender for Endpoint's API origin (MICROSOFT_DEFENDER_URL): machines and machine actions, `{defenderUrl}/api/...`. */
+  defenderUrl: string;
   /** One Graph call (each try) without a complete answer after this long has failed (Transient). */
   requestTimeoutMs: number;
   /** Tries after the first for a 429/503/504 (graph-client's RetryHandler). */
@@ -31,12 +36,16 @@ export interface Microsoft365Settings {
 
 export const DEFAULT_MICROSOFT_LOGIN_URL = 'https://login.microsoftonline.com';
 export const DEFAULT_MICROSOFT_GRAPH_URL = 'https://graph.microsoft.com';
+export const DEFAULT_MICROSOFT_DEFENDER_URL = 'https://api.security.microsoft.com';
+/** Defender for Endpoint's application permissions (the WindowsDefenderATP app: Machine.Isolate, Machine.Scan…). */
+export const DEFENDER_DEFAULT_SCOPE = 'https://api.securitycenter.microsoft.com/.default';
 /** The app's application permissions on Graph, as granted by admin consent (client credentials). */
 export const GRAPH_DEFAULT_SCOPE = 'https://graph.microsoft.com/.default';
 
 export const DEFAULT_MICROSOFT365_SETTINGS: Microsoft365Settings = {
   loginUrl: DEFAULT_MICROSOFT_LOGIN_URL,
   graphUrl: DEFAULT_MICROSOFT_GRAPH_URL,
+  defenderUrl: DEFAULT_MICROSOFT_DEFENDER_URL,
   requestTimeoutMs: 30_000,
   maxRetries: 3,
   maxRetryWaitSeconds: 30,

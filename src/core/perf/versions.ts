@@ -58,6 +58,13 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/lean-columns.test.ts, test/core/lean-timestamps.test.ts, test/licenses',
   },
   {
+    name: 'the locations and paths graphql-jit’s generated code passes to its leaf checks made constants',
+    file: 'graphql-jit-leaf-arguments.ts',
+    library: 'graphql-jit',
+    version: '0.8.9',
+    verifiedBy: 'test/core/perf-tricks.test.ts, test/http/graphql-errors.test.ts',
+  },
+  {
     name: 'REST field names taken from graphql-js input coercion messages',
     file: 'graphql-coercion-messages.ts',
     library: 'graphql',

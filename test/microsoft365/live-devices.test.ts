@@ -1,0 +1,304 @@
+import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
+import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
+import { eventually } from '../helpers/eventually.js';
+import { api } from '../security/security-kit.js';
+import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+
+/**
+ * Devices in the live environment, end to end on the fakes: a sync brings Intune's managed devices in, joined
+ * with Defender for Endpoint's machines; isolating a device over REST and scanning one over GraphQL are jobs
+ * that post Defender's machine action with the documented body and follow it Pending → InProgress →
+ * Succeeded; a throttled Defender is waited for by the job, which still posts once.
+ */
+let world: LiveWorld;
+let tenantId: string;
+let firstSyncCalls: string[];
+let firstSyncDefenderCalls: string[];
+
+const LAPTOP = '5c2d3e4f-0000-4000-8000-00000000d001';
+const PHONE = '5c2d3e4f-0000-4000-8000-00000000d002';
+
+interface DeviceBody {
+  id: string;
+  deviceName: string;
+  osPlatform: string;
+  riskLevel: string;
+  onboardingStatus: string;
+  complianceState: string;
+  isolationState: string;
+}
+interface ActionBody {
+  id: string;
+  kind: string;
+  status: string;
+}
+
+const defender = () => fakeDefender(world.scenario.consented);
+const defenderCalls = () => world.scenario.fake.defenderCalls();
+const devices = async () =>
+  (await api<DeviceBody[]>(world.app, 'GET', '/device-security', { key: world.key, tenantId })).body.data;
+const deviceId = async (name: string) => (await devices()).find((device) => device.deviceName === name)!.id;
+
+/**
+ * Waits for a device action to end; its status. The job polls Defender every 5 s (and a retried start waits
+ * out a Retry-After first), so the wait is longer than security-kit's.
+ */
+async function waitForAction(actionId: string): Promise<string> {
+  return (await statusesOf(actionId)).at(-1)!;
+}
+
+/** The statuses a device action row goes through, read every 20 ms until it ends. */
+async function statusesOf(actionId: string): Promise<string[]> {
+  const seen: string[] = [];
+  await eventually(
+    async () => {
+      const { rows } = await world.app.pool.query<{ status: string }>(
+        'select status from device_actions where id = $1',
+        [actionId],
+      );
+      if (seen.at(-1) !== rows[0].status) seen.push(rows[0].status);
+      expect(['Succeeded', 'Failed']).toContain(rows[0].status);
+    },
+    { timeout: 45_000, what: `device action ${actionId} to finish` },
+  );
+  return seen;
+}
+
+beforeAll(async () => {
+  world = await startLiveWorld({ jobs: true });
+  const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
+  fakeManagedDevices(world.scenario.consented).push(
+    fakeManagedDevice({ deviceName: 'LAPTOP-ADELE', azureADDeviceId: LAPTOP, userId: adele.user.id }),
+    fakeManagedDevice({
+      deviceName: 'Adele iPhone',
+      operatingSystem: 'iOS',
+      osVersion: '18.1',
+      azureADDeviceId: PHONE,
+      manufacturer: 'Apple',
+      model: 'iPhone 15',
+      userId: adele.user.id,
+    }),
+  );
+  const laptop = fakeMachine({ aadDeviceId: LAPTOP, riskScore: 'High', exposureLevel: 'High' });
+  defender().machines.push(laptop);
+  defender().recommendations.push(
+    fakeRecommendation({ id: 'va-_-google-_-chrome', machineIds: [laptop.id] }),
+  );
+  ({ tenantId } = await onboardAndSyncLive(world));
+  firstSyncCalls = graphCalls(world);
+  firstSyncDefenderCalls = defenderCalls();
+}, 60_000);
+afterAll(() => stopLiveWorld(world));
+beforeEach(() => world.scenario.fake.clearRequests());
+
+describe('devices in the live environment (Intune + Defender for Endpoint)', () => {
+  it('the sync brings Intune devices in, joined with Defender machines by Entra ID device id', async () => {
+    expect(firstSyncCalls.filter((call) => call.includes('/deviceManagement/'))).toEqual([
+      expect.stringMatching(/^GET \/v1\.0\/deviceManagement\/managedDevices\?\$select=id,deviceName,/),
+    ]);
+    expect(firstSyncDefenderCalls).toEqual([
+      'GET /api/machines',
+      "GET /api/machineactions?$filter=type eq 'Isolate' or type eq 'Unisolate'",
+      'GET /api/recommendations',
+      'GET /api/recommendations/va-_-google-_-chrome/machineReferences',
+    ]);
+    expect(await devices()).toEqual([
+      expect.objectContaining({
+        deviceName: 'LAPTOP-ADELE',
+        osPlatform: 'Windows',
+        riskLevel: 'High',
+        onboardingStatus: 'Onboarded',
+        complianceState: 'Compliant',
+        isolationState: 'Not isolated',
+      }),
+      expect.objectContaining({
+        deviceName: 'Adele iPhone',
+        riskLevel: 'No data',
+        onboardingStatus: 'Can be Onboarded',
+      }),
+    ]);
+    // Defender's open recommendation of the laptop feeds the device recommendations.
+    const recommendations = await api<Array<{ id: string; title: string; affectedDeviceCount: number }>>(
+      world.app,
+      'GET',
+      '/device-security/recommendations',
+      { key: world.key, tenantId },
+    );
+    expect(recommendations.body.data).toEqual([
+      expect.objectContaining({ id: 'update-chrome', title: 'Update Google Chrome', affectedDeviceCount: 1 }),
+    ]);
+  });
+
+  it("isolating over REST posts Defender's isolate and the job follows it Pending → InProgress → Succeeded", async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    const started = await api<ActionBody>(world.app, 'POST', `/devices/${id}/isolate`, {
+      key: world.key,
+      tenantId,
+      body: { type: 'Selective isolation', reason: 'Ransomware behaviour', notes: 'Ticket 4711' },
+    });
+    expect(started.status).toBe(202);
+    expect(started.body.data).toMatchObject({ kind: 'Isolate', status: 'Pending' });
+    const actionId = started.body.data.id;
+    const statuses = await statusesOf(actionId);
+    expect(statuses.at(-1)).toBe('Succeeded');
+    expect(['Pending', 'InProgress', 'Succeeded']).toEqual(expect.arrayContaining(statuses));
+    expect(statuses).toContain('InProgress');
+
+    const [machine] = defender().machines;
+    const [action] = defender().actions;
+    const calls = defenderCalls();
+    expect(calls.slice(0, 3)).toEqual([
+      `GET /api/machines?$filter=aadDeviceId eq '${LAPTOP}'`,
+      `GET /api/machineactions?$filter=machineId eq '${machine.id}'`,
+      `POST /api/machines/${machine.id}/isolate`,
+    ]);
+    // Then the action is read until Defender says Succeeded (Pending, InProgress, Succeeded).
+    expect(calls.slice(3)).toEqual(Array(calls.length - 3).fill(`GET /api/machineactions/${action.id}`));
+    expect(calls.length - 3).toBeGreaterThanOrEqual(2);
+    expect(world.scenario.fake.requests.find((r) => r.method === 'POST')?.body).toEqual({
+      Comment: `Ransomware behaviour - Ticket 4711 [msp-action ${actionId} device ${LAPTOP}]`,
+      IsolationType: 'Selective',
+    });
+    const status = await api<{ state: string; isolationType: string }>(
+      world.app,
+      'GET',
+      `/devices/${id}/isolation-status`,
+      { key: world.key, tenantId },
+    );
+    expect(status.body.data).toMatchObject({ state: 'Isolated', isolationType: 'Selective isolation' });
+  }, 60_000);
+
+  it('a scan over GraphQL waits out a throttled Defender (429, Retry-After) in the job and posts it once', async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    world.scenario.fake.inject({
+      service: 'defender',
+      url: '/runAntiVirusScan',
+      status: 429,
+      retryAfterSeconds: 3, // longer than a call waits (2 s here): the job comes back after it
+    });
+    const res = await world.app.graphql<{ scanDevice: { id: string; status: string } }>(
+      world.key,
+      `mutation($t: UUID!, $id: UUID!) { scanDevice(tenantId: $t, id: $id, input: { type: FULL }) { id status } }`,
+      { t: tenantId, id },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data?.scanDevice.status).toBe('PENDING');
+    expect(await waitForAction(res.body.data!.scanDevice.id)).toBe('Succeeded');
+
+    const posts = world.scenario.fake.requests.filter((r) => r.service === 'defender' && r.method === 'POST');
+    expect(posts.map((r) => [r.url.split('/').at(-1), r.status])).toEqual([
+      ['runAntiVirusScan', 429],
+      ['runAntiVirusScan', 201],
+    ]);
+    expect(posts[1].body).toEqual({
+      Comment: `[msp-action ${res.body.data!.scanDevice.id} device ${LAPTOP}]`,
+      ScanType: 'Full',
+    });
+    expect(defender().actions.filter((action) => action.type === 'RunAntiVirusScan')).toHaveLength(1);
+    const { rows } = await world.app.pool.query<{
+      duration_seconds: number | null;
+      threats_found: number | null;
+    }>('select duration_seconds, threats_found from device_actions where id = $1', [
+      res.body.data!.scanDevice.id,
+    ]);
+    expect(rows[0]).toEqual({ duration_seconds: expect.any(Number), threats_found: null });
+  }, 60_000);
+
+  it('a start whose answer is lost (Defender took the POST, then 504) is retried by the job without posting twice', async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    world.scenario.fake.inject({
+      service: 'defender',
+      url: '/runAntiVirusScan',
+      status: 504,
+      retryAfterSeconds: 1,
+      lostAnswer: true,
+    });
+    const started = await api<ActionBody>(world.app, 'POST', `/device-security/${id}/scan`, {
+      key: world.key,
+      tenantId,
+      body: { type: 'quick' },
+    });
+    expect(started.status).toBe(202);
+    expect(await waitForAction(started.body.data.id)).toBe('Succeeded');
+    const [machine] = defender().machines;
+    const calls = defenderCalls();
+    // The retried run looked for its action (our id in the Comment) and found it: one POST.
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual([
+      `POST /api/machines/${machine.id}/runAntiVirusScan`,
+    ]);
+    const lookUps = calls.filter(
+      (call) => call.startsWith('GET /api/machineactions?') && !call.includes('$skip'),
+    );
+    expect(lookUps).toHaveLength(2);
+    const scans = defender().actions.filter((action) =>
+      action.requestorComment?.includes(`[msp-action ${started.body.data.id} `),
+    );
+    expect(scans).toHaveLength(1);
+  }, 60_000);
+
+  it('an action Defender fails ends Failed with its reason', async () => {
+    defender().nextOutcome = 'TimeOut';
+    const id = await deviceId('LAPTOP-ADELE');
+    const started = await api<ActionBody>(world.app, 'POST', `/device-security/${id}/scan`, {
+      key: world.key,
+      tenantId,
+      body: { type: 'quick' },
+    });
+    expect(started.status).toBe(202);
+    expect(await waitForAction(started.body.data.id)).toBe('Failed');
+    const { rows } = await world.app.pool.query<{ failure_reason: string }>(
+      'select failure_reason from device_actions where id = $1',
+      [started.body.data.id],
+    );
+    expect(rows[0].failure_reason).toBe(
+      'Defender for Endpoint timed the action out: the machine did not complete it in time',
+    );
+    defender().nextOutcome = 'Succeeded';
+  }, 60_000);
+
+  it("Defender's 400 (an action already in progress, started in its portal) fails the action at once, posted once", async () => {
+    const id = await deviceId('LAPTOP-ADELE'); // isolated by the test above: a release is allowed
+    const [machine] = defender().machines;
+    defender().actions.push({
+      id: 'portal-release',
+      type: 'Unisolate',
+      scope: null,
+      requestor: 'secops@fabrikam.com',
+      requestorComment: 'released from the portal',
+      status: 'InProgress',
+      machineId: machine.id,
+      computerDnsName: machine.computerDnsName,
+      creationDateTimeUtc: new Date().toISOString(),
+      lastUpdateDateTimeUtc: new Date().toISOString(),
+      outcome: 'Succeeded',
+    });
+    const started = await api<ActionBody>(world.app, 'POST', `/devices/${id}/release`, {
+      key: world.key,
+      tenantId,
+      body: { reason: 'Disk scanned clean' },
+    });
+    expect(started.status).toBe(202);
+    expect(await waitForAction(started.body.data.id)).toBe('Failed');
+    const { rows } = await world.app.pool.query<{ failure_reason: string }>(
+      'select failure_reason from device_actions where id = $1',
+      [started.body.data.id],
+    );
+    expect(rows[0].failure_reason).toMatch(
+      /^Defender for Endpoint already has this action in progress on the machine \(Action is already in progress/,
+    );
+    expect(defenderCalls().filter((call) => call.startsWith('POST'))).toEqual([
+      `POST /api/machines/${machine.id}/unisolate`,
+    ]);
+  }, 60_000);
+
+  it('a device without a Defender machine (Can be Onboarded) is refused by our rules before Defender is asked', async () => {
+    const id = await deviceId('Adele iPhone');
+    const refused = await api(world.app, 'POST', `/device-security/${id}/scan`, {
+      key: world.key,
+      tenantId,
+      body: { type: 'quick' },
+    });
+    expect(refused.status).toBe(409);
+    expect(defenderCalls()).toEqual([]);
+  });
+});
