@@ -136,6 +136,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     outboxSubscribers: options.outboxSubscribers,
     webhooks: options.webhooks,
     microsoft365: options.microsoft365,
+    cloudCallBudget: options.cloudCallBudget,
     apiKeyCache: apiKeys,
   };
   const app = express();

@@ -14,6 +14,7 @@ import {
 } from './cli-database.js';
 import { envOption, orgOption } from './options.js';
 import { formatTable } from './table.js';
+import { output } from './cli-io.js';
 
 const LEVELS: Record<string, PermissionLevel> = {
   read: PermissionLevel.READ,
@@ -54,7 +55,7 @@ export function apiKeysCommand(): Command {
           `Created ${level} key "${apiKey.name}" (id ${apiKey.id}) for ${organization.slug}, ${scope.environment} environment.`,
         );
         info('Store it now: it is not shown again.');
-        process.stdout.write(`${secret}\n`);
+        output(`${secret}\n`);
       });
     });
 
@@ -77,9 +78,7 @@ export function apiKeysCommand(): Command {
           when(key.lastUsedAt),
           when(key.revokedAt),
         ]);
-        process.stdout.write(
-          formatTable(['ID', 'NAME', 'LEVEL', 'KEY', 'CREATED', 'LAST USED', 'REVOKED'], rows) + '\n',
-        );
+        output(formatTable(['ID', 'NAME', 'LEVEL', 'KEY', 'CREATED', 'LAST USED', 'REVOKED'], rows) + '\n');
       });
     });
 
@@ -103,7 +102,7 @@ export function apiKeysCommand(): Command {
         }
         const scope: Scope = { organizationId: organization.id, environment };
         const key = await new ApiKeyService(contextFor(db, scope, 'cli')).revoke(options.id);
-        process.stdout.write(`Revoked ${key.level} key "${key.name}" (${key.prefix}…${key.lastFour}).\n`);
+        output(`Revoked ${key.level} key "${key.name}" (${key.prefix}…${key.lastFour}).\n`);
       });
     });
 

@@ -12,6 +12,7 @@ import { chooseSecretBox } from '../db/secrets-key.js';
 import { DEMO_ORGANIZATION_SLUG, seedDemoIfEmpty } from '../db/seeds/demo.js';
 import { OUTBOX_SUBSCRIBERS } from '../features.js';
 import { Organization } from '../organizations/organization.entity.js';
+import { cliIo } from './cli-io.js';
 
 /** A failure to report in one line on stderr, with exit code 1 (no stack trace). */
 export class CliError extends Error {}
@@ -25,7 +26,7 @@ export interface CliDatabase {
 
 /** Informational output goes to stderr, so stdout carries only the result (e.g. a new key). */
 export function info(message: string): void {
-  process.stderr.write(`${message}\n`);
+  cliIo().stderr.write(`${message}\n`);
 }
 
 /**
@@ -35,10 +36,11 @@ export function info(message: string): void {
  * Closes everything afterwards; an embedded PostgreSQL is stopped only if this process started it.
  */
 export async function withDatabase<T>(action: (db: CliDatabase) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const { env } = cliIo();
+  const config = loadConfig(env);
   // Links name the server this CLI administers: PUBLIC_URL or PORT when given (or --url), else the running
   // server's own origin (a server started with PORT=4001 is found through its data folder).
-  if (!process.env.PUBLIC_URL && !process.env.PORT && !config.databaseUrl)
+  if (!env.PUBLIC_URL && !env.PORT && !config.databaseUrl)
     config.publicUrl = runningServerUrl(config.dataDir) ?? config.publicUrl;
   const verbose = ['debug', 'trace'].includes(config.logLevel);
   const database = await prepareDatabase(config, { log: verbose ? info : () => undefined, poolMax: 4 });

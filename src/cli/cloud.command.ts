@@ -6,6 +6,7 @@ import { Environment, type Scope } from '../core/scope.js';
 import { contextFor, findOrganization, info, withDatabase, type CliDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
 import { formatTable } from './table.js';
+import { cliIo, output } from './cli-io.js';
 
 interface ConnectOptions {
   org: string;
@@ -77,7 +78,7 @@ export function cloudCommand(): Command {
           clientSecret: options.clientSecret,
         });
         info(`Connected the live environment of ${options.org} to ${view.provider}.`);
-        process.stdout.write(`${describeConnection(view)}\n`);
+        output(`${describeConnection(view)}\n`);
       });
     });
   command
@@ -87,7 +88,7 @@ export function cloudCommand(): Command {
     .action(async (options: { org: string }) => {
       await withDatabase(async (db) => {
         const view = await (await liveService(db, options.org)).get();
-        process.stdout.write(`${describeConnection(view)}\n`);
+        output(`${describeConnection(view)}\n`);
       });
     });
   command
@@ -97,8 +98,8 @@ export function cloudCommand(): Command {
     .action(async (options: { org: string }) => {
       await withDatabase(async (db) => {
         const view = await (await liveService(db, options.org)).test();
-        process.stdout.write(`${describeConnection(view)}\n`);
-        if (!view.lastTest?.succeeded) process.exitCode = 1;
+        output(`${describeConnection(view)}\n`);
+        if (!view.lastTest?.succeeded) cliIo().exitCode = 1;
       });
     });
   command
@@ -109,7 +110,7 @@ export function cloudCommand(): Command {
       await withDatabase(async (db) => {
         await (await liveService(db, options.org)).disconnect();
         info(`Removed the cloud connection of ${options.org}'s live environment.`);
-        process.stdout.write('disconnected\n');
+        output('disconnected\n');
       });
     });
   return command;

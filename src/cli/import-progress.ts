@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { cliIo, type CliIo } from './cli-io.js';
 
 export interface ImportCounts {
   totalRows: number;
@@ -13,7 +14,7 @@ export interface ImportProgress {
   stop(): void;
 }
 
-export function importProgress(stream: NodeJS.WriteStream = process.stderr): ImportProgress {
+export function importProgress(stream: CliIo['stderr'] = cliIo().stderr): ImportProgress {
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
       {

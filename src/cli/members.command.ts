@@ -4,6 +4,7 @@ import { MemberService } from '../members/member.service.js';
 import { MIN_PASSWORD_LENGTH } from '../members/member.password.js';
 import { findOrganization, info, withDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
+import { output } from './cli-io.js';
 
 /** `members create`: people who sign in on the OAuth consent page. The rules are MemberService's. */
 export function membersCommand(): Command {
@@ -34,9 +35,7 @@ export function membersCommand(): Command {
           clock: db.deps.clock,
         }).create({ email: options.email, password: options.password, role: options.role });
         info(`Created ${member.role} ${member.email} in ${organization.slug}.`);
-        process.stdout.write(
-          `${JSON.stringify({ id: member.id, email: member.email, role: member.role })}\n`,
-        );
+        output(`${JSON.stringify({ id: member.id, email: member.email, role: member.role })}\n`);
       });
     });
 

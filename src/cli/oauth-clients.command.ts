@@ -11,6 +11,7 @@ import {
 } from './cli-database.js';
 import { collect, envOption, orgOption } from './options.js';
 import { formatTable } from './table.js';
+import { output } from './cli-io.js';
 
 const tokenEnvOption = () =>
   envOption('environment the tokens act in: live or test (sandbox)').default('test');
@@ -52,7 +53,7 @@ export function oauthClientsCommand(): Command {
         info('Store the client secret now: it is not shown again.');
         info('Open this in a browser, sign in as a member and Allow (docs/oauth.md):');
         info(authorizeUrl(db.deps.publicUrl, client.clientId, options.redirectUri[0]));
-        process.stdout.write(`${JSON.stringify({ clientId: client.clientId, clientSecret })}\n`);
+        output(`${JSON.stringify({ clientId: client.clientId, clientSecret })}\n`);
       });
     });
 
@@ -72,7 +73,7 @@ export function oauthClientsCommand(): Command {
           client.redirectUris.join(' '),
           client.revokedAt ? 'revoked' : 'active',
         ]);
-        process.stdout.write(formatTable(['CLIENT ID', 'NAME', 'REDIRECT URIS', 'STATUS'], rows) + '\n');
+        output(formatTable(['CLIENT ID', 'NAME', 'REDIRECT URIS', 'STATUS'], rows) + '\n');
       });
     });
 

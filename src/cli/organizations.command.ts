@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { Plan } from '../organizations/organization.entity.js';
 import { createOrganization } from '../organizations/organization.service.js';
 import { CliError, info, withDatabase } from './cli-database.js';
+import { output } from './cli-io.js';
 
 /** `organizations create`: a second MSP without SQL (e.g. to try cross-organization isolation). */
 export function organizationsCommand(): Command {
@@ -34,7 +35,7 @@ export function organizationsCommand(): Command {
             `npm run -s cli -- api-keys create --org ${organization.slug} --level admin --env test`,
         );
         const { id, slug, name, plan, rateLimitPerMinute } = organization;
-        process.stdout.write(`${JSON.stringify({ id, slug, name, plan, rateLimitPerMinute })}\n`);
+        output(`${JSON.stringify({ id, slug, name, plan, rateLimitPerMinute })}\n`);
       });
     });
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { SimulatedCloud } from '../cloud/simulated/index.js';
 import { CliError, findOrganization, info, withDatabase, type CliDatabase } from './cli-database.js';
 import { orgOption } from './options.js';
+import { output } from './cli-io.js';
 
 /** The simulated cloud, whatever provider the server is configured with (grants exist only there). */
 export function simulatedCloudOf(db: CliDatabase): SimulatedCloud {
@@ -33,7 +34,7 @@ export function addConsentCommands(tenants: Command): void {
             ? `Tenant ${externalId} now grants ${organization.slug} delegated access; it can be onboarded.`
             : `Tenant ${externalId} already grants ${organization.slug} delegated access.`,
         );
-        process.stdout.write(`${change.outcome === 'granted' ? 'granted' : 'already granted'}\n`);
+        output(`${change.outcome === 'granted' ? 'granted' : 'already granted'}\n`);
       });
     });
   tenants
@@ -53,7 +54,7 @@ export function addConsentCommands(tenants: Command): void {
             ? `Tenant ${externalId} no longer grants ${organization.slug} access; its next sync fails and suspends it.`
             : `Tenant ${externalId} had not granted ${organization.slug} access.`,
         );
-        process.stdout.write(`${change.outcome === 'revoked' ? 'revoked' : 'not granted'}\n`);
+        output(`${change.outcome === 'revoked' ? 'revoked' : 'not granted'}\n`);
       });
     });
 }

@@ -22,6 +22,7 @@ import {
 import { orgOption } from './options.js';
 import { formatTable } from './table.js';
 import { addConsentCommands, simulatedCloudOf } from './tenant-consent.command.js';
+import { output } from './cli-io.js';
 
 interface OnboardOptions {
   org: string;
@@ -155,7 +156,7 @@ export function tenantsCommand(): Command {
           );
         // What the sync could not do (an area the tenant's cloud has no API for, a user skipped): said, not hidden.
         for (const warning of warnings) info(`Note: ${warning}`);
-        process.stdout.write(`${tenant.id}\n`);
+        output(`${tenant.id}\n`);
       });
     });
   command
@@ -189,7 +190,7 @@ export function tenantsCommand(): Command {
           );
           return;
         }
-        process.stdout.write(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);
+        output(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);
         info(
           `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug} --external-id <EXTERNAL ID>`,
         );

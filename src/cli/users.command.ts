@@ -25,6 +25,7 @@ import {
 } from './cli-database.js';
 import { importProgress } from './import-progress.js';
 import { orgOption } from './options.js';
+import { output } from './cli-io.js';
 
 interface ImportOptions {
   org: string;
@@ -83,7 +84,7 @@ async function importUsers(db: CliDatabase, options: ImportOptions): Promise<voi
   // Shown this once, as in the REST answer: the caller hands them to the users. Real CSV (csv-stringify): a
   // password holding a comma or a quote is quoted, so `> passwords.csv` gives a file spreadsheets read right.
   if (submission.generatedPasswords.length > 0)
-    process.stdout.write(
+    output(
       stringify(
         submission.generatedPasswords.map(({ userPrincipalName, password }) => [userPrincipalName, password]),
       ),
@@ -122,7 +123,7 @@ async function importUsers(db: CliDatabase, options: ImportOptions): Promise<voi
     `Import ${operation.status}: ${operation.createdRows} created, ${operation.failedRows} failed` +
       (operation.failureReason ? ` (${operation.failureReason})` : ''),
   );
-  process.stdout.write(`${operationId}\n`); // the CLI's contract: the result alone on the last line
+  output(`${operationId}\n`); // the CLI's contract: the result alone on the last line
   if (operation.status !== UserImportStatus.COMPLETED) {
     throw new CliError(`${operation.failedRows} of ${operation.totalRows} rows failed`);
   }

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { cloudCallBudgetOf } from '../cloud/cloud-call-budget.js';
 import type { CloudPartner, CloudProvider, CloudProviders } from '../cloud/cloud-provider.js';
 import { graphTransportOf } from '../cloud/microsoft365/graph-transport.js';
 import { Microsoft365CloudProvider } from '../cloud/microsoft365/microsoft365-provider.js';
@@ -80,6 +81,7 @@ export class ConnectedClouds implements CloudProviders {
       },
       partner,
       () => this.deps.clock.now(),
+      cloudCallBudgetOf(this.orm, this.deps).forApp(connection.clientId ?? ''),
     );
     this.providers.set(key, { stamp, provider });
     return provider;

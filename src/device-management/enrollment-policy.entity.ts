@@ -31,7 +31,8 @@ import {
     'create unique index "enrollment_restrictions_default_unique" on "enrollment_restrictions" ("organization_id", "environment", "tenant_id") where "is_default"',
 })
 export class EnrollmentRestriction extends ScopedEntity {
-  [OptionalProps]?: 'description' | 'version' | 'createdAt' | 'updatedAt' | 'isDefault';
+  [OptionalProps]?:
+    'description' | 'version' | 'createdAt' | 'updatedAt' | 'isDefault' | 'cloudId' | 'cloudDrift';
 
   @Field(() => ID)
   @ManyToOne(() => Tenant, { mapToPk: true, fieldName: 'tenant_id', deleteRule: 'cascade' })
@@ -97,6 +98,19 @@ export class EnrollmentRestriction extends ScopedEntity {
   @Property({ type: 'jsonb' })
   groupOverrides!: DeviceLimitGroupOverride[];
 
+  /** The Intune deviceEnrollmentConfiguration it is written to (enrollment-cloud.ts); null on other clouds. */
+  @Property({ type: 'text', nullable: true })
+  cloudId: string | null = null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Live environment on Microsoft 365: how the Intune configuration differs from this policy, as the last sync ' +
+      'read it (changed in the Intune portal); null when it matches. The next edit writes this policy again.',
+  })
+  @Property({ type: 'text', nullable: true })
+  cloudDrift: string | null = null;
+
   @Field(() => GraphQLDateTime)
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
@@ -107,7 +121,10 @@ export class EnrollmentRestriction extends ScopedEntity {
 
   constructor(
     scope: Scope,
-    fields: Omit<EnrollmentRestriction, keyof ScopedEntity | 'version' | typeof OptionalProps>,
+    fields: Omit<
+      EnrollmentRestriction,
+      keyof ScopedEntity | 'version' | 'cloudId' | 'cloudDrift' | typeof OptionalProps
+    >,
   ) {
     super();
     this.assignScope(scope);

@@ -23,6 +23,7 @@ const POLICY_FIELDS = /* GraphQL */ `
   deviceLimit
   platformLimits { platform limit }
   groupOverrides { groupId deviceLimit }
+  cloudDrift
   createdAt
   updatedAt
 `;
@@ -125,6 +126,7 @@ export const ENROLLMENT_POLICY_ROUTES: RouteDefinition[] = [
     body: 'input',
     status: 201,
     etag: 'version',
+    reachesCloud: true,
     summary: 'create restriction policy (placed just above the default); ETag: its version',
   },
   {
@@ -133,6 +135,7 @@ export const ENROLLMENT_POLICY_ROUTES: RouteDefinition[] = [
     operation: REORDER_ENROLLMENT_RESTRICTIONS,
     tenant: 'tenantId',
     body: 'spread',
+    reachesCloud: true,
     summary:
       'update policy priority order: { policyIds } naming every non-default policy once (else 400/409)',
   },
@@ -148,6 +151,7 @@ export const ENROLLMENT_POLICY_ROUTES: RouteDefinition[] = [
       from: { type: 'dateTime' },
       to: { type: 'dateTimeUntil' },
     },
+    reachesCloud: true,
     summary: 'blocked enrollment attempts, newest first; filters reason, platform, from, to',
   },
   {
@@ -159,6 +163,7 @@ export const ENROLLMENT_POLICY_ROUTES: RouteDefinition[] = [
     body: 'input',
     headers: { 'If-Match': { variable: 'ifMatch' } },
     etag: 'version',
+    reachesCloud: true,
     summary: 'update restriction policy; If-Match: its ETag (412 when changed meanwhile)',
   },
 ];

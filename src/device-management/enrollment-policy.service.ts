@@ -11,6 +11,11 @@ import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { Group } from '../users/group.entity.js';
 import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
+import {
+  assertBlockedAttemptsAvailable,
+  cloudConfigurationsOf,
+  writePolicyToCloud,
+} from './enrollment-cloud.js';
 import type { BlockReason, EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment, type EnrollmentDecision } from './enrollment-evaluation.js';
 import {
@@ -106,7 +111,7 @@ export class EnrollmentPolicyService {
   }
 
   async create(tenantId: string, input: CreateEnrollmentRestrictionInput): Promise<EnrollmentRestriction> {
-    await this.tenant(tenantId);
+    const tenant = await this.tenant(tenantId);
     const draft = normalized({
       name: input.name,
       description: input.description ?? null,
@@ -121,6 +126,7 @@ export class EnrollmentPolicyService {
     });
     assertValidPolicy(draft, await this.unknownGroups(tenantId, draft));
     const settings = stored(draft);
+    const cloud = await cloudConfigurationsOf(this.ctx, tenant);
     return this.ctx.em.transactional(async (em) => {
       const fallback = await this.lockDefault(em, tenantId);
       const others = await em.count(EnrollmentRestriction, { tenantId, isDefault: false });
@@ -141,6 +147,8 @@ export class EnrollmentPolicyService {
         updatedAt: now,
       });
       fallback.priority = others + 2;
+      // Written to the cloud before our commit: a refusal or throttling there stores nothing here.
+      if (cloud) await writePolicyToCloud(em, cloud, policy);
       await em.persist(policy).flush();
       return policy;
     });
@@ -156,8 +164,9 @@ export class EnrollmentPolicyService {
     input: UpdateEnrollmentRestrictionInput,
     ifMatch: string | null,
   ): Promise<EnrollmentRestriction> {
-    await this.tenant(tenantId);
+    const tenant = await this.tenant(tenantId);
     const expected = ifMatch === null ? null : expectedVersionOf(ifMatch);
+    const cloud = await cloudConfigurationsOf(this.ctx, tenant);
     return this.ctx.em.transactional(async (em) => {
       // The default may not be stored yet (reads show it without writing); an edit stores it first.
       if (id === defaultPolicyId(tenantId))
@@ -190,6 +199,7 @@ export class EnrollmentPolicyService {
       });
       assertValidPolicy(draft, await this.unknownGroups(tenantId, draft, em));
       em.assign(policy, { ...stored(draft), version: policy.version + 1, updatedAt: this.ctx.clock.now() });
+      if (cloud) await writePolicyToCloud(em, cloud, policy);
       await em.flush();
       return policy;
     });
@@ -202,7 +212,7 @@ export class EnrollmentPolicyService {
    * nothing changes. All priorities are written in one statement.
    */
   async reorder(tenantId: string, policyIds: string[]): Promise<EnrollmentRestriction[]> {
-    await this.tenant(tenantId);
+    const cloud = await cloudConfigurationsOf(this.ctx, await this.tenant(tenantId));
     await this.ctx.em.transactional(async (em) => {
       const fallback = await this.lockDefault(em, tenantId);
       const current = await em.find(EnrollmentRestriction, { tenantId, isDefault: false }, { refresh: true });
@@ -241,6 +251,13 @@ export class EnrollmentPolicyService {
       );
       fallback.priority = policyIds.length + 1;
       await em.flush();
+      // The cloud's order follows ours (Intune: 1 first, its default 0 stays last), moved ones only.
+      const byId = new Map(current.map((policy) => [policy.id, policy]));
+      for (const [index, id] of policyIds.entries()) {
+        const policy = byId.get(id);
+        if (cloud && policy?.cloudId && policy.priority !== index + 1)
+          await cloud.setPriority(policy.cloudId, index + 1);
+      }
     });
     return policiesOf(this.ctx.em.fork(), tenantId);
   }
@@ -293,7 +310,8 @@ export class EnrollmentPolicyService {
       page,
       { attemptedAt: 'desc', id: 'desc' },
     );
-    if (result.items.length === 0) await this.tenant(tenantId);
+    if (result.items.length === 0)
+      await assertBlockedAttemptsAvailable(this.ctx, await this.tenant(tenantId));
     return result;
   }
 

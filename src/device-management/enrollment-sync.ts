@@ -6,6 +6,10 @@ import type { EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment } from './enrollment-evaluation.js';
 import { enrollingUsers, ensureDefaultPolicy, policiesOf } from './enrollment-facts.js';
 import { allPages } from '../cloud/pages.js';
+import { unsupportedCloudError } from '../cloud/cloud-error.js';
+import type { CloudEnrollmentConfiguration } from '../cloud/device-management.provider.js';
+import { cloudSettingsOf, driftOf } from './enrollment-cloud.js';
+import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 
 /** One statement for all blocked attempts; an attempt already recorded (a re-sync) is left alone. */
 const RECORD_SQL = `
@@ -71,14 +75,66 @@ export async function recordBlockedEnrollments(
 }
 
 /**
+ * Compares the tenant's policies written to the cloud with the cloud's configurations as read now: one that
+ * was changed (or deleted) in the Intune portal gets `cloudDrift` saying how; ours stays the truth and the
+ * next edit writes it again (docs/microsoft365.md "Enrollment restrictions"). Counted as
+ * `enrollmentRestrictionsDrifted`.
+ */
+async function recordDrift(
+  ctx: ServiceContext,
+  tenantId: string,
+  configurations: CloudEnrollmentConfiguration[],
+): Promise<number> {
+  const byId = new Map(configurations.map((configuration) => [configuration.id, configuration]));
+  const written = await ctx.em.find(EnrollmentRestriction, { tenantId, cloudId: { $ne: null } });
+  let drifted = 0;
+  for (const policy of written) {
+    const theirs = byId.get(policy.cloudId!);
+    let drift = theirs ? null : 'Deleted in Intune';
+    if (theirs) {
+      try {
+        drift = driftOf(cloudSettingsOf(policy), theirs);
+      } catch {
+        drift = null; // a policy Intune cannot hold was never written: nothing to compare
+      }
+    }
+    if (drift !== null) drifted++;
+    policy.cloudDrift = drift;
+  }
+  await ctx.em.flush();
+  return drifted;
+}
+
+/**
  * The enrollment attempts made upstream since the previous sync (all of them on the first), decided and the
- * blocked ones recorded after the users, groups and devices they are decided on.
+ * blocked ones recorded after the users, groups and devices they are decided on; on a cloud with its own
+ * restrictions (Intune), its configurations compared with our policies (drift). A cloud without attempts
+ * (Microsoft 365: capability blockedEnrollments) is noted, as an unavailable step would be.
  */
 export const enrollmentSyncStep: SyncStep = {
   name: 'device-management',
   after: ['users', 'devices'],
   async read({ cloud, tenant }) {
-    const attempts = await allPages(cloud.deviceManagement.listEnrollmentAttempts(tenant.lastSyncedAt));
-    return ({ ctx, tenant, now }) => recordBlockedEnrollments(ctx, tenant, attempts, now);
+    const configurations = cloud.deviceManagement.enrollmentConfigurations;
+    const cloudConfigurations = configurations ? (await allPages(configurations.list())).flat() : null;
+    let attempts: CloudEnrollmentAttemptRecord[] = [];
+    let unavailable: string | null = null;
+    try {
+      attempts = await allPages(cloud.deviceManagement.listEnrollmentAttempts(tenant.lastSyncedAt));
+    } catch (error) {
+      const unsupported = unsupportedCloudError(error);
+      // Without configurations there is nothing else to read: the step is unavailable as a whole.
+      if (!unsupported || !cloudConfigurations) throw error;
+      unavailable = `device-management: blocked enrollment attempts not available on ${unsupported.provider ?? 'this cloud'} (${unsupported.message})`;
+    }
+    return async ({ ctx, tenant, now, warn }) => {
+      if (unavailable) warn(unavailable);
+      const counts = await recordBlockedEnrollments(ctx, tenant, attempts, now);
+      if (!cloudConfigurations) return counts;
+      return {
+        ...counts,
+        enrollmentRestrictionsDrifted: await recordDrift(ctx, tenant.id, cloudConfigurations),
+      };
+    };
   },
 };

@@ -59,7 +59,7 @@ export class RecommendationApplyOperation extends TrackedOperation {
 @Entity({ tableName: 'recommendation_apply_results' })
 @Unique({ properties: ['operationId', 'tenantId'] })
 export class RecommendationApplyResult extends ScopedEntity {
-  [OptionalProps]?: 'outcome' | 'reason' | 'finishedAt';
+  [OptionalProps]?: 'outcome' | 'reason' | 'finishedAt' | 'cloudWaitMs';
 
   @ManyToOne(() => RecommendationApplyOperation, {
     mapToPk: true,
@@ -79,4 +79,8 @@ export class RecommendationApplyResult extends ScopedEntity {
 
   @Property({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
+
+  /** How long the tenant's cloud calls waited for its call budget (src/cloud/cloud-call-budget.ts). */
+  @Property({ type: 'integer', default: 0 })
+  cloudWaitMs: number = 0;
 }

@@ -150,7 +150,13 @@ export class RecommendationApplyService {
         createdAt: operation.createdAt,
         finishedAt: operation.finishedAt,
       },
-      results.map(({ tenantId, outcome, reason, finishedAt }) => ({ tenantId, outcome, reason, finishedAt })),
+      results.map(({ tenantId, outcome, reason, finishedAt, cloudWaitMs }) => ({
+        tenantId,
+        outcome,
+        reason,
+        finishedAt,
+        cloudWaitMs,
+      })),
     );
   }
 

@@ -1,5 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
+import { recordingCloudWaits } from '../cloud/cloud-call-budget.js';
 import { isCloudError } from '../cloud/cloud-error.js';
 import { createJobContext } from '../context.js';
 import type { Environment } from '../core/scope.js';
@@ -160,12 +161,15 @@ async function applyPendingTenants(
     const tenant = tenants.get(result.tenantId);
     let outcome: ApplyOutcome;
     let reason: string | null = null;
+    let cloudWaitMs = 0;
     if (!tenant) {
       outcome = ApplyOutcome.FAILED;
       reason = 'The tenant was removed';
     } else {
       try {
-        outcome = await cloudOutcome(ctx, operation, tenant);
+        const asked = await recordingCloudWaits(() => cloudOutcome(ctx, operation, tenant));
+        outcome = asked.result;
+        cloudWaitMs = asked.waits.get(tenant.externalId) ?? 0;
       } catch (error) {
         // A throttled or failing cloud: the queue runs the operation again later, from this tenant on.
         if (isCloudError(error) && error.retryable) throw error;
@@ -182,7 +186,7 @@ async function applyPendingTenants(
       const updated = await em.nativeUpdate(
         RecommendationApplyResult,
         { id: result.id, outcome: ApplyOutcome.PENDING },
-        { outcome, reason, finishedAt: now },
+        { outcome, reason, finishedAt: now, cloudWaitMs },
       );
       if (updated === 0) return; // another run of this job got here first
       if (operation.dryRun) return; // a preview records its answer and changes nothing else

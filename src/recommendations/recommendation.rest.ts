@@ -34,7 +34,7 @@ const APPLY_OPERATION_FIELDS = /* GraphQL */ `
   status
   progress
   counts { total pending wouldApply applied alreadyCompliant notSupported failed }
-  results { tenantId outcome reason finishedAt }
+  results { tenantId outcome reason finishedAt cloudWaitMs }
   failureReason
   createdAt
   finishedAt

@@ -124,6 +124,12 @@ export class RecommendationApplyTenantResult {
 
   @Field(() => GraphQLDateTime, { nullable: true })
   finishedAt!: Date | null;
+
+  @Field(() => Int, {
+    description:
+      'Milliseconds the tenant\'s cloud calls waited for its call budget (Microsoft\'s per-tenant limits; docs/microsoft365.md "Throttling")',
+  })
+  cloudWaitMs!: number;
 }
 
 @ObjectType({ description: 'Counts of the per-tenant outcomes' })

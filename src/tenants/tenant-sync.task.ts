@@ -1,3 +1,4 @@
+import { recordingCloudWaits, totalWaitMs } from '../cloud/cloud-call-budget.js';
 import { createJobContext } from '../context.js';
 import type { TaskFactory } from '../core/feature-module.js';
 import type { Environment } from '../core/scope.js';
@@ -53,16 +54,26 @@ export const tenantSyncTask: TaskFactory =
       async (run) => {
         if (run.resumed)
           helpers.logger.info(`tenant sync ${payload.syncId} resumes after an interrupted run`);
-        const result = await syncTenant(ctx, run.row.tenantId, syncSteps, (progress) =>
-          run.progress(progress),
+        // Its cloud calls may wait for the tenant's call budget (cloud-call-budget.ts): the result says how long.
+        const { result, waits } = await recordingCloudWaits(() =>
+          syncTenant(ctx, run.row.tenantId, syncSteps, (progress) => run.progress(progress)),
         );
+        const waitedMs = totalWaitMs(waits);
         if (result.failed) {
           helpers.logger.error(`tenant sync ${payload.syncId}: its ${result.failed.step} step failed`);
           throw readableSyncFailure(result.failed.step, result.failed.error);
         }
         for (const warning of result.warnings)
           helpers.logger.warn(`tenant sync ${payload.syncId}: ${warning}`);
-        return { summary: result.summary, warnings: [...result.warnings] };
+        if (waitedMs === 0) return { summary: result.summary, warnings: [...result.warnings] };
+        return {
+          summary: { ...result.summary, cloudCallWaitMs: waitedMs },
+          warnings: [
+            ...result.warnings,
+            `The sync waited ${Math.ceil(waitedMs / 1000)} s for the tenant's cloud call budget (Microsoft's ` +
+              'per-tenant limits, shared by every instance)',
+          ],
+        };
       },
     );
   };

@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 
 let databaseUrl: string;
 
-const cli = (...args: string[]) => runCli(databaseUrl, ...args);
+// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
+const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
 
 /** A server on the same database; a fresh one each time, since keys are cached for a few seconds. */
 async function withServer<T>(action: (app: TestApp) => Promise<T>): Promise<T> {
@@ -22,7 +23,17 @@ let created: CliResult;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   // The first command on a fresh database seeds the demo organization, as on a fresh clone.
-  created = await cli('api-keys', 'create', '--org', 'demo', '--level', 'write', '--name', 'PSA sync');
+  created = await runCli(
+    databaseUrl,
+    'api-keys',
+    'create',
+    '--org',
+    'demo',
+    '--level',
+    'write',
+    '--name',
+    'PSA sync',
+  );
 }, 60_000);
 
 describe('npm run cli -- api-keys', () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCliInProcessWithEnv, runCliWithEnv, type CliResult } from '../helpers/cli.js';
 import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
@@ -13,7 +13,8 @@ let databaseUrl: string;
 let scenario: GraphScenario;
 let env: NodeJS.ProcessEnv;
 let before: CliResult;
-const cli = (...args: string[]) => runCliWithEnv(databaseUrl, env, ...args);
+// In this process (test/helpers/cli.ts); the first command and the refused endpoint run the compiled CLI.
+const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, env, ...args);
 const connectArgs = (secret: string) => cloudConnectArgs(scenario, secret);
 
 beforeAll(async () => {
@@ -25,7 +26,7 @@ beforeAll(async () => {
     SECRETS_KEY: TEST_SECRETS_KEY,
   };
   // The first command on a fresh database also seeds the demo organization.
-  before = await cli('cloud', 'status', '--org', 'demo');
+  before = await runCliWithEnv(databaseUrl, env, 'cloud', 'status', '--org', 'demo');
 }, 120_000);
 afterAll(() => scenario.fake.stop());
 
@@ -84,7 +85,7 @@ describe('npm run cli -- cloud', () => {
   }, 120_000);
 
   it('refuses a Microsoft endpoint that is not https', async () => {
-    const result = await runCliWithEnv(
+    const result = await runCliInProcessWithEnv(
       databaseUrl,
       { ...env, MICROSOFT_GRAPH_URL: 'http://graph.example.test' },
       'cloud',

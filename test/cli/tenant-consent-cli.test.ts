@@ -1,5 +1,5 @@
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
 /**
@@ -8,7 +8,8 @@ import { createTestDatabase } from '../helpers/test-app.js';
  * it is revoked, refused, granted again and onboarded.
  */
 let databaseUrl: string;
-const cli = (...args: string[]) => runCli(databaseUrl, ...args);
+// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
+const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
 const externalId = DEMO_AVAILABLE_TENANT.externalId!;
 
 let revoked: CliResult;
@@ -16,7 +17,7 @@ let revoked: CliResult;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   // The first command on a fresh database seeds the demo organization (granting its customers).
-  revoked = await cli('tenants', 'revoke-grant', externalId, '--org', 'demo');
+  revoked = await runCli(databaseUrl, 'tenants', 'revoke-grant', externalId, '--org', 'demo');
 }, 90_000);
 
 describe('npm run cli -- tenants grant / revoke-grant', () => {

@@ -5,11 +5,12 @@
  */
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli } from '../helpers/cli.js';
+import { lastLine, runCli, runCliInProcess } from '../helpers/cli.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 
 let databaseUrl: string;
-const cli = (...args: string[]) => runCli(databaseUrl, ...args);
+// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
+const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
 
 async function counts(): Promise<{ cloud: number; tenants: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -30,7 +31,7 @@ beforeAll(async () => {
 
 describe('npm run cli -- tenants available / onboard --name --domain', () => {
   it('lists the demo customers with the one still to onboard', async () => {
-    const listed = await cli('tenants', 'available', '--org', 'demo');
+    const listed = await runCli(databaseUrl, 'tenants', 'available', '--org', 'demo');
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^EXTERNAL ID\s+NAME\s+STATUS$/);

@@ -4,6 +4,7 @@ import { handleAreas } from './graph-fake-areas.js';
 import { handleBackup } from './graph-fake-backup.js';
 import { handleDevices } from './graph-fake-devices.js';
 import { fakeDirectory, handleDirectory } from './graph-fake-directory.js';
+import { handleEnrollment } from './graph-fake-enrollment.js';
 import type { FakeReply } from './graph-fake-login.js';
 import { handleSecurity } from './graph-fake-security.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -218,7 +219,7 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
       call.clientRequestId,
     );
   const route = `${call.method} ${call.path.replace(/\/microsoft\.graph\.delta$/, '/delta')}`;
-  const areaReply = handleAreas(state, tenant, token, base, call);
+  const areaReply = handleAreas(state, tenant, token, base, call) ?? handleEnrollment(tenant, token, call);
   if (areaReply) return areaReply;
   if (route === 'POST /$batch') return batch(state, base, call);
   const backupReply = handleBackup(state, tenant, token, base, call);

@@ -1,5 +1,7 @@
+import 'reflect-metadata';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 
 export interface CliResult {
   code: number;
@@ -31,6 +33,43 @@ export function runCliWithEnv(
 ): Promise<CliResult> {
   const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extra };
   return run(process.execPath, [path.resolve(CLI), ...args], env, 60_000);
+}
+
+/** A stream that keeps what is written to it. */
+function capture(): { stream: Writable; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => text };
+}
+
+/**
+ * The CLI's program (src/cli/program.ts: the same argument parsing, commands and error handling as
+ * `runCli`'s compiled process) run in this process, with the environment `runCli` gives the process and its
+ * stdout and stderr captured. No Node start (about 1 s a command): for the tests that check what a command
+ * does; each command family keeps a test through `runCli` (the real process, its exit code and streams).
+ */
+export async function runCliInProcess(databaseUrl: string, ...args: string[]): Promise<CliResult> {
+  return runCliInProcessWithEnv(databaseUrl, {}, ...args);
+}
+
+/** `runCliInProcess` with more environment variables, as `runCliWithEnv`. */
+export async function runCliInProcessWithEnv(
+  databaseUrl: string,
+  extra: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<CliResult> {
+  const stdout = capture();
+  const stderr = capture();
+  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extra };
+  // Loaded on the first call: a file that only starts processes does not evaluate the whole app.
+  const { runCli: runCliProgram } = await import('../../src/cli/program.js');
+  const code = await runCliProgram(args, { env, stdout: stdout.stream, stderr: stderr.stream });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
 /**

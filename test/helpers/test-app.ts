@@ -15,6 +15,7 @@ import { TEST_SECRETS_KEY } from './test-secrets.js';
 import { startJobRunner } from '../../src/core/jobs.js';
 import { PgListener } from '../../src/core/pg-listener.js';
 import type { AppDeps } from '../../src/core/service-context.js';
+import type { CloudCallBudgetSettings } from '../../src/cloud/cloud-call-budget.js';
 import { openOrm } from '../../src/db/orm.js';
 import { openTimedPool, type DatabaseTimeouts } from '../../src/db/database-timeouts.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
@@ -76,6 +77,8 @@ export interface TestAppOptions {
   microsoft365?: Partial<Microsoft365Settings>;
   /** The server's logger (default: silent, or TEST_LOG_LEVEL). */
   logger?: Logger;
+  /** Cloud call budgets (src/cloud/cloud-call-budget.ts) other than Microsoft's; a job waits by moving the clock. */
+  cloudCallBudget?: Partial<CloudCallBudgetSettings>;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -90,6 +93,13 @@ export interface RequestOptions {
   /** Sent as is (not JSON-encoded). */
   rawBody?: string;
   headers?: Record<string, string>;
+}
+
+/** A job's wait on the clock: it moves to the wait's end, unless another waiter moved it past already. */
+async function moveClockTo(clock: MovableClock, ms: number): Promise<void> {
+  const until = clock.now().getTime() + ms;
+  await Promise.resolve();
+  if (clock.now().getTime() < until) clock.set(new Date(until));
 }
 
 /** A running server on an ephemeral loopback port, with its own database and a movable clock. */
@@ -130,6 +140,14 @@ export class TestApp {
       microsoft365: options.microsoft365,
       // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
       liveWithoutConnection: 'simulated',
+      ...(options.cloudCallBudget
+        ? {
+            cloudCallBudget: {
+              sleep: async (ms: number) => moveClockTo(clock, ms),
+              ...options.cloudCallBudget,
+            },
+          }
+        : {}),
     };
     const listener = new PgListener(url);
     await listener.start();

@@ -79,7 +79,7 @@ describe('the tenant areas and the capability table agree', () => {
     [
       'deviceManagement.listEnrollmentAttempts',
       () => areas.deviceManagement.listEnrollmentAttempts(null),
-      'deviceEnrollment',
+      'blockedEnrollments',
     ],
     ['backup.listBackupItems', () => areas.backup.listBackupItems('s', null, 0, 1), 'backupItemBrowsing'],
     [

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { User } from '@microsoft/microsoft-graph-types';
 import { checkCustomerConsent } from '../../src/cloud/microsoft365/graph-consent.js';
 import {
@@ -15,6 +16,20 @@ import {
   type GraphScenario,
   cloudFailure,
 } from '../helpers/graph-fake.js';
+
+/** Every fakeable API but Date: a test moves the wall clock only. */
+const REAL_TIMERS = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
 let scenario: GraphScenario;
 let transport: GraphTransport;
@@ -51,8 +66,15 @@ describe('tokens', () => {
     scenario.fake.state.tokenLifetimeSeconds = 302;
     const first = await transport.token(credentials(), scenario.partner.id);
     expect((await transport.token(credentials(), scenario.partner.id)).accessToken).toBe(first.accessToken);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const renewed = await transport.token(credentials(), scenario.partner.id);
+    // Three seconds later by the clock MSAL reads (Date; its timers and the sockets' stay real), instead of
+    // waiting them out: the token now ends within MSAL's five minutes.
+    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now: Date.now() + 3_000 });
+    let renewed;
+    try {
+      renewed = await transport.token(credentials(), scenario.partner.id);
+    } finally {
+      jest.useRealTimers();
+    }
     expect(renewed.accessToken).not.toBe(first.accessToken);
     expect(scenario.fake.tokenRequests()).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { lastLine, runCliWithEnv } from '../helpers/cli.js';
+import { lastLine, runCliInProcessWithEnv } from '../helpers/cli.js';
 import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
@@ -11,8 +11,9 @@ import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
  */
 let databaseUrl: string;
 let scenario: GraphScenario;
+// In this process (test/helpers/cli.ts): test/cli/ runs each command family as a process.
 const cli = (...args: string[]) =>
-  runCliWithEnv(
+  runCliInProcessWithEnv(
     databaseUrl,
     {
       MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,

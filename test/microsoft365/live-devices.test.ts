@@ -93,7 +93,7 @@ beforeEach(() => world.scenario.fake.clearRequests());
 
 describe('devices in the live environment (Intune + Defender for Endpoint)', () => {
   it('the sync brings Intune devices in, joined with Defender machines by Entra ID device id', async () => {
-    expect(firstSyncCalls.filter((call) => call.includes('/deviceManagement/'))).toEqual([
+    expect(firstSyncCalls.filter((call) => call.includes('/deviceManagement/managedDevices'))).toEqual([
       expect.stringMatching(/^GET \/v1\.0\/deviceManagement\/managedDevices\?\$select=id,deviceName,/),
     ]);
     expect(firstSyncDefenderCalls).toEqual([

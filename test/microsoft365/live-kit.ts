@@ -2,7 +2,7 @@ import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factor
 import type { Envelope } from '../helpers/envelope.js';
 import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
-import { TestApp } from '../helpers/test-app.js';
+import { TestApp, type TestAppOptions } from '../helpers/test-app.js';
 
 /**
  * The live environment on the Graph fake: a server whose Microsoft 365 settings point at the HTTPS fake, an
@@ -18,14 +18,10 @@ export interface LiveWorld {
 }
 
 export async function startLiveWorld(
-  options: { jobs?: boolean; databaseUrl?: string } = {},
+  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget'> = {},
 ): Promise<LiveWorld> {
   const scenario = await startGraphScenario();
-  const app = await TestApp.start({
-    microsoft365: scenario.settings,
-    jobs: options.jobs,
-    databaseUrl: options.databaseUrl,
-  });
+  const app = await TestApp.start({ microsoft365: scenario.settings, ...options });
   const org = await createOrganizationWithKeys(app);
   const saved = await app.request('PUT', '/api/settings/cloud-connection', {
     key: org.liveAdminKey,

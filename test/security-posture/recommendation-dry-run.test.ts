@@ -73,9 +73,27 @@ describe('a dry-run apply is a job (issue #32 item 4)', () => {
     expect(done).toMatchObject({ dryRun: true, status: 'Succeeded', progress: 100, failureReason: null });
     expect(done.results).toEqual(
       expect.arrayContaining([
-        { tenantId: open.id, outcome: 'would apply', reason: null, finishedAt: expect.any(String) },
-        { tenantId: met.id, outcome: 'already compliant', reason: null, finishedAt: expect.any(String) },
-        { tenantId: unsupported.id, outcome: 'not supported', reason: null, finishedAt: expect.any(String) },
+        {
+          tenantId: open.id,
+          outcome: 'would apply',
+          reason: null,
+          finishedAt: expect.any(String),
+          cloudWaitMs: 0,
+        },
+        {
+          tenantId: met.id,
+          outcome: 'already compliant',
+          reason: null,
+          finishedAt: expect.any(String),
+          cloudWaitMs: 0,
+        },
+        {
+          tenantId: unsupported.id,
+          outcome: 'not supported',
+          reason: null,
+          finishedAt: expect.any(String),
+          cloudWaitMs: 0,
+        },
       ]),
     );
     // Not applied in the cloud, no state moved, no event even with notifyAdmins.

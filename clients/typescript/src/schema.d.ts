@@ -5202,6 +5202,8 @@ export interface operations {
                                  */
                                 deviceLimit: number;
                             }[];
+                            /** @description Live environment on Microsoft 365: how the Intune configuration differs from this policy, as the last sync read it (changed in the Intune portal); null when it matches. The next edit writes this policy again. */
+                            cloudDrift: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5316,6 +5318,8 @@ export interface operations {
                                  */
                                 deviceLimit: number;
                             }[];
+                            /** @description Live environment on Microsoft 365: how the Intune configuration differs from this policy, as the last sync read it (changed in the Intune portal); null when it matches. The next edit writes this policy again. */
+                            cloudDrift: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5333,6 +5337,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5433,6 +5438,8 @@ export interface operations {
                                  */
                                 deviceLimit: number;
                             }[];
+                            /** @description Live environment on Microsoft 365: how the Intune configuration differs from this policy, as the last sync read it (changed in the Intune portal); null when it matches. The next edit writes this policy again. */
+                            cloudDrift: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5451,6 +5458,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5526,9 +5534,11 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestNotRead"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -5628,6 +5638,8 @@ export interface operations {
                                  */
                                 deviceLimit: number;
                             }[];
+                            /** @description Live environment on Microsoft 365: how the Intune configuration differs from this policy, as the last sync read it (changed in the Intune portal); null when it matches. The next edit writes this policy again. */
+                            cloudDrift: string | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -5645,6 +5657,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestNotRead"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotSupported"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -10039,6 +10052,11 @@ export interface operations {
                                 reason: string | null;
                                 /** Format: date-time */
                                 finishedAt: string | null;
+                                /**
+                                 * Format: int32
+                                 * @description Milliseconds the tenant's cloud calls waited for its call budget (Microsoft's per-tenant limits; docs/microsoft365.md "Throttling")
+                                 */
+                                cloudWaitMs: number;
                             }[];
                             failureReason: string | null;
                             /** Format: date-time */
@@ -10398,6 +10416,11 @@ export interface operations {
                                 reason: string | null;
                                 /** Format: date-time */
                                 finishedAt: string | null;
+                                /**
+                                 * Format: int32
+                                 * @description Milliseconds the tenant's cloud calls waited for its call budget (Microsoft's per-tenant limits; docs/microsoft365.md "Throttling")
+                                 */
+                                cloudWaitMs: number;
                             }[];
                             failureReason: string | null;
                             /** Format: date-time */

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CloudError, isCloudError } from '../cloud-error.js';
+import type { CloudCallBucket } from '../cloud-call-budget.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365, retryAfterOf } from './graph-errors.js';
 import { DEFENDER_DEFAULT_SCOPE, type Microsoft365Settings } from './microsoft365.settings.js';
@@ -95,6 +96,11 @@ export class DefenderTenantClient {
 
   get<T>(path: string, query: Record<string, string> = {}): Promise<T> {
     return this.call<T>('GET', this.url(path, query));
+  }
+
+  /** One call of `bucket` from the tenant's call budget (its Graph client's, src/cloud/cloud-call-budget.ts). */
+  takeCallBudget(bucket: CloudCallBucket): Promise<void> {
+    return this.graph.takeCallBudget(bucket);
   }
 
   post<T>(path: string, body: unknown): Promise<T> {

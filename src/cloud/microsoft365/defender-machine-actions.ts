@@ -113,6 +113,8 @@ async function startDeviceAction(
     if (earlier) return deviceActionRecordOf(earlier);
   }
   const start = START[request.kind];
+  // Defender allows 100 machine actions a minute and 1,500 an hour per tenant, shared by every instance.
+  await defender.takeCallBudget('defender-machine-actions');
   const action = await defender.post<DefenderMachineAction>(
     `/api/machines/${encodeURIComponent(machine.id)}/${start.path}`,
     { Comment: [request.comment.trim(), tag].filter(Boolean).join(' '), ...start.body(request.type) },

@@ -1,8 +1,8 @@
 import type { CloudConnectorSourceProvider } from '../connector-source.provider.js';
-import type { CloudDeviceManagementProvider } from '../device-management.provider.js';
 import type { CloudContacts, CloudExchange, TenantCloud } from '../tenant-cloud.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { graphBackup } from './graph-backup.js';
+import { graphDeviceManagement } from './graph-enrollment.js';
 import { graphLicenses } from './graph-licenses.js';
 import { graphSecurity } from './graph-security.js';
 import { graphSecurityPosture } from './graph-security-posture.js';
@@ -35,8 +35,9 @@ export function unsupportedArea<T extends object>(
 /**
  * Every area of one customer tenant except the directory, on Microsoft Graph v1.0: licenses
  * (graph-licenses.ts), user management (graph-user-management.ts), alerts (graph-security.ts) and Secure Score
- * (graph-security-posture.ts) and Microsoft 365 Backup (graph-backup.ts) through Graph, each partly; the areas Graph v1.0 has no API for, and those issue
- * #30 still has to bring (devices, enrollment, applying controls), answer Unsupported, never a
+ * (graph-security-posture.ts), Microsoft 365 Backup (graph-backup.ts) and enrollment restrictions (graph-enrollment.ts)
+ * through Graph, each partly; the areas Graph v1.0 has no API for, and those issue #30 still has to bring
+ * (devices, applying controls), answer Unsupported, never a
  * pretended success.
  */
 export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
@@ -46,7 +47,7 @@ export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
     contacts: unsupportedArea<CloudContacts>('mailContacts'),
     exchange: unsupportedArea<CloudExchange>('restrictedSenders'),
     security: graphSecurity(graph),
-    deviceManagement: unsupportedArea<CloudDeviceManagementProvider>('deviceEnrollment'),
+    deviceManagement: graphDeviceManagement(graph),
     backup: graphBackup(graph),
     connectorSources: unsupportedArea<CloudConnectorSourceProvider>('complianceConnectorSources'),
     securityPosture: graphSecurityPosture(graph),

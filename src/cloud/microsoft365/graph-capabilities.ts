@@ -19,8 +19,6 @@ export interface GraphCapability {
 }
 
 const NO_API = 'Microsoft Graph v1.0 has no API for it';
-const NOT_YET = (area: string) =>
-  `The Microsoft 365 provider does not manage ${area} yet (issue #30, security and devices on Microsoft 365)`;
 
 function notAvailable(capability: string, graphApi: string, reason: string): GraphCapability {
   return { capability, available: false, graphApi, permissions: [], reason };
@@ -194,7 +192,21 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
       'GET /api/machineactions/{id} (followed to completion)',
     permissions: ['Machine.Read.All', 'Machine.Isolate', 'Machine.Scan'],
   },
-  notAvailable('deviceEnrollment', 'Intune enrollment (issue #30)', NOT_YET('device enrollment')),
+  {
+    capability: 'deviceEnrollment',
+    available: true,
+    graphApi:
+      'GET/POST/PATCH /deviceManagement/deviceEnrollmentConfigurations (platform restrictions, device ' +
+      'limits), POST .../{id}/setPriority, POST .../{id}/assign',
+    permissions: ['DeviceManagementServiceConfig.ReadWrite.All'],
+  },
+  notAvailable(
+    'blockedEnrollments',
+    'GET /deviceManagement/troubleshootingEvents (enrollmentTroubleshootingEvent) lacks what restrictions decide on',
+    'Graph v1.0 reports failed enrollments (enrollmentTroubleshootingEvent) without the device ownership, ' +
+      'manufacturer, device name or user principal name our restriction policies decide on, and Intune ' +
+      'enforces the restrictions itself; blocked enrollment attempts are not available on Microsoft 365',
+  ),
   {
     capability: 'securityControlApply',
     available: true,

@@ -9,6 +9,7 @@ import {
   type Context,
   type Middleware,
 } from '@microsoft/microsoft-graph-client';
+import type { CloudCallBucket, TakeCloudCallBudget } from '../cloud-call-budget.js';
 import { cloudErrorFromGraph, retryAfterOf } from './graph-errors.js';
 import type { AppCredentials, GraphTokenSource } from './graph-token.js';
 import type { Microsoft365Settings } from './microsoft365.settings.js';
@@ -101,6 +102,8 @@ export class GraphTenantClient {
     private readonly tokens: GraphTokenSource,
     private readonly credentials: AppCredentials,
     readonly tenantId: string,
+    /** The tenant's call budget (cloud-call-budget.ts); absent: unbudgeted (the partner's own tenant). */
+    private readonly takeBudget?: TakeCloudCallBudget,
   ) {
     const auth = new AuthenticationHandler({
       getAccessToken: async () => (await tokens.token(credentials, tenantId)).accessToken,
@@ -208,7 +211,14 @@ export class GraphTenantClient {
           ? { headers: { 'content-type': 'application/json', ...request.headers } }
           : {}),
       }));
-      const answer = await this.post<{ responses?: BatchResponse[] }>('/$batch', { requests: chunk });
+      // Graph counts each request of a batch, not the POST that carries them: so does the budget.
+      for (const request of chunk) await this.budget(request.method);
+      const answer = await this.call(
+        'POST /$batch',
+        () =>
+          this.request('/$batch', {}).post({ requests: chunk }) as Promise<{ responses?: BatchResponse[] }>,
+        false,
+      );
       for (const response of answer.responses ?? []) results.push(batchResultOf(response));
     }
     const order = new Map(requests.map((request, index) => [request.id, index]));
@@ -222,7 +232,22 @@ export class GraphTenantClient {
     return request;
   }
 
-  private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Takes one call of `bucket` from this tenant's budget (cloud-call-budget.ts): a request finding none fails
+   * Throttled, a job waits. Defender's client takes `defender-machine-actions` before each machine action.
+   */
+  async takeCallBudget(bucket: CloudCallBucket): Promise<void> {
+    await this.takeBudget?.(this.tenantId, bucket);
+  }
+
+  /** One call of the tenant's budget: every call counts in `graph`, a write in `graph-writes` too. */
+  private async budget(method: string): Promise<void> {
+    await this.takeCallBudget('graph');
+    if (method !== 'GET') await this.takeCallBudget('graph-writes');
+  }
+
+  private async call<T>(what: string, run: () => Promise<T>, budgeted = true): Promise<T> {
+    if (budgeted) await this.budget(what.slice(0, what.indexOf(' ')));
     try {
       return await run();
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { TakeCloudCallBudget } from '../cloud-call-budget.js';
 import { GraphTenantClient } from './graph-client.js';
 import { GraphTokenSource, type AppCredentials, type GraphToken } from './graph-token.js';
 import { microsoft365SettingsOf, type Microsoft365Settings } from './microsoft365.settings.js';
@@ -20,8 +21,13 @@ export class GraphTransport {
     return this.tokens.token(credentials, tenantId, options);
   }
 
-  forTenant(credentials: AppCredentials, tenantId: string): GraphTenantClient {
-    return new GraphTenantClient(this.settings, this.tokens, credentials, tenantId);
+  /** `takeBudget`: the customer tenant's call budget (cloud-call-budget.ts), taken before every call. */
+  forTenant(
+    credentials: AppCredentials,
+    tenantId: string,
+    takeBudget?: TakeCloudCallBudget,
+  ): GraphTenantClient {
+    return new GraphTenantClient(this.settings, this.tokens, credentials, tenantId, takeBudget);
   }
 
   /** Drops the cached tokens of an app (after its connection was removed or its secret replaced). */

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../../core/errors.js';
+import type { TakeCloudCallBudget } from '../cloud-call-budget.js';
 import { CloudError } from '../cloud-error.js';
 import type { CloudPartner, CloudProvider } from '../cloud-provider.js';
 import type { CloudDelegatedAccessRecord, CloudDelegatedCustomerPage } from '../consent.provider.js';
@@ -29,6 +30,11 @@ export class Microsoft365CloudProvider implements CloudProvider {
     private readonly connection: Microsoft365Connection,
     private readonly partner: CloudPartner,
     private readonly now: () => Date,
+    /**
+     * The per-tenant call budgets of this app, shared by every instance (cloud-call-budget.ts): the Graph
+     * client takes from them before each call; Defender's client takes `defender-machine-actions`.
+     */
+    readonly takeCloudCallBudget?: TakeCloudCallBudget,
   ) {}
 
   /**
@@ -100,7 +106,7 @@ export class Microsoft365CloudProvider implements CloudProvider {
           `token and nothing was read or changed. ${this.consentInstructions(tenantExternalId)}`,
         { provider: this.name, reason: 'CONSENT_REQUIRED', tenantExternalId },
       );
-    const graph = this.transport.forTenant(this.connection, tenantExternalId);
+    const graph = this.transport.forTenant(this.connection, tenantExternalId, this.takeCloudCallBudget);
     return {
       tenantExternalId,
       directory: graphDirectory(graph, this.transport.settings.graphUrl, this.now),

@@ -113,6 +113,8 @@ export function simulatedTenantCloud(cloud: SimulatedCloudProvider, tenant: stri
         op('userManagement.grantDriveAccess', () => userManagement.grantDriveAccess(tenant, owner, grantee)),
     },
     deviceManagement: {
+      // The simulated cloud enforces no restriction of its own: our policies decide its attempts at sync.
+      enrollmentConfigurations: null,
       listEnrollmentAttempts: (since) =>
         list('deviceManagement.listEnrollmentAttempts', () =>
           deviceManagement.listEnrollmentAttempts(tenant, since),

@@ -42,6 +42,8 @@ import { Migration20261231100200_jobs_in_flight } from './Migration2026123110020
 import { Migration20261231100100_directory_roles } from './Migration20261231100100_directory_roles.js';
 import { Migration20261231100000_upstream_tenant_owner } from './Migration20261231100000_upstream_tenant_owner.js';
 import { Migration20270103091800_upstream_tenant_holders } from './Migration20270103091800_upstream_tenant_holders.js';
+import { Migration20270127120000_apply_cloud_waits } from './Migration20270127120000_apply_cloud_waits.js';
+import { Migration20270127120100_enrollment_cloud_ids } from './Migration20270127120100_enrollment_cloud_ids.js';
 import { Migration20270127120400_user_sync_states } from './Migration20270127120400_user_sync_states.js';
 import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
 import { Migration20270127121200_backup_item_count_unknown } from './Migration20270127121200_backup_item_count_unknown.js';
@@ -211,6 +213,14 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127121200_backup_item_count_unknown',
     class: Migration20270127121200_backup_item_count_unknown,
+  },
+  {
+    name: 'Migration20270127120000_apply_cloud_waits',
+    class: Migration20270127120000_apply_cloud_waits,
+  },
+  {
+    name: 'Migration20270127120100_enrollment_cloud_ids',
+    class: Migration20270127120100_enrollment_cloud_ids,
   },
   {
     name: 'Migration20270127131500_graph_dlp_alerts',

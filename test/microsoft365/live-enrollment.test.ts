@@ -1,0 +1,291 @@
+import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
+import { fakeEnrollmentConfigurations } from '../graph-fake/graph-fake-enrollment.js';
+import { syncAndWait } from '../helpers/tenant-sync.js';
+import { api, RESTRICTIONS, type PolicyBody } from '../device-management/device-management-kit.js';
+import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+
+/**
+ * Enrollment restrictions in the live environment, end to end on the Graph fake: our policy writes reach
+ * Intune's deviceEnrollmentConfigurations (create, update, priority, assignment) in the request, a cloud that
+ * refuses or throttles stores nothing, a retried create does not create twice, and the sync reports a
+ * configuration changed in the Intune portal as drift. docs/microsoft365.md "Enrollment restrictions".
+ */
+let world: LiveWorld;
+let tenantId: string;
+const GROUP_ID = '6f1d4c7a-0000-4000-8000-00000000e001';
+const CONFIGURATIONS = '/v1.0/deviceManagement/deviceEnrollmentConfigurations';
+
+const configurations = () => fakeEnrollmentConfigurations(world.scenario.consented);
+const request = <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  api<T>(world.app, method, path, { key: world.key, tenantId, body, headers });
+const policies = async () => (await request<PolicyBody[]>('GET', RESTRICTIONS)).body.data;
+
+/** Our id of the synced group the fake's Entra group became. */
+async function groupId(): Promise<string> {
+  const { rows } = await world.app.pool.query<{ id: string }>(
+    'select id from groups where tenant_id = $1 and external_id = $2',
+    [tenantId, GROUP_ID],
+  );
+  return rows[0].id;
+}
+
+beforeAll(async () => {
+  world = await startLiveWorld({ jobs: true });
+  fakeDirectory(world.scenario.consented).groups.push({
+    id: GROUP_ID,
+    displayName: 'Contractors',
+    memberIds: [],
+  });
+  ({ tenantId } = await onboardAndSyncLive(world));
+});
+afterAll(() => stopLiveWorld(world));
+beforeEach(() => world.scenario.fake.clearRequests());
+
+describe('policy writes reach Intune in the request', () => {
+  let limitId: string;
+  let typeId: string;
+
+  it('a device limit restriction: created, assigned to its group, its cloud id kept', async () => {
+    const created = await request<PolicyBody>('POST', RESTRICTIONS, {
+      name: 'Contractors: 3 devices',
+      restrictionType: 'Device Limit Restrictions',
+      groupIds: [await groupId()],
+      deviceLimit: 3,
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('etag')).toBe('"1"');
+    limitId = created.body.data.id;
+    const made = configurations().find((found) => found.displayName === 'Contractors: 3 devices')!;
+    expect(made).toMatchObject({
+      '@odata.type': '#microsoft.graph.deviceEnrollmentLimitConfiguration',
+      limit: 3,
+      priority: 1,
+      assignments: [
+        { target: { '@odata.type': '#microsoft.graph.groupAssignmentTarget', groupId: GROUP_ID } },
+      ],
+    });
+    expect(graphCalls(world)).toEqual([
+      `GET ${CONFIGURATIONS}`, // the keyed create looks for a configuration a first try made
+      `POST ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}/${made.id}/assign`,
+    ]);
+    const { rows } = await world.app.pool.query<{ cloud_id: string }>(
+      'select cloud_id from enrollment_restrictions where id = $1',
+      [limitId],
+    );
+    expect(rows[0].cloud_id).toBe(made.id);
+  });
+
+  it('a device type restriction: the platform rules as Graph v1.0 names them, its priority set', async () => {
+    const created = await request<PolicyBody>('POST', RESTRICTIONS, {
+      name: 'No personal iOS',
+      restrictionType: 'Device Type Restrictions',
+      assignedToAllUsers: true,
+      platformRestrictions: [
+        { platform: 'Windows MDM', allowed: false },
+        { platform: 'iOS/iPadOS', allowed: true, personalAllowed: false, minOsVersion: '17.4' },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.priority).toBe(2);
+    typeId = created.body.data.id;
+    const made = configurations().find((found) => found.displayName === 'No personal iOS')!;
+    const allowed = {
+      platformBlocked: false,
+      personalDeviceEnrollmentBlocked: false,
+      osMinimumVersion: null,
+      osMaximumVersion: null,
+    };
+    expect(made).toMatchObject({
+      '@odata.type': '#microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration',
+      priority: 2,
+      windowsRestriction: { ...allowed, platformBlocked: true },
+      iosRestriction: { ...allowed, personalDeviceEnrollmentBlocked: true, osMinimumVersion: '17.4' },
+      macOSRestriction: allowed,
+      androidRestriction: allowed,
+      assignments: [{ target: { '@odata.type': '#microsoft.graph.allLicensedUsersAssignmentTarget' } }],
+    });
+    expect(graphCalls(world)).toEqual([
+      `GET ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}/${made.id}/setPriority`,
+      `POST ${CONFIGURATIONS}/${made.id}/assign`,
+    ]);
+    expect(world.scenario.fake.requests.find((r) => r.url.endsWith('/setPriority'))!.body).toEqual({
+      priority: 2,
+    });
+  });
+
+  it('an update with If-Match PATCHes the configuration and assigns it again; our ETag moves', async () => {
+    const updated = await request<PolicyBody>(
+      'PUT',
+      `${RESTRICTIONS}/${limitId}`,
+      { deviceLimit: 5 },
+      { 'If-Match': '"1"' },
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.headers.get('etag')).toBe('"2"');
+    const made = configurations().find((found) => found.displayName === 'Contractors: 3 devices')!;
+    expect(made).toMatchObject({ limit: 5, version: 2 });
+    expect(graphCalls(world)).toEqual([
+      `PATCH ${CONFIGURATIONS}/${made.id}`,
+      `POST ${CONFIGURATIONS}/${made.id}/assign`,
+    ]);
+    const stale = await request(
+      'PUT',
+      `${RESTRICTIONS}/${limitId}`,
+      { deviceLimit: 6 },
+      { 'If-Match': '"1"' },
+    );
+    expect(stale.status).toBe(412);
+  });
+
+  it('a reorder calls setPriority for the configurations that moved', async () => {
+    const res = await request<PolicyBody[]>('PUT', `${RESTRICTIONS}/priority`, {
+      policyIds: [typeId, limitId],
+    });
+    expect(res.status).toBe(200);
+    const byName = (name: string) => configurations().find((found) => found.displayName === name)!;
+    expect(byName('No personal iOS').priority).toBe(1);
+    expect(byName('Contractors: 3 devices').priority).toBe(2);
+    expect(graphCalls(world).sort()).toEqual(
+      [
+        `POST ${CONFIGURATIONS}/${byName('No personal iOS').id}/setPriority`,
+        `POST ${CONFIGURATIONS}/${byName('Contractors: 3 devices').id}/setPriority`,
+      ].sort(),
+    );
+  });
+
+  it("the default's limit is Intune's default device limit (priority 0)", async () => {
+    const fallback = (await policies()).find((policy) => policy.isDefault)!;
+    const res = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${fallback.id}`, { deviceLimit: 12 });
+    expect(res.status).toBe(200);
+    const builtIn = configurations().find((found) => found.id.endsWith('_DefaultLimit'))!;
+    expect(builtIn.limit).toBe(12);
+    expect(graphCalls(world)).toEqual([`GET ${CONFIGURATIONS}`, `PATCH ${CONFIGURATIONS}/${builtIn.id}`]);
+  });
+});
+
+describe('through GraphQL with the live key', () => {
+  it('creates, updates with ifMatch and reorders: the same Intune calls as REST', async () => {
+    const created = await world.app.graphql<{ createEnrollmentRestriction: { id: string; version: number } }>(
+      world.key,
+      `mutation ($tenantId: UUID!) {
+        createEnrollmentRestriction(tenantId: $tenantId, input: {
+          name: "GraphQL limit", restrictionType: DEVICE_LIMIT, assignedToAllUsers: true, deviceLimit: 2
+        }) { id version }
+      }`,
+      { tenantId },
+    );
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data!.createEnrollmentRestriction.id;
+    const made = configurations().find((found) => found.displayName === 'GraphQL limit')!;
+    expect(made).toMatchObject({ limit: 2 });
+    expect(graphCalls(world)).toEqual(
+      expect.arrayContaining([`POST ${CONFIGURATIONS}`, `POST ${CONFIGURATIONS}/${made.id}/assign`]),
+    );
+    world.scenario.fake.clearRequests();
+    const updated = await world.app.graphql<{ updateEnrollmentRestriction: { version: number } }>(
+      world.key,
+      `mutation ($tenantId: UUID!, $id: UUID!) {
+        updateEnrollmentRestriction(tenantId: $tenantId, id: $id, input: { deviceLimit: 4 }, ifMatch: "1") { version }
+      }`,
+      { tenantId, id },
+    );
+    expect(updated.body.data!.updateEnrollmentRestriction.version).toBe(2);
+    expect(made.limit).toBe(4);
+    expect(graphCalls(world)).toEqual([
+      `PATCH ${CONFIGURATIONS}/${made.id}`,
+      `POST ${CONFIGURATIONS}/${made.id}/assign`,
+    ]);
+    world.scenario.fake.clearRequests();
+    const others = (await policies()).filter((policy) => !policy.isDefault && policy.id !== id);
+    const reordered = await world.app.graphql(
+      world.key,
+      `mutation ($tenantId: UUID!, $policyIds: [UUID!]!) {
+        reorderEnrollmentRestrictions(tenantId: $tenantId, policyIds: $policyIds) { id priority }
+      }`,
+      { tenantId, policyIds: [id, ...others.map((policy) => policy.id)] },
+    );
+    expect(reordered.body.errors).toBeUndefined();
+    expect(made.priority).toBe(1);
+    expect(graphCalls(world)).toContain(`POST ${CONFIGURATIONS}/${made.id}/setPriority`);
+  });
+});
+
+describe('what Intune cannot hold, or a throttled Intune, stores nothing', () => {
+  it('a manufacturer block answers 501 NOT_SUPPORTED naming the setting; no write reaches Graph', async () => {
+    const before = (await policies()).length;
+    const res = await request('POST', RESTRICTIONS, {
+      name: 'No Huawei',
+      restrictionType: 'Device Type Restrictions',
+      assignedToAllUsers: true,
+      platformRestrictions: [
+        { platform: 'Android Enterprise', allowed: true, blockedManufacturers: ['Huawei'] },
+      ],
+    });
+    expect(res.status).toBe(501);
+    expect(res.body.error).toMatchObject({ code: 'NOT_SUPPORTED' });
+    expect(res.body.error!.message).toContain('blockedManufacturers');
+    expect(graphCalls(world).filter((call) => !call.startsWith('GET'))).toEqual([]);
+    expect((await policies()).length).toBe(before);
+  });
+
+  it('a 429 from Intune answers 503 with Retry-After; the retried create finds the configuration the first made', async () => {
+    const before = (await policies()).length;
+    // The create reaches Intune, then its assignment is throttled for longer than a call waits.
+    world.scenario.fake.inject({ url: /\/assign$/, status: 429, retryAfterSeconds: 120 });
+    const body = {
+      name: 'Retried limit',
+      restrictionType: 'Device Limit Restrictions',
+      assignedToAllUsers: true,
+      deviceLimit: 4,
+    };
+    const throttled = await request('POST', RESTRICTIONS, body);
+    expect(throttled.status).toBe(503);
+    expect(throttled.headers.get('retry-after')).toBe('120');
+    expect((await policies()).length).toBe(before);
+    world.scenario.fake.clearRequests();
+    const retried = await request<PolicyBody>('POST', RESTRICTIONS, body);
+    expect(retried.status).toBe(201);
+    expect(configurations().filter((found) => found.displayName === 'Retried limit')).toHaveLength(1);
+    expect(graphCalls(world).filter((call) => call === `POST ${CONFIGURATIONS}`)).toEqual([]);
+  });
+});
+
+describe('blocked enrollment attempts', () => {
+  it('answer 501 NOT_SUPPORTED naming blockedEnrollments rather than an empty list', async () => {
+    const res = await request('GET', `${RESTRICTIONS}/blocked`);
+    expect(res.status).toBe(501);
+    expect(res.body.error).toMatchObject({
+      code: 'NOT_SUPPORTED',
+      details: { capability: 'blockedEnrollments', provider: 'microsoft365' },
+    });
+    expect(graphCalls(world)).toEqual([]);
+  });
+});
+
+describe('sync', () => {
+  it('says blocked enrollment attempts are not available and reports a change made in the Intune portal as drift', async () => {
+    const made = configurations().find((found) => found.displayName === 'Contractors: 3 devices')!;
+    made.limit = 9;
+    const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as Awaited<
+      ReturnType<typeof syncAndWait>
+    > & { warnings: string[]; summary: Record<string, number> };
+    expect(sync).toMatchObject({ status: 'Completed', error: null });
+    expect(sync.summary.enrollmentRestrictionsDrifted).toBe(1);
+    expect(sync.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^device-management: blocked enrollment attempts not available on microsoft365/,
+        ),
+      ]),
+    );
+    const drifted = (await policies()).find((policy) => policy.name === 'Contractors: 3 devices')!;
+    expect(drifted).toMatchObject({ deviceLimit: 5, cloudDrift: 'Changed in Intune: limit 9 (ours 5)' });
+    // The next edit writes ours again and clears the drift.
+    const res = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${drifted.id}`, { deviceLimit: 5 });
+    expect(res.body.data.cloudDrift).toBeNull();
+    expect(made.limit).toBe(5);
+  });
+});
