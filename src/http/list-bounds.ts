@@ -61,7 +61,7 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   // known, after parsing (src/core/job-charges.ts), so the document is not charged for them again.
   'UserImportSubmission.generatedPasswords': 1,
   'Mutation.reorderEnrollmentRestrictions': 50, // a tenant's restrictions: MAX_ENROLLMENT_RESTRICTIONS
-  'CloudConnection.capabilities': 40, // one per area of MICROSOFT365_CAPABILITIES (26 today)
+  'CloudConnection.capabilities': 60, // one per capability of MICROSOFT365_CAPABILITIES (35 today)
   // Grow with the customer: at most the tenants onboarding lets one organization hold (src/tenants/tenant-limits.ts).
   'SecurityRecommendation.tenants': MAX_TENANTS_PER_ORGANIZATION,
   'RecommendationApplyOperationView.results': MAX_TENANTS_PER_ORGANIZATION,

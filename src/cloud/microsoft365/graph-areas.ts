@@ -35,10 +35,9 @@ export function unsupportedArea<T extends object>(
 /**
  * Every area of one customer tenant except the directory, on Microsoft Graph v1.0: licenses
  * (graph-licenses.ts), user management (graph-user-management.ts), alerts (graph-security.ts) and Secure Score
- * (graph-security-posture.ts), Microsoft 365 Backup (graph-backup.ts) and enrollment restrictions (graph-enrollment.ts)
- * through Graph, each partly; the areas Graph v1.0 has no API for, and those issue #30 still has to bring
- * (devices, applying controls), answer Unsupported, never a
- * pretended success.
+ * (graph-security-posture.ts), devices (Intune with Defender for Endpoint), Microsoft 365 Backup (graph-backup.ts)
+ * and enrollment restrictions (graph-enrollment.ts), each partly; what Graph v1.0 has no API for answers
+ * Unsupported naming the capability (graph-capabilities.ts), never a pretended success.
  */
 export function graphTenantAreas(graph: GraphTenantClient): GraphTenantAreas {
   return {

@@ -29,7 +29,10 @@ export const GRAPH_APPLIED_CONTROLS: Readonly<Record<string, 'conditionalAccess'
 /** Our policy's name in the tenant: how a repeated apply finds it. */
 export const ADMIN_MFA_POLICY_NAME = 'MSP platform: require MFA for admin roles';
 
-/** Role template ids of Microsoft's "Require MFA for administrators" template (learn.microsoft.com). */
+/**
+ * Role template ids of Microsoft's "Require MFA for administrators" template; each id checked against the
+ * "Microsoft Entra built-in roles" reference (entra-docs permissions-reference.md, Template ID column).
+ */
 export const ADMIN_ROLE_TEMPLATES = [
   '62e90394-69f5-4237-9190-012177145e10', // Global Administrator
   '194ae4cb-b126-40b2-bd5b-6091b380977d', // Security Administrator

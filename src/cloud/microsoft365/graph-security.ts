@@ -114,8 +114,9 @@ export function alertRecordOf(alert: GraphSecurityAlert): CloudAlertRecord {
 /**
  * Security alerts of one tenant on Graph v1.0 (application permission SecurityAlert.ReadWrite.All):
  * `GET /security/alerts_v2` page by page (those changed since the previous sync, by lastUpdateDateTime), status
- * moves and assignment by `PATCH /security/alerts_v2/{id}`, notes by `POST /security/alerts_v2/{id}/comments`. Devices, their
- * actions and endpoint DLP are not on Graph v1.0 in this slice: they answer Unsupported, naming the
+ * moves and assignment by `PATCH /security/alerts_v2/{id}`, notes by `POST /security/alerts_v2/{id}/comments`. Devices and
+ * their actions are Intune's and Defender's (graph-devices.ts, defender-*.ts), DLP alerts are alerts_v2 of the
+ * DLP service (graph-dlp-alerts.ts); endpoint DLP policies have no Graph API and answer Unsupported, naming the
  * capability (never an empty list that would pass for "none").
  */
 export function graphSecurity(graph: GraphTenantClient): CloudSecurityProvider {
