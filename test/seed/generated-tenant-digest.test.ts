@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { securityObjectsOf } from '../../src/cloud/simulated/security.simulated.js';
 import {
   generateDirectory,
-  generateRestrictedSenders,
   generateSignInBatch,
 } from '../../src/cloud/simulated/simulated-cloud.generator.js';
+import { generateRestrictedSenders } from '../../src/cloud/simulated/simulated-restricted-senders.js';
 import { generateSyncedContacts } from '../../src/cloud/simulated/simulated-contacts.generator.js';
 import { enrollmentObjectsOf } from '../../src/cloud/simulated/simulated-device-management.js';
 import { generateDriveItems } from '../../src/cloud/simulated/simulated-user-management.js';

@@ -8,7 +8,7 @@ import { SimulatedCloudObject, SimulatedCloudTenant } from './simulated-cloud.en
  * (src/cloud/cloud-access.ts). `.dependency-cruiser.mjs` holds both rules.
  */
 export { SimulatedCloud } from './simulated-cloud.js';
-export type { SimulatedTenantSpec } from './simulated-cloud.generator.js';
+export type { SimulatedTenantSpec } from './simulated-tenant-spec.js';
 export type { SimulatedCall, SimulatedFault } from './simulated-faults.js';
 export { SimulatedCloudObject, SimulatedCloudTenant, SimulatedTenantGrant };
 

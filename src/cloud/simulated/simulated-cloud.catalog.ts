@@ -194,3 +194,8 @@ export const PUBLIC_FIRST_OCTETS = [
   12, 23, 24, 31, 37, 45, 50, 62, 64, 66, 68, 71, 73, 76, 81, 82, 85, 86, 89, 91, 93, 98, 104, 108, 109, 145,
   151, 173, 176, 185, 188, 195, 199, 203, 207, 212, 213, 217,
 ];
+
+/** Where guests and travelling staff sign in from: ordinary places, not risky ones. */
+export const FAMILIAR_PLACES = Object.entries(OFFICE_CITIES).flatMap(([country, cities]) =>
+  cities.map((city) => `${city}, ${country}`),
+);

@@ -1,5 +1,5 @@
 import type { CloudContactRecord, CloudUserRecord } from '../provider.js';
-import { seededRandom } from './simulated-cloud.generator.js';
+import { seededRandom } from './seeded-random.js';
 
 /** Outside people a hybrid tenant's on-premises directory typically carries as mail contacts. */
 const PARTNERS = [

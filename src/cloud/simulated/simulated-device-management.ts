@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import type { CloudEnrollmentAttemptRecord, CloudEnrollmentPlatform } from '../device-management.provider.js';
 import type { CloudDeviceRecord } from '../security.provider.js';
 import type { CloudUserRecord } from '../provider.js';
-import { seededRandom } from './simulated-cloud.generator.js';
+import { seededRandom } from './seeded-random.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 
 const HOUR_MS = 3_600_000;

@@ -7,7 +7,7 @@ import type {
 } from '../provider.js';
 import { withLockedObject } from './locked-object.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
-import { RESTRICTION_ACTIONS } from './simulated-cloud.generator.js';
+import { RESTRICTION_ACTIONS } from './simulated-restricted-senders.js';
 import { cloudObjectNotFound, INSERT_CHUNK, type SimulatedObjectStore } from './simulated-object-store.js';
 
 /** Mail contacts and restricted senders of the simulated cloud's mail service (SPEC 4.2 Exchange, contacts). */

@@ -7,7 +7,7 @@ import {
   type CloudUserRecord,
 } from '../provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
-import { initialDomainOf } from './simulated-cloud.generator.js';
+import { initialDomainOf } from './simulated-directory-builder.js';
 import type { SimulatedObjectStore } from './simulated-object-store.js';
 
 /**

@@ -7,15 +7,11 @@ import {
   SimulatedCloudTenant,
   type SimulatedObjectKind,
 } from './simulated-cloud.entity.js';
-import {
-  generateDirectory,
-  generateRestrictedSenders,
-  generateSignInBatch,
-  type GeneratedDirectory,
-  type SimulatedTenantSpec,
-} from './simulated-cloud.generator.js';
+import { generateDirectory, generateSignInBatch } from './simulated-cloud.generator.js';
 import { generateSyncedContacts } from './simulated-contacts.generator.js';
 import { enrollmentObjectsOf } from './simulated-device-management.js';
+import { generateRestrictedSenders } from './simulated-restricted-senders.js';
+import type { GeneratedDirectory, SimulatedTenantSpec } from './simulated-tenant-spec.js';
 import { cloudObjectNotFound, INSERT_CHUNK, type SimulatedObjectStore } from './simulated-object-store.js';
 
 /** The simulated cloud's tenants: created with a generated directory, and time passing upstream (sign-ins). */

@@ -9,6 +9,7 @@ import type {
   CloudMailboxRecord,
   CloudPasswordReset,
 } from '../user-management.provider.js';
+import { seededRandom, type Random } from './seeded-random.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import type { SimulatedObjectStore } from './simulated-object-store.js';
 
@@ -45,16 +46,9 @@ const FILES = [
 ] as const;
 const DAY_MS = 86_400_000;
 
-/** A small seeded PRNG (mulberry32), seeded from the user's id: a user's files are the same on every run. */
-function randomFor(key: string): () => number {
-  let state = createHash('sha256').update(key).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A user's files are the same on every run: drawn from a PRNG seeded from the user's id. */
+function randomFor(key: string): Random {
+  return seededRandom(createHash('sha256').update(key).digest().readUInt32LE(0));
 }
 
 /** 3 to 12 files, deterministic per user, modified within the 180 days before `reference`. */
