@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,12 +12,12 @@ import {
   serverUserForRoot,
   sleep,
   unreachableFolder,
-  waitForExit,
   type PostgresBinaries,
   type ServerUser,
 } from './postgres-process.js';
 import { portProblem } from '../core/port-check.js';
-import { initialiseCluster, serverSpawnOptions } from './postgres-initdb.js';
+import { initialiseCluster } from './postgres-initdb.js';
+import { spawnPostmaster, stopPostmaster } from './postgres-server.js';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -52,8 +52,6 @@ const OWNER_FILE = 'postgres.owner';
 const DEFAULT_RESTART_DELAYS_MS = [250, 1_000, 2_000, 4_000, 8_000];
 /** How long a postmaster that exists but does not answer (starting, stopping) is waited for. */
 const SETTLE_TIMEOUT_MS = 30_000;
-const START_TIMEOUT_MS = 60_000;
-const STOP_TIMEOUT_MS = 10_000;
 
 export function connectionUrl(port: number, database: string): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
@@ -217,47 +215,18 @@ class EmbeddedCluster {
 
   /** Starts the postmaster as a child and resolves once it answers a query. */
   private async spawnServer(): Promise<void> {
-    // TCP on loopback only, and no Unix-domain socket: nothing here connects through one, and its lock file in
-    // /tmp names the postmaster's pid, so after a kill -9 a not-yet-reaped (zombie) postmaster made the next
-    // start fail ("lock file /tmp/.s.PGSQL.<port>.lock already exists") although its pid file was cleaned up.
-    const flags = [
-      '-c',
-      'max_connections=300',
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-    ];
-    if (this.options.fast)
-      flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-    const child = spawn(
-      this.binaries.postgres,
-      ['-D', this.clusterDir, '-p', String(this.port), ...flags],
-      serverSpawnOptions(this.user),
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      stderr = (stderr + text).slice(-4_000);
-      this.log(text.trimEnd());
+    const child = await spawnPostmaster({
+      postgres: this.binaries.postgres,
+      clusterDir: this.clusterDir,
+      port: this.port,
+      url: connectionUrl(this.port, 'postgres'),
+      fast: this.options.fast,
+      user: this.user,
+      log: this.log,
     });
-    let exited: string | null = null;
-    child.once('error', (error) => (exited = error.message));
-    child.once('exit', (code, signal) => (exited ??= `exit ${code ?? signal}`));
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await answers(connectionUrl(this.port, 'postgres'), 500))) {
-      if (exited !== null || Date.now() > deadline) {
-        if (exited === null) child.kill('SIGQUIT');
-        throw new Error(
-          `Embedded PostgreSQL failed to start on port ${this.port} (${exited ?? 'timed out'}; is the port ` +
-            `in use? set EMBEDDED_PG_PORT): ${stderr.trim().split('\n').slice(-3).join(' | ')}`,
-        );
-      }
-      await sleep(100);
-    }
     this.child = child;
     this.pid = child.pid ?? null;
-    child.once('exit', (code, signal) => {
+    child.once('exit', (code: number | null, signal: NodeJS.Signals | null) => {
       if (this.child === child) this.child = null;
       this.onServerExit(`${signal ? `signal ${signal}` : `exit code ${code}`}`);
     });
@@ -312,44 +281,12 @@ class EmbeddedCluster {
     );
   }
 
-  /** Fast shutdown (SIGINT); after STOP_TIMEOUT_MS an immediate one (SIGQUIT). */
+  /** Fast shutdown, then an immediate one (postgres-server.ts). */
   private async stop(): Promise<void> {
     this.stopping = true;
     this.clearAdoptedWatch();
     const pid = this.child?.pid ?? this.pid;
-    if (pid) {
-      const signal = (name: NodeJS.Signals) => {
-        try {
-          process.kill(pid, name);
-        } catch {
-          // already gone
-        }
-      };
-      const child = this.child;
-      const gone = child
-        ? new Promise<void>((resolve) =>
-            child.exitCode !== null || child.signalCode !== null
-              ? resolve()
-              : child.once('exit', () => resolve()),
-          )
-        : null;
-      const waitGone = (ms: number) =>
-        gone
-          ? new Promise<boolean>((resolve) => {
-              const timer = setTimeout(() => resolve(false), ms);
-              void gone.then(() => {
-                clearTimeout(timer);
-                resolve(true);
-              });
-            })
-          : waitForExit(pid, ms);
-      signal('SIGINT');
-      if (!(await waitGone(STOP_TIMEOUT_MS))) {
-        this.notice(`PostgreSQL did not stop within ${STOP_TIMEOUT_MS / 1000} s; stopping it immediately`);
-        signal('SIGQUIT');
-        await waitGone(5_000);
-      }
-    }
+    if (pid) await stopPostmaster(pid, this.child, this.notice);
     this.child = null;
     this.pid = null;
     if (this.readOwner() === process.pid) rmSync(this.ownerFile, { force: true });

@@ -7,7 +7,7 @@ import {
 import { generateRestrictedSenders } from '../../src/cloud/simulated/simulated-restricted-senders.js';
 import { generateSyncedContacts } from '../../src/cloud/simulated/simulated-contacts.generator.js';
 import { enrollmentObjectsOf } from '../../src/cloud/simulated/simulated-device-management.js';
-import { generateDriveItems } from '../../src/cloud/simulated/simulated-user-management.js';
+import { generateDriveItems } from '../../src/cloud/simulated/simulated-drive-items.js';
 import { DEMO_AVAILABLE_TENANT, DEMO_TENANTS } from '../../src/db/seeds/demo.js';
 
 /**

@@ -1,22 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
-import { CloudError } from '../cloud-error.js';
 import {
   type CloudBackupItemPage,
   type CloudBackupItemRecord,
   type CloudBackupWorkload,
   type CloudBackupSnapshotRecord,
-  type CloudRestoreItemResult,
-  type CloudRestoreRequest,
 } from '../backup.provider.js';
 import type { CloudUserRecord } from '../provider.js';
+import { SimulatedBackupRestores, type SimulatedBackupFault } from './simulated-backup-restore.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import {
   BACKUP_RETENTION_MS,
   collaborationResources,
-  existsInLiveTenant,
   INITIAL_PROTECTION_MS,
   leafCount,
   parseSnapshotId,
@@ -29,25 +25,6 @@ import {
 /** Mailboxes and drives of at most this many users are protected per tenant (bounded demo data). */
 const PROTECTED_USERS = 10;
 
-/** Faults a test (or a demo) can inject into a tenant's backup service. */
-export interface SimulatedBackupFault {
-  /** Every restore call fails as "unavailable" with this reason (retried by the job, then Failed). */
-  unavailable?: string;
-  /** Every restore call is refused for good with this reason (the job fails at once). */
-  refused?: string;
-  /** These item ids fail their integrity check on restore. */
-  failItemIds?: string[];
-  /** Each restore call takes this long (a slow upstream), so a restore can be interrupted mid-run. */
-  delayMs?: number;
-}
-
-interface StoredRestore {
-  result: CloudRestoreItemResult;
-  /** How many times the item was actually put in place: 1, whatever the number of requests. */
-  applied: number;
-  requests: number;
-}
-
 interface ResourceWithProtection extends ProtectedResource {
   protectedSince: number;
 }
@@ -56,14 +33,29 @@ interface ResourceWithProtection extends ProtectedResource {
  * The simulated backup service. Protection starts when a resource is first seen (stored in
  * sim_cloud_objects as `backup_protection`); from then on a snapshot exists for every 4-hour slot of the
  * clock within the retention window, and its item tree follows from the resource and slot
- * (simulated-backup.tree.ts). Restores are recorded per restore key and item (`backup_restore`), and what
- * they put in place (`backup_placed_item`) is what later restores conflict with.
+ * (simulated-backup.tree.ts). Restores: simulated-backup-restore.ts.
  */
 export class SimulatedBackupService {
+  private readonly restores: SimulatedBackupRestores;
+
   constructor(
     private readonly orm: MikroORM,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.restores = new SimulatedBackupRestores(orm, clock, (tenant, snapshot) =>
+      this.findSnapshot(tenant, snapshot),
+    );
+  }
+
+  /** `tenantExternalId`: the source tenant (the one whose client was asked). */
+  restoreBackupItems: SimulatedBackupRestores['restoreBackupItems'] = (...args) =>
+    this.restores.restoreBackupItems(...args);
+  /** Test and demo hook: what the backup service of a tenant should get wrong. */
+  injectFault = (tenantExternalId: string, fault: SimulatedBackupFault) =>
+    this.restores.injectFault(tenantExternalId, fault);
+  /** Test hook: every restore record of a restore key (how often each item was requested and applied). */
+  restoreRecords: SimulatedBackupRestores['restoreRecords'] = (...args) =>
+    this.restores.restoreRecords(...args);
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -137,163 +129,6 @@ export class SimulatedBackupService {
     return found.length > 0;
   }
 
-  /** `tenantExternalId`: the source tenant (the one whose client was asked). */
-  async restoreBackupItems(
-    request: CloudRestoreRequest & { tenantExternalId: string },
-  ): Promise<CloudRestoreItemResult[]> {
-    const fault = await this.fault(request.tenantExternalId);
-    const provider = 'simulated';
-    if (fault.unavailable) throw new CloudError('Transient', fault.unavailable, { provider });
-    if (fault.refused) throw new CloudError('Refused', fault.refused, { provider });
-    const found = await this.findSnapshot(request.tenantExternalId, request.snapshotExternalId);
-    if (!found)
-      throw new CloudError('Refused', `Snapshot ${request.snapshotExternalId} no longer exists`, {
-        provider,
-      });
-    if (fault.delayMs) await delay(fault.delayMs);
-    const tree = new Map(snapshotTree(found.resource, found.slot).map((item) => [item.itemId, item]));
-    const failing = new Set(fault.failItemIds ?? []);
-    return this.em().transactional(async (em) => {
-      // Two calls with the same key (a retried batch) queue here, so an item is never put in place twice.
-      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [request.restoreKey]);
-      const keys = request.itemIds.map((itemId) => `${request.restoreKey}:${itemId}`);
-      const stored = await em.find(SimulatedCloudObject, {
-        tenantExternalId: request.tenantExternalId,
-        kind: 'backup_restore',
-        externalId: { $in: keys },
-      });
-      const storedByKey = new Map(stored.map((row) => [row.externalId, row]));
-      const results: CloudRestoreItemResult[] = [];
-      for (const itemId of request.itemIds) {
-        const key = `${request.restoreKey}:${itemId}`;
-        const previous = storedByKey.get(key);
-        if (previous) {
-          const data = previous.data as unknown as StoredRestore;
-          previous.data = { ...data, requests: data.requests + 1 } as unknown as Record<string, unknown>;
-          results.push(data.result);
-          continue;
-        }
-        const item = tree.get(itemId);
-        const result = !item
-          ? failed(itemId, 'The item is not in this snapshot')
-          : failing.has(itemId)
-            ? failed(itemId, 'The backup copy of this item failed its integrity check')
-            : await this.place(em, request, found.resource, item);
-        const record: StoredRestore = { result, applied: result.outcome === 'Restored' ? 1 : 0, requests: 1 };
-        em.create(SimulatedCloudObject, {
-          tenantExternalId: request.tenantExternalId,
-          kind: 'backup_restore',
-          externalId: key,
-          data: record as unknown as Record<string, unknown>,
-          updatedAt: this.clock.now(),
-        });
-        results.push(result);
-      }
-      await em.flush();
-      return results;
-    });
-  }
-
-  /** Test and demo hook: what the backup service of a tenant should get wrong. */
-  async injectFault(tenantExternalId: string, fault: SimulatedBackupFault): Promise<void> {
-    await this.em().upsert(
-      SimulatedCloudObject,
-      {
-        id: randomUUID(),
-        tenantExternalId,
-        kind: 'backup_fault',
-        externalId: 'restore',
-        data: fault as Record<string, unknown>,
-        updatedAt: this.clock.now(),
-      },
-      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
-    );
-  }
-
-  /** Test hook: every restore record of a restore key (how often each item was requested and applied). */
-  async restoreRecords(tenantExternalId: string, restoreKey: string): Promise<Map<string, StoredRestore>> {
-    const rows = await this.em().find(SimulatedCloudObject, {
-      tenantExternalId,
-      kind: 'backup_restore',
-      externalId: { $like: `${restoreKey}:%` },
-    });
-    return new Map(
-      rows.map((row) => [row.externalId.slice(restoreKey.length + 1), row.data as unknown as StoredRestore]),
-    );
-  }
-
-  private async place(
-    em: EntityManager,
-    request: CloudRestoreRequest,
-    resource: ProtectedResource,
-    item: CloudBackupItemRecord,
-  ): Promise<CloudRestoreItemResult> {
-    const { target } = request;
-    if (target.kind === 'Export') {
-      return {
-        itemId: item.itemId,
-        outcome: 'Restored',
-        detail: null,
-        restoredTo: null,
-        exported: { ...item, content: `${item.itemType} "${item.name}" from ${item.path}` },
-      };
-    }
-    const place =
-      target.kind === 'Original location'
-        ? `${resource.name}/${item.path.slice(resource.name.length + 1)}`
-        : `${target.location}/${item.path.slice(resource.name.length + 1)}`;
-    const placedKey = `${place}`;
-    const placed = await em.count(SimulatedCloudObject, {
-      tenantExternalId: target.tenantExternalId,
-      kind: 'backup_placed_item',
-      externalId: placedKey,
-    });
-    const exists =
-      placed > 0 ||
-      (target.kind === 'Original location' && existsInLiveTenant(resource.resourceExternalId, item.itemId));
-    let restoredTo = place;
-    let detail: string | null = null;
-    if (exists) {
-      if (request.conflictPolicy === 'Skip') {
-        return {
-          itemId: item.itemId,
-          outcome: 'Skipped',
-          detail: 'An item with this name already exists at the target (conflict policy Skip)',
-          restoredTo: place,
-          exported: null,
-        };
-      }
-      if (request.conflictPolicy === 'Overwrite') {
-        detail = 'Replaced the existing item (conflict policy Overwrite)';
-      } else {
-        restoredTo = `${place} (restored)`;
-        detail = 'Restored beside the existing item under a new name (conflict policy Keep both)';
-      }
-    }
-    await em.upsert(
-      SimulatedCloudObject,
-      {
-        id: randomUUID(),
-        tenantExternalId: target.tenantExternalId,
-        kind: 'backup_placed_item',
-        externalId: restoredTo,
-        data: { itemId: item.itemId, restoreKey: request.restoreKey },
-        updatedAt: this.clock.now(),
-      },
-      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
-    );
-    return { itemId: item.itemId, outcome: 'Restored', detail, restoredTo, exported: null };
-  }
-
-  private async fault(tenantExternalId: string): Promise<SimulatedBackupFault> {
-    const row = await this.em().findOne(SimulatedCloudObject, {
-      tenantExternalId,
-      kind: 'backup_fault',
-      externalId: 'restore',
-    });
-    return (row?.data ?? {}) as SimulatedBackupFault;
-  }
-
   private slotsOf(resource: ResourceWithProtection, now: number): number[] {
     const first = Math.ceil(
       Math.max(resource.protectedSince, now - BACKUP_RETENTION_MS) / SNAPSHOT_INTERVAL_MS,
@@ -316,7 +151,8 @@ export class SimulatedBackupService {
     };
   }
 
-  private async findSnapshot(
+  /** The snapshot, if the tenant still has it (restores ask too: simulated-backup-restore.ts). */
+  async findSnapshot(
     tenantExternalId: string,
     snapshotExternalId: string,
   ): Promise<{ resource: ResourceWithProtection; slot: number } | null> {
@@ -397,8 +233,4 @@ export class SimulatedBackupService {
       protectedSince: since.get(resource.resourceExternalId)!,
     }));
   }
-}
-
-function failed(itemId: string, detail: string): CloudRestoreItemResult {
-  return { itemId, outcome: 'Failed', detail, restoredTo: null, exported: null };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
 import {
@@ -7,20 +6,17 @@ import {
   type CloudSignInRecord,
   type CloudSkuRecord,
   type CloudTenantRecord,
-  type CloudUserInput,
-  type CloudUserPatch,
   type CloudUserRecord,
-  type CloudUserRestore,
 } from '../provider.js';
 import { SimulatedBackupService } from './simulated-backup.js';
 import { SimulatedConnectorSources } from './simulated-connector-source.js';
 import { SimulatedUserManagementCloud } from './simulated-user-management.js';
-import { withLockedObject } from './locked-object.js';
 import { SimulatedExchange } from './simulated-exchange.js';
 import { SimulatedGuests } from './simulated-guests.js';
 import { SimulatedObjectStore } from './simulated-object-store.js';
 import { SimulatedTenants } from './simulated-tenants.js';
-import { SimulatedCloudObject, type SimulatedObjectKind } from './simulated-cloud.entity.js';
+import { SimulatedUserWrites } from './simulated-user-writes.js';
+import type { SimulatedObjectKind } from './simulated-cloud.entity.js';
 import { SimulatedSecurityCloud } from './security.simulated.js';
 import { SimulatedPosture } from './simulated-posture.js';
 import { SimulatedConsent } from './consent.simulated.js';
@@ -64,6 +60,9 @@ export class SimulatedCloudProvider {
     this.connectorSources = new SimulatedConnectorSources(orm, clock);
     this.userManagement = new SimulatedUserManagementCloud(orm, clock, this.store);
     this.deviceManagement = new SimulatedDeviceManagement(orm, clock);
+    this.userWrites = new SimulatedUserWrites(this.store, (em, tenant, user) =>
+      this.userManagement.forgetUser(em, tenant, user),
+    );
   }
 
   listBackupSnapshots: SimulatedBackupService['listBackupSnapshots'] = (...args) =>
@@ -137,130 +136,17 @@ export class SimulatedCloudProvider {
     return since ? all.filter((signIn) => new Date(signIn.createdAt) > since) : all;
   }
 
-  async createUser(tenantExternalId: string, input: CloudUserInput): Promise<CloudUserRecord> {
-    if (!input.requestKey) return this.createUserNow(tenantExternalId, input);
-    const requestKey = input.requestKey;
-    // One user per request key: the key's record and the user are written together, and a repeated key
-    // answers the user of the first call (as Microsoft Graph's client request ids let a caller check).
-    return this.em().transactional(async (em) => {
-      const seen = await em.findOne(SimulatedCloudObject, {
-        tenantExternalId,
-        kind: 'write_request',
-        externalId: requestKey,
-      });
-      if (seen) {
-        const user = await em.findOne(SimulatedCloudObject, {
-          tenantExternalId,
-          kind: 'user',
-          externalId: (seen.data as { userExternalId: string }).userExternalId,
-        });
-        if (user) return user.data as unknown as CloudUserRecord;
-      }
-      const created = await this.createUserNow(tenantExternalId, input, em);
-      await this.put(em, tenantExternalId, 'write_request', requestKey, {
-        userExternalId: created.externalId,
-      });
-      return created;
-    });
-  }
-
-  private async createUserNow(
-    tenantExternalId: string,
-    input: CloudUserInput,
-    em = this.em(),
-  ): Promise<CloudUserRecord> {
-    await this.store.requireTenant(em, tenantExternalId);
-    const { password: _password, requestKey: _requestKey, ...profile } = input;
-    void _requestKey;
-    void _password; // the simulated cloud checks nothing more; a real one would set it on the account
-    const record: CloudUserRecord = {
-      ...profile,
-      externalId: randomUUID(),
-      onPremisesSynced: false,
-      lastSignInAt: null,
-      createdAt: this.clock.now().toISOString(),
-      deletedAt: null,
-    };
-    await this.put(
-      em,
-      tenantExternalId,
-      'user',
-      record.externalId,
-      record as unknown as Record<string, unknown>,
-    );
-    return record;
-  }
-
-  async updateUser(tenantExternalId: string, userExternalId: string, patch: CloudUserPatch): Promise<void> {
-    await this.patch(tenantExternalId, 'user', userExternalId, patch);
-  }
-
-  async deleteUser(tenantExternalId: string, userExternalId: string): Promise<void> {
-    await this.em().transactional(async (em) => {
-      await this.store.patchIn(em, tenantExternalId, 'user', userExternalId, {
-        deletedAt: this.clock.now().toISOString(),
-        accountEnabled: false,
-        managerExternalId: null,
-      });
-      await em.nativeDelete(SimulatedCloudObject, {
-        tenantExternalId,
-        kind: 'assignment',
-        externalId: { $like: `${userExternalId}:%` },
-      });
-      const groups = await em.find(SimulatedCloudObject, { tenantExternalId, kind: 'group' });
-      for (const group of groups) {
-        const data = group.data as unknown as CloudGroupRecord;
-        if (data.memberExternalIds.includes(userExternalId)) {
-          group.data = {
-            ...data,
-            memberExternalIds: data.memberExternalIds.filter((id) => id !== userExternalId),
-          };
-        }
-      }
-    });
-  }
-
-  async restoreUser(
-    tenantExternalId: string,
-    userExternalId: string,
-    restore: CloudUserRestore,
-  ): Promise<CloudUserRecord | null> {
-    const key = { tenantExternalId, kind: 'user' as const, externalId: userExternalId };
-    return withLockedObject(this.em(), key, (row) => {
-      // Memberships, assignments and the manager were removed by the delete and stay removed. A user
-      // already active (a repeated restore) is given the same values: the call converges.
-      row.data = { ...row.data, ...restore, deletedAt: null };
-      row.updatedAt = this.clock.now();
-      return row.data as unknown as CloudUserRecord;
-    });
-  }
-
-  async purgeUser(tenantExternalId: string, userExternalId: string): Promise<boolean> {
-    return this.em().transactional(async (em) => {
-      const connection = em.getConnection();
-      const removed = await connection.execute<{ affectedRows?: number }>(
-        `delete from sim_cloud_objects
-          where tenant_external_id = ? and kind = 'user' and external_id = ? and data->>'deletedAt' is not null`,
-        [tenantExternalId, userExternalId],
-        'run',
-      );
-      if ((removed.affectedRows ?? 0) === 0) {
-        const present = await em.count(SimulatedCloudObject, {
-          tenantExternalId,
-          kind: 'user',
-          externalId: userExternalId,
-        });
-        if (present > 0) return false; // active upstream: not in the recycle bin
-      }
-      await em.nativeDelete(SimulatedCloudObject, {
-        tenantExternalId,
-        kind: 'assignment',
-        externalId: { $like: `${userExternalId}:%` },
-      });
-      await this.userManagement.forgetUser(em, tenantExternalId, userExternalId);
-      return true;
-    });
-  }
+  /** Users and their licenses written (simulated-user-writes.ts). */
+  private readonly userWrites: SimulatedUserWrites;
+  createUser: SimulatedUserWrites['createUser'] = (...args) => this.userWrites.createUser(...args);
+  updateUser: SimulatedUserWrites['updateUser'] = (...args) => this.userWrites.updateUser(...args);
+  deleteUser: SimulatedUserWrites['deleteUser'] = (...args) => this.userWrites.deleteUser(...args);
+  restoreUser: SimulatedUserWrites['restoreUser'] = (...args) => this.userWrites.restoreUser(...args);
+  purgeUser: SimulatedUserWrites['purgeUser'] = (...args) => this.userWrites.purgeUser(...args);
+  revokeSessions: SimulatedUserWrites['revokeSessions'] = (...args) =>
+    this.userWrites.revokeSessions(...args);
+  assignLicense: SimulatedUserWrites['assignLicense'] = (...args) => this.userWrites.assignLicense(...args);
+  removeLicense: SimulatedUserWrites['removeLicense'] = (...args) => this.userWrites.removeLicense(...args);
 
   /** Guest invitations (simulated-guests.ts); mail contacts and restricted senders (simulated-exchange.ts). */
   readonly guests: SimulatedGuests;
@@ -280,25 +166,6 @@ export class SimulatedCloudProvider {
   /** A test and demo hook: the mail service restricts a sender. */
   restrictSender: SimulatedExchange['restrictSender'] = (...args) => this.exchange.restrictSender(...args);
 
-  async revokeSessions(tenantExternalId: string, userExternalId: string): Promise<void> {
-    await this.patch(tenantExternalId, 'user', userExternalId, {
-      sessionsRevokedAt: this.clock.now().toISOString(),
-    });
-  }
-
-  async assignLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void> {
-    const record: CloudLicenseAssignmentRecord = { userExternalId, skuId };
-    await this.put(this.em(), tenantExternalId, 'assignment', `${userExternalId}:${skuId}`, { ...record });
-  }
-
-  async removeLicense(tenantExternalId: string, userExternalId: string, skuId: string): Promise<void> {
-    await this.em().nativeDelete(SimulatedCloudObject, {
-      tenantExternalId,
-      kind: 'assignment',
-      externalId: `${userExternalId}:${skuId}`,
-    });
-  }
-
   /** Tenants with their generated directories, and time passing upstream (simulated-tenants.ts). */
   readonly tenants: SimulatedTenants;
   createTenant: SimulatedTenants['createTenant'] = (...args) => this.tenants.createTenant(...args);
@@ -310,6 +177,4 @@ export class SimulatedCloudProvider {
 
   /** Inserts or replaces one object (tests and the factories write upstream objects through it). */
   put: SimulatedObjectStore['put'] = (...args) => this.store.put(...args);
-
-  private patch: SimulatedObjectStore['patch'] = (...args) => this.store.patch(...args);
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Clock } from '../../core/clock.js';
 import { CloudError } from '../cloud-error.js';
@@ -9,7 +9,7 @@ import type {
   CloudMailboxRecord,
   CloudPasswordReset,
 } from '../user-management.provider.js';
-import { seededRandom, type Random } from './seeded-random.js';
+import { generateDriveItems } from './simulated-drive-items.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
 import type { SimulatedObjectStore } from './simulated-object-store.js';
 
@@ -30,41 +30,6 @@ export type FaultableOperation =
 function refusal(operation: string, message: string, kind: 'Refused' | 'NotFound' = 'Refused'): CloudError {
   return new CloudError(kind, `The upstream cloud refused ${operation}: ${message}`, {
     provider: 'simulated',
-  });
-}
-
-const FOLDERS = ['/Documents', '/Documents/Projects', '/Documents/Finance', '/Desktop', '/Pictures'];
-const FILES = [
-  ['Quarterly report', 'xlsx'],
-  ['Meeting notes', 'docx'],
-  ['Budget', 'xlsx'],
-  ['Roadmap', 'pptx'],
-  ['Contract draft', 'docx'],
-  ['Team photo', 'jpg'],
-  ['Invoice', 'pdf'],
-  ['Onboarding checklist', 'docx'],
-] as const;
-const DAY_MS = 86_400_000;
-
-/** A user's files are the same on every run: drawn from a PRNG seeded from the user's id. */
-function randomFor(key: string): Random {
-  return seededRandom(createHash('sha256').update(key).digest().readUInt32LE(0));
-}
-
-/** 3 to 12 files, deterministic per user, modified within the 180 days before `reference`. */
-export function generateDriveItems(userExternalId: string, reference: Date): CloudDriveItemRecord[] {
-  const random = randomFor(`drive:${userExternalId}`);
-  const count = 3 + Math.floor(random() * 10);
-  return Array.from({ length: count }, (_, index) => {
-    const [base, extension] = FILES[Math.floor(random() * FILES.length)];
-    return {
-      externalId: `${userExternalId}:file:${index}`,
-      ownerExternalId: userExternalId,
-      name: `${base} ${index + 1}.${extension}`,
-      path: FOLDERS[Math.floor(random() * FOLDERS.length)],
-      sizeBytes: 1024 + Math.floor(random() * 5_000_000),
-      modifiedAt: new Date(reference.getTime() - Math.floor(random() * 180) * DAY_MS).toISOString(),
-    };
   });
 }
 
