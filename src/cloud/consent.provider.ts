@@ -13,6 +13,24 @@ export interface CloudDelegatedAccessRecord {
   /** The partner the customer granted (our organization id plays the partner's id in the cloud). */
   partnerOrganizationId: string;
   grantedAt: string;
+  /**
+   * What the customer's consent grants the partner's app, read at this check: absent where the cloud has
+   * nothing to grant per permission (the simulated cloud), or when it could not be read this time.
+   */
+  permissions?: CloudConsentPermissions;
+}
+
+/**
+ * The application permissions a customer tenant's consent grants, and the areas that the ones it lacks
+ * disable (Microsoft 365: the `roles` claim of the app's tokens for that tenant, docs/microsoft365.md).
+ */
+export interface CloudConsentPermissions {
+  /** Sorted. */
+  granted: string[];
+  /** The permissions the app asks for that the consent lacks, sorted. */
+  missing: string[];
+  /** Each area a missing permission disables in this tenant, with the permissions it lacks. */
+  disabledCapabilities: Array<{ capability: string; missingPermissions: string[] }>;
 }
 
 /** A customer tenant that granted the partner delegated access (Graph: a `delegatedAdminCustomer`). */

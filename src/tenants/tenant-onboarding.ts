@@ -3,7 +3,7 @@ import { IsNotEmpty, MaxLength } from 'class-validator';
 import { Field, InputType } from 'type-graphql';
 import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
-import { requireConsentToOnboard } from './tenant-consent.js';
+import { cloudPermissionsOf, requireConsentToOnboard } from './tenant-consent.js';
 import { requireRoomForTenant } from './tenant-limits.js';
 import { Tenant } from './tenant.entity.js';
 import { conflictOfUniqueViolation, requireUpstreamTenantFree } from './upstream-tenant-owner.js';
@@ -29,7 +29,7 @@ export class OnboardTenantInput {
 export async function onboardTenant(ctx: ServiceContext, input: { externalId: string }): Promise<Tenant> {
   const externalId = input.externalId.trim();
   // The customer's consent before anything else: a tenant that did not grant us is not even looked up.
-  await requireConsentToOnboard(ctx, externalId);
+  const access = await requireConsentToOnboard(ctx, externalId);
   // A tenant the cloud does not know is its NotFound: 404 (core/errors.ts appErrorOfCloud).
   const upstream = await (await ctx.cloud.forTenant(externalId)).directory.getTenant();
   const domain = upstream.domains[0].toLowerCase();
@@ -52,6 +52,7 @@ export async function onboardTenant(ctx: ServiceContext, input: { externalId: st
       externalId,
     });
     tenant.createdAt = ctx.clock.now();
+    tenant.cloudPermissionsRead = cloudPermissionsOf(access, ctx.clock.now()) ?? null;
     try {
       await em.persist(tenant).flush();
     } catch (error) {

@@ -3,6 +3,7 @@ import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/decorators/leg
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
+import { TenantCloudPermissions, type StoredCloudPermissions } from './tenant.types.js';
 
 /** The constraint that keeps an upstream tenant in one environment of one organization. */
 export const UPSTREAM_TENANT_UNIQUE = 'tenants_external_id_unique';
@@ -43,7 +44,12 @@ export class PasswordPolicy {
 @Index({ name: 'tenants_name_index', properties: ['organizationId', 'environment', 'name', 'id'] })
 export class Tenant extends ScopedEntity {
   [OptionalProps]?:
-    'createdAt' | 'status' | 'lastSyncedAt' | 'passwordMinLength' | 'passwordRequireComplexity';
+    | 'createdAt'
+    | 'status'
+    | 'lastSyncedAt'
+    | 'passwordMinLength'
+    | 'passwordRequireComplexity'
+    | 'cloudPermissionsRead';
 
   @Field()
   @Property()
@@ -79,6 +85,13 @@ export class Tenant extends ScopedEntity {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
+  /**
+   * What the customer's consent granted at the last check (onboarding, each sync: tenant-consent.ts); null
+   * where the cloud has no per-permission consent (the simulated cloud) or before the first answer.
+   */
+  @Property({ type: 'jsonb', nullable: true, fieldName: 'cloud_permissions' })
+  cloudPermissionsRead: StoredCloudPermissions | null = null;
+
   constructor(
     scope: Scope,
     fields: { name: string; domain: string; domains?: string[]; externalId: string },
@@ -94,6 +107,22 @@ export class Tenant extends ScopedEntity {
   /** The tenant as events carry it (SPEC 6: id, name, domain). */
   get eventRef(): { id: string; name: string; domain: string } {
     return { id: this.id, name: this.name, domain: this.domain };
+  }
+
+  @Field(() => TenantCloudPermissions, {
+    nullable: true,
+    description:
+      "Microsoft 365: the permissions the customer's consent lacks and the areas that disables in this tenant; null in the sandbox",
+  })
+  get cloudPermissions(): TenantCloudPermissions | null {
+    const read = this.cloudPermissionsRead;
+    if (!read) return null;
+    return {
+      checkedAt: new Date(read.checkedAt),
+      grantedPermissions: read.granted,
+      missingPermissions: read.missing,
+      disabledCapabilities: read.disabledCapabilities,
+    };
   }
 
   @Field(() => PasswordPolicy)

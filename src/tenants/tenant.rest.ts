@@ -9,6 +9,12 @@ const TENANT_FIELDS = /* GraphQL */ `
   health
   lastSyncedAt
   createdAt
+  cloudPermissions {
+    checkedAt
+    grantedPermissions
+    missingPermissions
+    disabledCapabilities { capability missingPermissions }
+  }
 `;
 
 const LIST_TENANTS = /* GraphQL */ `

@@ -12707,6 +12707,25 @@ export interface operations {
                             lastSyncedAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Microsoft 365: the permissions the customer's consent lacks and the areas that disables in this tenant; null in the sandbox */
+                            cloudPermissions: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the cloud was last asked
+                                 */
+                                checkedAt: string;
+                                /** @description Application permissions granted (the tokens’ roles claims) */
+                                grantedPermissions: string[];
+                                /** @description Permissions the app asks for that the consent lacks */
+                                missingPermissions: string[];
+                                /** @description The areas those missing permissions disable */
+                                disabledCapabilities: {
+                                    /** @description The area, as the cloud connection's capabilities name it */
+                                    capability: string;
+                                    /** @description The permissions it needs that the consent lacks */
+                                    missingPermissions: string[];
+                                }[];
+                            } | null;
                         }[];
                         meta: components["schemas"]["PageMeta"];
                     };
@@ -12760,6 +12779,25 @@ export interface operations {
                             lastSyncedAt: string | null;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Microsoft 365: the permissions the customer's consent lacks and the areas that disables in this tenant; null in the sandbox */
+                            cloudPermissions: {
+                                /**
+                                 * Format: date-time
+                                 * @description When the cloud was last asked
+                                 */
+                                checkedAt: string;
+                                /** @description Application permissions granted (the tokens’ roles claims) */
+                                grantedPermissions: string[];
+                                /** @description Permissions the app asks for that the consent lacks */
+                                missingPermissions: string[];
+                                /** @description The areas those missing permissions disable */
+                                disabledCapabilities: {
+                                    /** @description The area, as the cloud connection's capabilities name it */
+                                    capability: string;
+                                    /** @description The permissions it needs that the consent lacks */
+                                    missingPermissions: string[];
+                                }[];
+                            } | null;
                         };
                     };
                 };

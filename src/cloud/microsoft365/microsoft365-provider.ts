@@ -6,6 +6,7 @@ import type { CloudDelegatedAccessRecord, CloudDelegatedCustomerPage } from '../
 import type { TenantCloud } from '../tenant-cloud.js';
 import { graphTenantAreas } from './graph-areas.js';
 import { adminConsentUrl, checkCustomerConsent } from './graph-consent.js';
+import { customerConsentPermissions } from './graph-consent-permissions.js';
 import { delegatedAdminCustomersPage } from './graph-directory.js';
 import { MICROSOFT365 } from './graph-errors.js';
 import type { AppCredentials } from './graph-token.js';
@@ -42,17 +43,25 @@ export class Microsoft365CloudProvider implements CloudProvider {
    * says the customer never consented (or removed the app). Other failures (throttling, a bad secret) are
    * thrown: they say nothing about the customer. A fresh token, not a cached one: onboarding and every sync
    * ask this, and a consent withdrawn since the last token must show (the sync then suspends the tenant).
+   * With it, what the consent grants and lacks (graph-consent-permissions.ts).
    */
   async getDelegatedAccess(tenantExternalId: string): Promise<CloudDelegatedAccessRecord | null> {
     const consent = await checkCustomerConsent(this.transport, this.connection, tenantExternalId, {
       fresh: true,
     });
     if (!consent.consented) return null;
+    const permissions = await customerConsentPermissions(
+      this.transport,
+      this.connection,
+      tenantExternalId,
+      consent.roles,
+    );
     return {
       tenantExternalId,
       partnerOrganizationId: this.partner.organizationId,
       // Graph does not say when the consent was given: the time it was checked.
       grantedAt: this.now().toISOString(),
+      ...(permissions ? { permissions } : {}),
     };
   }
 
