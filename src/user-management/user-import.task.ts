@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Task } from 'graphile-worker';
+import { retryableCloudError } from '../cloud/cloud-error.js';
 import { createJobContext } from '../context.js';
 import { AppError } from '../core/errors.js';
 import type { Scope } from '../core/scope.js';
@@ -64,7 +65,8 @@ export const USER_IMPORT_JOB: TrackedJobKind<UserImport> = {
  * Created/Failed after, with the counters, in one transaction; a row found Creating after a crash is taken
  * as Created when its user exists (created since the import began), so a resumed run never creates a user
  * twice. The checkpoint records the last line done. A row's failure (UPN taken meanwhile, a cloud refusal)
- * fails that row only; the final status says whether any row failed.
+ * fails that row only; the final status says whether any row failed. A cloud that did not answer (a timeout,
+ * throttling) fails no row: the job is retried, and the row with it.
  */
 export async function runUserImport(
   orm: MikroORM,
@@ -141,6 +143,11 @@ async function importRow(
       const requestKey = `user-import:${operation.id}:${row.line}`;
       userId = (await new UserService(ctx).create(operation.tenantId, input, { requestKey })).id;
     } catch (failure) {
+      // A timeout or a throttled or failing cloud is no answer: the user may have been created. The row stays
+      // Creating and the job is retried after the cloud's Retry-After (core/jobs.ts); the keyed create then
+      // finds the user by its address before creating one (graph-users.ts, the simulated cloud's request
+      // keys). Only an answer (a refusal, a bad row) fails the row.
+      if (retryableCloudError(failure)) throw failure;
       error = reasonOf(failure);
     }
   }
