@@ -210,6 +210,16 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
       call.clientRequestId,
     );
   const tenant = state.tenants.get(token.tenantId)!;
+  // A consent withdrawn (revoked, or the app removed from the tenant) takes the tokens issued under it along:
+  // Graph refuses them before their lifetime ends, and Entra ID issues no new one (graph-fake-login.ts).
+  const consent = tenant.consents.get(token.clientId);
+  if (consent === undefined || consent === 'consent-missing')
+    return graphError(
+      401,
+      'InvalidAuthenticationToken',
+      'Access token validation failure. The application is no longer consented in this tenant.',
+      call.clientRequestId,
+    );
   const allowed = (roles: string[]) => roles.some((role) => token.roles.includes(role));
   const denied = () =>
     graphError(

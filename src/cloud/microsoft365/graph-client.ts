@@ -11,6 +11,7 @@ import {
 } from '@microsoft/microsoft-graph-client';
 import type { CloudCallBucket, TakeCloudCallBudget } from '../cloud-call-budget.js';
 import { cloudErrorFromGraph, retryAfterOf } from './graph-errors.js';
+import { isTokenRefused, renewRefusedToken } from './graph-token-refusal.js';
 import type { AppCredentials, GraphTokenSource } from './graph-token.js';
 import type { Microsoft365Settings } from './microsoft365.settings.js';
 
@@ -247,11 +248,21 @@ export class GraphTenantClient {
   }
 
   private async call<T>(what: string, run: () => Promise<T>, budgeted = true): Promise<T> {
+    const described = `${what.split('?')[0]} in tenant ${this.tenantId}`;
     if (budgeted) await this.budget(what.slice(0, what.indexOf(' ')));
     try {
       return await run();
     } catch (error) {
-      throw cloudErrorFromGraph(error, `${what.split('?')[0]} in tenant ${this.tenantId}`);
+      const failure = cloudErrorFromGraph(error, described);
+      if (!isTokenRefused(failure)) throw failure;
+      // A cached token refused: a new one, or CONSENT_REQUIRED naming the tenant (graph-token-refusal.ts).
+      await renewRefusedToken(this.tokens, this.credentials, this.tenantId);
+    }
+    if (budgeted) await this.budget(what.slice(0, what.indexOf(' ')));
+    try {
+      return await run();
+    } catch (error) {
+      throw cloudErrorFromGraph(error, described);
     }
   }
 }
