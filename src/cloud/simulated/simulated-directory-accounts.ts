@@ -1,6 +1,8 @@
 import { CONSUMER_MAIL_DOMAINS, SERVICE_ACCOUNTS } from './simulated-cloud.catalog.js';
 import { DAY_MS, HOUR_MS, mailLocalPart, type DirectoryBuilder } from './simulated-directory-builder.js';
 
+/* The accounts of a generated directory that are not its staff (simulated-directory-builder.ts). */
+
 /** Non-human members: interactive sign-in blocked, no licenses (SPEC 2.3). */
 export function addServiceAccounts(b: DirectoryBuilder): void {
   const f = b.f;

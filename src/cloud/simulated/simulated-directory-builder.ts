@@ -56,9 +56,9 @@ export interface PersonFacts {
 
 /**
  * Builds one tenant's directory from a seeded faker: the people here, service accounts and guests
- * (simulated-directory-accounts.ts), their licenses, groups and sign-ins (simulated-directory-derived.ts). Generation is synchronous from `seed()` to the
- * end, so the shared locale instance cannot be disturbed in between: the same spec and reference date
- * always give the same directory.
+ * (simulated-directory-accounts.ts), their licenses, groups and sign-ins (simulated-directory-derived.ts).
+ * Generation is synchronous from `seed()` to the end, so the shared locale instance cannot be disturbed in
+ * between: the same spec and reference date always give the same directory.
  */
 export class DirectoryBuilder {
   readonly users: CloudUserRecord[] = [];
