@@ -74,6 +74,14 @@ export interface CloudDeviceRecord {
   openRecommendations: string[];
   /** Network isolation as the cloud applies it. */
   isolated: boolean;
+  /**
+   * The cloud's action that set `isolated` (its latest isolation or release that succeeded, whoever asked:
+   * our API or the cloud's own portal), when the cloud says; absent when it does not (the simulated cloud's
+   * records). Only with it does a sync take the isolation of a device it already knows from the cloud.
+   */
+  isolationActionId?: string | null;
+  /** That action's isolation type, when it isolated: 'Full' | 'Selective'. */
+  isolationType?: 'Full' | 'Selective' | null;
 }
 
 export type CloudDeviceActionKind = 'Isolate' | 'Release' | 'Scan';

@@ -168,6 +168,8 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       lastSeenAt: '2026-11-26T08:05:00Z',
       openRecommendations: ['enable-bitlocker', 'update-chrome'],
       isolated: false,
+      isolationActionId: null,
+      isolationType: null,
     });
     // No Defender machine: nothing known of its risk, and it can be onboarded.
     expect(devices[1]).toMatchObject({
@@ -216,10 +218,19 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       action('Unisolate', 'Failed', '2026-11-21T08:00:00Z'),
     );
     const isolated = (await allPages(security.listDevices())).find((d) => d.externalId === LAPTOP);
-    expect(isolated?.isolated).toBe(true);
+    // The action that set it is named, so a sync can read a portal's isolation back (with its type).
+    expect(isolated).toMatchObject({
+      isolated: true,
+      isolationActionId: 'Isolate-2026-11-20T08:00:00Z',
+      isolationType: 'Full',
+    });
     defender().actions.push(action('Unisolate', 'Succeeded', '2026-11-22T08:00:00Z'));
     const released = (await allPages(security.listDevices())).find((d) => d.externalId === LAPTOP);
-    expect(released?.isolated).toBe(false);
+    expect(released).toMatchObject({
+      isolated: false,
+      isolationActionId: 'Unisolate-2026-11-22T08:00:00Z',
+      isolationType: null,
+    });
     defender().actions.length = 0;
   });
 

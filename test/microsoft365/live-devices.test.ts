@@ -1,6 +1,8 @@
 import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { eventually } from '../helpers/eventually.js';
+import { syncAndWait } from '../helpers/tenant-sync.js';
+import type { FakeMachineAction } from '../graph-fake/graph-fake-defender.js';
 import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
@@ -290,6 +292,75 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
       `POST /api/machines/${machine.id}/unisolate`,
     ]);
   }, 60_000);
+
+  it('isolation changed in the Defender portal is read back by the next sync; an isolation of ours in flight is not overwritten', async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    const [machine] = defender().machines;
+    const isolationStatus = async () =>
+      (
+        await api<{ state: string; isolationType: string | null; actionInProgress: boolean }>(
+          world.app,
+          'GET',
+          `/devices/${id}/isolation-status`,
+          { key: world.key, tenantId },
+        )
+      ).body.data;
+    const portal = (type: 'Isolate' | 'Unisolate', at: Date, scope: string | null): FakeMachineAction => ({
+      id: `portal-${type}-${at.getTime()}`,
+      type,
+      scope,
+      requestor: 'secops@fabrikam.com',
+      requestorComment: 'from the portal',
+      status: 'Succeeded',
+      machineId: machine.id,
+      computerDnsName: machine.computerDnsName,
+      creationDateTimeUtc: at.toISOString(),
+      lastUpdateDateTimeUtc: at.toISOString(),
+      outcome: 'Succeeded',
+    });
+    // The portal released the laptop (the test above left it in Defender's hands); make the state known.
+    const sync = () => syncAndWait(world.app, world.org, tenantId, 30_000, world.key);
+    defender().actions.push(portal('Unisolate', new Date(Date.now() + 1_000), null));
+    await sync();
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', isolationType: null });
+
+    // Isolated in the portal (Selective): the next sync reads it back, with its type.
+    world.scenario.fake.clearRequests();
+    defender().actions.push(portal('Isolate', new Date(Date.now() + 2_000), 'Selective'));
+    const isolatedSync = await sync();
+    expect(isolatedSync.summary).toMatchObject({ devicesIsolationChangedUpstream: 1 });
+    expect(defenderCalls()).toContain(
+      "GET /api/machineactions?$filter=type eq 'Isolate' or type eq 'Unisolate'",
+    );
+    expect(await isolationStatus()).toMatchObject({
+      state: 'Isolated',
+      isolationType: 'Selective isolation',
+      actionInProgress: false,
+    });
+
+    // Our release is in flight (its job has not run yet): a sync that still sees the portal's isolation
+    // leaves our row to the job, which ends it Released.
+    await world.app.pool.query(
+      `insert into device_actions (id, organization_id, environment, tenant_id, device_id, kind, status, reason,
+         requested_by, requested_at, polls)
+       select gen_random_uuid(), organization_id, environment, tenant_id, id, 'Release', 'Pending', 'held', 'test',
+         now(), 0 from devices where id = $1`,
+      [id],
+    );
+    await world.app.pool.query(
+      `update devices set isolation_state = 'Not isolated', isolation_type = null where id = $1`,
+      [id],
+    );
+    const whileInFlight = await sync();
+    expect(whileInFlight.summary?.devicesIsolationChangedUpstream).toBeUndefined();
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', actionInProgress: true });
+    await world.app.pool.query(`delete from device_actions where device_id = $1 and reason = 'held'`, [id]);
+    // Released in the portal at last: read back as not isolated.
+    defender().actions.push(portal('Unisolate', new Date(Date.now() + 3_000), null));
+    await world.app.pool.query(`update devices set isolation_state = 'Isolated' where id = $1`, [id]);
+    expect((await sync()).summary).toMatchObject({ devicesIsolationChangedUpstream: 1 });
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', isolationType: null });
+  }, 120_000);
 
   it('a device without a Defender machine (Can be Onboarded) is refused by our rules before Defender is asked', async () => {
     const id = await deviceId('Adele iPhone');

@@ -100,8 +100,8 @@ const later = (a: string | null | undefined, b: string | null | undefined): stri
 export function deviceRecordOf(
   device: ManagedDevice,
   machine: DefenderMachine | null,
-  defender: { isolated: boolean; openRecommendations: string[] } = {
-    isolated: false,
+  defender: { isolation: DefenderMachineAction | null; openRecommendations: string[] } = {
+    isolation: null,
     openRecommendations: [],
   },
 ): CloudDeviceRecord | null {
@@ -131,17 +131,36 @@ export function deviceRecordOf(
       : 'Can be Onboarded',
     lastSeenAt: later(device.lastSyncDateTime, machine?.lastSeen),
     openRecommendations: defender.openRecommendations,
-    isolated: defender.isolated,
+    ...isolationOf(defender.isolation),
   };
 }
 
 /**
- * Machines by Entra ID device id, and those isolated now: the latest succeeded Isolate or Unisolate of each
- * machine says (the machine entity itself does not carry its isolation).
+ * A machine's isolation from its latest succeeded Isolate or Unisolate action, whoever asked for it (our
+ * device actions, the Defender portal, an automated investigation): the machine entity itself does not carry
+ * its isolation (learn.microsoft.com "Machine resource type"), its actions do ("MachineAction resource type":
+ * type, scope Full | Selective, status). No such action: not isolated, and nothing to read back.
+ */
+function isolationOf(
+  action: DefenderMachineAction | null,
+): Pick<CloudDeviceRecord, 'isolated' | 'isolationActionId' | 'isolationType'> {
+  if (!action) return { isolated: false, isolationActionId: null, isolationType: null };
+  const isolated = action.type === 'Isolate';
+  return {
+    isolated,
+    isolationActionId: action.id,
+    // Defender's isolate defaults to Full when no IsolationType is given.
+    isolationType: isolated ? (action.scope === 'Selective' ? 'Selective' : 'Full') : null,
+  };
+}
+
+/**
+ * Machines by Entra ID device id, and each machine's latest succeeded Isolate or Unisolate action (what says
+ * whether it is isolated now: the machine entity itself does not carry its isolation).
  */
 async function defenderView(defender: DefenderTenantClient): Promise<{
   machines: Map<string, DefenderMachine>;
-  isolated: Set<string>;
+  isolations: Map<string, DefenderMachineAction>;
   recommendations: Map<string, string[]>;
 }> {
   const machines = new Map<string, DefenderMachine>();
@@ -158,15 +177,12 @@ async function defenderView(defender: DefenderTenantClient): Promise<{
       if (!known || Date.parse(action.creationDateTimeUtc) > Date.parse(known.creationDateTimeUtc))
         latest.set(action.machineId, action);
     }
-  const isolated = new Set(
-    [...latest.values()].filter((action) => action.type === 'Isolate').map((action) => action.machineId),
-  );
-  return { machines, isolated, recommendations: await openRecommendationsByMachine(defender) };
+  return { machines, isolations: latest, recommendations: await openRecommendationsByMachine(defender) };
 }
 
 const NO_DEFENDER: Awaited<ReturnType<typeof defenderView>> = {
   machines: new Map(),
-  isolated: new Set(),
+  isolations: new Map(),
   recommendations: new Map(),
 };
 
@@ -174,7 +190,7 @@ const NO_DEFENDER: Awaited<ReturnType<typeof defenderView>> = {
 export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRecord> {
   return {
     async *[Symbol.asyncIterator]() {
-      const { machines, isolated, recommendations } = await defenderView(defenderClientOf(graph)).catch(
+      const { machines, isolations, recommendations } = await defenderView(defenderClientOf(graph)).catch(
         (error: unknown) => {
           // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
           if (isDefenderMissing(error)) return NO_DEFENDER;
@@ -188,7 +204,7 @@ export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRe
         for (const device of page.value) {
           const machine = machines.get(deviceKeyOf(device)) ?? null;
           const record = deviceRecordOf(device, machine, {
-            isolated: machine !== null && isolated.has(machine.id),
+            isolation: (machine && isolations.get(machine.id)) ?? null,
             openRecommendations: (machine && recommendations.get(machine.id)) ?? [],
           });
           if (record) records.push(record);
