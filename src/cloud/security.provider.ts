@@ -84,6 +84,22 @@ export interface CloudDeviceRecord {
   isolationType?: 'Full' | 'Selective' | null;
 }
 
+/**
+ * A tenant's devices, page by page. A cloud whose sources hold devices our record cannot hold truthfully
+ * (Microsoft 365: Defender machines Intune does not manage, Intune devices of other systems) counts them in
+ * `notListed` once the pages have been read, so the sync can say they exist.
+ */
+export interface CloudDevicePages extends CloudPages<CloudDeviceRecord> {
+  readonly notListed?: CloudDevicesNotListed;
+}
+
+export interface CloudDevicesNotListed {
+  /** Defender for Endpoint machines no Intune managed device joins (servers, unmanaged computers). */
+  defenderOnly: number;
+  /** Intune managed devices of systems outside our OS platforms (ChromeOS, Windows Holographic…). */
+  otherSystems: number;
+}
+
 export type CloudDeviceActionKind = 'Isolate' | 'Release' | 'Scan';
 export type CloudDeviceActionStatus = 'InProgress' | 'Succeeded' | 'Failed';
 
@@ -158,7 +174,7 @@ export interface CloudSecurityProvider {
   updateAlert(alertExternalId: string, change: CloudAlertChange): Promise<CloudAlertRecord | null>;
   /** Adds an investigation note upstream, safe to repeat (CloudAlertCommentInput). False when the cloud has no such alert. */
   addAlertComment(alertExternalId: string, comment: CloudAlertCommentInput): Promise<boolean>;
-  listDevices(): CloudPages<CloudDeviceRecord>;
+  listDevices(): CloudDevicePages;
   /** Starts an action on a device; a second call with the same requestId returns the first action. */
   startDeviceAction(
     deviceExternalId: string,

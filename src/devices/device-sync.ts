@@ -78,14 +78,31 @@ export const devicesSyncStep: SyncStep = {
   after: ['users'],
   async read({ cloud, ctx }) {
     const readAt = ctx.clock.now();
-    const devices = await allPages(cloud.security.listDevices());
+    const pages = cloud.security.listDevices();
+    const devices = await allPages(pages);
+    const notListed = pages.notListed;
     const isolations = devices
       .filter((device) => device.isolationActionId)
       .map(({ externalId, isolated, isolationType }) => ({ externalId, isolated, isolationType }));
-    return async ({ ctx, tenant, now }) => {
+    return async ({ ctx, tenant, now, warn }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
       const upserted = await upsertRecords(ctx.em, DEVICES_SQL, params, devices);
-      const counts = { devicesCreated: upserted.created, devicesUpdated: upserted.updated };
+      const counts: Record<string, number> = {
+        devicesCreated: upserted.created,
+        devicesUpdated: upserted.updated,
+      };
+      if (notListed) {
+        // What the cloud holds that our devices cannot show truthfully: counted, so an MSP knows it exists.
+        counts.devicesNotListedDefenderOnly = notListed.defenderOnly;
+        counts.devicesNotListedOtherSystems = notListed.otherSystems;
+        if (notListed.defenderOnly + notListed.otherSystems > 0)
+          warn(
+            `devices: ${notListed.defenderOnly} Defender for Endpoint machine(s) not managed by Intune ` +
+              `(servers, unmanaged computers) and ${notListed.otherSystems} Intune device(s) of other ` +
+              'systems (ChromeOS…) are not listed: our devices hold Intune-managed Windows, macOS, Linux, iOS ' +
+              'and Android devices',
+          );
+      }
       if (isolations.length === 0) return counts;
       const changed = await ctx.em.execute<{ id: string }[]>(ISOLATION_SQL, [
         now,

@@ -362,6 +362,26 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', isolationType: null });
   }, 120_000);
 
+  it('Defender-only machines (servers) and Intune devices of other systems are not listed, but counted by the sync', async () => {
+    fakeManagedDevices(world.scenario.consented).push(
+      fakeManagedDevice({ deviceName: 'CHROMEBOOK-7', operatingSystem: 'ChromeOS' }),
+    );
+    defender().machines.push(fakeMachine({ computerDnsName: 'srv-sql-01', osPlatform: 'WindowsServer2022' }));
+    const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as Awaited<
+      ReturnType<typeof syncAndWait>
+    > & { warnings: string[] };
+    expect(sync.summary).toMatchObject({ devicesNotListedDefenderOnly: 1, devicesNotListedOtherSystems: 1 });
+    expect(sync.warnings).toContainEqual(
+      expect.stringMatching(
+        /^devices: 1 Defender for Endpoint machine\(s\) not managed by Intune .* and 1 Intune device\(s\) of other systems/,
+      ),
+    );
+    expect((await devices()).map((device) => device.deviceName).sort()).toEqual([
+      'Adele iPhone',
+      'LAPTOP-ADELE',
+    ]);
+  }, 60_000);
+
   it('a device without a Defender machine (Can be Onboarded) is refused by our rules before Defender is asked', async () => {
     const id = await deviceId('Adele iPhone');
     const refused = await api(world.app, 'POST', `/device-security/${id}/scan`, {

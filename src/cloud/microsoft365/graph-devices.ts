@@ -1,9 +1,10 @@
 import type { ComplianceState, ManagedDevice } from '@microsoft/microsoft-graph-types';
-import type { CloudPages } from '../pages.js';
 import type {
   CloudComplianceState,
   CloudDeviceHealth,
+  CloudDevicePages,
   CloudDeviceRecord,
+  CloudDevicesNotListed,
   CloudDeviceRiskLevel,
   CloudOnboardingStatus,
   CloudOsPlatform,
@@ -160,13 +161,17 @@ function isolationOf(
  */
 async function defenderView(defender: DefenderTenantClient): Promise<{
   machines: Map<string, DefenderMachine>;
+  machineCount: number;
   isolations: Map<string, DefenderMachineAction>;
   recommendations: Map<string, string[]>;
 }> {
   const machines = new Map<string, DefenderMachine>();
+  let machineCount = 0;
   for await (const page of defender.pages<DefenderMachine>('/api/machines'))
-    for (const machine of page)
+    for (const machine of page) {
+      machineCount++;
       if (machine.aadDeviceId) machines.set(machine.aadDeviceId.toLowerCase(), machine);
+    }
   const latest = new Map<string, DefenderMachineAction>();
   for await (const page of defender.pages<DefenderMachineAction>('/api/machineactions', {
     $filter: "type eq 'Isolate' or type eq 'Unisolate'",
@@ -177,40 +182,61 @@ async function defenderView(defender: DefenderTenantClient): Promise<{
       if (!known || Date.parse(action.creationDateTimeUtc) > Date.parse(known.creationDateTimeUtc))
         latest.set(action.machineId, action);
     }
-  return { machines, isolations: latest, recommendations: await openRecommendationsByMachine(defender) };
+  return {
+    machines,
+    machineCount,
+    isolations: latest,
+    recommendations: await openRecommendationsByMachine(defender),
+  };
 }
 
 const NO_DEFENDER: Awaited<ReturnType<typeof defenderView>> = {
   machines: new Map(),
+  machineCount: 0,
   isolations: new Map(),
   recommendations: new Map(),
 };
 
-/** The tenant's devices, one page per Intune page (Defender's view is read once, before the first). */
-export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRecord> {
+/**
+ * The tenant's devices, one page per Intune page (Defender's view is read once, before the first). What our
+ * device record cannot hold truthfully is left out and counted (`notListed`, once every page is read):
+ * Intune devices of other systems (our OS platforms are the SPEC's five), and Defender machines no Intune
+ * device joins (servers, unmanaged computers: no enrolment, ownership or compliance to show, and our devices
+ * feed the enrollment and compliance dashboards). docs/microsoft365.md "Devices".
+ */
+export function graphDevices(graph: GraphTenantClient): CloudDevicePages {
+  const notListed: CloudDevicesNotListed = { defenderOnly: 0, otherSystems: 0 };
   return {
+    get notListed() {
+      return notListed;
+    },
     async *[Symbol.asyncIterator]() {
-      const { machines, isolations, recommendations } = await defenderView(defenderClientOf(graph)).catch(
-        (error: unknown) => {
-          // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
-          if (isDefenderMissing(error)) return NO_DEFENDER;
-          throw error;
-        },
-      );
+      const { machines, machineCount, isolations, recommendations } = await defenderView(
+        defenderClientOf(graph),
+      ).catch((error: unknown) => {
+        // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
+        if (isDefenderMissing(error)) return NO_DEFENDER;
+        throw error;
+      });
+      const joined = new Set<string>();
+      notListed.otherSystems = 0;
       for await (const page of graph.pages<ManagedDevice>(MANAGED_DEVICES, {
         query: { $select: MANAGED_DEVICE_SELECT },
       })) {
         const records: CloudDeviceRecord[] = [];
         for (const device of page.value) {
           const machine = machines.get(deviceKeyOf(device)) ?? null;
+          if (machine) joined.add(machine.id);
           const record = deviceRecordOf(device, machine, {
             isolation: (machine && isolations.get(machine.id)) ?? null,
             openRecommendations: (machine && recommendations.get(machine.id)) ?? [],
           });
           if (record) records.push(record);
+          else notListed.otherSystems++;
         }
         yield records;
       }
+      notListed.defenderOnly = machineCount - joined.size;
     },
   };
 }
