@@ -105,7 +105,7 @@ export async function undoCreateInCloud(
 export async function updateInCloud(
   em: EntityManager,
   configurations: CloudEnrollmentConfigurations,
-  policy: Pick<EnrollmentRestriction, 'cloudId' | 'isDefault' | 'tenantId'>,
+  policy: Pick<EnrollmentRestriction, 'cloudId' | 'isDefault' | 'tenantId' | 'priority'>,
   draft: PolicyDraft,
 ): Promise<string | null> {
   const settings = cloudSettingsOf(draft);
@@ -121,13 +121,15 @@ export async function updateInCloud(
     return cloudId;
   }
   if (!policy.cloudId) {
-    // Stored before Intune was connected (or while it could not hold it): created now, last of its kind.
-    const sameKind = await em.count(EnrollmentRestriction, {
+    // Stored before Intune was connected (or while it could not hold it): created now, at its place.
+    const before = await em.count(EnrollmentRestriction, {
       tenantId: policy.tenantId,
       isDefault: false,
       restrictionType: draft.restrictionType,
+      priority: { $lt: policy.priority },
+      cloudId: { $ne: null },
     });
-    return (await createInCloud(em, configurations, policy.tenantId, draft, sameKind)).cloudId;
+    return (await createInCloud(em, configurations, policy.tenantId, draft, before + 1)).cloudId;
   }
   await configurations.update(policy.cloudId, settings);
   await configurations.assign(policy.cloudId, await targetsOf(em, draft));

@@ -87,10 +87,13 @@ export class EnrollmentPolicyService {
     await this.assertRoom(this.ctx.em, tenantId);
     let created: CloudCreated | null = null;
     if (cloud) {
+      // Last of ours of its kind in Intune (those written there: a policy stored before Intune was connected
+      // is not, until its next edit).
       const sameKind = await this.ctx.em.count(EnrollmentRestriction, {
         tenantId,
         isDefault: false,
         restrictionType: settings.restrictionType,
+        cloudId: { $ne: null },
       });
       created = await createInCloud(this.ctx.em, cloud, tenantId, settings, sameKind + 1);
     }
