@@ -17,6 +17,13 @@ let tenantId: string;
 let firstSyncCalls: string[];
 let firstSyncDefenderCalls: string[];
 
+/**
+ * The job's pause between two reads of an action Defender reports InProgress: the fake moves an action on each
+ * read, so the server's 5 s only made each action wait; 0.5 s still leaves the row InProgress for many of
+ * `statusesOf`'s 20 ms reads.
+ */
+const POLL_DELAY_MS = 500;
+
 const LAPTOP = '5c2d3e4f-0000-4000-8000-00000000d001';
 const PHONE = '5c2d3e4f-0000-4000-8000-00000000d002';
 
@@ -42,8 +49,8 @@ const devices = async () =>
 const deviceId = async (name: string) => (await devices()).find((device) => device.deviceName === name)!.id;
 
 /**
- * Waits for a device action to end; its status. The job polls Defender every 5 s (and a retried start waits
- * out a Retry-After first), so the wait is longer than security-kit's.
+ * Waits for a device action to end; its status. The job polls Defender every POLL_DELAY_MS (and a retried start
+ * waits out a Retry-After first), so the wait is longer than security-kit's.
  */
 async function waitForAction(actionId: string): Promise<string> {
   return (await statusesOf(actionId)).at(-1)!;
@@ -67,7 +74,7 @@ async function statusesOf(actionId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await startLiveWorld({ jobs: true, deviceActions: { pollDelayMs: POLL_DELAY_MS } });
   const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
   fakeManagedDevices(world.scenario.consented).push(
     fakeManagedDevice({ deviceName: 'LAPTOP-ADELE', azureADDeviceId: LAPTOP, userId: adele.user.id }),
