@@ -6,7 +6,7 @@ import { buildPgRowsWithFactories, parseUuidArray } from '../../src/core/perf/pg
  * the same statements are run before the factories are installed (pg's own code) and after, and compared value
  * by value and key order by key order.
  */
-const STATEMENTS: Array<string | pg.QueryConfig> = [
+const STATEMENTS: Array<string | pg.QueryConfig | pg.QueryArrayConfig> = [
   `select 1::int as int4, 9007199254740993::int8 as int8, 'x'::text as text, null::text as nothing, true as bool,
      '2026-02-28 23:59:59.125+00'::timestamptz as instant, '2026-02-28 12:00'::timestamp as local,
      '2026-02-28'::date as day, '{"k": [1, "two"]}'::jsonb as document, '{"k": 1}'::json as json,
@@ -21,6 +21,10 @@ const STATEMENTS: Array<string | pg.QueryConfig> = [
   // Names that need quoting in generated code, an integer-like one, and one the factory leaves to pg.
   `select 1 as "we""ird\\name", 2 as "1", 3 as "a b", 4 as "constructor"`,
   'select 1 as "__proto__", 2 as a',
+  // Same first and last names, other columns between: two column sets.
+  'select 1 as a, 2::int as mid, 3 as b',
+  "select 1 as a, 'two'::text as mid, 3 as b",
+  "select 1 as a, 'two'::text as middle, 3 as b",
   // Several rows, several statements in one simple query, no row, no column.
   'select n, n * 2 as twice from generate_series(1, 3) n',
   'select 1 as a; select 2 as b, 3 as c',
@@ -106,7 +110,10 @@ describe('pg rows built by generated factories', () => {
   });
 
   it('split a one-dimensional uuid array as postgres-array does, and leave the other forms to it', () => {
-    const stringArray = pg.types.getTypeParser(2951, 'text') as (text: string) => unknown;
+    const stringArray = pg.types.getTypeParser(
+      2951 as Parameters<typeof pg.types.getTypeParser>[0],
+      'text',
+    ) as (text: string) => unknown;
     for (const text of [
       '{}',
       '{NULL}',

@@ -40,6 +40,9 @@ interface PgResult {
   parseRow(raw: unknown[]): unknown;
 }
 interface ColumnSet {
+  fields: Array<Pick<FieldDescription, 'name' | 'dataTypeID' | 'format'>>;
+  /** False: a column set pg's own code builds (binary format, a `__proto__` column). */
+  usable: boolean;
   parsers: Parser[];
   makeRow: (raw: unknown[]) => Record<string, unknown>;
 }
@@ -65,25 +68,39 @@ export function parseUuidArray(text: string): unknown {
 
 /** Column sets per client (its type overrides), each client's bounded: statements are constant SQL. */
 const MAX_COLUMN_SETS = 500;
-const columnSets = new WeakMap<object, Map<string, ColumnSet | null>>();
+const columnSets = new WeakMap<object, { count: number; byEnds: Map<string, ColumnSet[]> }>();
 
-function columnSetOf(types: TypeSource, fields: FieldDescription[]): ColumnSet | null {
-  let key = '';
-  for (const field of fields)
-    key += `${field.name}\u0000${field.dataTypeID}\u0000${field.format ?? ''}\u0000`;
-  let sets = columnSets.get(types);
-  if (!sets) columnSets.set(types, (sets = new Map()));
-  const known = sets.get(key);
-  if (known !== undefined) return known;
-  if (sets.size >= MAX_COLUMN_SETS) return null;
-  const set = fields.some((field) => field.name === '__proto__' || (field.format ?? 'text') !== 'text')
-    ? null
-    : generate(types, fields);
-  sets.set(key, set);
-  return set;
+function sameColumns(set: ColumnSet, fields: FieldDescription[]): boolean {
+  if (set.fields.length !== fields.length) return false;
+  for (let index = 0; index < fields.length; index++) {
+    const known = set.fields[index];
+    const field = fields[index];
+    if (known.name !== field.name || known.dataTypeID !== field.dataTypeID || known.format !== field.format)
+      return false;
+  }
+  return true;
 }
 
-function generate(types: TypeSource, fields: FieldDescription[]): ColumnSet {
+function columnSetOf(types: TypeSource, fields: FieldDescription[]): ColumnSet | null {
+  // Looked up by the first and last names, then compared column by column: a key of every column, built per
+  // statement, cost more bytes than the rows it saved.
+  const key = `${fields[0].name}\u0000${fields[fields.length - 1].name}`;
+  let sets = columnSets.get(types);
+  if (!sets) columnSets.set(types, (sets = { count: 0, byEnds: new Map() }));
+  const candidates = sets.byEnds.get(key);
+  if (candidates) for (const set of candidates) if (sameColumns(set, fields)) return set.usable ? set : null;
+  if (sets.count >= MAX_COLUMN_SETS) return null;
+  sets.count++;
+  const usable = !fields.some((field) => field.name === '__proto__' || (field.format ?? 'text') !== 'text');
+  const set = generate(types, fields, usable);
+  if (candidates) candidates.push(set);
+  else sets.byEnds.set(key, [set]);
+  return usable ? set : null;
+}
+
+function generate(types: TypeSource, fields: FieldDescription[], usable: boolean): ColumnSet {
+  const copy = fields.map(({ name, dataTypeID, format }) => ({ name, dataTypeID, format }));
+  if (!usable) return { fields: copy, usable, parsers: [], makeRow: () => ({}) };
   const parsers = fields.map(({ dataTypeID }) => {
     const parser = types.getTypeParser(dataTypeID, 'text');
     return dataTypeID === UUID_ARRAY && parser === stringArray ? (parseUuidArray as Parser) : parser;
@@ -96,7 +113,7 @@ function generate(types: TypeSource, fields: FieldDescription[]): ColumnSet {
     'p',
     `return function pgRow(raw) {\nreturn {\n${properties.join(',\n')}\n};\n};`,
   ) as (p: Parser[]) => ColumnSet['makeRow'];
-  return { parsers, makeRow: factory(parsers) };
+  return { fields: copy, usable, parsers, makeRow: factory(parsers) };
 }
 
 let installed = false;
