@@ -46,25 +46,4 @@ export class Loaders {
     }
     return loader as DataLoader<K, V>;
   }
-
-  private readonly known = new Map<LoaderDefinition<unknown, unknown>, Map<unknown, unknown>>();
-
-  /**
-   * Values a statement already brought (a page read with its related ids): the loader answers them from its
-   * cache, and `knownValue` returns them synchronously, which spares a list's field one promise per item (a
-   * promise from the loader's cache costs graphql-jit and DataLoader several objects and microtasks per item;
-   * issue #31). No loader of this code base is ever cleared; one that is must forget its known values too.
-   */
-  primeKnown<K, V>(definition: LoaderDefinition<K, V>, values: ReadonlyMap<K, V>): void {
-    const loader = this.get(definition);
-    for (const [key, value] of values) loader.prime(key, value);
-    const known = this.known.get(definition as LoaderDefinition<unknown, unknown>);
-    if (!known) this.known.set(definition as LoaderDefinition<unknown, unknown>, new Map(values));
-    else for (const [key, value] of values) if (!known.has(key)) known.set(key, value);
-  }
-
-  /** A value given to `primeKnown`, or undefined (then `get(definition).load(key)` reads it). */
-  knownValue<K, V>(definition: LoaderDefinition<K, V>, key: K): V | undefined {
-    return this.known.get(definition as LoaderDefinition<unknown, unknown>)?.get(key) as V | undefined;
-  }
 }

@@ -20,8 +20,9 @@ export class UserResolver {
   @RequirePermission(FEATURES.identity.read)
   async users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
     const { users, licenses } = await new UserService(ctx).listWithLicenses(tenantId, page);
-    // The page brought each user's SKU ids: `licenses` below answers them at once, no second query.
-    ctx.loaders.primeKnown(userLicensesLoader, licenses);
+    // The page brought each user's SKU ids: `licenses` below answers from the loader's cache, no second query.
+    const loader = ctx.loaders.get(userLicensesLoader);
+    for (const [userId, skuIds] of licenses) loader.prime(userId, skuIds);
     return users;
   }
 
@@ -65,10 +66,8 @@ export class UserResolver {
   }
 
   @FieldResolver(() => [ID], { description: 'SKU ids of the licenses the user holds' })
-  licenses(@Root() user: User, @Ctx() ctx: RequestContext): string[] | Promise<string[]> {
-    return (
-      ctx.loaders.knownValue(userLicensesLoader, user.id) ?? ctx.loaders.get(userLicensesLoader).load(user.id)
-    );
+  licenses(@Root() user: User, @Ctx() ctx: RequestContext): Promise<string[]> {
+    return ctx.loaders.get(userLicensesLoader).load(user.id);
   }
 
   @FieldResolver(() => String, {
