@@ -81,15 +81,21 @@ it('onboarding a customer whose consent lacks permissions shows them, and the ar
 it('each sync reads the consent again: a permission granted since shows at once, one withdrawn too', async () => {
   const before = await graphqlPermissions();
   const { app, consented } = world.scenario;
-  consented.consents.set(app.clientId, { roles: FULL_ROLES.filter((role) => role !== 'Machine.Isolate') });
+  // User.Invite.All granted since onboarding, Files.ReadWrite.All withdrawn, Machine.Isolate still missing.
+  const now = ['Machine.Isolate', 'Files.ReadWrite.All'];
+  consented.consents.set(app.clientId, { roles: FULL_ROLES.filter((role) => !now.includes(role)) });
   expect(await syncAndWait(world.app, world.org, tenantId, 60_000, world.key)).toMatchObject({
     status: 'Completed',
   });
   const after = await graphqlPermissions();
-  expect(after).toMatchObject({
-    missingPermissions: ['Machine.Isolate'],
-    disabledCapabilities: [{ capability: 'deviceActions', missingPermissions: ['Machine.Isolate'] }],
-  });
+  expect(after!.missingPermissions).toEqual(['Files.ReadWrite.All', 'Machine.Isolate']);
+  expect(after!.disabledCapabilities).toHaveLength(2);
+  expect(after!.disabledCapabilities).toEqual(
+    expect.arrayContaining([
+      { capability: 'oneDriveTransfer', missingPermissions: ['Files.ReadWrite.All'] },
+      { capability: 'deviceActions', missingPermissions: ['Machine.Isolate'] },
+    ]),
+  );
   expect(Date.parse(after!.checkedAt)).toBeGreaterThanOrEqual(Date.parse(before!.checkedAt));
 
   // Defender's token is asked for anew too: a cached one (the devices step's, this hour) would still lack it.
