@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../core/clock.js';
 import type { Scope } from '../core/scope.js';
-import { computeSecureScore, type ScoredState } from '../secure-score/secure-score.js';
+import { computeSecureScore, percentageOf, type ScoredState } from '../secure-score/secure-score.js';
 import { TENANT_STATES_SQL } from '../secure-score/secure-score.service.js';
 import { recountStatement } from './portal-recount-statement.js';
 
@@ -172,13 +172,24 @@ export class PortalAggregates {
     // parallel workers allowed the planner may pick a parallel scan, slower on a two-core machine whose other core
     // is serving requests.
     await tx.execute(`set local max_parallel_workers_per_gather = 0`, [], 'run');
-    const states = await tx.execute<Array<{ id: string; states: ScoredState[] }>>(
-      `select t.id, ${TENANT_STATES_SQL} as states from tenants t where t.id in (?)`,
+    // A tenant whose sync read Microsoft's Secure Score is judged by that score, as its secure-score answer is
+    // (source microsoft365, docs/microsoft365.md); the others by the score computed from their recommendations.
+    const states = await tx.execute<
+      Array<{ id: string; states: ScoredState[]; cloud_score: number | null; cloud_max_score: number | null }>
+    >(
+      `select t.id, ${TENANT_STATES_SQL} as states, c.score as cloud_score, c.max_score as cloud_max_score
+         from tenants t left join cloud_secure_scores c on c.tenant_id = t.id
+        where t.id in (?)`,
       [tenantIds],
     );
     const scores = states.map((tenant) => ({
       tenant_id: tenant.id,
-      percent: tenant.states.length > 0 ? computeSecureScore(tenant.states).percentage : null,
+      percent:
+        tenant.cloud_score !== null && tenant.cloud_max_score !== null
+          ? percentageOf({ score: tenant.cloud_score, maxScore: tenant.cloud_max_score })
+          : tenant.states.length > 0
+            ? computeSecureScore(tenant.states).percentage
+            : null,
     }));
     const statement = recountStatement(tenantIds, now, JSON.stringify(scores));
     await tx.execute(statement.sql, statement.params, 'run');
