@@ -1,36 +1,37 @@
 /**
- * The factories of test/factories/*.ts for files on the shared server (test/helpers/shared-suite.ts): same names
- * and arguments, `SharedApp` in place of `TestApp`. The server runs them with its own ORM and returns what they
- * made; this module imports only types, so the test file does not load the app's entities.
+ * The factories of test/factories/*.ts for either kind of server: same names and arguments, with a `TestApp`
+ * (the file's own server) or a `SharedApp` (the jest worker's shared server, test/helpers/shared-suite.ts,
+ * which runs them with its own ORM and returns what they made). See test/helpers/on-server.ts: a file on the
+ * shared server that imports its fixtures from here does not load the app's entities.
  */
-import type { SharedApp } from '../helpers/shared-suite.js';
-import type { SharedFactories } from '../helpers/shared-server.js';
+import { onServer } from '../helpers/on-server.js';
+import type { BoundServerSide } from '../helpers/server-side.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 
-type OnShared<K extends keyof SharedFactories> = (
-  app: SharedApp,
-  ...rest: Parameters<SharedFactories[K]>
-) => ReturnType<SharedFactories[K]>;
+type Factory<K extends keyof BoundServerSide> = (
+  app: TestServer,
+  ...rest: Parameters<BoundServerSide[K]>
+) => ReturnType<BoundServerSide[K]>;
 
-function onShared<K extends keyof SharedFactories>(name: K): OnShared<K> {
-  return (app, ...rest) =>
-    (
-      app.factories[name] as unknown as (
-        ...args: Parameters<SharedFactories[K]>
-      ) => ReturnType<SharedFactories[K]>
-    )(...rest);
+function factory<K extends keyof BoundServerSide>(name: K): Factory<K> {
+  return ((app: TestServer, ...rest: Parameters<BoundServerSide[K]>) =>
+    onServer(app, name, ...rest)) as unknown as Factory<K>;
 }
 
-export const createOrganization = onShared('createOrganization');
-export const createApiKey = onShared('createApiKey');
-export const createOrganizationWithKeys = onShared('createOrganizationWithKeys');
-export const createTenant = onShared('createTenant');
-export const grantConsent = onShared('grantConsent');
-export const createUser = onShared('createUser');
-export const cloudUserOf = onShared('cloudUserOf');
-export const createGroup = onShared('createGroup');
-export const giveLicense = onShared('giveLicense');
-export const createSku = onShared('createSku');
-export const createLicenseUser = onShared('createLicenseUser');
+export const createOrganization = factory('createOrganization');
+export const createApiKey = factory('createApiKey');
+export const createOrganizationWithKeys = factory('createOrganizationWithKeys');
+export const createTenant = factory('createTenant');
+export const grantConsent = factory('grantConsent');
+export const createUser = factory('createUser');
+export const cloudUserOf = factory('cloudUserOf');
+export const createGroup = factory('createGroup');
+export const giveLicense = factory('giveLicense');
+export const createSku = factory('createSku');
+export const createLicenseUser = factory('createLicenseUser');
+export const createMember = factory('createMember');
+export const createOAuthClient = factory('createOAuthClient');
+export const issueAccessToken = factory('issueAccessToken');
 
 export type { OrganizationWithKeys } from './organizations.js';
 export type { UserFields } from './users.js';

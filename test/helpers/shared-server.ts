@@ -1,45 +1,23 @@
 /**
- * The jest worker's shared server: one TestApp (with its job runner) per jest worker process, started on first
- * use and serving every test file of that worker that asks for it (`sharedSuite`, test/helpers/shared-suite.ts).
+ * The jest worker's shared server: one TestApp per jest worker process, started on first use and serving every
+ * test file of that worker that asks for it (`sharedSuite`, test/helpers/shared-suite.ts).
  *
  * It runs outside the test files' vm contexts, from the compiled code in dist/ (loaded by test/environment.mjs),
  * so a file that uses it does not evaluate the app's ~1,400 modules, build the schema, open an ORM or start a
  * job runner of its own: those were most of a file's fixed cost. Jest runs one file at a time in a worker, so
  * the server serves one file at a time; each file works in organizations of its own (the product's isolation),
- * and `beginFile` gives it the rest of a fresh server's state: the clock at its start, the SQL counter empty.
+ * and `beginFile` gives it the rest of a fresh server's state.
  *
- * The fixtures are made here too, with the server's ORM: the test file's own copies of the entity classes (its
- * own module registry) are not the ones this ORM knows, so the file calls these through `SharedApp`.
+ * The fixtures are made here too, with the server's ORM (server-side.ts): the test file's own copies of the
+ * entity classes (its own module registry) are not the ones this ORM knows.
  */
-import type { MovableClock } from '../../src/core/clock.js';
-import { RATE_LIMIT_TABLE } from '../../src/http/rate-limit.js';
-import type { AppDeps } from '../../src/core/service-context.js';
-import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
-import { createTenant, grantConsent } from '../factories/tenants.js';
-import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import type pg from 'pg';
+import type { MovableClock } from '../../src/core/clock.js';
+import type { AppDeps } from '../../src/core/service-context.js';
+import { RATE_LIMIT_TABLE } from '../../src/http/rate-limit.js';
+import { bindServerSide, type BoundServerSide } from './server-side.js';
 import type { SqlCounter } from './sql-counter.js';
 import { TEST_CLOCK_START, TestApp } from './test-app.js';
-
-const FACTORIES = {
-  createOrganization,
-  createApiKey,
-  createOrganizationWithKeys,
-  createTenant,
-  grantConsent,
-  createUser,
-  cloudUserOf,
-  createGroup,
-  giveLicense,
-  createSku,
-  createLicenseUser,
-};
-
-type Factories = typeof FACTORIES;
-/** A factory with the shared server's app already given. */
-type Bound<F> = F extends (app: TestApp, ...rest: infer A) => infer R ? (...rest: A) => R : never;
-export type SharedFactories = { [K in keyof Factories]: Bound<Factories[K]> };
 
 /** What a test file gets of the shared server. */
 export interface SharedServerHandle {
@@ -50,23 +28,48 @@ export interface SharedServerHandle {
   pool: pg.Pool;
   sql: SqlCounter;
   deps: AppDeps;
-  factories: SharedFactories;
+  /** server-side.ts's operations, run with this server's app. */
+  serverSide: BoundServerSide;
 }
 
 export interface SharedServer {
-  /** The handle for the file starting now, with a fresh server's clock, SQL counter and per-address windows. */
-  beginFile(): Promise<SharedServerHandle>;
+  /**
+   * The handle for the file starting now, with what a fresh server of its own had: the clock at its start, an
+   * empty SQL counter, empty per-address rate windows, an empty job queue, and a job runner only if it asks.
+   */
+  beginFile(options: { jobs: boolean }): Promise<SharedServerHandle>;
   stop(): Promise<void>;
 }
 
-export async function startSharedServer(): Promise<SharedServer> {
-  const app = await TestApp.start({ jobs: true });
-  const factories = Object.fromEntries(
-    Object.entries(FACTORIES).map(([name, factory]) => [
+/**
+ * A test file's argument as this realm's own: the file runs in its own vm context, whose Dates, arrays and plain
+ * objects are not this realm's (`instanceof Date` fails, and MikroORM then takes a Date for a string). Dates are
+ * copied, arrays and plain objects rebuilt; anything else (an entity the server made and returned) is kept.
+ */
+function fromTestRealm(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (Object.prototype.toString.call(value) === '[object Date]') return new Date((value as Date).getTime());
+  if (Array.isArray(value)) return value.map(fromTestRealm);
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  // A plain object's prototype is its realm's Object.prototype, whose own prototype is null.
+  const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
+  return plain
+    ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, fromTestRealm(field)]))
+    : value;
+}
+
+/** The operations, taking their arguments into this realm first. */
+function acrossRealms(operations: BoundServerSide): BoundServerSide {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, operation]) => [
       name,
-      (...rest: unknown[]) => (factory as (app: TestApp, ...rest: unknown[]) => unknown)(app, ...rest),
+      (...rest: unknown[]) => (operation as (...rest: unknown[]) => unknown)(...rest.map(fromTestRealm)),
     ]),
-  ) as SharedFactories;
+  ) as BoundServerSide;
+}
+
+export async function startSharedServer(): Promise<SharedServer> {
+  const app = await TestApp.start();
   const handle: SharedServerHandle = {
     baseUrl: app.baseUrl,
     databaseUrl: app.databaseUrl,
@@ -74,15 +77,20 @@ export async function startSharedServer(): Promise<SharedServer> {
     pool: app.pool,
     sql: app.sql,
     deps: app.deps,
-    factories,
+    serverSide: acrossRealms(bindServerSide(app)),
   };
   return {
-    async beginFile() {
-      app.clock.set(new Date(TEST_CLOCK_START));
-      app.sql.reset();
+    async beginFile({ jobs }) {
+      // A file that starts no runner may check that its jobs wait in the queue: the runner runs only for files
+      // that ask, and jobs the previous file left queued are dropped, as its own database would have been.
+      // (`_private_jobs`: graphile-worker's table, as src/core/perf/graphile-worker-private-tables.ts uses it.)
+      await app.runJobs(jobs);
+      await app.pool.query('delete from graphile_worker._private_jobs where locked_at is null');
       // Requests without valid credentials count per client address, and every file calls from 127.0.0.1:
       // each file starts with the empty windows a server of its own had (organizations' are its own anyway).
       await app.pool.query(`delete from ${RATE_LIMIT_TABLE} where key like 'ip:%'`);
+      app.clock.set(new Date(TEST_CLOCK_START));
+      app.sql.reset();
       return handle;
     },
     stop: () => app.stop(),

@@ -16,8 +16,10 @@ import type { MovableClock } from '../../src/core/clock.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import type pg from 'pg';
 import { ApiClient } from './api-client.js';
-import type { SharedFactories, SharedServer, SharedServerHandle } from './shared-server.js';
+import type { BoundServerSide } from './server-side.js';
+import type { SharedServer, SharedServerHandle } from './shared-server.js';
 import type { SqlCounter } from './sql-counter.js';
+import type { TestApp } from './test-app.js';
 import type { Suite, SuiteOptions, TenantFields } from './suite.js';
 
 declare global {
@@ -32,8 +34,8 @@ export class SharedApp extends ApiClient {
   readonly pool: pg.Pool;
   readonly sql: SqlCounter;
   readonly deps: AppDeps;
-  /** The fixtures' factories, run by the server (test/factories/shared.ts calls them). */
-  readonly factories: SharedFactories;
+  /** server-side.ts's operations, run by the server (through on-server.ts). */
+  readonly serverSide: BoundServerSide;
 
   constructor(handle: SharedServerHandle) {
     super(handle.baseUrl);
@@ -42,24 +44,27 @@ export class SharedApp extends ApiClient {
     this.pool = handle.pool;
     this.sql = handle.sql;
     this.deps = handle.deps;
-    this.factories = handle.factories;
+    this.serverSide = handle.serverSide;
   }
 
   /** The server is the worker's and serves the next file: nothing to stop (kept so suites read as before). */
   async stop(): Promise<void> {}
 }
 
-/** The jest worker's shared server, ready for this file (its clock at the start, its SQL counter empty). */
-export async function sharedApp(): Promise<SharedApp> {
+/** The jest worker's shared server, ready for this file (as a fresh server: SharedServer.beginFile). */
+export async function sharedApp(options: { jobs?: boolean } = {}): Promise<SharedApp> {
   const start = globalThis.__mspSharedServer;
   if (!start) throw new Error('No shared server: run the tests with test/environment.mjs (jest.config.ts)');
-  return new SharedApp(await (await start()).beginFile());
+  return new SharedApp(await (await start()).beginFile({ jobs: options.jobs ?? false }));
 }
 
 export type SharedSuiteOptions<Other extends boolean, WithTenant extends boolean | TenantFields> = Pick<
   SuiteOptions<Other, WithTenant>,
   'organization' | 'other' | 'tenant'
->;
+> & {
+  /** Run background jobs (TestAppOptions' `jobs`): the shared server's runner runs while this file does. */
+  jobs?: boolean;
+};
 
 export type SharedSuite<
   Other extends boolean = false,
@@ -71,8 +76,8 @@ export async function sharedSuite<
   Other extends boolean = false,
   WithTenant extends boolean | TenantFields = false,
 >(options: SharedSuiteOptions<Other, WithTenant> = {}): Promise<SharedSuite<Other, WithTenant>> {
-  const app = await sharedApp();
-  const { createOrganizationWithKeys, createTenant } = app.factories;
+  const app = await sharedApp({ jobs: options.jobs });
+  const { createOrganizationWithKeys, createTenant } = app.serverSide;
   const [org, other] = await Promise.all([
     createOrganizationWithKeys(options.organization),
     options.other ? createOrganizationWithKeys() : undefined,
@@ -82,3 +87,6 @@ export async function sharedSuite<
     : undefined;
   return { app, org, other, tenant } as unknown as SharedSuite<Other, WithTenant>;
 }
+
+/** Either kind of server: what kits and helpers used by files of both kinds take. */
+export type TestServer = TestApp | SharedApp;

@@ -104,8 +104,8 @@ export class TestApp extends ApiClient {
     readonly deps: AppDeps,
     readonly sql: SqlCounter,
     private readonly app: App,
-    private readonly runner: Runner | null,
     private readonly listener: PgListener,
+    private readonly jobOptions: { staleAfterMs?: number },
   ) {
     super(baseUrl);
   }
@@ -161,19 +161,33 @@ export class TestApp extends ApiClient {
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;
-    const runner = options.jobs
-      ? await startJobRunner({
-          pgPool: pool,
-          taskList: taskList(orm, deps),
-          concurrency: 2,
-          // The server's default, so job tests run the queue as production does.
-          localQueueSize: loadConfig({}).workerLocalQueueSize,
-          pollIntervalMs: 50,
-          staleAfterMs: options.jobStaleAfterMs,
-          log: () => undefined,
-        })
-      : null;
-    return new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, runner, listener);
+    const testApp = new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, listener, {
+      staleAfterMs: options.jobStaleAfterMs,
+    });
+    if (options.jobs) await testApp.runJobs(true);
+    return testApp;
+  }
+
+  private runner: Runner | null = null;
+
+  /** Starts or stops this server's job runner (TestAppOptions' `jobs`; the shared server's follows each file's). */
+  async runJobs(on: boolean): Promise<void> {
+    if (on && !this.runner) {
+      this.runner = await startJobRunner({
+        pgPool: this.pool,
+        taskList: taskList(this.orm, this.deps),
+        concurrency: 2,
+        // The server's default, so job tests run the queue as production does.
+        localQueueSize: loadConfig({}).workerLocalQueueSize,
+        pollIntervalMs: 50,
+        staleAfterMs: this.jobOptions.staleAfterMs,
+        log: () => undefined,
+      });
+    } else if (!on && this.runner) {
+      const runner = this.runner;
+      this.runner = null;
+      await runner.stop();
+    }
   }
 
   /** Connections the HTTP server holds open right now (sockets not yet destroyed). */
@@ -184,7 +198,7 @@ export class TestApp extends ApiClient {
   }
 
   async stop(): Promise<void> {
-    await this.runner?.stop();
+    await this.runJobs(false);
     await this.app.stop();
     await new Promise<void>((resolve) => this.app.server.close(() => resolve()));
     await this.listener.stop();
