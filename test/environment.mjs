@@ -61,6 +61,11 @@ const CHILD_MESSAGE_END = 2;
 let sharedServer;
 
 async function loadAndStartSharedServer() {
+  // In band, global-setup.mjs loaded dist/'s entities in this process and put their metadata aside: the server's
+  // modules are those same instances, so it needs those stores back (Jest took its snapshot of the globals to
+  // copy into test files before, so they stay out of the files' contexts).
+  const distMetadata = globalThis[Symbol.for('msp-tests.dist-metadata')];
+  if (distMetadata) Object.assign(globalThis, distMetadata);
   // graphql-js as production loads it (test/graphql-production-mode.mjs), before the app imports it.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';

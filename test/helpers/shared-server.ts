@@ -15,6 +15,8 @@ import type pg from 'pg';
 import type { MovableClock } from '../../src/core/clock.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { RATE_LIMIT_TABLE } from '../../src/http/rate-limit.js';
+import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import { assertMatchesOpenApi, type ObservedResponse } from './openapi-validator.js';
 import { bindServerSide, type BoundServerSide } from './server-side.js';
 import type { SqlCounter } from './sql-counter.js';
 import { TEST_CLOCK_START, TestApp } from './test-app.js';
@@ -30,14 +32,17 @@ export interface SharedServerHandle {
   deps: AppDeps;
   /** server-side.ts's operations, run with this server's app. */
   serverSide: BoundServerSide;
+  /** The OpenAPI check of answers, its document parsed and its validators compiled once for the worker. */
+  checkAnswer: (observed: ObservedResponse) => void;
 }
 
 export interface SharedServer {
   /**
    * The handle for the file starting now, with what a fresh server of its own had: the clock at its start, an
-   * empty SQL counter, empty per-address rate windows, an empty job queue, and a job runner only if it asks.
+   * empty SQL counter, empty per-address rate windows, an empty job queue, a job runner only if it asks, and
+   * its own webhook settings (TestAppOptions' `webhooks`).
    */
-  beginFile(options: { jobs: boolean }): Promise<SharedServerHandle>;
+  beginFile(options: { jobs: boolean; webhooks?: Partial<WebhookSettings> }): Promise<SharedServerHandle>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +75,7 @@ function acrossRealms(operations: BoundServerSide): BoundServerSide {
 
 export async function startSharedServer(): Promise<SharedServer> {
   const app = await TestApp.start();
+  const serverWebhooks = { ...app.deps.webhooks };
   const handle: SharedServerHandle = {
     baseUrl: app.baseUrl,
     databaseUrl: app.databaseUrl,
@@ -78,9 +84,15 @@ export async function startSharedServer(): Promise<SharedServer> {
     sql: app.sql,
     deps: app.deps,
     serverSide: acrossRealms(bindServerSide(app)),
+    checkAnswer: assertMatchesOpenApi,
   };
   return {
-    async beginFile({ jobs }) {
+    async beginFile({ jobs, webhooks }) {
+      // The app reads its webhook settings from this one object at each use (webhookSettingsOf), requests and
+      // jobs alike: the file's own replace the previous file's.
+      const settings = app.deps.webhooks as Record<string, unknown>;
+      for (const key of Object.keys(settings)) delete settings[key];
+      Object.assign(settings, serverWebhooks, fromTestRealm(webhooks ?? {}));
       // A file that starts no runner may check that its jobs wait in the queue: the runner runs only for files
       // that ask, and jobs the previous file left queued are dropped, as its own database would have been.
       // (`_private_jobs`: graphile-worker's table, as src/core/perf/graphile-worker-private-tables.ts uses it.)

@@ -14,6 +14,7 @@
  */
 import type { MovableClock } from '../../src/core/clock.js';
 import type { AppDeps } from '../../src/core/service-context.js';
+import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import type pg from 'pg';
 import { ApiClient } from './api-client.js';
 import type { BoundServerSide } from './server-side.js';
@@ -38,7 +39,7 @@ export class SharedApp extends ApiClient {
   readonly serverSide: BoundServerSide;
 
   constructor(handle: SharedServerHandle) {
-    super(handle.baseUrl);
+    super(handle.baseUrl, handle.checkAnswer);
     this.databaseUrl = handle.databaseUrl;
     this.clock = handle.clock;
     this.pool = handle.pool;
@@ -52,10 +53,14 @@ export class SharedApp extends ApiClient {
 }
 
 /** The jest worker's shared server, ready for this file (as a fresh server: SharedServer.beginFile). */
-export async function sharedApp(options: { jobs?: boolean } = {}): Promise<SharedApp> {
+export async function sharedApp(
+  options: { jobs?: boolean; webhooks?: Partial<WebhookSettings> } = {},
+): Promise<SharedApp> {
   const start = globalThis.__mspSharedServer;
   if (!start) throw new Error('No shared server: run the tests with test/environment.mjs (jest.config.ts)');
-  return new SharedApp(await (await start()).beginFile({ jobs: options.jobs ?? false }));
+  return new SharedApp(
+    await (await start()).beginFile({ jobs: options.jobs ?? false, webhooks: options.webhooks }),
+  );
 }
 
 export type SharedSuiteOptions<Other extends boolean, WithTenant extends boolean | TenantFields> = Pick<
@@ -64,6 +69,8 @@ export type SharedSuiteOptions<Other extends boolean, WithTenant extends boolean
 > & {
   /** Run background jobs (TestAppOptions' `jobs`): the shared server's runner runs while this file does. */
   jobs?: boolean;
+  /** Webhook settings (TestAppOptions' `webhooks`), the shared server's while this file runs. */
+  webhooks?: Partial<WebhookSettings>;
 };
 
 export type SharedSuite<
@@ -76,7 +83,7 @@ export async function sharedSuite<
   Other extends boolean = false,
   WithTenant extends boolean | TenantFields = false,
 >(options: SharedSuiteOptions<Other, WithTenant> = {}): Promise<SharedSuite<Other, WithTenant>> {
-  const app = await sharedApp({ jobs: options.jobs });
+  const app = await sharedApp({ jobs: options.jobs, webhooks: options.webhooks });
   const { createOrganizationWithKeys, createTenant } = app.serverSide;
   const [org, other] = await Promise.all([
     createOrganizationWithKeys(options.organization),

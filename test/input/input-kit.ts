@@ -19,9 +19,15 @@ export function expectEnvelope(res: ApiResponse<Envelope>, status: number, code:
   expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
 }
 
-/** Rows of a table, counted across organizations (the scope filter is SQL-level here). */
-export async function rowCount(app: TestServer, table: string): Promise<number> {
-  const { rows } = await app.pool.query<{ count: number }>(`select count(*)::int as count from ${table}`);
+/**
+ * Rows of a table, counted across organizations (the scope filter is SQL-level here), or only the given
+ * organization's (on the shared server, other files' rows are in the same tables).
+ */
+export async function rowCount(app: TestServer, table: string, organizationId?: string): Promise<number> {
+  const { rows } = await app.pool.query<{ count: number }>(
+    `select count(*)::int as count from ${table}${organizationId ? ' where organization_id = $1' : ''}`,
+    organizationId ? [organizationId] : [],
+  );
   return rows[0].count;
 }
 
