@@ -12,6 +12,7 @@ import { createJobContext } from '../../src/context.js';
 import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
 import type { Scope } from '../../src/core/scope.js';
 import { SYNC_STEPS } from '../../src/features.js';
+import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
 import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -44,6 +45,11 @@ function scheduleImports(app: TestApp): Promise<unknown> {
 /** The snooze cron's run: reopens the recommendations whose snooze ended. */
 function expireSnoozes(app: TestApp): Promise<number> {
   return expireRecommendationSnoozes(app.orm, app.deps);
+}
+
+/** The portal's one-minute job: recounts the tenants that writes marked. */
+function recountMarkedTenants(app: TestApp): Promise<number> {
+  return new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
 }
 
 /** Copies the tenant's security controls from the simulated cloud, as a sync does. */
@@ -84,6 +90,7 @@ export const SERVER_SIDE = {
   refreshCatalog,
   scheduleImports,
   expireSnoozes,
+  recountMarkedTenants,
   syncPosture,
   commitEvent,
 };
