@@ -2,6 +2,7 @@ import { emitEvent } from '../core/service-context.js';
 import { upsertRecords } from '../sync/rows.js';
 import type { SyncStep } from '../sync/sync-step.js';
 import { allPages } from '../cloud/pages.js';
+import { copyCloudComments } from './alert-comment-sync.js';
 
 /**
  * The cloud's security alerts in our rows: the mapping is the statement below (the cloud's record → our
@@ -54,8 +55,9 @@ interface AlertRow {
 }
 
 /**
- * Alerts, after the users and devices they name; one statement. Each new alert emits `alert.created`, in the
- * order the cloud raised them, so subscribers see a tenant's alerts as they happened.
+ * Alerts, after the users and devices they name; one statement, and one more for the comments the cloud
+ * holds when it has any (alert-comment-sync.ts). Each new alert emits `alert.created`, in the order the cloud
+ * raised them, so subscribers see a tenant's alerts as they happened.
  */
 export const alertsSyncStep: SyncStep = {
   name: 'alerts',
@@ -64,7 +66,10 @@ export const alertsSyncStep: SyncStep = {
     const alerts = await allPages(cloud.security.listAlerts(tenant.lastSyncedAt));
     return async ({ ctx, tenant, now }) => {
       const params = [ctx.scope.organizationId, ctx.scope.environment, tenant.id, now];
-      const upserted = await upsertRecords<AlertRow>(ctx.em, ALERTS_SQL, params, alerts);
+      const records = alerts.map(({ comments: _comments, ...alert }) => alert);
+      const upserted = await upsertRecords<AlertRow>(ctx.em, ALERTS_SQL, params, records);
+      // Comments written in the cloud's portal become notes here too (not in the summary's counts).
+      await copyCloudComments(ctx.em, ctx.scope, tenant.id, alerts);
       const created = upserted.rows.filter((row) => row.inserted);
       created.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       for (const alert of created) {

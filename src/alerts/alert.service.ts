@@ -12,6 +12,7 @@ import type { Tenant } from '../tenants/tenant.entity.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { assertAlertMove } from './alert-status.js';
 import { assertCommentRoom, assertRoomForComment, commentCounts, commentPageOf } from './alert-comments.js';
+import { adoptCopiedNote } from './alert-comment-sync.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSort, type AlertStatus } from './alert.enums.js';
 import {
@@ -195,7 +196,8 @@ export class AlertService {
    * Adds an investigation note (1..MAX_COMMENT_LENGTH characters) by the caller, dated by the clock; 409 once
    * the alert holds MAX_COMMENTS_PER_ALERT (alert-comments.ts). The note reaches the cloud first, as a status
    * move does ("<author>: <text>", the cloud naming only our app as its writer), then our row; a retry after
-   * a failure in between does not post it upstream twice (CloudAlertCommentInput.storedCopies).
+   * a failure in between does not post it upstream twice (CloudAlertCommentInput.storedCopies), nor stores it
+   * beside the copy a sync made of it meanwhile (adoptCopiedNote).
    */
   async addComment(tenantId: string, id: string, input: AlertCommentInput): Promise<AlertComment> {
     const text = input.text.trim();
@@ -217,6 +219,8 @@ export class AlertService {
         upstream: 'missing',
       });
     return this.ctx.em.transactional(async (em) => {
+      const adopted = await adoptCopiedNote(em, alert.id, { text, author: this.ctx.actor, authorName });
+      if (adopted) return adopted;
       await assertRoomForComment(em, alert);
       const comment = em.create(AlertComment, {
         organizationId: this.ctx.scope.organizationId,

@@ -40,7 +40,40 @@ export interface CloudBarrierPolicySet {
   policies: CloudBarrierPolicy[];
 }
 
+/** The secure score's categories (the wire keys of our byCategory, src/secure-score/secure-score.ts). */
+export type CloudScoreCategory =
+  | 'identityAndAccess'
+  | 'dataProtection'
+  | 'emailSecurity'
+  | 'deviceSecurity'
+  | 'threatProtection'
+  | 'auditAndCompliance';
+
+/** One day of a cloud's own secure score, on that cloud's points scale (Microsoft's are decimals). */
+export interface CloudSecureScoreDay {
+  /** YYYY-MM-DD (UTC): the day the cloud computed it. */
+  day: string;
+  score: number;
+  maxScore: number;
+}
+
+/** A cloud's own secure score of a tenant (Microsoft Secure Score), newest day first. */
+export interface CloudSecureScores {
+  /** At most the days asked for, newest first; empty before the cloud computed a first score. */
+  days: CloudSecureScoreDay[];
+  /** The newest day's points by our categories, as far as the cloud's categories map to them. */
+  byCategory: Record<CloudScoreCategory, { score: number; maxScore: number }>;
+  /** The newest day's averages of comparable tenants, on the same scale (basis: AllTenants, TotalSeats…). */
+  averages: Array<{ basis: string; averageScore: number }>;
+}
+
 export interface SecurityPostureProvider {
+  /**
+   * The cloud's own secure score and its daily history, `days` of them at most (1 to 90). Absent on a cloud
+   * that keeps no score of its own (the simulated cloud): the score is then computed from the
+   * recommendations (src/secure-score/), never presented as the cloud's.
+   */
+  readonly readSecureScores?: (days: number) => Promise<CloudSecureScores>;
   /** Every security control of the tenant with its current state. */
   listSecurityControls(): CloudPages<CloudSecurityControlRecord>;
   /** What applying the control would do, changing nothing. */

@@ -23,6 +23,19 @@ export interface CloudAlertRecord {
   userExternalId: string | null;
   deviceExternalId: string | null;
   createdAt: string;
+  /**
+   * The alert's comments as the cloud holds them, ours included (posted as "<author>: <text>"), oldest first;
+   * absent when the cloud keeps no comments of its own (the simulated cloud: our notes are the only ones).
+   */
+  comments?: CloudAlertCommentRecord[];
+}
+
+/** A comment the cloud holds on an alert (Graph's alertComment). */
+export interface CloudAlertCommentRecord {
+  text: string;
+  /** Who wrote it, as the cloud names them (a person, or the app that posted it). */
+  author: string;
+  createdAt: string;
 }
 
 /** What an alert update changes upstream; an absent field is left as it is. */

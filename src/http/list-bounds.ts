@@ -53,6 +53,7 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   'Device.timeline': 50, // TIMELINE_LENGTH
   // One day per historyDays of secureScores (DEFAULT_HISTORY_DAYS, MAX_HISTORY_DAYS).
   'TenantSecureScore.history': { argument: 'historyDays', default: 30, max: 90 },
+  'TenantSecureScore.averageComparativeScores': 10, // MAX_COMPARATIVE_SCORES, cut where Graph's are read
   'WebhookDelivery.attempts': 20, // MAX_DELIVERY_ATTEMPTS: the schedule's and re-sends, refused past it
   'ContactImportReport.rows': 1000, // MAX_CSV_ROWS
   // Always empty in a report: a file with an invalid row is refused whole, its problems in the 400.

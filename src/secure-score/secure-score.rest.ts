@@ -6,6 +6,7 @@ const LIST_SECURE_SCORES = /* GraphQL */ `
       items {
         tenantId
         tenantName
+        source
         score
         maxScore
         percentage
@@ -41,6 +42,10 @@ const LIST_SECURE_SCORES = /* GraphQL */ `
           maxScore
           percentage
         }
+        averageComparativeScores {
+          basis
+          averageScore
+        }
       }
       pageInfo {
         page
@@ -62,6 +67,6 @@ export const SECURE_SCORE_ROUTES: RouteDefinition[] = [
     operation: LIST_SECURE_SCORES,
     query: { ...PAGE_QUERY, tenantIds: { type: 'stringList' }, historyDays: { type: 'int' } },
     summary:
-      'secure score per tenant (needs msp:read): score, maxScore, percentage, byCategory, daily history',
+      'secure score per tenant (needs msp:read): its source (our computed score, or Microsoft Secure Score on Microsoft 365), score, maxScore, percentage, byCategory, daily history',
   },
 ];

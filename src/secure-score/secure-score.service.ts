@@ -3,7 +3,16 @@ import type { Page } from '../core/pagination.js';
 import { DAY_MS } from '../core/clock.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { requireTenants } from '../recommendations/tenant-selection.js';
-import { computeSecureScore, percentageOf, type ScoredState } from './secure-score.js';
+import type { CloudSecureScores } from '../cloud/security-posture.provider.js';
+import {
+  computeSecureScore,
+  percentageOf,
+  type CategoryKey,
+  type ScorePart,
+  type ScoredState,
+  type SecureScoreBreakdown,
+} from './secure-score.js';
+import { SecureScoreSource } from './secure-score.enums.js';
 import type { SecureScoreArgs, TenantSecureScore } from './secure-score.types.js';
 
 /** The states of a tenant's recommendations, folded into one JSON value per tenant row. */
@@ -14,7 +23,22 @@ interface ScoreRow {
   id: string;
   name: string;
   states: ScoredState[];
+  /** The score its cloud keeps (Microsoft Secure Score), when it has one. */
+  cloud: (ScorePart & Pick<CloudSecureScores, 'byCategory' | 'averages'>) | null;
   history: Array<{ day: string; score: number; maxScore: number }>;
+}
+
+/** Microsoft's decimal points as the API's whole points; the percentage is taken from the exact ones. */
+const whole = ({ score, maxScore }: ScorePart): ScorePart => ({
+  score: Math.round(score),
+  maxScore: Math.round(maxScore),
+});
+
+function cloudBreakdown(cloud: NonNullable<ScoreRow['cloud']>): SecureScoreBreakdown {
+  const byCategory = Object.fromEntries(
+    Object.entries(cloud.byCategory).map(([key, part]) => [key, whole(part)]),
+  ) as Record<CategoryKey, ScorePart>;
+  return { ...whole(cloud), percentage: percentageOf(cloud), byCategory };
 }
 
 /** The UTC day of an instant, as YYYY-MM-DD. */
@@ -23,9 +47,11 @@ export function dayOf(instant: Date): string {
 }
 
 /**
- * Secure score per tenant (SPEC 4.2 /api/security-vendor/secure-score): computed now from the tenants'
- * recommendation states (computeSecureScore), with the daily history the secure-score-snapshot job records.
- * One statement per page whatever its size.
+ * Secure score per tenant (SPEC 4.2 /api/security-vendor/secure-score): Microsoft's Secure Score for a tenant
+ * whose sync read one (source microsoft365, docs/microsoft365.md), else computed now from the tenant's
+ * recommendation states (computeSecureScore) with the daily history the secure-score-snapshot job records.
+ * Each answer names its source, and the history holds only days of it. One statement per page whatever its
+ * size, and no cloud call.
  */
 export class SecureScoreService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -48,18 +74,26 @@ export class SecureScoreService {
       't.name, t.id',
       args,
       `t.id, t.name, ${TENANT_STATES_SQL} as states,
+              (select json_build_object('score', c.score, 'maxScore', c.max_score, 'byCategory', c.by_category,
+                        'averages', c.averages)
+                 from cloud_secure_scores c where c.tenant_id = t.id) as cloud,
               coalesce((select json_agg(json_build_object('day', h.day, 'score', h.score, 'maxScore', h.max_score)
                           order by h.day)
                           from secure_score_snapshots h where h.tenant_id = t.id
-                           and h.day >= '${since}'::date), '[]'::json) as history`, // since: our YYYY-MM-DD
+                           and h.day >= '${since}'::date
+                           and h.source = coalesce((select 'microsoft365' from cloud_secure_scores c
+                                                     where c.tenant_id = t.id), 'recommendations')),
+                       '[]'::json) as history`, // since: our YYYY-MM-DD
       't',
     );
     return {
       items: rows.map((row) => ({
         tenantId: row.id,
         tenantName: row.name,
-        ...computeSecureScore(row.states),
-        history: row.history.map((day) => ({ ...day, percentage: percentageOf(day) })),
+        source: row.cloud ? SecureScoreSource.MICROSOFT365 : SecureScoreSource.RECOMMENDATIONS,
+        ...(row.cloud ? cloudBreakdown(row.cloud) : computeSecureScore(row.states)),
+        history: row.history.map((day) => ({ ...whole(day), day: day.day, percentage: percentageOf(day) })),
+        averageComparativeScores: row.cloud?.averages ?? [],
       })),
       pageInfo,
     };

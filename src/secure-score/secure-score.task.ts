@@ -20,8 +20,9 @@ export const SECURE_SCORE_SNAPSHOT_CRON: CronItem = {
 const BATCH = 500;
 
 /**
- * Records today's (clock) secure score of every tenant that has recommendation states, across
- * organizations, in batches of tenants (one read and one upsert per batch). Idempotent per day.
+ * Records today's (clock) computed secure score of every tenant that has recommendation states and no score
+ * of its cloud's, across organizations, in batches of tenants (one read and one upsert per batch). Idempotent
+ * per day.
  */
 export async function recordSecureScores(orm: MikroORM, deps: AppDeps): Promise<number> {
   const now = deps.clock.now();
@@ -31,14 +32,22 @@ export async function recordSecureScores(orm: MikroORM, deps: AppDeps): Promise<
   let recorded = 0;
   for (;;) {
     const tenants = await connection.execute<
-      Array<{ id: string; organization_id: string; environment: string; states: ScoredState[] }>
+      Array<{
+        id: string;
+        organization_id: string;
+        environment: string;
+        states: ScoredState[];
+        cloud_scored: boolean;
+      }>
     >(
-      `select t.id, t.organization_id, t.environment, ${TENANT_STATES_SQL} as states
+      `select t.id, t.organization_id, t.environment, ${TENANT_STATES_SQL} as states,
+              exists (select 1 from cloud_secure_scores c where c.tenant_id = t.id) as cloud_scored
          from tenants t where t.id > ? order by t.id limit ?`,
       [after, BATCH],
     );
+    // A tenant whose cloud keeps its own score (Microsoft 365) gets its days from its sync, on that scale.
     const rows = tenants
-      .filter((tenant) => tenant.states.length > 0)
+      .filter((tenant) => tenant.states.length > 0 && !tenant.cloud_scored)
       .map((tenant) => {
         const { score, maxScore } = computeSecureScore(tenant.states);
         return {
@@ -55,7 +64,7 @@ export async function recordSecureScores(orm: MikroORM, deps: AppDeps): Promise<
          select gen_random_uuid(), r.organization_id, r.environment, r.tenant_id, ?::date, r.score, r.max_score, ?
            from jsonb_to_recordset(?::jsonb) as r(organization_id uuid, environment text, tenant_id uuid, score int, max_score int)
          on conflict (tenant_id, day) do update set score = excluded.score, max_score = excluded.max_score,
-           recorded_at = excluded.recorded_at`,
+           source = excluded.source, recorded_at = excluded.recorded_at`,
         [day, now, JSON.stringify(rows)],
         'run',
       );

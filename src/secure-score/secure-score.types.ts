@@ -2,6 +2,7 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Max, Min } from 'class-validator';
 import { PageArgs, PageOf } from '../core/pagination.js';
+import { SecureScoreSource } from './secure-score.enums.js';
 
 @ObjectType({ description: 'Points earned and possible' })
 export class ScorePoints {
@@ -22,7 +23,10 @@ export class SecureScoreByCategory {
   @Field(() => ScorePoints) auditAndCompliance!: ScorePoints;
 }
 
-@ObjectType({ description: "A day's recorded score (the daily job), for a trend" })
+@ObjectType({
+  description:
+    "A day's score (our daily job's, or Microsoft's daily Secure Score), on the tenant's source's scale",
+})
 export class SecureScoreDay {
   @Field({ description: 'YYYY-MM-DD (UTC)' })
   day!: string;
@@ -37,6 +41,15 @@ export class SecureScoreDay {
   percentage!: number | null;
 }
 
+@ObjectType({ description: "The average score of tenants like this one (Microsoft's comparison)" })
+export class SecureScoreAverage {
+  @Field({ description: 'What the tenants compared share: AllTenants, TotalSeats, IndustryTypes…' })
+  basis!: string;
+
+  @Field(() => Float, { description: "On Microsoft's points scale, like the tenant's score" })
+  averageScore!: number;
+}
+
 @ObjectType({ description: 'The secure score of one tenant: now, by category, and its daily history' })
 export class TenantSecureScore {
   @Field(() => ID)
@@ -45,10 +58,22 @@ export class TenantSecureScore {
   @Field()
   tenantName!: string;
 
-  @Field(() => Int, { description: 'Points of the recommendations the tenant meets' })
+  @Field(() => SecureScoreSource, {
+    description:
+      "Whose score and points scale: recommendations (computed from our recommendations) or microsoft365 (Microsoft Secure Score's points, rounded to whole points); compare tenants by percentage",
+  })
+  source!: SecureScoreSource;
+
+  @Field(() => Int, {
+    description:
+      'Points of the recommendations the tenant meets, or its Microsoft Secure Score (source microsoft365)',
+  })
   score!: number;
 
-  @Field(() => Int, { description: 'Points the tenant could have (dismissed ones not met are left out)' })
+  @Field(() => Int, {
+    description:
+      "Points the tenant could have (dismissed ones not met are left out), or Microsoft's maximum (source microsoft365)",
+  })
   maxScore!: number;
 
   @Field(() => Float, {
@@ -60,8 +85,15 @@ export class TenantSecureScore {
   @Field(() => SecureScoreByCategory)
   byCategory!: SecureScoreByCategory;
 
-  @Field(() => [SecureScoreDay], { description: 'Oldest first, over the last historyDays days' })
+  @Field(() => [SecureScoreDay], {
+    description: "Oldest first, over the last historyDays days; only days on the tenant's current source",
+  })
   history!: SecureScoreDay[];
+
+  @Field(() => [SecureScoreAverage], {
+    description: 'Microsoft Secure Score: the averages of comparable tenants (empty on our computed scale)',
+  })
+  averageComparativeScores!: SecureScoreAverage[];
 }
 
 export const TenantSecureScorePage = PageOf(TenantSecureScore, 'TenantSecureScore');

@@ -41,10 +41,10 @@ beforeAll(async () => {
   security.controlProfiles = [
     profile('AdminMFAV2', 10),
     profile('MFARegistrationV2', 9),
-    profile('mdo_safelinksforemail', 6),
+    profile('mdo_safelinksforemail', 6, { controlCategory: 'Apps' }),
     profile('SelfServicePasswordReset', 1),
     profile('BlockLegacyAuthentication', 8),
-    profile('mdo_safelinksforOfficeApps', 4),
+    profile('mdo_safelinksforOfficeApps', 4, { controlCategory: 'Apps' }),
     profile('exo_mailboxaudit', 5, { deprecated: true }),
   ];
   const day = (date: string, scores: Record<string, number>) => ({
@@ -91,6 +91,59 @@ describe('security controls from Secure Score on Microsoft Graph', () => {
       'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=6',
       'GET /v1.0/security/secureScores?$top=1',
     ]);
+  });
+
+  it("reads Microsoft's score and daily history ($top=N), its categories and its comparative averages", async () => {
+    const security = fakeSecurity(scenario.consented);
+    security.secureScores[0] = {
+      ...security.secureScores[0],
+      currentScore: 27.5,
+      averageComparativeScores: [
+        { basis: 'AllTenants', averageScore: 31.25 },
+        { basis: 'TotalSeats', averageScore: 29 },
+      ],
+      controlScores: [
+        ...security.secureScores[0].controlScores!,
+        { controlCategory: 'Apps', controlName: 'mdo_safelinksforemail', score: 0.5 },
+        { controlCategory: 'Infrastructure', controlName: 'azure_vm', score: 3 },
+      ],
+    };
+    const fresh = graphSecurityPosture(transport.forTenant(credentials(), scenario.consented.id));
+    const scores = await fresh.readSecureScores!(2);
+    expect(scores).toEqual({
+      days: [
+        { day: '2026-11-27', score: 27.5, maxScore: 33 },
+        { day: '2026-11-26', score: 12, maxScore: 33 },
+      ],
+      // Every test profile is an Identity control but for the two mdo_ ones in Apps (email and collaboration);
+      // Infrastructure has no category of ours, and a deprecated profile counts nowhere.
+      byCategory: {
+        identityAndAccess: { score: 27, maxScore: 28 },
+        dataProtection: { score: 0, maxScore: 0 },
+        emailSecurity: { score: 0.5, maxScore: 10 },
+        deviceSecurity: { score: 0, maxScore: 0 },
+        threatProtection: { score: 0, maxScore: 0 },
+        auditAndCompliance: { score: 0, maxScore: 0 },
+      },
+      averages: [
+        { basis: 'AllTenants', averageScore: 31.25 },
+        { basis: 'TotalSeats', averageScore: 29 },
+      ],
+    });
+    // The profiles and the scores side by side (in either order); the profiles once per client.
+    expect(scenario.fake.graphCalls().sort()).toEqual([
+      'GET /v1.0/security/secureScoreControlProfiles',
+      'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=2',
+      'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=4',
+      'GET /v1.0/security/secureScoreControlProfiles?$top=2&$skip=6',
+      'GET /v1.0/security/secureScores?$top=2',
+    ]);
+    scenario.fake.clearRequests();
+    await allPages(fresh.listSecurityControls());
+    expect(scenario.fake.graphCalls()).toEqual(['GET /v1.0/security/secureScores?$top=1']);
+    // At most the 90 days Graph keeps.
+    await fresh.readSecureScores!(365);
+    expect(scenario.fake.graphCalls()).toContain('GET /v1.0/security/secureScores?$top=90');
   });
 
   it('maps Secure Score controls to recommendations our catalog has', () => {

@@ -130,6 +130,7 @@ describe('security alerts on Microsoft Graph', () => {
         userExternalId: USER_ID,
         deviceExternalId: DEVICE_ID,
         createdAt: '2026-11-20T08:15:00Z',
+        comments: [],
       },
       expect.objectContaining({
         externalId: 'fa-phish-1',
@@ -152,6 +153,28 @@ describe('security alerts on Microsoft Graph', () => {
       }),
       // Graph names a source added to its evolvable enum only to a caller that asks for such members.
       expect.objectContaining({ externalId: 'sn-1', source: 'Microsoft Sentinel' }),
+    ]);
+  });
+
+  it("carries the alert's comments (Graph's alertComment), the writer Graph names or Microsoft Defender", async () => {
+    fakeSecurity(scenario.consented).alerts[0].comments = [
+      {
+        comment: 'Isolating it',
+        createdByDisplayName: 'Megan Bowen',
+        createdDateTime: '2026-11-20T09:00:00Z',
+      },
+      { comment: 'Automated investigation started', createdByDisplayName: null },
+      { comment: '', createdByDisplayName: 'Megan Bowen', createdDateTime: '2026-11-20T09:05:00Z' },
+    ];
+    fakeSecurity(scenario.consented).alerts[0].lastUpdateDateTime = '2026-11-20T09:10:00Z';
+    const [first] = await allPages(security.listAlerts());
+    expect(first.comments).toEqual([
+      { text: 'Isolating it', author: 'Megan Bowen', createdAt: '2026-11-20T09:00:00Z' },
+      {
+        text: 'Automated investigation started',
+        author: 'Microsoft Defender',
+        createdAt: '2026-11-20T09:10:00Z',
+      },
     ]);
   });
 

@@ -42,6 +42,9 @@ describe('GET /api/security-vendor/secure-score', () => {
     expect(res.body.data[0]).toMatchObject({
       tenantId: tenant.id,
       tenantName: tenant.name,
+      // The sandbox's score is computed from our recommendations, on our points scale.
+      source: 'recommendations',
+      averageComparativeScores: [],
       score: MAX - 21,
       maxScore: MAX,
       percentage: Math.round((1000 * (MAX - 21)) / MAX) / 10,

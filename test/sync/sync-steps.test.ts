@@ -58,6 +58,7 @@ describe('syncStepsOf', () => {
       'endpoint-dlp',
       'recommendations',
       'portal',
+      'secure-score',
       'device-management',
       'security',
     ]);

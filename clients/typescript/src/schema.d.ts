@@ -968,8 +968,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * secure score per tenant (needs msp:read): score, maxScore, percentage, byCategory, daily history
-         * @description secure score per tenant (needs msp:read): score, maxScore, percentage, byCategory, daily history.
+         * secure score per tenant (needs msp:read): its source (our computed score, or Microsoft Secure Score on Microsoft 365), score, maxScore, percentage, byCategory, daily history
+         * @description secure score per tenant (needs msp:read): its source (our computed score, or Microsoft Secure Score on Microsoft 365), score, maxScore, percentage, byCategory, daily history.
          *
          *     Needs an API key of level Read or an access token with the scope msp:read. Also served under /v1/api.
          */
@@ -3106,6 +3106,11 @@ export interface components {
          * @enum {string}
          */
         ScanType: "quick" | "full";
+        /**
+         * @description recommendations: computed from our recommendations' points; microsoft365: Microsoft Secure Score's points
+         * @enum {string}
+         */
+        SecureScoreSource: "recommendations" | "microsoft365";
         /**
          * @description department, jobTitle, memberOf (a group name or id), office, company, extensionAttribute1..15
          * @enum {string}
@@ -7898,7 +7903,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description secure score per tenant (needs msp:read): score, maxScore, percentage, byCategory, daily history */
+            /** @description secure score per tenant (needs msp:read): its source (our computed score, or Microsoft Secure Score on Microsoft 365), score, maxScore, percentage, byCategory, daily history */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7914,14 +7919,16 @@ export interface operations {
                         data: {
                             tenantId: string;
                             tenantName: string;
+                            /** @description Whose score and points scale: recommendations (computed from our recommendations) or microsoft365 (Microsoft Secure Score's points, rounded to whole points); compare tenants by percentage */
+                            source: components["schemas"]["SecureScoreSource"];
                             /**
                              * Format: int32
-                             * @description Points of the recommendations the tenant meets
+                             * @description Points of the recommendations the tenant meets, or its Microsoft Secure Score (source microsoft365)
                              */
                             score: number;
                             /**
                              * Format: int32
-                             * @description Points the tenant could have (dismissed ones not met are left out)
+                             * @description Points the tenant could have (dismissed ones not met are left out), or Microsoft's maximum (source microsoft365)
                              */
                             maxScore: number;
                             /** @description score / maxScore in percent; null before the first sync */
@@ -7964,7 +7971,7 @@ export interface operations {
                                     maxScore: number;
                                 };
                             };
-                            /** @description Oldest first, over the last historyDays days */
+                            /** @description Oldest first, over the last historyDays days; only days on the tenant's current source */
                             history: {
                                 /** @description YYYY-MM-DD (UTC) */
                                 day: string;
@@ -7973,6 +7980,13 @@ export interface operations {
                                 /** Format: int32 */
                                 maxScore: number;
                                 percentage: number | null;
+                            }[];
+                            /** @description Microsoft Secure Score: the averages of comparable tenants (empty on our computed scale) */
+                            averageComparativeScores: {
+                                /** @description What the tenants compared share: AllTenants, TotalSeats, IndustryTypes… */
+                                basis: string;
+                                /** @description On Microsoft's points scale, like the tenant's score */
+                                averageScore: number;
                             }[];
                         }[];
                         meta: components["schemas"]["PageMeta"];

@@ -113,7 +113,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     capability: 'securityControls',
     available: true,
     graphApi:
-      'GET /security/secureScoreControlProfiles, GET /security/secureScores?$top=1 (whether each control is met)',
+      'GET /security/secureScoreControlProfiles, GET /security/secureScores?$top=1 (whether each control is met), GET /security/secureScores?$top=N (the secure score and its daily history)',
     permissions: ['SecurityEvents.Read.All'],
   },
   notAvailable(

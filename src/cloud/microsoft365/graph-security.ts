@@ -78,6 +78,9 @@ function categoryOf(category: string | null | undefined): string {
   return [words[0], ...words.slice(1).map((word) => word.toLowerCase())].join(' ');
 }
 
+/** The writer of a comment Graph names nobody for. */
+const UNNAMED_COMMENT_AUTHOR = 'Microsoft Defender';
+
 /** Graph's alert as our record: the evidence names the device, user or mailbox it is about. */
 export function alertRecordOf(alert: GraphSecurityAlert): CloudAlertRecord {
   const evidence = (alert.evidence ?? []) as Evidence[];
@@ -108,6 +111,17 @@ export function alertRecordOf(alert: GraphSecurityAlert): CloudAlertRecord {
     // The Entra ID device id: the one id Intune's managed devices and Defender's machines both carry.
     deviceExternalId: device?.azureAdDeviceId ?? null,
     createdAt: alert.createdDateTime ?? alert.firstActivityDateTime ?? alert.lastUpdateDateTime ?? '',
+    comments: (alert.comments ?? []).flatMap((comment) =>
+      comment.comment
+        ? [
+            {
+              text: comment.comment,
+              author: comment.createdByDisplayName || UNNAMED_COMMENT_AUTHOR,
+              createdAt: comment.createdDateTime ?? alert.lastUpdateDateTime ?? '',
+            },
+          ]
+        : [],
+    ),
   };
 }
 

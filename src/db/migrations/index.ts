@@ -48,6 +48,7 @@ import { Migration20270127120400_user_sync_states } from './Migration20270127120
 import { Migration20270127090000_portal_recount_merge_indexes } from './Migration20270127090000_portal_recount_merge_indexes.js';
 import { Migration20270127121200_backup_item_count_unknown } from './Migration20270127121200_backup_item_count_unknown.js';
 import { Migration20270127131500_graph_dlp_alerts } from './Migration20270127131500_graph_dlp_alerts.js';
+import { Migration20270127150500_cloud_secure_scores } from './Migration20270127150500_cloud_secure_scores.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -225,5 +226,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127131500_graph_dlp_alerts',
     class: Migration20270127131500_graph_dlp_alerts,
+  },
+  {
+    name: 'Migration20270127150500_cloud_secure_scores',
+    class: Migration20270127150500_cloud_secure_scores,
   },
 ];
