@@ -88,10 +88,12 @@ function startSharedServer() {
   return sharedServer;
 }
 
+/** Stops the server if one started; a server that failed to start (its files failed with the reason) is let be. */
 async function stopSharedServer() {
   const started = sharedServer;
   sharedServer = undefined;
-  if (started) await (await started).stop();
+  const server = await started?.catch(() => undefined);
+  await server?.stop();
 }
 
 const STOP = Symbol.for('msp-tests.stop-shared-server');
