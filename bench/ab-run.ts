@@ -7,10 +7,11 @@
  * prints each one's CPU per request and req/s as a ratio to the floor of the same round, each server's peak RSS,
  * and this build's CPU per request over the baseline's, paired per round. BENCH_AB_PROFILE=rest|graphql also
  * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses;
- * BENCH_AB_PROFILE=rest-heap|graphql-heap an allocation profile (bytes per request by package and function).
+ * BENCH_AB_PROFILE=rest-heap|graphql-heap an allocation profile (bytes per request by package and function);
+ * BENCH_AB_PROFILE=rest-gc|graphql-gc the collections of one pass from `--trace-gc`, by kind.
  */
 import 'reflect-metadata';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild, type ChildServer } from './children.js';
@@ -18,6 +19,7 @@ import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from 
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadResult, type LoadTarget } from './load.js';
 import { allocationProfile } from './heap-profile.js';
+import { summariseGcTrace } from './gc-trace.js';
 import { gcPausesOf, summariseNewestProfile } from './profile.js';
 import { scaleData } from './scale-data.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -38,6 +40,7 @@ async function product(
   nodeArgs: string[] = [],
   flags = productNodeFlags(),
   env = productEnvironment(),
+  outputFile?: string,
 ): Promise<ChildServer> {
   const port = await freePort();
   const child = await startChild({
@@ -54,6 +57,7 @@ async function product(
     },
     nodeArgs: [...flags, ...nodeArgs],
     readyPath: '/health/ready',
+    outputFile,
   });
   children.push(child);
   return child;
@@ -242,6 +246,27 @@ try {
       console.log(
         `${entry.percent.toFixed(1).padStart(5)}%  ${entry.mib.toFixed(1).padStart(7)} MiB  ${entry.name}`,
       );
+  }
+  if (profiled === 'rest-gc' || profiled === 'graphql-gc') {
+    // Every collection of a measured pass, by kind (is the p99 tail scavenges or full collections?).
+    const directory = path.join(config.dataDir, 'profiles');
+    mkdirSync(directory, { recursive: true });
+    const file = path.join(directory, `${profiled}.log`);
+    rmSync(file, { force: true });
+    const server = await product(DIST, ['--trace-gc'], undefined, undefined, file);
+    const target = profiled === 'rest-gc' ? rest(server) : graphql(server);
+    await measure(target, { ...settings, durationSeconds: settings.warmupSeconds });
+    const before = existsSync(file) ? readFileSync(file, 'utf8').length : 0;
+    const result = await measure(target, { ...settings, warmupSeconds: 0 }, () => server.cpuMs());
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the last lines through the pipe
+    const trace = readFileSync(file, 'utf8').slice(before);
+    console.log(
+      `\ncollections during a ${profiled} pass (${file}): ${Math.round(result.requestsPerSecond)} req/s, ` +
+        `p50 ${result.latencyP50Ms} p99 ${result.latencyP99Ms} ms, CPU ${result.serverCpuMsPerRequest} ms/req, ` +
+        `peak RSS ${((server.peakRssKiB() ?? 0) / 1024).toFixed(1)} MiB`,
+    );
+    for (const kind of summariseGcTrace(trace)) console.log(JSON.stringify(kind));
+    await server.stop();
   }
 } finally {
   await Promise.allSettled(children.map((child) => child.stop()));

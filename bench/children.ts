@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 export interface ChildServer {
@@ -24,6 +24,8 @@ export interface ChildOptions {
   execPath?: string;
   readyPath: string;
   readyTimeoutMs?: number;
+  /** Also append everything the child writes (stdout and stderr) to this file (e.g. a `--trace-gc` log). */
+  outputFile?: string;
 }
 
 const OUTPUT_KEPT = 4000;
@@ -81,6 +83,7 @@ export async function startChild(options: ChildOptions): Promise<ChildServer> {
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+    if (options.outputFile) appendFileSync(options.outputFile, chunk);
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);

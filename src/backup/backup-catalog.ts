@@ -1,4 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { CloudBackupSnapshotRecord } from '../cloud/backup.provider.js';
 import type { CronItem, Task } from 'graphile-worker';
 import { forEveryTenant } from '../tenants/every-tenant.js';
 import type { AppDeps, ServiceContext } from '../core/service-context.js';
@@ -20,10 +21,7 @@ export const BACKUP_CATALOG_CRON: CronItem = {
   options: { backfillPeriod: 0, maxAttempts: 3 },
 };
 
-/**
- * Copies one tenant's snapshots from the cloud into backup_snapshots in one statement (new ones inserted,
- * each linked to our user with the same upstream id), then removes those the cloud no longer has.
- */
+/** Snapshots into backup_snapshots (storeSnapshots). */
 const UPSERT_SQL = `
   insert into backup_snapshots (id, organization_id, environment, tenant_id, external_id, workload, resource_id,
     resource_name, user_id, taken_at, expires_at, item_count, created_at)
@@ -36,8 +34,17 @@ const UPSERT_SQL = `
   on conflict (organization_id, environment, tenant_id, external_id) do update set user_id = excluded.user_id
   where backup_snapshots.user_id is distinct from excluded.user_id`;
 
-export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant): Promise<number> {
-  const records = await allPages((await ctx.cloud.forTenant(tenant.externalId)).backup.listBackupSnapshots());
+/**
+ * Stores snapshots the cloud listed (new ones inserted, each linked to our user with the same upstream id):
+ * the hourly catalog's, and older ones a listing asked for (backup.service.ts). One statement.
+ */
+export async function storeSnapshots(
+  ctx: ServiceContext,
+  em: EntityManager,
+  tenant: Pick<Tenant, 'id'>,
+  records: readonly CloudBackupSnapshotRecord[],
+): Promise<void> {
+  if (records.length === 0) return;
   const { scope } = ctx;
   const rows = records.map((record) => ({
     external_id: record.externalId,
@@ -48,31 +55,48 @@ export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant
     taken_at: record.takenAt,
     item_count: record.itemCount,
   }));
+  await em.execute(
+    UPSERT_SQL,
+    [
+      scope.organizationId,
+      scope.environment,
+      tenant.id,
+      String(BACKUP_RETENTION_MS),
+      ctx.clock.now(),
+      JSON.stringify(rows),
+      scope.organizationId,
+      scope.environment,
+      tenant.id,
+    ],
+    'run',
+  );
+}
+
+/**
+ * Copies one tenant's snapshots from the cloud, then removes those the cloud no longer lists. Where the
+ * cloud's list covers its recent days only (`olderSnapshots`), older snapshots a listing asked for are kept
+ * until they expire: the list says nothing of them.
+ */
+export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant): Promise<number> {
+  const backup = (await ctx.cloud.forTenant(tenant.externalId)).backup;
+  const records = await allPages(backup.listBackupSnapshots());
+  const listedSince = backup.olderSnapshots?.listedSince() ?? null;
+  const { scope } = ctx;
   await ctx.em.transactional(async (em) => {
-    if (rows.length > 0)
-      await em.execute(
-        UPSERT_SQL,
-        [
-          scope.organizationId,
-          scope.environment,
-          tenant.id,
-          String(BACKUP_RETENTION_MS),
-          ctx.clock.now(),
-          JSON.stringify(rows),
-          scope.organizationId,
-          scope.environment,
-          tenant.id,
-        ],
-        'run',
-      );
+    await storeSnapshots(ctx, em, tenant, records);
     await em.execute(
       `delete from backup_snapshots where organization_id = ? and environment = ? and tenant_id = ?
-         and external_id not in (select jsonb_array_elements_text(?::jsonb))`,
+         and case when ?::timestamptz is null or taken_at >= ?::timestamptz
+               then external_id not in (select jsonb_array_elements_text(?::jsonb))
+               else expires_at < ? end`,
       [
         scope.organizationId,
         scope.environment,
         tenant.id,
+        listedSince,
+        listedSince,
         JSON.stringify(records.map((record) => record.externalId)),
+        ctx.clock.now(),
       ],
       'run',
     );

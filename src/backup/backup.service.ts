@@ -4,6 +4,7 @@ import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { BackupSnapshot } from './backup-snapshot.entity.js';
+import { fetchOlderSnapshots } from './older-snapshots.js';
 import { BackupItemKind } from './backup.enums.js';
 import type { BackupItem, BackupSnapshotArgs } from './backup.types.js';
 
@@ -27,7 +28,9 @@ export class BackupService {
   async listSnapshots(tenantId: string, args: BackupSnapshotArgs): Promise<Page<BackupSnapshot>> {
     if (args.from && args.to && args.from > args.to)
       throw InvalidRequestError.field('to', 'must not be before from');
-    await new TenantService(this.ctx).get(tenantId);
+    const tenant = await new TenantService(this.ctx).get(tenantId);
+    // A range older than the catalog's days is asked of the cloud first (a cloud listing recent days only).
+    await fetchOlderSnapshots(this.ctx, tenant, args);
     return findLeanPage(
       this.ctx,
       BackupSnapshot,

@@ -105,9 +105,35 @@ export interface CloudRestorePlan {
   itemIds: string[] | null;
 }
 
+/**
+ * Snapshots older than what a cloud's `listBackupSnapshots` lists, asked for on demand, one resource and one
+ * call at a time (Microsoft 365 Backup: its list answers five restore points per query, so the hourly catalog
+ * holds its recent days only).
+ */
+export interface CloudOlderSnapshots {
+  /** Where `listBackupSnapshots` stops: snapshots taken before this are listed by `listBefore` only. */
+  listedSince(): Date;
+  /** The most `listBefore` answers in one call. */
+  readonly perCall: number;
+  /**
+   * The resource's newest snapshots taken in [from, before), at most `perCall` of them, newest first: one call.
+   * `resource` is what the catalog knows of it (its name and user are not asked of the cloud again).
+   */
+  listBefore(
+    resource: Pick<
+      CloudBackupSnapshotRecord,
+      'resourceExternalId' | 'workload' | 'resourceName' | 'userExternalId'
+    >,
+    from: Date,
+    before: Date,
+  ): Promise<CloudBackupSnapshotRecord[]>;
+}
+
 export interface CloudBackupProvider {
   /** The snapshots within the retention window (the backup service takes one every few hours). */
   listBackupSnapshots(): CloudPages<CloudBackupSnapshotRecord>;
+  /** Absent where `listBackupSnapshots` lists the whole retention window (the simulated cloud). */
+  readonly olderSnapshots?: CloudOlderSnapshots;
   /** Null when the snapshot does not exist (any more). */
   getBackupSnapshot(snapshotExternalId: string): Promise<CloudBackupSnapshotRecord | null>;
   /** Children of a container (the top-level containers when parentItemId is null); null: no snapshot. */

@@ -48,7 +48,11 @@ export type CloudEnrollmentSettings =
 /** An enrollment configuration as the cloud holds it. */
 export type CloudEnrollmentConfiguration = CloudEnrollmentSettings & {
   id: string;
-  /** 1 first; 0 is the tenant's built-in default of its kind (always last, never reordered). */
+  /**
+   * Its place among the configurations of its own kind (Intune orders platform restrictions and device
+   * limits each on their own): 1 first; 0 is the tenant's built-in default of its kind (always last, never
+   * reordered).
+   */
   priority: number;
 };
 
@@ -66,9 +70,22 @@ export interface CloudEnrollmentConfigurations {
    * looks for a configuration of the same kind and display name, and answers it instead of creating a
    * second one (Graph keeps no idempotency key).
    */
-  create(settings: CloudEnrollmentSettings, requestKey?: string): Promise<CloudEnrollmentConfiguration>;
+  create(
+    settings: CloudEnrollmentSettings,
+    requestKey?: string,
+  ): Promise<
+    CloudEnrollmentConfiguration & {
+      /** Found (made by an earlier try), not created now. */ adopted: boolean;
+    }
+  >;
   update(id: string, settings: CloudEnrollmentSettings): Promise<void>;
+  /**
+   * Moves the configuration to `priority` among those of its kind (1..their number); the others of the kind
+   * shift to make room, as in the Intune portal's "Change priority".
+   */
   setPriority(id: string, priority: number): Promise<void>;
+  /** Deletes one (a create our side then refused). */
+  remove(id: string): Promise<void>;
   /** Replaces the configuration's assignments. */
   assign(id: string, targets: CloudEnrollmentTargets): Promise<void>;
 }

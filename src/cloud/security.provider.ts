@@ -87,6 +87,30 @@ export interface CloudDeviceRecord {
   openRecommendations: string[];
   /** Network isolation as the cloud applies it. */
   isolated: boolean;
+  /**
+   * The cloud's action that set `isolated` (its latest isolation or release that succeeded, whoever asked:
+   * our API or the cloud's own portal), when the cloud says; absent when it does not (the simulated cloud's
+   * records). Only with it does a sync take the isolation of a device it already knows from the cloud.
+   */
+  isolationActionId?: string | null;
+  /** That action's isolation type, when it isolated: 'Full' | 'Selective'. */
+  isolationType?: 'Full' | 'Selective' | null;
+}
+
+/**
+ * A tenant's devices, page by page. A cloud whose sources hold devices our record cannot hold truthfully
+ * (Microsoft 365: Defender machines Intune does not manage, Intune devices of other systems) counts them in
+ * `notListed` once the pages have been read, so the sync can say they exist.
+ */
+export interface CloudDevicePages extends CloudPages<CloudDeviceRecord> {
+  readonly notListed?: CloudDevicesNotListed;
+}
+
+export interface CloudDevicesNotListed {
+  /** Defender for Endpoint machines no Intune managed device joins (servers, unmanaged computers). */
+  defenderOnly: number;
+  /** Intune managed devices of systems outside our OS platforms (ChromeOS, Windows Holographic…). */
+  otherSystems: number;
 }
 
 export type CloudDeviceActionKind = 'Isolate' | 'Release' | 'Scan';
@@ -163,7 +187,7 @@ export interface CloudSecurityProvider {
   updateAlert(alertExternalId: string, change: CloudAlertChange): Promise<CloudAlertRecord | null>;
   /** Adds an investigation note upstream, safe to repeat (CloudAlertCommentInput). False when the cloud has no such alert. */
   addAlertComment(alertExternalId: string, comment: CloudAlertCommentInput): Promise<boolean>;
-  listDevices(): CloudPages<CloudDeviceRecord>;
+  listDevices(): CloudDevicePages;
   /** Starts an action on a device; a second call with the same requestId returns the first action. */
   startDeviceAction(
     deviceExternalId: string,

@@ -102,6 +102,15 @@ function outsideOrganizationSessions(taskList: TaskList): TaskList {
   return wrapped;
 }
 
+/**
+ * How long after a failed attempt (the job's `attempts`, counting this one) the queue runs the job again: the
+ * cloud's Retry-After as set above, or graphile-worker's own backoff (`exp(least(attempts, 10))` s, see
+ * DELAY_RETRY) when that is longer or the cloud named no wait. For an operation to show when its next try comes.
+ */
+export function queueRetryDelaySeconds(attempts: number, retryAfterSeconds?: number): number {
+  return Math.max(retryAfterSeconds ?? 0, Math.exp(Math.min(attempts, 10)));
+}
+
 /** How long a stopping runner waits for its running jobs before raising their abort signal. */
 export const JOB_ABORT_AFTER_MS = 1_000;
 

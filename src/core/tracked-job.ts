@@ -103,6 +103,8 @@ export interface TrackedRun<Row extends TrackedJobRow> {
   checkStop(): void;
   /** A previous run of this job started and did not finish (its worker died). */
   resumed: boolean;
+  /** The queue's last attempt: a retryable error thrown now is recorded as the failure, not retried. */
+  lastAttempt: boolean;
   /** What the previous run persisted with `save`/`progress`; null on a first run. */
   checkpoint: Record<string, unknown> | null;
   /** Persists where a resumed run should continue. */
@@ -173,6 +175,7 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
   }
   if ((await write(before as FilterQuery<Row>, started)) === 0) throw new LostRunError(kind.name);
   Object.assign(row, started);
+  const lastAttempt = options.job ? options.job.attempts >= options.job.max_attempts : false;
   let progressed = false;
   // Interruptions are counted for runs that made no progress: a run that saved a checkpoint (item progress a
   // resumed run skips) counts as the one run since the last progress, so a long job killed now and then
@@ -186,6 +189,7 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
     row,
     token,
     resumed,
+    lastAttempt,
     checkpoint: resumed ? row.checkpoint : null,
     fence: async (transaction) => {
       const rows = await transaction.execute<unknown[]>(
@@ -214,7 +218,6 @@ export async function runTrackedJob<Row extends TrackedJobRow>(
     result = await work(run);
   } catch (error) {
     if (error instanceof LostRunError) throw error; // another run owns it: nothing more to write
-    const lastAttempt = options.job ? options.job.attempts >= options.job.max_attempts : false;
     const outage = isDatabaseUnavailable(error);
     const retryable = retryableCloudError(error) !== null || kind.retryable?.(error) === true;
     if (error instanceof RunStopped || ((outage || retryable) && !lastAttempt)) {

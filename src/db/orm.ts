@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { sessionSettingsOnReserve } from '../core/db-session.js';
+import { buildPgRowsWithFactories } from '../core/perf/pg-row-factory.js';
 import { SCOPE_FILTER, type Scope } from '../core/scope.js';
 import { ALL_ENTITIES, SCOPED_ENTITIES } from './entities.js';
 import {
@@ -34,6 +35,8 @@ export function ormConfig({
   appRole,
   timeouts = DEFAULT_DATABASE_TIMEOUTS,
 }: OrmOptions): Options {
+  // Rows as fast objects, built by a function per column set (issue #31; a trick on pg's internals, see the file).
+  buildPgRowsWithFactories();
   return defineConfig({
     clientUrl: databaseUrl,
     entities: ALL_ENTITIES,

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { allPages } from '../cloud/pages.js';
 import type {
   CloudEnrollmentConfiguration,
   CloudEnrollmentConfigurations,
@@ -7,20 +5,17 @@ import type {
   CloudEnrollmentSettings,
   CloudRestrictionPlatform,
 } from '../cloud/device-management.provider.js';
-import { ConflictError, NotSupportedError } from '../core/errors.js';
+import { NotSupportedError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
-import { Group } from '../users/group.entity.js';
 import { EnrollmentPlatform, RestrictionType } from './enrollment.enums.js';
-import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 import type { PolicyDraft } from './enrollment-policy.validation.js';
 
 /**
- * Our enrollment restriction policies written to a cloud that enforces restrictions itself (Intune's
- * deviceEnrollmentConfigurations; docs/microsoft365.md "Enrollment restrictions"). The writes happen in the
- * request, inside the transaction that stores the policy: a cloud that refuses, throttles (503 with
- * Retry-After) or fails leaves nothing stored. Our policy stays the truth (its If-Match/ETag is ours); the
- * sync reports a configuration changed in the Intune portal as drift (`cloudDrift`).
+ * Our enrollment restriction policies as a cloud that enforces restrictions itself holds them (Intune's
+ * deviceEnrollmentConfigurations; docs/microsoft365.md "Enrollment restrictions"): the mapping, what it cannot
+ * hold, drift. The writes are enrollment-cloud-write.ts. Our policy stays the truth (its If-Match/ETag is
+ * ours); the sync reports a configuration changed in the Intune portal as drift (`cloudDrift`).
  */
 
 const CLOUD_PLATFORM: Partial<Record<EnrollmentPlatform, CloudRestrictionPlatform>> = {
@@ -130,54 +125,4 @@ export async function assertBlockedAttemptsAvailable(
   const cloud = await ctx.cloud.forTenant(tenant.externalId);
   if (!cloud.deviceManagement.enrollmentConfigurations) return;
   for await (const page of cloud.deviceManagement.listEnrollmentAttempts(null)) if (page) break;
-}
-
-/** Who the policy applies to, with the cloud's ids of its groups. */
-async function targetsOf(em: EntityManager, policy: EnrollmentRestriction) {
-  if (policy.assignedToAllUsers) return { allUsers: true, groupExternalIds: [] };
-  const groups = await em.find(Group, { id: { $in: policy.groupIds } }, { fields: ['externalId'] });
-  return { allUsers: false, groupExternalIds: groups.map((group) => group.externalId) };
-}
-
-/**
- * Writes a policy (just created or changed, not yet committed) to the tenant's cloud: its configuration
- * (created under a request key the first time, so a retried create finds the one a first try made), its
- * priority and its assignments. The default is Intune's own default device limit (priority 0, assigned to
- * everyone by Intune): only its limit is written. Sets `cloudId` and clears `cloudDrift`.
- */
-export async function writePolicyToCloud(
-  em: EntityManager,
-  configurations: CloudEnrollmentConfigurations,
-  policy: EnrollmentRestriction,
-): Promise<void> {
-  const settings = cloudSettingsOf(policy);
-  if (policy.isDefault) {
-    if (!policy.cloudId) {
-      const all = (await allPages(configurations.list())).flat();
-      const builtIn = all.find((found) => found.kind === 'limit' && found.priority === 0);
-      if (!builtIn) throw new ConflictError('The tenant has no default Intune device limit to write to');
-      policy.cloudId = builtIn.id;
-    }
-    await configurations.update(policy.cloudId, settings);
-  } else if (!policy.cloudId) {
-    const made = await configurations.create(
-      settings,
-      `enrollment-restriction:${policy.tenantId}:${policy.name}`,
-    );
-    const holder = await em.findOne(EnrollmentRestriction, { tenantId: policy.tenantId, cloudId: made.id });
-    if (holder && holder.id !== policy.id)
-      throw new ConflictError(
-        `Another enrollment restriction of the tenant (${holder.id}) is written to the Intune configuration ` +
-          `named "${policy.name}": give this one another name`,
-        { field: 'name' },
-      );
-    if (driftOf(settings, made)) await configurations.update(made.id, settings);
-    if (made.priority !== policy.priority) await configurations.setPriority(made.id, policy.priority);
-    await configurations.assign(made.id, await targetsOf(em, policy));
-    policy.cloudId = made.id;
-  } else {
-    await configurations.update(policy.cloudId, settings);
-    await configurations.assign(policy.cloudId, await targetsOf(em, policy));
-  }
-  policy.cloudDrift = null;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { OsPlatform } from '../devices/device.enums.js';
 import type { Scope } from '../core/scope.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
@@ -88,6 +88,25 @@ export function defaultPolicy(scope: Scope, tenantId: string, since: Date): Enro
     createdAt: since,
     updatedAt: since,
   });
+}
+
+/**
+ * Stores the tenant's default unless it exists, then locks its row: every change to a tenant's order (create,
+ * reorder) takes this lock first in its save, so two of them never interleave and priorities stay 1..n with
+ * the default n+1. Never held while the cloud answers (enrollment-cloud-write.ts).
+ */
+export async function lockDefaultPolicy(
+  em: EntityManager,
+  scope: Scope,
+  tenantId: string,
+  now: Date,
+): Promise<EnrollmentRestriction> {
+  await ensureDefaultPolicy(em, scope, tenantId, now);
+  return em.findOneOrFail(
+    EnrollmentRestriction,
+    { tenantId, isDefault: true },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
 }
 
 /** The tenant's policies (the default included), in any order. */

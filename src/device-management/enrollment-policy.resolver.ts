@@ -5,6 +5,8 @@ import { RequirePermission } from '../core/authorize.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
+import { EnrollmentAttemptsService } from './enrollment-attempts.service.js';
+import { EnrollmentOrderService } from './enrollment-order.service.js';
 import { EnrollmentPolicyService } from './enrollment-policy.service.js';
 import {
   BlockedAttemptArgs,
@@ -68,7 +70,7 @@ export class EnrollmentRestrictionResolver {
     @Arg('policyIds', () => [GraphQLUUID]) policyIds: string[],
     @Ctx() ctx: RequestContext,
   ) {
-    return new EnrollmentPolicyService(ctx).reorder(tenantId, policyIds);
+    return new EnrollmentOrderService(ctx).reorder(tenantId, policyIds);
   }
 
   @Mutation(() => EnrollmentDecisionResult, {
@@ -80,7 +82,7 @@ export class EnrollmentRestrictionResolver {
     @Arg('input', () => EvaluateEnrollmentInput) input: EvaluateEnrollmentInput,
     @Ctx() ctx: RequestContext,
   ) {
-    return new EnrollmentPolicyService(ctx).evaluate(tenantId, input);
+    return new EnrollmentAttemptsService(ctx).evaluate(tenantId, input);
   }
 
   @Query(() => BlockedEnrollmentAttemptPage, {
@@ -93,7 +95,7 @@ export class EnrollmentRestrictionResolver {
     @Ctx() ctx: RequestContext,
   ) {
     const { reason, platform, from, to, page, limit } = args;
-    return new EnrollmentPolicyService(ctx).blocked(
+    return new EnrollmentAttemptsService(ctx).blocked(
       tenantId,
       { reason, platform, from, to },
       { page, limit },

@@ -1,84 +1,43 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import {
-  ConflictError,
-  InvalidRequestError,
-  NotFoundError,
-  PreconditionFailedError,
-} from '../core/errors.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
+import { ConflictError, NotFoundError, PreconditionFailedError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
 import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import { TenantService } from '../tenants/tenant.service.js';
 import { Group } from '../users/group.entity.js';
-import { BlockedEnrollmentAttempt } from './blocked-enrollment.entity.js';
 import {
-  assertBlockedAttemptsAvailable,
-  cloudConfigurationsOf,
-  writePolicyToCloud,
-} from './enrollment-cloud.js';
-import type { BlockReason, EnrollmentPlatform } from './enrollment.enums.js';
-import { evaluateEnrollment, type EnrollmentDecision } from './enrollment-evaluation.js';
+  assertCloudIdFree,
+  createInCloud,
+  undoCreateInCloud,
+  updateInCloud,
+  type CloudCreated,
+} from './enrollment-cloud-write.js';
+import { cloudConfigurationsOf } from './enrollment-cloud.js';
+import { expectedVersionOf, normalized, stored, updatedDraft } from './enrollment-drafts.js';
 import {
   defaultPolicy,
   defaultPolicyId,
-  enrollingUsers,
   ensureDefaultPolicy,
-  policiesOf,
+  lockDefaultPolicy,
 } from './enrollment-facts.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
 import type {
   CreateEnrollmentRestrictionInput,
-  EvaluateEnrollmentInput,
   UpdateEnrollmentRestrictionInput,
 } from './enrollment-policy.types.js';
-import { assertValidPolicy, withEveryPlatform, type PolicyDraft } from './enrollment-policy.validation.js';
-import { MAX_ENROLLMENT_RESTRICTIONS, RestrictionType } from './enrollment.enums.js';
+import { assertValidPolicy, type PolicyDraft } from './enrollment-policy.validation.js';
+import { MAX_ENROLLMENT_RESTRICTIONS } from './enrollment.enums.js';
 
-export interface BlockedAttemptFilter {
-  reason?: BlockReason | null;
-  platform?: EnrollmentPlatform | null;
-  from?: Date | null;
-  to?: Date | null;
-}
-
-/** `"3"`, `W/"3"` or `3` → 3; anything else is a bad header (400 naming If-Match). */
-function expectedVersionOf(ifMatch: string): number {
-  const match = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
-  if (!match) throw InvalidRequestError.field('If-Match', 'must be the ETag of the policy, e.g. "3"');
-  return Number(match[1]);
-}
-
-/** A draft as the client gave it, trimmed and with absent values made explicit (platform rows in its order). */
-function normalized(draft: PolicyDraft): PolicyDraft {
-  return {
-    ...draft,
-    name: draft.name.trim(),
-    platformRestrictions: draft.platformRestrictions.map((row) => ({
-      platform: row.platform,
-      allowed: row.allowed,
-      corporateAllowed: row.corporateAllowed ?? true,
-      personalAllowed: row.personalAllowed ?? true,
-      minOsVersion: row.minOsVersion ?? null,
-      maxOsVersion: row.maxOsVersion ?? null,
-      blockedManufacturers: (row.blockedManufacturers ?? []).map((maker) => maker.trim()),
-    })),
-    platformLimits: draft.platformLimits.map(({ platform, limit }) => ({ platform, limit })),
-    groupOverrides: draft.groupOverrides.map(({ groupId, deviceLimit }) => ({ groupId, deviceLimit })),
-  };
-}
-
-/** What is stored once valid: a device type restriction lists every platform (those not given: allowed). */
-function stored(draft: PolicyDraft): PolicyDraft {
-  return draft.restrictionType === RestrictionType.DEVICE_TYPE
-    ? { ...draft, platformRestrictions: withEveryPlatform(draft.platformRestrictions) }
-    : draft;
-}
+/** Saves an update retried after a concurrent change (without If-Match) at most this many times in all. */
+const UPDATE_TRIES = 3;
 
 /**
- * Enrollment restriction policies of a tenant (SPEC 2.6, 4.2, 4.4, 8.3; docs/devices.md): list, create,
- * update with If-Match, reorder, dry evaluation, blocked attempts. Every change to a tenant's order (create,
- * reorder) first locks the tenant's default policy row, so two of them never interleave and priorities stay
- * 1..n with the default n+1.
+ * Enrollment restriction policies of a tenant (SPEC 2.6, 4.2, 4.4, 8.3; docs/devices.md): list, create, update
+ * with If-Match (the order is enrollment-order.service.ts, attempts enrollment-attempts.service.ts). On a cloud
+ * that enforces restrictions itself (Intune), the cloud is written first, outside every transaction and lock,
+ * and the policy saved after it answered, in a short transaction that checks again what the cloud call could
+ * not hold (the tenant's last place, the version): docs/microsoft365.md "Enrollment restrictions".
  */
 export class EnrollmentPolicyService {
   constructor(private readonly ctx: ServiceContext) {}
@@ -101,15 +60,12 @@ export class EnrollmentPolicyService {
     return { items: onlyTheDefault, pageInfo: { ...stored.pageInfo, total: 1 } };
   }
 
-  /** Every policy of the tenant in priority order, the default last (stored or as it will be): what decides. */
-  private async allPolicies(tenantId: string): Promise<EnrollmentRestriction[]> {
-    const tenant = await this.tenant(tenantId);
-    const policies = await policiesOf(this.ctx.em, tenantId);
-    if (!policies.some((policy) => policy.isDefault))
-      policies.push(defaultPolicy(this.ctx.scope, tenantId, tenant.createdAt));
-    return policies;
-  }
-
+  /**
+   * Creates a policy last of the tenant's order. The cloud's configuration is made first (keyed by kind and
+   * name: a retry after a failure, a throttled call or a crash finds the one an earlier try made); the save
+   * then checks the tenant's limit again under the default policy's lock, and a refusal there removes the
+   * configuration this call made.
+   */
   async create(tenantId: string, input: CreateEnrollmentRestrictionInput): Promise<EnrollmentRestriction> {
     const tenant = await this.tenant(tenantId);
     const draft = normalized({
@@ -127,36 +83,53 @@ export class EnrollmentPolicyService {
     assertValidPolicy(draft, await this.unknownGroups(tenantId, draft));
     const settings = stored(draft);
     const cloud = await cloudConfigurationsOf(this.ctx, tenant);
-    return this.ctx.em.transactional(async (em) => {
-      const fallback = await this.lockDefault(em, tenantId);
-      const others = await em.count(EnrollmentRestriction, { tenantId, isDefault: false });
-      // Counted under the default policy's lock, so two creates at once cannot both take the last place.
-      if (others + 1 >= MAX_ENROLLMENT_RESTRICTIONS) {
-        throw new ConflictError(
-          `The tenant already has ${others + 1} enrollment restrictions, the most it may have ` +
-            `(${MAX_ENROLLMENT_RESTRICTIONS}, the default included); change an existing one instead`,
-          { reason: 'RESTRICTION_LIMIT', limit: MAX_ENROLLMENT_RESTRICTIONS },
-        );
-      }
-      const now = this.ctx.clock.now();
-      const policy = new EnrollmentRestriction(this.ctx.scope, {
+    // Refused before the cloud is written when already full (checked again under the lock).
+    await this.assertRoom(this.ctx.em, tenantId);
+    let created: CloudCreated | null = null;
+    if (cloud) {
+      // Last of ours of its kind in Intune (those written there: a policy stored before Intune was connected
+      // is not, until its next edit).
+      const sameKind = await this.ctx.em.count(EnrollmentRestriction, {
         tenantId,
-        ...settings,
-        priority: others + 1,
-        createdAt: now,
-        updatedAt: now,
+        isDefault: false,
+        restrictionType: settings.restrictionType,
+        cloudId: { $ne: null },
       });
-      fallback.priority = others + 2;
-      // Written to the cloud before our commit: a refusal or throttling there stores nothing here.
-      if (cloud) await writePolicyToCloud(em, cloud, policy);
-      await em.persist(policy).flush();
-      return policy;
-    });
+      created = await createInCloud(this.ctx.em, cloud, tenantId, settings, sameKind + 1);
+    }
+    try {
+      return await this.ctx.em.transactional(async (em) => {
+        const fallback = await lockDefaultPolicy(em, this.ctx.scope, tenantId, this.ctx.clock.now());
+        const others = await this.assertRoom(em, tenantId);
+        if (created) await assertCloudIdFree(em, tenantId, created.cloudId, settings.name);
+        const now = this.ctx.clock.now();
+        const policy = new EnrollmentRestriction(this.ctx.scope, {
+          tenantId,
+          ...settings,
+          priority: others + 1,
+          createdAt: now,
+          updatedAt: now,
+        });
+        policy.cloudId = created?.cloudId ?? null;
+        fallback.priority = others + 2;
+        await em.persist(policy).flush();
+        return policy;
+      });
+    } catch (error) {
+      // Our refusal after the cloud took it: nothing of it stays. Anything else (the database failing, the
+      // process dying) leaves the configuration for the retry to find.
+      if (cloud && created && error instanceof ConflictError)
+        await undoCreateInCloud(this.ctx.em.fork(), cloud, tenantId, created);
+      throw error;
+    }
   }
 
   /**
    * Changes the fields given. With `ifMatch` (REST: the If-Match header), the change is made only if the
    * policy is still at that version, else 412: two admins editing one policy cannot overwrite each other.
+   * The cloud is written first; the save checks that the policy is still at the version read. If another
+   * change was saved in between: with `ifMatch`, the stored policy is written to the cloud again and 412;
+   * without, the update is made again on the new version (at most UPDATE_TRIES times, then 409).
    */
   async update(
     tenantId: string,
@@ -167,168 +140,69 @@ export class EnrollmentPolicyService {
     const tenant = await this.tenant(tenantId);
     const expected = ifMatch === null ? null : expectedVersionOf(ifMatch);
     const cloud = await cloudConfigurationsOf(this.ctx, tenant);
-    return this.ctx.em.transactional(async (em) => {
-      // The default may not be stored yet (reads show it without writing); an edit stores it first.
-      if (id === defaultPolicyId(tenantId))
-        await ensureDefaultPolicy(em, this.ctx.scope, tenantId, this.ctx.clock.now());
-      const policy = await em.findOne(
-        EnrollmentRestriction,
-        { id, tenantId },
-        { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-      );
-      if (!policy) throw new NotFoundError('Enrollment restriction', id);
-      if (expected !== null && expected !== policy.version) {
-        throw new PreconditionFailedError(
-          `Enrollment restriction ${id} is at version ${policy.version}, not ${expected}: read it again`,
-          { currentVersion: policy.version, expectedVersion: expected },
+    // The default may not be stored yet (reads show it without writing); an edit stores it first.
+    if (id === defaultPolicyId(tenantId))
+      await ensureDefaultPolicy(this.ctx.em, this.ctx.scope, tenantId, this.ctx.clock.now());
+    for (let attempt = 1; ; attempt++) {
+      const read = await this.ctx.em.findOne(EnrollmentRestriction, { id, tenantId }, { refresh: true });
+      if (!read) throw new NotFoundError('Enrollment restriction', id);
+      if (expected !== null && expected !== read.version) throw stale(id, read.version, expected);
+      // The save's transaction shares this entity (a refresh there updates it): what was read, kept apart.
+      const readVersion = read.version;
+      const draft = updatedDraft(read, input);
+      assertValidPolicy(draft, await this.unknownGroups(tenantId, draft));
+      const settings = stored(draft);
+      const cloudId = cloud ? await updateInCloud(this.ctx.em, cloud, read, settings) : read.cloudId;
+      const saved = await this.ctx.em.transactional(async (em) => {
+        const policy = await em.findOne(
+          EnrollmentRestriction,
+          { id, tenantId },
+          { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
         );
-      }
-      const defined = <T>(value: T | undefined | null, current: T): T =>
-        value === undefined || value === null ? current : value;
-      const draft = normalized({
-        name: defined(input.name, policy.name),
-        description: input.description === undefined ? policy.description : input.description,
-        restrictionType: policy.restrictionType,
-        isDefault: policy.isDefault,
-        assignedToAllUsers: defined(input.assignedToAllUsers, policy.assignedToAllUsers),
-        groupIds: defined(input.groupIds, policy.groupIds),
-        platformRestrictions: defined(input.platformRestrictions, policy.platformRestrictions),
-        deviceLimit: input.deviceLimit === undefined ? policy.deviceLimit : input.deviceLimit,
-        platformLimits: defined(input.platformLimits, policy.platformLimits),
-        groupOverrides: defined(input.groupOverrides, policy.groupOverrides),
+        if (!policy) throw new NotFoundError('Enrollment restriction', id);
+        if (policy.version !== readVersion) return null;
+        em.assign(policy, {
+          ...settings,
+          version: policy.version + 1,
+          updatedAt: this.ctx.clock.now(),
+          cloudId,
+          cloudDrift: cloud ? null : policy.cloudDrift,
+        });
+        await em.flush();
+        return policy;
       });
-      assertValidPolicy(draft, await this.unknownGroups(tenantId, draft, em));
-      em.assign(policy, { ...stored(draft), version: policy.version + 1, updatedAt: this.ctx.clock.now() });
-      if (cloud) await writePolicyToCloud(em, cloud, policy);
-      await em.flush();
-      return policy;
-    });
-  }
-
-  /**
-   * Sets the order of the tenant's non-default policies: `policyIds` must name each of them exactly once.
-   * A duplicate, the default or an id that is no policy of the tenant: 400. A list that misses a policy (it
-   * was created after the caller read the list, or the list is partial): 409 with what is missing, and
-   * nothing changes. All priorities are written in one statement.
-   */
-  async reorder(tenantId: string, policyIds: string[]): Promise<EnrollmentRestriction[]> {
-    const cloud = await cloudConfigurationsOf(this.ctx, await this.tenant(tenantId));
-    await this.ctx.em.transactional(async (em) => {
-      const fallback = await this.lockDefault(em, tenantId);
-      const current = await em.find(EnrollmentRestriction, { tenantId, isDefault: false }, { refresh: true });
-      const known = new Set(current.map((policy) => policy.id));
-      const seen = new Set<string>();
-      const problems = policyIds.flatMap((id, i) => {
-        const field = `policyIds[${i}]`;
-        if (seen.has(id)) return [{ field, problem: `names ${id} more than once` }];
-        seen.add(id);
-        if (id === fallback.id) return [{ field, problem: 'is the default policy, which always stays last' }];
-        if (!known.has(id)) return [{ field, problem: 'is not an enrollment restriction of the tenant' }];
-        return [];
-      });
-      if (problems.length > 0) throw new InvalidRequestError('Invalid priority order', problems);
-      const missing = current.filter((policy) => !seen.has(policy.id)).map((policy) => policy.id);
-      if (missing.length > 0) {
+      if (saved) return saved;
+      const now = await this.ctx.em.findOneOrFail(EnrollmentRestriction, { id, tenantId }, { refresh: true });
+      if (expected !== null || attempt >= UPDATE_TRIES) {
+        // The cloud may hold what we wrote, the database holds the other change: the cloud gets it back.
+        if (cloud) await updateInCloud(this.ctx.em, cloud, now, now);
+        if (expected !== null) throw stale(id, now.version, expected);
         throw new ConflictError(
-          `The order must name every policy of the tenant but the default; missing: ${missing.join(', ')}`,
-          {
-            missing,
-            current: [...current].sort((a, b) => a.priority - b.priority).map((policy) => policy.id),
-          },
+          `Enrollment restriction ${id} kept changing while this update was made: try again`,
+          { currentVersion: now.version },
         );
       }
-      await em.execute(
-        `update enrollment_restrictions r set priority = o.position, updated_at = ?
-           from jsonb_array_elements_text(?::jsonb) with ordinality as o(id, position)
-          where r.id = o.id::uuid and r.organization_id = ? and r.environment = ? and r.tenant_id = ?`,
-        [
-          this.ctx.clock.now(),
-          JSON.stringify(policyIds),
-          this.ctx.scope.organizationId,
-          this.ctx.scope.environment,
-          tenantId,
-        ],
+    }
+  }
+
+  /** The number of the tenant's non-default policies, or 409 when one more would pass the limit. */
+  private async assertRoom(em: EntityManager, tenantId: string): Promise<number> {
+    const others = await em.count(EnrollmentRestriction, { tenantId, isDefault: false });
+    if (others + 1 >= MAX_ENROLLMENT_RESTRICTIONS) {
+      throw new ConflictError(
+        `The tenant already has ${others + 1} enrollment restrictions, the most it may have ` +
+          `(${MAX_ENROLLMENT_RESTRICTIONS}, the default included); change an existing one instead`,
+        { reason: 'RESTRICTION_LIMIT', limit: MAX_ENROLLMENT_RESTRICTIONS },
       );
-      fallback.priority = policyIds.length + 1;
-      await em.flush();
-      // The cloud's order follows ours (Intune: 1 first, its default 0 stays last), moved ones only.
-      const byId = new Map(current.map((policy) => [policy.id, policy]));
-      for (const [index, id] of policyIds.entries()) {
-        const policy = byId.get(id);
-        if (cloud && policy?.cloudId && policy.priority !== index + 1)
-          await cloud.setPriority(policy.cloudId, index + 1);
-      }
-    });
-    return policiesOf(this.ctx.em.fork(), tenantId);
-  }
-
-  /**
-   * Decides an attempt as sync would, writing nothing (SPEC 4.4; enrollment-evaluation.ts): a tenant without
-   * its default yet is evaluated with the default it will get.
-   */
-  async evaluate(tenantId: string, input: EvaluateEnrollmentInput): Promise<EnrollmentDecision> {
-    const problems = (input.deviceCounts ?? []).flatMap((row, i) =>
-      Number.isInteger(row.count) && row.count >= 0 && row.count <= 10_000
-        ? []
-        : [{ field: `input.deviceCounts[${i}].count`, problem: 'must be a whole number from 0 to 10000' }],
-    );
-    if (problems.length > 0) throw new InvalidRequestError('Invalid device counts', problems);
-    const policies = await this.allPolicies(tenantId);
-    const users = await enrollingUsers(this.ctx.em, this.ctx.scope, tenantId, { ids: [input.userId] });
-    const user = users.get(input.userId);
-    if (!user) throw new NotFoundError('User', input.userId);
-    const deviceCounts = input.deviceCounts
-      ? new Map(input.deviceCounts.map((row) => [row.platform, row.count]))
-      : user.deviceCounts;
-    return evaluateEnrollment(
-      policies,
-      { ...input, manufacturer: input.manufacturer ?? '' },
-      { groupIds: user.groupIds, deviceCounts },
-    );
-  }
-
-  /** Blocked attempts, newest first, filtered by reason, platform and time (attemptedAt within [from, to]). */
-  async blocked(
-    tenantId: string,
-    filter: BlockedAttemptFilter,
-    page: PageArgs,
-  ): Promise<Page<BlockedEnrollmentAttempt>> {
-    if (filter.from && filter.to && filter.from > filter.to)
-      throw InvalidRequestError.field('from', 'must not be after to');
-    const result = await findLeanPage(
-      this.ctx,
-      BlockedEnrollmentAttempt,
-      {
-        tenantId,
-        reason: filter.reason ?? undefined,
-        platform: filter.platform ?? undefined,
-        attemptedAt:
-          filter.from || filter.to
-            ? { gte: filter.from ?? undefined, lte: filter.to ?? undefined }
-            : undefined,
-      },
-      page,
-      { attemptedAt: 'desc', id: 'desc' },
-    );
-    if (result.items.length === 0)
-      await assertBlockedAttemptsAvailable(this.ctx, await this.tenant(tenantId));
-    return result;
-  }
-
-  private async lockDefault(em: EntityManager, tenantId: string): Promise<EnrollmentRestriction> {
-    await ensureDefaultPolicy(em, this.ctx.scope, tenantId, this.ctx.clock.now());
-    return em.findOneOrFail(
-      EnrollmentRestriction,
-      { tenantId, isDefault: true },
-      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-    );
+    }
+    return others;
   }
 
   /** The group ids of a draft that are no group of the tenant. */
-  private async unknownGroups(tenantId: string, draft: PolicyDraft, em = this.ctx.em): Promise<Set<string>> {
+  private async unknownGroups(tenantId: string, draft: PolicyDraft): Promise<Set<string>> {
     const ids = [...new Set([...draft.groupIds, ...draft.groupOverrides.map((row) => row.groupId)])];
     if (ids.length === 0) return new Set();
-    const found = await em.find(Group, { tenantId, id: { $in: ids } }, { fields: ['id'] });
+    const found = await this.ctx.em.find(Group, { tenantId, id: { $in: ids } }, { fields: ['id'] });
     const known = new Set(found.map((group) => group.id));
     return new Set(ids.filter((id) => !known.has(id)));
   }
@@ -336,4 +210,11 @@ export class EnrollmentPolicyService {
   private tenant(tenantId: string) {
     return new TenantService(this.ctx).get(tenantId);
   }
+}
+
+function stale(id: string, currentVersion: number, expectedVersion: number): PreconditionFailedError {
+  return new PreconditionFailedError(
+    `Enrollment restriction ${id} is at version ${currentVersion}, not ${expectedVersion}: read it again`,
+    { currentVersion, expectedVersion },
+  );
 }

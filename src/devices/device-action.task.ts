@@ -14,6 +14,7 @@ import {
   type DeviceActionJobPayload,
 } from './device-action.service.js';
 import { DeviceAction } from './device-action.entity.js';
+import { deviceActionSettingsOf } from './device-action.settings.js';
 import { Device } from './device.entity.js';
 import {
   DeviceActionKind,
@@ -23,8 +24,10 @@ import {
   ScanType,
 } from './device.enums.js';
 
-/** The cloud is asked for the action's status every POLL_DELAY_MS, DEVICE_ACTION_MAX_POLLS times at most. */
-export const POLL_DELAY_MS = 5_000;
+/**
+ * The cloud is asked for the action's status every `pollDelayMs` (device-action.settings.ts, 5 s by default),
+ * DEVICE_ACTION_MAX_POLLS times at most.
+ */
 export const DEVICE_ACTION_MAX_POLLS = 60;
 
 const TERMINAL = new Set<string>([DeviceActionStatus.SUCCEEDED, DeviceActionStatus.FAILED]);
@@ -49,7 +52,7 @@ export const DEVICE_ACTION_JOB: TrackedJobKind<DeviceAction> = {
  * → Succeeded | Failed. The row is the progress: a run whose action has no cloud id yet starts it (the
  * cloud keeps one action per request id, our action id, so a resumed run never starts it twice), then asks
  * the cloud for its status. While the cloud reports it running, the run queues its next look in
- * POLL_DELAY_MS and ends (CONTINUES_IN_NEXT_JOB). When the attempts, runs or polls run out, the action is
+ * `pollDelayMs` and ends (CONTINUES_IN_NEXT_JOB). When the attempts, runs or polls run out, the action is
  * marked Failed with the reason, never left pretending.
  */
 export function deviceActionTask(orm: MikroORM, deps: AppDeps): Task {
@@ -109,7 +112,8 @@ async function step(ctx: ServiceContext, action: DeviceAction): Promise<void | t
     await em.nativeUpdate(DeviceAction, { id: action.id }, { polls: action.polls + 1 });
     const payload: DeviceActionJobPayload = { ...ctx.scope, actionId: action.id };
     await enqueueJob(em, DEVICE_ACTION_TASK, payload, {
-      runAt: new Date(Date.now() + POLL_DELAY_MS), // graphile-worker schedules on the database's clock
+      // graphile-worker schedules on the database's clock
+      runAt: new Date(Date.now() + deviceActionSettingsOf(ctx).pollDelayMs),
       maxAttempts: DEVICE_ACTION_MAX_ATTEMPTS,
     });
   });

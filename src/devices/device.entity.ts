@@ -19,8 +19,9 @@ import {
 /**
  * A device of a tenant (SPEC 2.6 "Device", 3.2, 3.3), reconciled from the upstream cloud by sync. It carries
  * the security view (risk, exposure, health, onboarding) and what device management needs (platform and
- * version, ownership, manufacturer, enrolment, compliance with its grace deadline, owner). Isolation is
- * ours: it moves only when an isolation or release action of ours succeeds (device-action.task.ts).
+ * version, ownership, manufacturer, enrolment, compliance with its grace deadline, owner). Isolation moves
+ * when an isolation or release action of ours succeeds (device-action.task.ts), and when a sync reads back a
+ * change made outside our API where the cloud names the action that made it (device-sync.ts).
  */
 @ObjectType({ description: 'A device of a tenant with its security status (SPEC 2.6 "Device")' })
 @Entity({ tableName: 'devices' })

@@ -1,6 +1,6 @@
 import type { FeatureModule } from '../core/feature-module.js';
 import { PORTAL_ROUTES } from './portal.rest.js';
-import { PortalDirtyTenant, PortalTenantAggregate } from './portal-aggregate.entity.js';
+import { PortalActivityCount, PortalDirtyTenant, PortalTenantAggregate } from './portal-aggregate.entity.js';
 import {
   PORTAL_AGGREGATES_DIRTY_CRON,
   PORTAL_AGGREGATES_DIRTY_TASK,
@@ -17,8 +17,8 @@ export const portalModule: FeatureModule = {
   name: 'portal',
   resolvers: [PortalResolver],
   entities: [PortalTenantAggregate],
-  /** Dirty marks written by triggers in any organization's transaction (docs/portal.md). */
-  unscopedEntities: [PortalDirtyTenant],
+  /** Dirty marks and activity counts, written by triggers in any organization's transaction (docs/portal.md). */
+  unscopedEntities: [PortalDirtyTenant, PortalActivityCount],
   tasks: {
     [PORTAL_AGGREGATES_FULL_TASK]: portalAggregatesFullTask,
     [PORTAL_AGGREGATES_DIRTY_TASK]: portalAggregatesDirtyTask,

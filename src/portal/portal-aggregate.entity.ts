@@ -1,6 +1,6 @@
 import { OptionalProps } from '@mikro-orm/core';
-import { Entity, Index, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
-import { ScopedEntity } from '../core/scope.js';
+import { Entity, Enum, Index, OneToOne, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Environment, ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 
 /**
@@ -96,4 +96,44 @@ export class PortalDirtyTenant {
 
   @Property({ defaultRaw: 'now()' })
   markedAt!: Date;
+}
+
+/**
+ * Per tenant, SKU (null: users holding one of the tenant's SKUs) and UTC day of last activity (last sign-in,
+ * else creation; days since 1970-01-01) and disabled flag: how many assignments (users) of non-deleted users are
+ * there. Only ever inserted, as deltas, by triggers on users, license_assignments and tenant_licenses in the
+ * writer's transaction (Migration20270127154500_portal_activity_counts); a figure is the sum of its rows, and
+ * the five-minute job folds a key's rows into one. The recount reads these instead of every user (docs/portal.md).
+ */
+@Entity({ tableName: 'portal_activity_counts' })
+@Index({
+  name: 'portal_activity_counts_key_index',
+  expression:
+    'create index "portal_activity_counts_key_index" on "portal_activity_counts" ("tenant_id", "day", "sku_id", "disabled") include ("n")',
+})
+export class PortalActivityCount {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'uuid' })
+  organizationId!: string;
+
+  @Enum({ items: () => Environment })
+  environment!: Environment;
+
+  /** No foreign key: a trigger on tenants deletes a tenant's rows after the cascade's own triggers added theirs. */
+  @Property({ type: 'uuid' })
+  tenantId!: string;
+
+  @Property({ type: 'uuid', nullable: true })
+  skuId!: string | null;
+
+  @Property({ type: 'int' })
+  day!: number;
+
+  @Property()
+  disabled!: boolean;
+
+  @Property({ type: 'int' })
+  n!: number;
 }

@@ -1,14 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DAY_MS, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Scope } from '../core/scope.js';
-import { computeSecureScore, type ScoredState } from '../secure-score/secure-score.js';
+import { computeSecureScore, percentageOf, type ScoredState } from '../secure-score/secure-score.js';
 import { TENANT_STATES_SQL } from '../secure-score/secure-score.service.js';
-import { AlertSeverity, OPEN_ALERT_STATUSES } from '../alerts/alert.enums.js';
-import { ComplianceState } from '../devices/device.enums.js';
-import { AccountStatus } from '../users/user.enums.js';
+import { recountStatement } from './portal-recount-statement.js';
 
-/** A licensed user who is disabled, or has not signed in for this many days, counts as inactive. */
-export const INACTIVE_AFTER_DAYS = 30;
+export { INACTIVE_AFTER_DAYS } from './portal-recount-statement.js';
 
 /** Tenants recounted per statement: bounds the memory of one recount whatever the fleet's size. */
 export const REFRESH_BATCH_TENANTS = 1000;
@@ -41,6 +38,7 @@ export class PortalAggregates {
    * time, as in any recount. Returns the tenants recounted.
    */
   async refreshAll(): Promise<number> {
+    await this.foldActivityCounts();
     const marked = await this.refreshDirty();
     const now = this.clock.now();
     const due = await this.recountTenants(
@@ -58,6 +56,30 @@ export class PortalAggregates {
       'run',
     );
     return marked + due;
+  }
+
+  /**
+   * The writes' triggers add a delta row per key and statement to portal_activity_counts; this folds each key's
+   * rows into one (dropping those that sum to zero), in one statement. Deleting the rows it read and inserting
+   * their sum together keeps every figure: a delta committed meanwhile was not read, so it stays as it is.
+   */
+  async foldActivityCounts(): Promise<void> {
+    await this.em.getConnection().execute(
+      `with folded as (
+         delete from portal_activity_counts c
+          using (select tenant_id, day, sku_id, disabled from portal_activity_counts
+                  group by tenant_id, day, sku_id, disabled having count(*) > 1 or sum(n) = 0) k
+          where c.tenant_id = k.tenant_id and c.day = k.day and c.sku_id is not distinct from k.sku_id
+            and c.disabled = k.disabled
+          returning c.organization_id, c.environment, c.tenant_id, c.sku_id, c.day, c.disabled, c.n
+       )
+       insert into portal_activity_counts (organization_id, environment, tenant_id, sku_id, day, disabled, n)
+       select organization_id, environment, tenant_id, sku_id, day, disabled, sum(n)
+         from folded group by organization_id, environment, tenant_id, sku_id, day, disabled
+       having sum(n) <> 0`,
+      [],
+      'run',
+    );
   }
 
   /**
@@ -144,112 +166,32 @@ export class PortalAggregates {
    */
   private async recount(tx: EntityManager, tenantIds: string[], now: Date): Promise<void> {
     if (tenantIds.length === 0) return;
-    // Recounting every tenant materialises every assignment of the batch with its user's activity (~95 MB at a
-    // thousand tenants of a thousand users each): with less work memory it spills to disk (64 MB: ~10% slower).
-    // A few tenants (the five-minute job's usual batch) read the covering indexes of migration 20270127090000
-    // alone; with parallel workers allowed the planner prefers a parallel bitmap scan of the assignments' heap
-    // instead, slower on a two-core machine whose other core is serving requests.
-    await tx.execute(`set local work_mem = '128MB'`, [], 'run');
+    // Nothing here reads every user: a tenant's counts by day of last activity are kept by the writes
+    // (portal_activity_counts, docs/portal.md), and only the users whose last activity falls on the day the 30-day
+    // line crosses are read one by one, from users_activity_index, with each tenant's next to cross it. With
+    // parallel workers allowed the planner may pick a parallel scan, slower on a two-core machine whose other core
+    // is serving requests.
     await tx.execute(`set local max_parallel_workers_per_gather = 0`, [], 'run');
-    const inactiveSince = new Date(now.getTime() - INACTIVE_AFTER_DAYS * DAY_MS);
-    const states = await tx.execute<Array<{ id: string; states: ScoredState[] }>>(
-      `select t.id, ${TENANT_STATES_SQL} as states from tenants t where t.id in (?)`,
+    // A tenant whose sync read Microsoft's Secure Score is judged by that score, as its secure-score answer is
+    // (source microsoft365, docs/microsoft365.md); the others by the score computed from their recommendations.
+    const states = await tx.execute<
+      Array<{ id: string; states: ScoredState[]; cloud_score: number | null; cloud_max_score: number | null }>
+    >(
+      `select t.id, ${TENANT_STATES_SQL} as states, c.score as cloud_score, c.max_score as cloud_max_score
+         from tenants t left join cloud_secure_scores c on c.tenant_id = t.id
+        where t.id in (?)`,
       [tenantIds],
     );
     const scores = states.map((tenant) => ({
       tenant_id: tenant.id,
-      percent: tenant.states.length > 0 ? computeSecureScore(tenant.states).percentage : null,
+      percent:
+        tenant.cloud_score !== null && tenant.cloud_max_score !== null
+          ? percentageOf({ score: tenant.cloud_score, maxScore: tenant.cloud_max_score })
+          : tenant.states.length > 0
+            ? computeSecureScore(tenant.states).percentage
+            : null,
     }));
-    await tx.execute(
-      `with target as (
-         select t.id, t.organization_id, t.environment from tenants t where t.id in (?)
-       ), licensed as (
-         select la.tenant_id, la.sku_id, la.user_id,
-                coalesce(u.last_sign_in_at, u.created_at) as active_at,
-                (u.account_status = ? or coalesce(u.last_sign_in_at, u.created_at) <= ?::timestamptz) as inactive
-           from license_assignments la
-           -- On the tenant too (a user holds licenses of its own tenant only): both recount indexes lead with
-           -- (tenant, user), so the join merges two index-only scans in order instead of hashing every user.
-           join users u on u.tenant_id = la.tenant_id and u.id = la.user_id
-          where la.tenant_id in (?) and u.deleted_at is null
-       ), by_sku as (
-         select tenant_id, jsonb_object_agg(sku_id, assignments) as counts
-           from (select tenant_id, sku_id, count(*) as assignments from licensed where inactive
-                  group by tenant_id, sku_id) s
-          group by tenant_id
-       ), held_users as (
-         select i.tenant_id, count(distinct i.user_id) as users
-           from licensed i
-           join tenant_licenses held on held.tenant_id = i.tenant_id and held.sku_id = i.sku_id
-          where i.inactive
-          group by i.tenant_id
-       ), crossing as (
-         -- The earliest active licensed user reaches the line first; a disabled one is inactive already.
-         select tenant_id, min(active_at) + ?::float8 * interval '1 millisecond' as at
-           from licensed where not inactive group by tenant_id
-       ), scores as (
-         select * from jsonb_to_recordset(?::jsonb) as s(tenant_id uuid, percent float8)
-       ), alerts as (
-         select a.tenant_id, count(*) as open_high
-           from target t
-           join security_alerts a
-             on a.organization_id = t.organization_id and a.environment = t.environment and a.tenant_id = t.id
-          where a.severity = ? and a.status in (?)
-          group by a.tenant_id
-       ), devices as (
-         -- The device dashboards' stored counts (kept by triggers on devices): a few rows per tenant.
-         select c.tenant_id, sum(c.devices) as total,
-                coalesce(sum(c.devices) filter (where c.compliance_state = ?), 0) as non_compliant
-           from target t join device_dashboard_counts c on c.tenant_id = t.id
-          group by c.tenant_id
-       ), backups as (
-         select r.tenant_id, min(r.latest) as oldest_latest
-           from (select s.tenant_id, s.resource_id, max(s.taken_at) as latest
-                   from target t
-                   join backup_snapshots s
-                     on s.organization_id = t.organization_id and s.environment = t.environment and s.tenant_id = t.id
-                  group by s.tenant_id, s.resource_id) r
-          group by r.tenant_id
-       )
-       insert into portal_tenant_aggregates
-         (id, organization_id, environment, tenant_id, secure_score_percent, inactive_licensed_users,
-          inactive_by_sku, refreshed_at, next_crossing_at, open_high_alerts, devices, non_compliant_devices,
-          oldest_latest_backup_at)
-       select gen_random_uuid(), t.organization_id, t.environment, t.id, scores.percent, coalesce(h.users, 0),
-              coalesce(b.counts, '{}'::jsonb), ?::timestamptz, c.at, coalesce(al.open_high, 0),
-              coalesce(d.total, 0), coalesce(d.non_compliant, 0), bk.oldest_latest
-         from target t
-         left join by_sku b on b.tenant_id = t.id
-         left join held_users h on h.tenant_id = t.id
-         left join crossing c on c.tenant_id = t.id
-         left join scores on scores.tenant_id = t.id
-         left join alerts al on al.tenant_id = t.id
-         left join devices d on d.tenant_id = t.id
-         left join backups bk on bk.tenant_id = t.id
-        order by t.id
-       on conflict (tenant_id) do update set
-         secure_score_percent = excluded.secure_score_percent,
-         inactive_licensed_users = excluded.inactive_licensed_users,
-         inactive_by_sku = excluded.inactive_by_sku,
-         refreshed_at = excluded.refreshed_at,
-         next_crossing_at = excluded.next_crossing_at,
-         open_high_alerts = excluded.open_high_alerts,
-         devices = excluded.devices,
-         non_compliant_devices = excluded.non_compliant_devices,
-         oldest_latest_backup_at = excluded.oldest_latest_backup_at`,
-      [
-        tenantIds,
-        AccountStatus.DISABLED,
-        inactiveSince.toISOString(),
-        tenantIds,
-        INACTIVE_AFTER_DAYS * DAY_MS,
-        JSON.stringify(scores),
-        AlertSeverity.HIGH,
-        [...OPEN_ALERT_STATUSES],
-        ComplianceState.NON_COMPLIANT,
-        now.toISOString(),
-      ],
-      'run',
-    );
+    const statement = recountStatement(tenantIds, now, JSON.stringify(scores));
+    await tx.execute(statement.sql, statement.params, 'run');
   }
 }

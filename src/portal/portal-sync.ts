@@ -8,7 +8,7 @@ import { PortalAggregates } from './portal-aggregates.js';
  */
 export const portalSyncStep: SyncStep = {
   name: 'portal',
-  after: ['users', 'licenses', 'alerts', 'devices', 'recommendations'],
+  after: ['users', 'licenses', 'alerts', 'devices', 'recommendations', 'secure-score'],
   inSummary: false,
   read() {
     return Promise.resolve(async ({ ctx, tenant }) => {

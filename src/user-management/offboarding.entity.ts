@@ -32,11 +32,17 @@ registerEnumType(OffboardingStepName, { name: 'OffboardingStepName' });
 export enum OffboardingStepStatus {
   PENDING = 'Pending',
   RUNNING = 'Running',
+  /** The cloud throttled or failed for a while: the job tries the step again at `retryAt`. */
+  WAITING = 'Waiting',
   SUCCEEDED = 'Succeeded',
   FAILED = 'Failed',
   SKIPPED = 'Skipped',
 }
-registerEnumType(OffboardingStepStatus, { name: 'OffboardingStepStatus' });
+registerEnumType(OffboardingStepStatus, {
+  name: 'OffboardingStepStatus',
+  description:
+    'Pending → Running → Succeeded | Failed | Waiting (the cloud throttled: tried again at retryAt) | Skipped',
+});
 
 /** What the caller asked for (issue #14 item 5), with the people resolved to our user ids. */
 export interface OffboardingOptions {
@@ -72,6 +78,13 @@ export class OffboardingStep {
 
   @Field({ description: 'How many times the step was started' })
   attempts!: number;
+
+  @Field(() => GraphQLDateTime, {
+    nullable: true,
+    description:
+      "While Waiting: when the job tries the step again (the cloud's Retry-After, or the queue's backoff if longer)",
+  })
+  retryAt!: Date | null;
 }
 
 /** The stored form of a step (dates as ISO strings in jsonb). */
@@ -83,6 +96,8 @@ export interface StoredStep {
   error: string | null;
   result: string | null;
   attempts: number;
+  /** While Waiting (absent in steps recorded before it existed). */
+  retryAt?: string | null;
 }
 
 /** An offboarding of one user: ordered steps run by the user-offboarding job. */

@@ -70,6 +70,7 @@ export class OffboardingResolver {
       ...step,
       startedAt: step.startedAt ? new Date(step.startedAt) : null,
       finishedAt: step.finishedAt ? new Date(step.finishedAt) : null,
+      retryAt: step.retryAt ? new Date(step.retryAt) : null,
     }));
   }
 

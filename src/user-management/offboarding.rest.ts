@@ -7,7 +7,7 @@ const OFFBOARDING_FIELDS = /* GraphQL */ `
   userId
   status
   options
-  steps { name status startedAt finishedAt error result attempts }
+  steps { name status startedAt finishedAt error result attempts retryAt }
   failureReason
   createdBy ${ACTOR_FIELDS}
   createdAt
@@ -59,7 +59,8 @@ export const OFFBOARDING_ROUTES: RouteDefinition[] = [
     operation: GET_USER_OFFBOARDING,
     tenant: 'tenantId',
     params: { userId: 'userId', offboardingId: 'id' },
-    summary: 'an offboarding with each step’s status, times, attempts, result and error',
+    summary:
+      'an offboarding with each step’s status, times, attempts, result and error (a step Waiting for a throttled cloud says until when: retryAt)',
   },
   {
     method: 'POST',

@@ -91,6 +91,7 @@ export class OffboardingService {
       error: null,
       result: null,
       attempts: 0,
+      retryAt: null,
     }));
     try {
       return await this.ctx.em.transactional(async (em) => {

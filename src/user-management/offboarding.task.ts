@@ -3,7 +3,9 @@ import type { Task } from 'graphile-worker';
 import { createJobContext } from '../context.js';
 import type { Scope } from '../core/scope.js';
 import type { AppDeps } from '../core/service-context.js';
+import { retryableCloudError } from '../cloud/cloud-error.js';
 import { isDatabaseUnavailable } from '../core/database-outage.js';
+import { queueRetryDelaySeconds } from '../core/jobs.js';
 import {
   LostRunError,
   runTrackedJob,
@@ -45,7 +47,9 @@ export const USER_OFFBOARDING_JOB: TrackedJobKind<UserOffboarding> = {
  * the per-item progress: those already Succeeded or Skipped are not run again, so a retry or a run resumed
  * after a crash continues where it stopped (the checkpoint names the last step done). A failing step stops
  * the offboarding as Failed with the step named; the licenses step never runs unless the mailbox
- * conversion succeeded.
+ * conversion succeeded. A step the cloud throttled (a retryable CloudError) instead waits, visibly (status
+ * Waiting, `retryAt`), for the queue to run the job again, up to the queue's attempts
+ * (USER_OFFBOARDING_MAX_ATTEMPTS); on the last one it fails as any step does (docs/decisions.md).
  */
 export async function runOffboarding(
   orm: MikroORM,
@@ -85,6 +89,7 @@ export async function runOffboarding(
         startedAt: deps.clock.now().toISOString(),
         finishedAt: null,
         attempts: step.attempts + 1,
+        retryAt: null,
       } satisfies Partial<StoredStep>);
       await save({});
       try {
@@ -99,20 +104,39 @@ export async function runOffboarding(
           finishedAt: deps.clock.now().toISOString(),
           error: null,
           result,
+          retryAt: null,
         } satisfies Partial<StoredStep>);
         await save({});
         await run.save({ lastStep: name }); // progress: this run is not counted as a dead one
       } catch (error) {
         if (error instanceof LostRunError) throw error;
         if (isDatabaseUnavailable(error)) throw error; // not the step's fault: the queue retries the job
+        const cloudBusy = retryableCloudError(error);
+        if (cloudBusy && job && !run.lastAttempt) {
+          // A throttled (or briefly failing) cloud is waited out, as every tracked job does: thrown, the job
+          // is run again after the Retry-After (core/jobs.ts) and resumes at this step, the ones done stay done.
+          const now = deps.clock.now();
+          const waitMs = queueRetryDelaySeconds(job.attempts, cloudBusy.retryAfterSeconds) * 1000;
+          Object.assign(step, {
+            status: OffboardingStepStatus.WAITING,
+            finishedAt: now.toISOString(),
+            error: messageOf(error),
+            retryAt: new Date(now.getTime() + Math.ceil(waitMs)).toISOString(),
+          } satisfies Partial<StoredStep>);
+          await save({});
+          throw error;
+        }
+        // Without a queue (a direct run) or on its last attempt, the wait is over: the step failed.
+        const why = cloudBusy && job ? `gave up after ${job.attempts} attempts: ` : '';
         Object.assign(step, {
           status: OffboardingStepStatus.FAILED,
           finishedAt: deps.clock.now().toISOString(),
-          error: messageOf(error),
+          error: `${why}${messageOf(error)}`,
+          retryAt: null,
         } satisfies Partial<StoredStep>);
         await save({
           status: OffboardingStatus.FAILED,
-          failureReason: `Step ${name} failed: ${messageOf(error)}`,
+          failureReason: `Step ${name} failed: ${why}${messageOf(error)}`,
           finishedAt: deps.clock.now(),
         });
         return; // recorded; the client retries (POST .../offboard/:id/retry)

@@ -83,12 +83,12 @@ export type EditableProfileField = (typeof EDITABLE_PROFILE_FIELDS)[number];
   expression:
     'create index "users_search_email_trgm" on "users" using gin (lower("email") gin_trgm_ops) where "deleted_at" is null',
 })
-// The portal recount's join of assignments to their users, merged in (tenant, user) order from the index alone
-// (src/portal/portal-aggregates.ts).
+// The portal recount's users by last activity (src/portal/portal-aggregates.ts): those of the day the 30-day
+// line falls in, and each tenant's next to cross it.
 @Index({
-  name: 'users_recount_index',
+  name: 'users_activity_index',
   expression:
-    'create index "users_recount_index" on "users" ("tenant_id", "id") include ("account_status", "last_sign_in_at", "created_at") where "deleted_at" is null',
+    'create index "users_activity_index" on "users" ("tenant_id", (coalesce("last_sign_in_at", "created_at"))) include ("id", "account_status", "last_sign_in_at", "created_at") where "deleted_at" is null',
 })
 // Cross-tenant user search (src/user-directory): trigram index on the stored case- and accent-folded key.
 @Index({

@@ -12,11 +12,15 @@ import type { DeliveryJobPayload, DueDelivery } from './webhook-delivery.queue.j
 import { recordFailedAttempt } from './webhook-failure.js';
 import { postDelivery, type PostOutcome } from './webhook-http.js';
 import { signatureHeaders } from './webhook-signing.js';
+import { StatementBatch } from './webhook-statement-batch.js';
 import { WebhookFormat } from './webhook.entity.js';
 import { webhookSettingsOf, type WebhookSettings } from './webhook.settings.js';
 
-/** A delivery with its webhook and event: one statement per attempt. */
-const LOAD_DELIVERY = `
+/**
+ * Deliveries with their webhooks and events, for the jobs that start together (StatementBatch): one statement
+ * per batch of attempts.
+ */
+const LOAD_DELIVERIES = `
   select d.id, d.organization_id, d.environment, d.status, d.attempt_count, d.manual_attempt, d.event_id,
          w.id as webhook_id, w.url, w.headers, w.enabled, w.format, w.signing_secret, w.previous_signing_secret,
          (extract(epoch from w.previous_secret_expires_at) * 1000)::float8 as previous_secret_expires_ms,
@@ -24,21 +28,43 @@ const LOAD_DELIVERY = `
     from webhook_deliveries d
     join webhooks w on w.id = d.webhook_id
     join domain_events e on e.id = d.event_id
-   where d.id = ?`;
+   where d.id in (?)`;
 
-/** The common case in one atomic statement: the attempt, the delivery's outcome, the end of a failing run. */
-const RECORD_SUCCESS = `
-  with attempt as (
+/**
+ * The common case in one atomic statement for a batch of successful attempts: each attempt, its delivery's
+ * outcome, the end of its webhook's failing run.
+ */
+const RECORD_SUCCESSES = `
+  with success as (
+    select * from jsonb_to_recordset(?::jsonb) as s(organization_id uuid, environment text, delivery_id uuid,
+      webhook_id uuid, attempt_number int, attempted_at timestamptz, status_code int, latency_ms int)
+  ), attempt as (
     insert into webhook_attempts
       (id, organization_id, environment, delivery_id, attempt_number, attempted_at, status_code, latency_ms, error)
-    values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, null)
+    select gen_random_uuid(), organization_id, environment, delivery_id, attempt_number, attempted_at, status_code,
+           latency_ms, null
+      from success
   ), recovered as (
-    update webhooks set failing_since = null where id = ? and failing_since is not null
+    update webhooks set failing_since = null
+     where id in (select webhook_id from success) and failing_since is not null
   )
-  update webhook_deliveries
-     set status = '${DeliveryStatus.SUCCEEDED}', attempt_count = ?, last_attempt_at = ?, last_status_code = ?,
-         last_error = null, next_attempt_at = null, completed_at = ?, manual_attempt = false
-   where id = ?`;
+  update webhook_deliveries d
+     set status = '${DeliveryStatus.SUCCEEDED}', attempt_count = s.attempt_number, last_attempt_at = s.attempted_at,
+         last_status_code = s.status_code, last_error = null, next_attempt_at = null, completed_at = s.attempted_at,
+         manual_attempt = false
+    from success s
+   where d.id = s.delivery_id`;
+
+interface Success {
+  organization_id: string;
+  environment: string;
+  delivery_id: string;
+  webhook_id: string;
+  attempt_number: number;
+  attempted_at: Date;
+  status_code: number | null;
+  latency_ms: number;
+}
 
 const CANCEL_DELIVERY = `
   update webhook_deliveries
@@ -95,10 +121,20 @@ async function attempt(
  */
 export function webhookDeliveryTask(orm: MikroORM, deps: AppDeps): Task {
   const settings = webhookSettingsOf(deps);
+  const connection = orm.em.getConnection();
+  // The jobs running at once in this process share their statements (issue #31 goal 6, docs/webhooks.md).
+  const loads = new StatementBatch<string, DueDelivery | undefined>(async (ids) => {
+    const rows = await connection.execute<DueDelivery[]>(LOAD_DELIVERIES, [ids]);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  });
+  const successes = new StatementBatch<Success, void>(async (rows) => {
+    await connection.execute(RECORD_SUCCESSES, [JSON.stringify(rows)], 'run');
+    return rows.map(() => undefined);
+  });
   return async (rawPayload) => {
     const { deliveryId } = rawPayload as DeliveryJobPayload;
-    const connection = orm.em.getConnection();
-    const [delivery] = await connection.execute<DueDelivery[]>(LOAD_DELIVERY, [deliveryId]);
+    const delivery = await loads.call(deliveryId);
     if (!delivery || delivery.status !== DeliveryStatus.PENDING) return;
     if (!delivery.enabled) {
       await connection.execute(CANCEL_DELIVERY, [deps.clock.now(), delivery.id]);
@@ -109,21 +145,16 @@ export function webhookDeliveryTask(orm: MikroORM, deps: AppDeps): Task {
     const attemptNumber = delivery.attempt_count + 1;
     recordWebhookAttempt(outcome.error === null, outcome.latencyMs);
     if (outcome.error === null) {
-      await connection.execute(RECORD_SUCCESS, [
-        delivery.organization_id,
-        delivery.environment,
-        delivery.id,
-        attemptNumber,
-        now,
-        outcome.statusCode,
-        outcome.latencyMs,
-        delivery.webhook_id,
-        attemptNumber,
-        now,
-        outcome.statusCode,
-        now,
-        delivery.id,
-      ]);
+      await successes.call({
+        organization_id: delivery.organization_id,
+        environment: delivery.environment,
+        delivery_id: delivery.id,
+        webhook_id: delivery.webhook_id,
+        attempt_number: attemptNumber,
+        attempted_at: now,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+      });
       return;
     }
     const scope: Scope = { organizationId: delivery.organization_id, environment: delivery.environment };

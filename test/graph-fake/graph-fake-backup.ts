@@ -8,6 +8,7 @@ import type {
   ServiceStatus,
   SiteRestoreArtifact,
 } from '@microsoft/microsoft-graph-types';
+import { searchRestorePoints } from './graph-fake-backup-search.js';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
 import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
@@ -255,7 +256,7 @@ export function handleBackup(
       ? ROLES.control
       : unitMatch
         ? ROLES.configuration
-        : rest === '/restorePoints'
+        : rest === '/restorePoints' || rest === '/restorePoints/search'
           ? ROLES.search
           : call.method === 'GET'
             ? ROLES.restoreRead
@@ -278,6 +279,7 @@ export function handleBackup(
   if (backup.serviceStatus.status === 'disabled')
     return graphError(400, 'ServiceNotEnabled', 'Backup Storage is not enabled for this tenant.');
   if (rest === '/restorePoints' && call.method === 'GET') return restorePoints(backup, call);
+  if (rest === '/restorePoints/search' && call.method === 'POST') return searchRestorePoints(backup, call);
   if (unitMatch && call.method === 'GET') {
     const units = backup.units[UNIT_PATHS[unitMatch[1]]];
     if (!unitMatch[2]) return pageOf(units, `${ROOT}/${unitMatch[1]}`, state, base, call);

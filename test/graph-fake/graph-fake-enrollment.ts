@@ -14,7 +14,10 @@ import type { FakeTenant, IssuedToken } from './graph-fake-state.js';
  * action"): `GET/POST /deviceManagement/deviceEnrollmentConfigurations`, `GET/PATCH/DELETE .../{id}`,
  * `POST .../{id}/setPriority {priority}` (204) and `POST .../{id}/assign {enrollmentConfigurationAssignments}`
  * (204). Every tenant starts with Intune's defaults (priority 0: the platform restrictions, the device limit of
- * 15, Windows Hello for Business), which cannot be deleted, reordered or assigned.
+ * 15, Windows Hello for Business), which cannot be deleted, reordered or assigned. Priorities are per kind, as
+ * the Intune admin center shows them ("Set enrollment restrictions": up to 25 restrictions per type, each type
+ * with its default applied last): a create goes last of its kind, setPriority moves one within its kind (the
+ * others shift; beyond the kind's number: 400) and a delete closes the gap.
  */
 export type FakeEnrollmentConfiguration = DeviceEnrollmentLimitConfiguration &
   DeviceEnrollmentPlatformRestrictionsConfiguration & {
@@ -89,6 +92,13 @@ function settingsOf(body: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
+/** The non-default configurations of one kind, first first. */
+function ordered(configurations: FakeEnrollmentConfiguration[], type: string): FakeEnrollmentConfiguration[] {
+  return configurations
+    .filter((found) => found['@odata.type'] === type && found.priority! > 0)
+    .sort((a, b) => a.priority! - b.priority!);
+}
+
 /** The reply to an enrollment configuration request, or undefined when the call is not one. */
 export function handleEnrollment(
   tenant: FakeTenant,
@@ -136,9 +146,13 @@ export function handleEnrollment(
   if (action === 'setPriority' && call.method === 'POST') {
     const priority = body.priority;
     if (isDefault) return badRequest(call, 'The priority of a default configuration cannot be changed.');
-    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1)
-      return badRequest(call, 'priority must be a whole number from 1.');
-    configuration.priority = priority;
+    const kind = ordered(configurations, configuration['@odata.type']);
+    if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1 || priority > kind.length)
+      return badRequest(call, `priority must be a whole number from 1 to ${kind.length}.`);
+    // Intune keeps each kind's order on its own, 1..n: the configuration moves, the others shift.
+    kind.splice(kind.indexOf(configuration), 1);
+    kind.splice(priority - 1, 0, configuration);
+    kind.forEach((found, i) => (found.priority = i + 1));
     return { status: 204, body: undefined };
   }
   if (action === 'assign' && call.method === 'POST') {
@@ -158,6 +172,7 @@ export function handleEnrollment(
   if (call.method === 'DELETE') {
     if (isDefault) return badRequest(call, 'A default configuration cannot be deleted.');
     configurations.splice(index, 1);
+    ordered(configurations, configuration['@odata.type']).forEach((found, i) => (found.priority = i + 1));
     return { status: 204, body: undefined };
   }
   if (call.method !== 'PATCH') return badRequest(call, `No ${call.method} on a configuration.`);

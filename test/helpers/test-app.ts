@@ -25,6 +25,7 @@ import { taskList } from '../../src/tasks.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
+import type { DeviceActionSettings } from '../../src/devices/device-action.settings.js';
 
 import { ApiClient } from './api-client.js';
 import { SqlCounter } from './sql-counter.js';
@@ -79,6 +80,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Cloud call budgets (src/cloud/cloud-call-budget.ts) other than Microsoft's; a job waits by moving the clock. */
   cloudCallBudget?: Partial<CloudCallBudgetSettings>;
+  /** Device action jobs (src/devices/device-action.settings.ts), e.g. a shorter pause between two polls. */
+  deviceActions?: Partial<DeviceActionSettings>;
 }
 
 export type { ApiResponse, RequestOptions } from './api-client.js';
@@ -133,6 +136,7 @@ export class TestApp extends ApiClient {
       microsoft365: options.microsoft365,
       // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
       liveWithoutConnection: 'simulated',
+      deviceActions: options.deviceActions,
       ...(options.cloudCallBudget
         ? {
             cloudCallBudget: {

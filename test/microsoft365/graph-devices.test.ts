@@ -120,7 +120,11 @@ beforeEach(() => scenario.fake.clearRequests());
 describe('managed devices (Intune on Graph, joined with Defender for Endpoint)', () => {
   it('reads every Intune page with $select, Defender once, and joins them by Entra ID device id', async () => {
     const pages = [];
-    for await (const page of security.listDevices()) pages.push(page);
+    const listing = security.listDevices();
+    for await (const page of listing) pages.push(page);
+    // Left out and counted: the Chromebook (no such OS platform of ours), the server and the machine without
+    // an Entra ID registration (no Intune device joins them).
+    expect(listing.notListed).toEqual({ defenderOnly: 2, otherSystems: 1 });
     expect(scenario.fake.graphCalls()).toEqual([
       'GET /v1.0/deviceManagement/managedDevices?$select=id,deviceName,operatingSystem,osVersion,managedDeviceOwnerType,complianceState,complianceGracePeriodExpirationDateTime,enrolledDateTime,lastSyncDateTime,userId,azureADDeviceId,manufacturer,model',
       'GET /v1.0/deviceManagement/managedDevices?$select=id,deviceName,operatingSystem,osVersion,managedDeviceOwnerType,complianceState,complianceGracePeriodExpirationDateTime,enrolledDateTime,lastSyncDateTime,userId,azureADDeviceId,manufacturer,model&$skiptoken=2',
@@ -168,6 +172,8 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       lastSeenAt: '2026-11-26T08:05:00Z',
       openRecommendations: ['enable-bitlocker', 'update-chrome'],
       isolated: false,
+      isolationActionId: null,
+      isolationType: null,
     });
     // No Defender machine: nothing known of its risk, and it can be onboarded.
     expect(devices[1]).toMatchObject({
@@ -216,10 +222,19 @@ describe('managed devices (Intune on Graph, joined with Defender for Endpoint)',
       action('Unisolate', 'Failed', '2026-11-21T08:00:00Z'),
     );
     const isolated = (await allPages(security.listDevices())).find((d) => d.externalId === LAPTOP);
-    expect(isolated?.isolated).toBe(true);
+    // The action that set it is named, so a sync can read a portal's isolation back (with its type).
+    expect(isolated).toMatchObject({
+      isolated: true,
+      isolationActionId: 'Isolate-2026-11-20T08:00:00Z',
+      isolationType: 'Full',
+    });
     defender().actions.push(action('Unisolate', 'Succeeded', '2026-11-22T08:00:00Z'));
     const released = (await allPages(security.listDevices())).find((d) => d.externalId === LAPTOP);
-    expect(released?.isolated).toBe(false);
+    expect(released).toMatchObject({
+      isolated: false,
+      isolationActionId: 'Unisolate-2026-11-22T08:00:00Z',
+      isolationType: null,
+    });
     defender().actions.length = 0;
   });
 

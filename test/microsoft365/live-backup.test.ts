@@ -67,6 +67,58 @@ describe('backup in the live environment (Microsoft 365 Backup)', () => {
     expect(await snapshots('?workload=Team%20chat')).toEqual([]);
   });
 
+  it("a listing of one mailbox reaching past the catalog's 14 days asks Graph's restore point search, five per call", async () => {
+    const day = 24 * 3_600_000;
+    const listedSince = new Date(Math.floor(Date.now() / day) * day - 14 * day).toISOString();
+    const from = new Date(Math.floor(Date.now() / 1000) * 1000 - 25 * day).toISOString();
+    const range = `?resourceId=mbx-0&from=${from}&to=${listedSince}&limit=4`;
+    const search = () =>
+      world.scenario.fake.requests.filter(
+        (r) => r.url === '/v1.0/solutions/backupRestore/restorePoints/search',
+      );
+    const older = (days: number[]) =>
+      days.map((d) => fake.restorePoints.find((point) => point.id === `rp-mbx-0-d${d}`)!.protectionDateTime);
+
+    // Page 1: nothing held before the catalog's days, so one search (five points, the newest of the range).
+    const first = await snapshots(range);
+    expect(first.map((snapshot) => snapshot.takenAt)).toEqual(older([15, 16, 17, 18]));
+    expect(first[0]).toMatchObject({
+      workload: 'Mailbox',
+      resourceName: fake.units.mailbox[0].email,
+      itemCount: null,
+    });
+    expect(search().map((r) => r.body)).toEqual([
+      {
+        protectionUnitIds: ['mbx-0'],
+        protectionTimePeriod: {
+          startDateTime: from.replace('.000Z', 'Z'),
+          endDateTime: listedSince.replace('.000Z', 'Z'),
+        },
+        restorePointPreference: 'latest',
+      },
+    ]);
+    // Page 2: one more search, ending where the first one's oldest began; Graph has one more (day 20).
+    world.scenario.fake.clearRequests();
+    expect((await snapshots(`${range}&page=2`)).map((snapshot) => snapshot.takenAt)).toEqual(older([19, 20]));
+    expect(
+      search().map(
+        (r) => (r.body as { protectionTimePeriod: { endDateTime: string } }).protectionTimePeriod.endDateTime,
+      ),
+    ).toEqual(older([19]).map((at) => at!.replace('.000Z', 'Z')));
+    // The hourly catalog keeps what a listing fetched (its list says nothing of older points): no new search.
+    await refreshAllSnapshotCatalogs(world.app.orm, world.app.deps);
+    world.scenario.fake.clearRequests();
+    expect((await snapshots(range)).map((snapshot) => snapshot.takenAt)).toEqual(older([15, 16, 17, 18]));
+    expect(search()).toEqual([]);
+    // Without a resource such a range is refused rather than listed short: Graph lists them per resource.
+    const refused = await backupCall(world.app, 'GET', `/snapshots?from=${from}`, {
+      key: world.key,
+      tenantId,
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error)).toContain('resourceId');
+  });
+
   it('a whole-mailbox restore runs as one restore session the job follows until Graph completes it', async () => {
     const [snapshot] = await snapshots('?workload=Mailbox&limit=1');
     const started = await startRestore(world.app, world.key, tenantId, {

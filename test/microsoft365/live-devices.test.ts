@@ -1,6 +1,8 @@
 import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { eventually } from '../helpers/eventually.js';
+import { syncAndWait } from '../helpers/tenant-sync.js';
+import type { FakeMachineAction } from '../graph-fake/graph-fake-defender.js';
 import { api } from '../security/security-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
@@ -14,6 +16,13 @@ let world: LiveWorld;
 let tenantId: string;
 let firstSyncCalls: string[];
 let firstSyncDefenderCalls: string[];
+
+/**
+ * The job's pause between two reads of an action Defender reports InProgress: the fake moves an action on each
+ * read, so the server's 5 s only made each action wait; 0.5 s still leaves the row InProgress for many of
+ * `statusesOf`'s 20 ms reads.
+ */
+const POLL_DELAY_MS = 500;
 
 const LAPTOP = '5c2d3e4f-0000-4000-8000-00000000d001';
 const PHONE = '5c2d3e4f-0000-4000-8000-00000000d002';
@@ -40,8 +49,8 @@ const devices = async () =>
 const deviceId = async (name: string) => (await devices()).find((device) => device.deviceName === name)!.id;
 
 /**
- * Waits for a device action to end; its status. The job polls Defender every 5 s (and a retried start waits
- * out a Retry-After first), so the wait is longer than security-kit's.
+ * Waits for a device action to end; its status. The job polls Defender every POLL_DELAY_MS (and a retried start
+ * waits out a Retry-After first), so the wait is longer than security-kit's.
  */
 async function waitForAction(actionId: string): Promise<string> {
   return (await statusesOf(actionId)).at(-1)!;
@@ -65,7 +74,7 @@ async function statusesOf(actionId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await startLiveWorld({ jobs: true, deviceActions: { pollDelayMs: POLL_DELAY_MS } });
   const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
   fakeManagedDevices(world.scenario.consented).push(
     fakeManagedDevice({ deviceName: 'LAPTOP-ADELE', azureADDeviceId: LAPTOP, userId: adele.user.id }),
@@ -288,6 +297,95 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     );
     expect(defenderCalls().filter((call) => call.startsWith('POST'))).toEqual([
       `POST /api/machines/${machine.id}/unisolate`,
+    ]);
+  }, 60_000);
+
+  it('isolation changed in the Defender portal is read back by the next sync; an isolation of ours in flight is not overwritten', async () => {
+    const id = await deviceId('LAPTOP-ADELE');
+    const [machine] = defender().machines;
+    const isolationStatus = async () =>
+      (
+        await api<{ state: string; isolationType: string | null; actionInProgress: boolean }>(
+          world.app,
+          'GET',
+          `/devices/${id}/isolation-status`,
+          { key: world.key, tenantId },
+        )
+      ).body.data;
+    const portal = (type: 'Isolate' | 'Unisolate', at: Date, scope: string | null): FakeMachineAction => ({
+      id: `portal-${type}-${at.getTime()}`,
+      type,
+      scope,
+      requestor: 'secops@fabrikam.com',
+      requestorComment: 'from the portal',
+      status: 'Succeeded',
+      machineId: machine.id,
+      computerDnsName: machine.computerDnsName,
+      creationDateTimeUtc: at.toISOString(),
+      lastUpdateDateTimeUtc: at.toISOString(),
+      outcome: 'Succeeded',
+    });
+    // The portal released the laptop (the test above left it in Defender's hands); make the state known.
+    const sync = () => syncAndWait(world.app, world.org, tenantId, 30_000, world.key);
+    defender().actions.push(portal('Unisolate', new Date(Date.now() + 1_000), null));
+    await sync();
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', isolationType: null });
+
+    // Isolated in the portal (Selective): the next sync reads it back, with its type.
+    world.scenario.fake.clearRequests();
+    defender().actions.push(portal('Isolate', new Date(Date.now() + 2_000), 'Selective'));
+    const isolatedSync = await sync();
+    expect(isolatedSync.summary).toMatchObject({ devicesIsolationChangedUpstream: 1 });
+    expect(defenderCalls()).toContain(
+      "GET /api/machineactions?$filter=type eq 'Isolate' or type eq 'Unisolate'",
+    );
+    expect(await isolationStatus()).toMatchObject({
+      state: 'Isolated',
+      isolationType: 'Selective isolation',
+      actionInProgress: false,
+    });
+
+    // Our release is in flight (its job has not run yet): a sync that still sees the portal's isolation
+    // leaves our row to the job, which ends it Released.
+    await world.app.pool.query(
+      `insert into device_actions (id, organization_id, environment, tenant_id, device_id, kind, status, reason,
+         requested_by, requested_at, polls)
+       select gen_random_uuid(), organization_id, environment, tenant_id, id, 'Release', 'Pending', 'held', 'test',
+         now(), 0 from devices where id = $1`,
+      [id],
+    );
+    await world.app.pool.query(
+      `update devices set isolation_state = 'Not isolated', isolation_type = null where id = $1`,
+      [id],
+    );
+    const whileInFlight = await sync();
+    expect(whileInFlight.summary?.devicesIsolationChangedUpstream).toBeUndefined();
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', actionInProgress: true });
+    await world.app.pool.query(`delete from device_actions where device_id = $1 and reason = 'held'`, [id]);
+    // Released in the portal at last: read back as not isolated.
+    defender().actions.push(portal('Unisolate', new Date(Date.now() + 3_000), null));
+    await world.app.pool.query(`update devices set isolation_state = 'Isolated' where id = $1`, [id]);
+    expect((await sync()).summary).toMatchObject({ devicesIsolationChangedUpstream: 1 });
+    expect(await isolationStatus()).toMatchObject({ state: 'Not isolated', isolationType: null });
+  }, 120_000);
+
+  it('Defender-only machines (servers) and Intune devices of other systems are not listed, but counted by the sync', async () => {
+    fakeManagedDevices(world.scenario.consented).push(
+      fakeManagedDevice({ deviceName: 'CHROMEBOOK-7', operatingSystem: 'ChromeOS' }),
+    );
+    defender().machines.push(fakeMachine({ computerDnsName: 'srv-sql-01', osPlatform: 'WindowsServer2022' }));
+    const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as Awaited<
+      ReturnType<typeof syncAndWait>
+    > & { warnings: string[] };
+    expect(sync.summary).toMatchObject({ devicesNotListedDefenderOnly: 1, devicesNotListedOtherSystems: 1 });
+    expect(sync.warnings).toContainEqual(
+      expect.stringMatching(
+        /^devices: 1 Defender for Endpoint machine\(s\) not managed by Intune .* and 1 Intune device\(s\) of other systems/,
+      ),
+    );
+    expect((await devices()).map((device) => device.deviceName).sort()).toEqual([
+      'Adele iPhone',
+      'LAPTOP-ADELE',
     ]);
   }, 60_000);
 

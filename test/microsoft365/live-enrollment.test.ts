@@ -1,5 +1,6 @@
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import { fakeEnrollmentConfigurations } from '../graph-fake/graph-fake-enrollment.js';
+import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api, RESTRICTIONS, type PolicyBody } from '../device-management/device-management-kit.js';
 import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
@@ -76,7 +77,7 @@ describe('policy writes reach Intune in the request', () => {
     expect(rows[0].cloud_id).toBe(made.id);
   });
 
-  it('a device type restriction: the platform rules as Graph v1.0 names them, its priority set', async () => {
+  it('a device type restriction: the platform rules as Graph v1.0 names them, first of its own kind in Intune', async () => {
     const created = await request<PolicyBody>('POST', RESTRICTIONS, {
       name: 'No personal iOS',
       restrictionType: 'Device Type Restrictions',
@@ -87,7 +88,7 @@ describe('policy writes reach Intune in the request', () => {
       ],
     });
     expect(created.status).toBe(201);
-    expect(created.body.data.priority).toBe(2);
+    expect(created.body.data.priority).toBe(2); // ours: after the device limit restriction
     typeId = created.body.data.id;
     const made = configurations().find((found) => found.displayName === 'No personal iOS')!;
     const allowed = {
@@ -96,9 +97,10 @@ describe('policy writes reach Intune in the request', () => {
       osMinimumVersion: null,
       osMaximumVersion: null,
     };
+    // Intune orders each kind on its own: the first platform restriction is its kind's 1 (no setPriority).
     expect(made).toMatchObject({
       '@odata.type': '#microsoft.graph.deviceEnrollmentPlatformRestrictionsConfiguration',
-      priority: 2,
+      priority: 1,
       windowsRestriction: { ...allowed, platformBlocked: true },
       iosRestriction: { ...allowed, personalDeviceEnrollmentBlocked: true, osMinimumVersion: '17.4' },
       macOSRestriction: allowed,
@@ -108,12 +110,8 @@ describe('policy writes reach Intune in the request', () => {
     expect(graphCalls(world)).toEqual([
       `GET ${CONFIGURATIONS}`,
       `POST ${CONFIGURATIONS}`,
-      `POST ${CONFIGURATIONS}/${made.id}/setPriority`,
       `POST ${CONFIGURATIONS}/${made.id}/assign`,
     ]);
-    expect(world.scenario.fake.requests.find((r) => r.url.endsWith('/setPriority'))!.body).toEqual({
-      priority: 2,
-    });
   });
 
   it('an update with If-Match PATCHes the configuration and assigns it again; our ETag moves', async () => {
@@ -140,20 +138,20 @@ describe('policy writes reach Intune in the request', () => {
     expect(stale.status).toBe(412);
   });
 
-  it('a reorder calls setPriority for the configurations that moved', async () => {
+  it('a reorder across kinds changes no place in Intune, whose order is per kind: read, nothing moved', async () => {
     const res = await request<PolicyBody[]>('PUT', `${RESTRICTIONS}/priority`, {
       policyIds: [typeId, limitId],
     });
     expect(res.status).toBe(200);
+    expect(res.body.data.map((policy) => [policy.id, policy.priority])).toEqual([
+      [typeId, 1],
+      [limitId, 2],
+      [expect.any(String), 3],
+    ]);
     const byName = (name: string) => configurations().find((found) => found.displayName === name)!;
     expect(byName('No personal iOS').priority).toBe(1);
-    expect(byName('Contractors: 3 devices').priority).toBe(2);
-    expect(graphCalls(world).sort()).toEqual(
-      [
-        `POST ${CONFIGURATIONS}/${byName('No personal iOS').id}/setPriority`,
-        `POST ${CONFIGURATIONS}/${byName('Contractors: 3 devices').id}/setPriority`,
-      ].sort(),
-    );
+    expect(byName('Contractors: 3 devices').priority).toBe(1);
+    expect(graphCalls(world)).toEqual([`GET ${CONFIGURATIONS}`]);
   });
 
   it("the default's limit is Intune's default device limit (priority 0)", async () => {
@@ -208,8 +206,16 @@ describe('through GraphQL with the live key', () => {
       { tenantId, policyIds: [id, ...others.map((policy) => policy.id)] },
     );
     expect(reordered.body.errors).toBeUndefined();
-    expect(made.priority).toBe(1);
-    expect(graphCalls(world)).toContain(`POST ${CONFIGURATIONS}/${made.id}/setPriority`);
+    // Within the device limits, ours first in our order: the new one moves to 1, the other shifts to 2.
+    const contractors = configurations().find((found) => found.displayName === 'Contractors: 3 devices')!;
+    expect([made.priority, contractors.priority]).toEqual([1, 2]);
+    expect(graphCalls(world)).toEqual([
+      `GET ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}/${made.id}/setPriority`,
+    ]);
+    expect(world.scenario.fake.requests.find((r) => r.url.endsWith('/setPriority'))!.body).toEqual({
+      priority: 1,
+    });
   });
 });
 
@@ -250,6 +256,95 @@ describe('what Intune cannot hold, or a throttled Intune, stores nothing', () =>
     expect(retried.status).toBe(201);
     expect(configurations().filter((found) => found.displayName === 'Retried limit')).toHaveLength(1);
     expect(graphCalls(world).filter((call) => call === `POST ${CONFIGURATIONS}`)).toEqual([]);
+  });
+});
+
+describe('Graph is called outside the default policy lock, and a save that fails after it is safe to retry', () => {
+  it("while Intune answers a create, the tenant's default policy row is not locked", async () => {
+    world.scenario.fake.inject({
+      url: /deviceEnrollmentConfigurations$/,
+      method: 'POST',
+      status: 201,
+      delayMs: 2_000,
+    });
+    const pending = request<PolicyBody>('POST', RESTRICTIONS, {
+      name: 'Slow limit',
+      restrictionType: 'Device Limit Restrictions',
+      assignedToAllUsers: true,
+      deviceLimit: 6,
+    });
+    await eventually(() => expect(graphCalls(world)).toContain(`POST ${CONFIGURATIONS}`));
+    const client = await world.app.pool.connect();
+    try {
+      await client.query('begin');
+      const locked = await client.query(
+        'select id from enrollment_restrictions where tenant_id = $1 and is_default for update nowait',
+        [tenantId],
+      );
+      expect(locked.rowCount).toBe(1);
+      await client.query('rollback');
+    } finally {
+      client.release();
+    }
+    expect((await pending).status).toBe(201);
+  });
+
+  it('a save that fails after Intune took the create stores nothing; the retry finds the configuration', async () => {
+    const before = (await policies()).length;
+    // The database refuses the policy's row once: Graph has answered, the save fails (as a crash would).
+    // (A sequence, not a flag in a table: it counts even in the transaction the failure rolls back.)
+    await world.app.pool.query(`
+      create sequence fail_enrollment_insert_seq;
+      create function fail_enrollment_insert_once() returns trigger language plpgsql security definer as $$
+      begin
+        if nextval('fail_enrollment_insert_seq') = 1 then
+          raise exception 'the save failed after the cloud call';
+        end if;
+        return new;
+      end $$;
+      create trigger fail_enrollment_insert before insert on enrollment_restrictions
+        for each row when (new.name = 'Saved later') execute function fail_enrollment_insert_once();`);
+    const body = {
+      name: 'Saved later',
+      restrictionType: 'Device Type Restrictions',
+      assignedToAllUsers: true,
+      platformRestrictions: [{ platform: 'macOS', allowed: false }],
+    };
+    const failed = await request('POST', RESTRICTIONS, body);
+    expect(failed.status).toBe(500);
+    expect((await policies()).length).toBe(before);
+    const made = configurations().filter((found) => found.displayName === 'Saved later');
+    expect(made).toHaveLength(1);
+    world.scenario.fake.clearRequests();
+    const retried = await request<PolicyBody>('POST', RESTRICTIONS, body);
+    expect(retried.status).toBe(201);
+    expect(configurations().filter((found) => found.displayName === 'Saved later')).toHaveLength(1);
+    expect(graphCalls(world)).toEqual([
+      `GET ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}/${made[0].id}/assign`,
+    ]);
+    const { rows } = await world.app.pool.query<{ cloud_id: string }>(
+      'select cloud_id from enrollment_restrictions where id = $1',
+      [retried.body.data.id],
+    );
+    expect(rows[0].cloud_id).toBe(made[0].id);
+  });
+
+  it('an update saved by another request meanwhile: 412 with If-Match, and Intune gets the stored values back', async () => {
+    const policy = (await policies()).find((found) => found.name === 'Slow limit')!;
+    const made = configurations().find((found) => found.displayName === 'Slow limit')!;
+    // Intune answers our PATCH slowly; another update is saved while it does.
+    world.scenario.fake.inject({ url: made.id, method: 'PATCH', status: 200, delayMs: 1_500, times: 1 });
+    const slow = request('PUT', `${RESTRICTIONS}/${policy.id}`, { deviceLimit: 7 }, { 'If-Match': '"1"' });
+    await eventually(() => expect(graphCalls(world)).toContain(`PATCH ${CONFIGURATIONS}/${made.id}`));
+    const fast = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${policy.id}`, { deviceLimit: 8 });
+    expect(fast.status).toBe(200);
+    expect((await slow).status).toBe(412);
+    expect((await policies()).find((found) => found.id === policy.id)).toMatchObject({
+      deviceLimit: 8,
+      version: 2,
+    });
+    expect(made.limit).toBe(8);
   });
 });
 

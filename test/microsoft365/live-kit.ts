@@ -18,7 +18,7 @@ export interface LiveWorld {
 }
 
 export async function startLiveWorld(
-  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget'> = {},
+  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
 ): Promise<LiveWorld> {
   const scenario = await startGraphScenario();
   const app = await TestApp.start({ microsoft365: scenario.settings, ...options });

@@ -102,3 +102,73 @@ describe('offboarding a user of a live tenant', () => {
     expect(fakeDirectory(fabrikam).groups[0].memberIds).not.toContain(externalId);
   });
 });
+
+describe('a step Graph throttles (429 with Retry-After)', () => {
+  it('waits visibly (Waiting, retryAt) and the job retries it after the Retry-After; the steps done are not repeated', async () => {
+    const { id, externalId } = await userIds('diego.siciliani@fabrikam.com');
+    const mailboxSettings = `/v1.0/users/${externalId}/mailboxSettings`;
+    // Longer than the client waits inside a call (maxRetryWaitSeconds 2): the step fails Throttled, the job waits.
+    world.scenario.fake.inject({ url: mailboxSettings, method: 'PATCH', status: 429, retryAfterSeconds: 4 });
+    const started = await offboard(id, {
+      convertMailboxToShared: false,
+      removeLicenses: false,
+      removeFromGroups: false,
+      autoReplyMessage: 'Diego has left the company.',
+    });
+    expect(started.status).toBe(202);
+    const read = async () =>
+      (
+        await um<OffboardingBody>(world.app, 'GET', `/${id}/offboard/${started.body.data.id}`, {
+          key: world.key,
+          tenantId,
+        })
+      ).body.data;
+    const stepOf = (body: OffboardingBody, name: string) => body.steps.find((step) => step.name === name)!;
+
+    const waiting = await eventually(
+      async () => {
+        const body = await read();
+        expect(stepOf(body, 'setAutoReply').status).toBe('Waiting');
+        return body;
+      },
+      { timeout: 30_000, interval: 100, what: 'the throttled step to wait' },
+    );
+    expect(waiting.status).toBe('Running');
+    const wait = stepOf(waiting, 'setAutoReply');
+    expect(wait).toMatchObject({ attempts: 1, error: expect.stringMatching(/throttling/) });
+    // Graph's Retry-After (4 s) is longer than the queue's first backoff (e ≈ 2.7 s): the retry comes then.
+    expect(Date.parse(wait.retryAt!) - Date.parse(wait.finishedAt!)).toBe(4_000);
+
+    // Returns the final state, so a Failed offboarding fails the test at once.
+    const done = await eventually(
+      async () => {
+        const body = await read();
+        expect(body.status).not.toBe('Running');
+        return body;
+      },
+      { timeout: 60_000, what: 'the throttled offboarding to finish' },
+    );
+    expect(done).toMatchObject({ status: 'Completed', failureReason: null });
+    expect(
+      done.steps.map(({ name, status, attempts, retryAt }) => [name, status, attempts, retryAt]),
+    ).toEqual([
+      ['blockSignIn', 'Succeeded', 1, null],
+      ['revokeSessions', 'Succeeded', 1, null],
+      ['convertMailbox', 'Skipped', 0, null],
+      ['setAutoReply', 'Succeeded', 2, null],
+      ['transferFiles', 'Skipped', 0, null],
+      ['removeGroups', 'Skipped', 0, null],
+      ['removeLicenses', 'Skipped', 0, null],
+      ['deleteUser', 'Skipped', 0, null],
+    ]);
+    // Each write once, the throttled one twice: answered 429, then done.
+    const writes = world.scenario.fake.requests.filter((request) => request.method !== 'GET');
+    expect(writes.map((request) => `${request.status} ${request.method} ${request.url}`)).toEqual([
+      `204 PATCH /v1.0/users/${externalId}`,
+      `200 POST /v1.0/users/${externalId}/revokeSignInSessions`,
+      `429 PATCH ${mailboxSettings}`,
+      `200 PATCH ${mailboxSettings}`,
+    ]);
+    expect(fakeAreaState(fabrikam).autoReplies.get(externalId)).toMatchObject({ status: 'alwaysEnabled' });
+  }, 90_000);
+});

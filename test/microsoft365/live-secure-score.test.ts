@@ -1,5 +1,6 @@
 import type { SecureScore } from '@microsoft/microsoft-graph-types';
 import { DAY_MS } from '../../src/core/clock.js';
+import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
 import type { ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
@@ -127,6 +128,41 @@ describe('secure score in the live environment (Microsoft Secure Score)', () => 
     ]);
     // Reading scores asks Graph nothing.
     expect(graphCalls(world)).toEqual([]);
+  });
+
+  it("tenant health is judged by Microsoft's percentage, and a new Microsoft score marks the tenant for recount", async () => {
+    const stored = async (): Promise<number | null> => {
+      const rows = await world.app.orm.em
+        .fork()
+        .getConnection()
+        .execute<Array<{ percent: number | null }>>(
+          'select secure_score_percent as percent from portal_tenant_aggregates where tenant_id = ?',
+          [tenantId],
+        );
+      return rows[0]?.percent ?? null;
+    };
+    // The sync's last step (portal, after secure-score) counted Microsoft's 41.5 / 80, not the recommendations'.
+    expect(await stored()).toBe(51.9);
+    const marks = () =>
+      world.app.orm.em
+        .fork()
+        .getConnection()
+        .execute<Array<{ n: string }>>('select count(*) as n from portal_dirty_tenants where tenant_id = ?', [
+          tenantId,
+        ]);
+    await world.app.orm.em
+      .fork()
+      .getConnection()
+      .execute('update cloud_secure_scores set score = 60 where tenant_id = ?', [tenantId], 'run');
+    expect(Number((await marks())[0].n)).toBeGreaterThan(0);
+    await new PortalAggregates(world.app.orm.em.fork(), world.app.clock).refreshAll();
+    expect(await stored()).toBe(75);
+    await world.app.orm.em
+      .fork()
+      .getConnection()
+      .execute('update cloud_secure_scores set score = 41.5 where tenant_id = ?', [tenantId], 'run');
+    await new PortalAggregates(world.app.orm.em.fork(), world.app.clock).refreshAll();
+    expect(await stored()).toBe(51.9);
   });
 
   it("the hourly job leaves a Microsoft 365 tenant's days alone (no computed day on its history)", async () => {

@@ -57,8 +57,8 @@ describe('syncStepsOf', () => {
       'alerts',
       'endpoint-dlp',
       'recommendations',
-      'portal',
       'secure-score',
+      'portal',
       'device-management',
       'security',
     ]);

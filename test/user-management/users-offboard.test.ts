@@ -261,3 +261,61 @@ describe('an offboarding killed between its group removals at the cloud and thei
     expect([...rows[0].left].sort()).toEqual(['Everyone', 'Finance']);
   });
 });
+
+describe('a step the cloud throttles', () => {
+  it('waits for the queue (Waiting, retryAt) and fails on its last attempt; a retry resumes at that step', async () => {
+    const { user } = await leaver();
+    const simulated = app.deps.clouds as SimulatedCloud;
+    simulated.faults.inject(tenant.externalId, 'directory.revokeSessions', {
+      kind: 'Throttled',
+      retryAfterSeconds: 120,
+      times: 2,
+    });
+    const started = await offboard(user, {}, org.keys.write);
+    const payload = { offboardingId: started.body.data.id, ...org.scope };
+    const read = async () =>
+      (
+        await um<OffboardingBody>(app, 'GET', `/${user.id}/offboard/${started.body.data.id}`, {
+          key: org.keys.read,
+          tenantId: tenant.id,
+        })
+      ).body.data;
+    const step = (body: OffboardingBody, name: string) => body.steps.find((s) => s.name === name)!;
+
+    // The queue's first attempt of five: the throttle goes to the queue (retried after the Retry-After).
+    await expect(
+      runOffboarding(app.orm, app.deps, payload, { attempts: 1, max_attempts: 5 }),
+    ).rejects.toMatchObject({ kind: 'Throttled', retryAfterSeconds: 120 });
+    const waiting = await read();
+    expect(waiting).toMatchObject({ status: 'Running', failureReason: null });
+    expect(statuses(waiting)).toMatchObject({ blockSignIn: 'Succeeded', revokeSessions: 'Waiting' });
+    const wait = step(waiting, 'revokeSessions');
+    expect(wait.error).toMatch(/Throttled/);
+    expect(Date.parse(wait.retryAt!) - Date.parse(wait.finishedAt!)).toBe(120_000);
+
+    // Its last attempt: the wait is over, the step and the offboarding fail, saying so.
+    await runOffboarding(app.orm, app.deps, payload, { attempts: 5, max_attempts: 5 });
+    const failed = await read();
+    expect(failed.status).toBe('Failed');
+    expect(failed.failureReason).toMatch(
+      /^Step revokeSessions failed: gave up after 5 attempts: .*Throttled/,
+    );
+    expect(step(failed, 'revokeSessions')).toMatchObject({ status: 'Failed', attempts: 2, retryAt: null });
+
+    const retry = await um(app, 'POST', `/${user.id}/offboard/${started.body.data.id}/retry`, {
+      key: org.keys.write,
+      tenantId: tenant.id,
+    });
+    expect(retry.status).toBe(202);
+    await runOffboarding(app.orm, app.deps, payload, { attempts: 1, max_attempts: 5 });
+    const done = await read();
+    expect(done.status).toBe('Completed');
+    // Sign-in was blocked once; the throttled step ran three times, the last one through.
+    expect(Object.fromEntries(done.steps.map((s) => [s.name, s.attempts]))).toMatchObject({
+      blockSignIn: 1,
+      revokeSessions: 3,
+      convertMailbox: 1,
+    });
+    expect(done.steps.every((s) => s.retryAt === null)).toBe(true);
+  });
+});

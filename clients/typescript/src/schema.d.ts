@@ -1910,8 +1910,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * an offboarding with each step’s status, times, attempts, result and error
-         * @description an offboarding with each step’s status, times, attempts, result and error.
+         * an offboarding with each step’s status, times, attempts, result and error (a step Waiting for a throttled cloud says until when: retryAt)
+         * @description an offboarding with each step’s status, times, attempts, result and error (a step Waiting for a throttled cloud says until when: retryAt).
          *
          *     Needs an API key of level Read or an access token with the scope read:users. Also served under /v1/api.
          */
@@ -2910,8 +2910,11 @@ export interface components {
         OffboardingStatus: "Queued" | "Running" | "Completed" | "Failed";
         /** @enum {string} */
         OffboardingStepName: "blockSignIn" | "revokeSessions" | "convertMailbox" | "setAutoReply" | "transferFiles" | "removeGroups" | "removeLicenses" | "deleteUser";
-        /** @enum {string} */
-        OffboardingStepStatus: "Pending" | "Running" | "Succeeded" | "Failed" | "Skipped";
+        /**
+         * @description Pending → Running → Succeeded | Failed | Waiting (the cloud throttled: tried again at retryAt) | Skipped
+         * @enum {string}
+         */
+        OffboardingStepStatus: "Pending" | "Running" | "Waiting" | "Succeeded" | "Failed" | "Skipped";
         /** @description What an offboarding does (issue #14 item 5; docs/user-management.md) */
         OffboardUserInput: {
             /**
@@ -12027,6 +12030,11 @@ export interface operations {
                                 result: string | null;
                                 /** @description How many times the step was started */
                                 attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description While Waiting: when the job tries the step again (the cloud's Retry-After, or the queue's backoff if longer)
+                                 */
+                                retryAt: string | null;
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
@@ -12083,7 +12091,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description an offboarding with each step’s status, times, attempts, result and error */
+            /** @description an offboarding with each step’s status, times, attempts, result and error (a step Waiting for a throttled cloud says until when: retryAt) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12117,6 +12125,11 @@ export interface operations {
                                 result: string | null;
                                 /** @description How many times the step was started */
                                 attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description While Waiting: when the job tries the step again (the cloud's Retry-After, or the queue's backoff if longer)
+                                 */
+                                retryAt: string | null;
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;
@@ -12205,6 +12218,11 @@ export interface operations {
                                 result: string | null;
                                 /** @description How many times the step was started */
                                 attempts: number;
+                                /**
+                                 * Format: date-time
+                                 * @description While Waiting: when the job tries the step again (the cloud's Retry-After, or the queue's backoff if longer)
+                                 */
+                                retryAt: string | null;
                             }[];
                             /** @description Why the whole operation failed */
                             failureReason: string | null;

@@ -16,6 +16,7 @@ import type {
 import { CloudError, isCloudError } from '../cloud-error.js';
 import type { CloudPages } from '../pages.js';
 import { restoreThroughSession, unsupportedRestore } from './graph-backup-restore.js';
+import { graphOlderSnapshots } from './graph-backup-search.js';
 import { BACKUP_ROOT, parseSnapshotId, snapshotIdOf, UNIT_KINDS, type UnitKind } from './graph-backup-ids.js';
 import type { GraphTenantClient } from './graph-client.js';
 import { MICROSOFT365 } from './graph-errors.js';
@@ -245,6 +246,7 @@ async function checkRestore(graph: GraphTenantClient, plan: CloudRestorePlan): P
 export function graphBackup(graph: GraphTenantClient): CloudBackupProvider {
   return {
     listBackupSnapshots: () => listSnapshots(graph),
+    olderSnapshots: graphOlderSnapshots(graph),
     getBackupSnapshot: (snapshotExternalId) => findSnapshot(graph, snapshotExternalId),
     listBackupItems: () => unsupportedCall('backupItemBrowsing'),
     findBackupItems: (snapshotExternalId, itemIds) => wholeResource(graph, snapshotExternalId, itemIds),

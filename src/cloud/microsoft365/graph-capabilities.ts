@@ -197,7 +197,7 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     available: true,
     graphApi:
       'GET/POST/PATCH /deviceManagement/deviceEnrollmentConfigurations (platform restrictions, device ' +
-      'limits), POST .../{id}/setPriority, POST .../{id}/assign',
+      'limits), POST .../{id}/setPriority (per kind), POST .../{id}/assign, DELETE .../{id} (a create our save refused)',
     permissions: ['DeviceManagementServiceConfig.ReadWrite.All'],
   },
   notAvailable(
@@ -230,7 +230,8 @@ export const MICROSOFT365_CAPABILITIES: readonly GraphCapability[] = [
     available: true,
     graphApi:
       'GET /solutions/backupRestore (serviceStatus), GET /solutions/backupRestore/{mailbox,drive,site}ProtectionUnits, ' +
-      'GET /solutions/backupRestore/restorePoints ($batch), POST /solutions/backupRestore/{exchange,' +
+      'GET /solutions/backupRestore/restorePoints ($batch), POST /solutions/backupRestore/restorePoints/search ' +
+      '(older restore points of one resource, on demand), POST /solutions/backupRestore/{exchange,' +
       'oneDriveForBusiness,sharePoint}RestoreSessions, POST /solutions/backupRestore/restoreSessions/{id}/activate ' +
       '(Microsoft 365 Backup: whole mailboxes, OneDrives and sites, in place or to a new location)',
     permissions: [

@@ -1,9 +1,10 @@
 import type { ComplianceState, ManagedDevice } from '@microsoft/microsoft-graph-types';
-import type { CloudPages } from '../pages.js';
 import type {
   CloudComplianceState,
   CloudDeviceHealth,
+  CloudDevicePages,
   CloudDeviceRecord,
+  CloudDevicesNotListed,
   CloudDeviceRiskLevel,
   CloudOnboardingStatus,
   CloudOsPlatform,
@@ -100,8 +101,8 @@ const later = (a: string | null | undefined, b: string | null | undefined): stri
 export function deviceRecordOf(
   device: ManagedDevice,
   machine: DefenderMachine | null,
-  defender: { isolated: boolean; openRecommendations: string[] } = {
-    isolated: false,
+  defender: { isolation: DefenderMachineAction | null; openRecommendations: string[] } = {
+    isolation: null,
     openRecommendations: [],
   },
 ): CloudDeviceRecord | null {
@@ -131,23 +132,46 @@ export function deviceRecordOf(
       : 'Can be Onboarded',
     lastSeenAt: later(device.lastSyncDateTime, machine?.lastSeen),
     openRecommendations: defender.openRecommendations,
-    isolated: defender.isolated,
+    ...isolationOf(defender.isolation),
   };
 }
 
 /**
- * Machines by Entra ID device id, and those isolated now: the latest succeeded Isolate or Unisolate of each
- * machine says (the machine entity itself does not carry its isolation).
+ * A machine's isolation from its latest succeeded Isolate or Unisolate action, whoever asked for it (our
+ * device actions, the Defender portal, an automated investigation): the machine entity itself does not carry
+ * its isolation (learn.microsoft.com "Machine resource type"), its actions do ("MachineAction resource type":
+ * type, scope Full | Selective, status). No such action: not isolated, and nothing to read back.
+ */
+function isolationOf(
+  action: DefenderMachineAction | null,
+): Pick<CloudDeviceRecord, 'isolated' | 'isolationActionId' | 'isolationType'> {
+  if (!action) return { isolated: false, isolationActionId: null, isolationType: null };
+  const isolated = action.type === 'Isolate';
+  return {
+    isolated,
+    isolationActionId: action.id,
+    // Defender's isolate defaults to Full when no IsolationType is given.
+    isolationType: isolated ? (action.scope === 'Selective' ? 'Selective' : 'Full') : null,
+  };
+}
+
+/**
+ * Machines by Entra ID device id, and each machine's latest succeeded Isolate or Unisolate action (what says
+ * whether it is isolated now: the machine entity itself does not carry its isolation).
  */
 async function defenderView(defender: DefenderTenantClient): Promise<{
   machines: Map<string, DefenderMachine>;
-  isolated: Set<string>;
+  machineCount: number;
+  isolations: Map<string, DefenderMachineAction>;
   recommendations: Map<string, string[]>;
 }> {
   const machines = new Map<string, DefenderMachine>();
+  let machineCount = 0;
   for await (const page of defender.pages<DefenderMachine>('/api/machines'))
-    for (const machine of page)
+    for (const machine of page) {
+      machineCount++;
       if (machine.aadDeviceId) machines.set(machine.aadDeviceId.toLowerCase(), machine);
+    }
   const latest = new Map<string, DefenderMachineAction>();
   for await (const page of defender.pages<DefenderMachineAction>('/api/machineactions', {
     $filter: "type eq 'Isolate' or type eq 'Unisolate'",
@@ -158,43 +182,61 @@ async function defenderView(defender: DefenderTenantClient): Promise<{
       if (!known || Date.parse(action.creationDateTimeUtc) > Date.parse(known.creationDateTimeUtc))
         latest.set(action.machineId, action);
     }
-  const isolated = new Set(
-    [...latest.values()].filter((action) => action.type === 'Isolate').map((action) => action.machineId),
-  );
-  return { machines, isolated, recommendations: await openRecommendationsByMachine(defender) };
+  return {
+    machines,
+    machineCount,
+    isolations: latest,
+    recommendations: await openRecommendationsByMachine(defender),
+  };
 }
 
 const NO_DEFENDER: Awaited<ReturnType<typeof defenderView>> = {
   machines: new Map(),
-  isolated: new Set(),
+  machineCount: 0,
+  isolations: new Map(),
   recommendations: new Map(),
 };
 
-/** The tenant's devices, one page per Intune page (Defender's view is read once, before the first). */
-export function graphDevices(graph: GraphTenantClient): CloudPages<CloudDeviceRecord> {
+/**
+ * The tenant's devices, one page per Intune page (Defender's view is read once, before the first). What our
+ * device record cannot hold truthfully is left out and counted (`notListed`, once every page is read):
+ * Intune devices of other systems (our OS platforms are the SPEC's five), and Defender machines no Intune
+ * device joins (servers, unmanaged computers: no enrolment, ownership or compliance to show, and our devices
+ * feed the enrollment and compliance dashboards). docs/microsoft365.md "Devices".
+ */
+export function graphDevices(graph: GraphTenantClient): CloudDevicePages {
+  const notListed: CloudDevicesNotListed = { defenderOnly: 0, otherSystems: 0 };
   return {
+    get notListed() {
+      return notListed;
+    },
     async *[Symbol.asyncIterator]() {
-      const { machines, isolated, recommendations } = await defenderView(defenderClientOf(graph)).catch(
-        (error: unknown) => {
-          // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
-          if (isDefenderMissing(error)) return NO_DEFENDER;
-          throw error;
-        },
-      );
+      const { machines, machineCount, isolations, recommendations } = await defenderView(
+        defenderClientOf(graph),
+      ).catch((error: unknown) => {
+        // A tenant without Defender for Endpoint: its devices are Intune's alone, with no Defender data.
+        if (isDefenderMissing(error)) return NO_DEFENDER;
+        throw error;
+      });
+      const joined = new Set<string>();
+      notListed.otherSystems = 0;
       for await (const page of graph.pages<ManagedDevice>(MANAGED_DEVICES, {
         query: { $select: MANAGED_DEVICE_SELECT },
       })) {
         const records: CloudDeviceRecord[] = [];
         for (const device of page.value) {
           const machine = machines.get(deviceKeyOf(device)) ?? null;
+          if (machine) joined.add(machine.id);
           const record = deviceRecordOf(device, machine, {
-            isolated: machine !== null && isolated.has(machine.id),
+            isolation: (machine && isolations.get(machine.id)) ?? null,
             openRecommendations: (machine && recommendations.get(machine.id)) ?? [],
           });
           if (record) records.push(record);
+          else notListed.otherSystems++;
         }
         yield records;
       }
+      notListed.defenderOnly = machineCount - joined.size;
     },
   };
 }

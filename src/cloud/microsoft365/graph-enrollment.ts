@@ -75,8 +75,9 @@ const path = (id: string) => `${CONFIGURATIONS}/${encodeURIComponent(id)}`;
 
 /**
  * Intune's enrollment restrictions through Graph v1.0 (learn.microsoft.com, "deviceEnrollmentConfiguration
- * resource type"): platform restrictions and device limits, with their priority (`setPriority`) and
- * assignments (`assign`). DeviceManagementServiceConfig.ReadWrite.All.
+ * resource type"): platform restrictions and device limits, with their priority (`setPriority`: the place
+ * among the configurations of the same kind, Intune keeping each kind's order on its own, its default at 0
+ * and applied last) and assignments (`assign`). DeviceManagementServiceConfig.ReadWrite.All.
  */
 export function graphEnrollmentConfigurations(graph: GraphTenantClient): CloudEnrollmentConfigurations {
   const list = (): AsyncIterable<CloudEnrollmentConfiguration[]> => ({
@@ -97,13 +98,16 @@ export function graphEnrollmentConfigurations(graph: GraphTenantClient): CloudEn
               found.displayName === settings.displayName &&
               found.priority > 0,
           );
-          if (made) return made;
+          if (made) return { ...made, adopted: true };
         }
       }
       const created = await graph.post<GraphConfiguration>(CONFIGURATIONS, bodyOf(settings));
       const configuration = configurationOf({ '@odata.type': bodyOf(settings)['@odata.type'], ...created });
       if (!configuration) throw new Error(`Graph answered an enrollment configuration of another kind`);
-      return configuration;
+      return { ...configuration, adopted: false };
+    },
+    async remove(id) {
+      await graph.delete(path(id));
     },
     async update(id, settings) {
       await graph.patch(path(id), bodyOf(settings));

@@ -58,6 +58,13 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/lean-columns.test.ts, test/core/lean-timestamps.test.ts, test/licenses',
   },
   {
+    name: 'pg rows built by a function generated per column set, uuid arrays split on their commas',
+    file: 'pg-row-factory.ts',
+    library: 'pg',
+    version: '8.23.0',
+    verifiedBy: 'test/core/pg-row-factory.test.ts',
+  },
+  {
     name: 'the locations and paths graphql-jit’s generated code passes to its leaf checks made constants',
     file: 'graphql-jit-leaf-arguments.ts',
     library: 'graphql-jit',

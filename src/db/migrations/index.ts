@@ -49,6 +49,8 @@ import { Migration20270127090000_portal_recount_merge_indexes } from './Migratio
 import { Migration20270127121200_backup_item_count_unknown } from './Migration20270127121200_backup_item_count_unknown.js';
 import { Migration20270127131500_graph_dlp_alerts } from './Migration20270127131500_graph_dlp_alerts.js';
 import { Migration20270127150500_cloud_secure_scores } from './Migration20270127150500_cloud_secure_scores.js';
+import { Migration20270127154500_portal_activity_counts } from './Migration20270127154500_portal_activity_counts.js';
+import { Migration20270127163000_portal_cloud_secure_scores } from './Migration20270127163000_portal_cloud_secure_scores.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
 import { Migration20261231090000_cloud_connections } from './Migration20261231090000_cloud_connections.js';
@@ -230,5 +232,13 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127150500_cloud_secure_scores',
     class: Migration20270127150500_cloud_secure_scores,
+  },
+  {
+    name: 'Migration20270127154500_portal_activity_counts',
+    class: Migration20270127154500_portal_activity_counts,
+  },
+  {
+    name: 'Migration20270127163000_portal_cloud_secure_scores',
+    class: Migration20270127163000_portal_cloud_secure_scores,
   },
 ];
