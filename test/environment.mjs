@@ -10,6 +10,10 @@
  *
  * Plain JavaScript, loaded by Jest itself (like global-setup.mjs); patched once per worker, on node:vm, which is
  * what Jest's runtime calls.
+ *
+ * It also holds the worker's shared server (test/helpers/shared-server.ts, from dist/): started on the first
+ * file that asks (`globalThis.__mspSharedServer()` in the file, test/helpers/shared-suite.ts), kept for the
+ * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs).
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
@@ -49,4 +53,66 @@ if (!vm[PATCHED]) {
   };
 }
 
-export default TestEnvironment;
+const SHARED_SERVER_MODULE = new URL('../dist/test/helpers/shared-server.js', import.meta.url);
+/** jest-worker's "end" message to a child (CHILD_MESSAGE_END): the run is over, the worker should exit. */
+const CHILD_MESSAGE_END = 2;
+
+/** @type {Promise<import('../dist/test/helpers/shared-server.js').SharedServer> | undefined} */
+let sharedServer;
+
+async function loadAndStartSharedServer() {
+  // In band, global-setup.mjs loaded dist/'s entities in this process and put their metadata aside: the server's
+  // modules are those same instances, so it needs those stores back (Jest took its snapshot of the globals to
+  // copy into test files before, so they stay out of the files' contexts).
+  const distMetadata = globalThis[Symbol.for('msp-tests.dist-metadata')];
+  if (distMetadata) Object.assign(globalThis, distMetadata);
+  // graphql-js as production loads it (test/graphql-production-mode.mjs), before the app imports it.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await import('graphql');
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  let module;
+  try {
+    module = await import(SHARED_SERVER_MODULE.href);
+  } catch (error) {
+    throw new Error(`The shared test server is not built (${error.message}): run \`npm run build\` first`);
+  }
+  return module.startSharedServer();
+}
+
+function startSharedServer() {
+  sharedServer ??= loadAndStartSharedServer();
+  return sharedServer;
+}
+
+/** Stops the server if one started; a server that failed to start (its files failed with the reason) is let be. */
+async function stopSharedServer() {
+  const started = sharedServer;
+  sharedServer = undefined;
+  const server = await started?.catch(() => undefined);
+  await server?.stop();
+}
+
+const STOP = Symbol.for('msp-tests.stop-shared-server');
+if (!globalThis[STOP]) {
+  globalThis[STOP] = stopSharedServer;
+  // A jest worker exits once nothing holds its event loop; the server's sockets would, so they close at "end".
+  if (process.send) {
+    const onMessage = (message) => {
+      if (!Array.isArray(message) || message[0] !== CHILD_MESSAGE_END) return;
+      process.off('message', onMessage);
+      stopSharedServer().catch((error) => process.stderr.write(`Stopping the shared server: ${error}\n`));
+    };
+    process.on('message', onMessage);
+  }
+}
+
+export default class MspTestEnvironment extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.global.__mspSharedServer = startSharedServer;
+  }
+}

@@ -67,7 +67,13 @@ export default async function globalSetup() {
   // Loading the ORM's entities here put type-graphql's and class-validator's metadata stores on this process's
   // global; Jest copies that global into every test file it runs in this process (--runInBand, or a single
   // file), so each file's decorators would add to one shared store: the schema build slows down file by file
-  // and every file stays reachable from it. The test files build their own.
+  // and every file stays reachable from it. The test files build their own. The stores are kept aside for this
+  // process's shared server (test/environment.mjs), whose modules from dist/ are the ones loaded here when the
+  // tests run in band, their decorators already run into these stores.
+  globalThis[Symbol.for('msp-tests.dist-metadata')] = {
+    TypeGraphQLMetadataStorage: globalThis.TypeGraphQLMetadataStorage,
+    classValidatorMetadataStorage: globalThis.classValidatorMetadataStorage,
+  };
   delete globalThis.TypeGraphQLMetadataStorage;
   delete globalThis.classValidatorMetadataStorage;
 

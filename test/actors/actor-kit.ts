@@ -1,11 +1,15 @@
 import { Permission, PermissionLevel } from '../../src/core/permissions.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createApiKey } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { ItemOf } from '../helpers/api-types.js';
+import {
+  createApiKey,
+  createMember,
+  createOAuthClient,
+  createUser,
+  issueAccessToken,
+} from '../factories/shared.js';
 
 /** A tenant's deleted users with every field of their `deletedBy` actor (GraphQL). */
 export const DELETED_USERS_WITH_ACTORS = /* GraphQL */ `
@@ -39,7 +43,7 @@ export const UNKNOWN: ActorBody = {
 
 /** An Admin API key with this name. */
 export function namedApiKey(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   name: string,
 ): Promise<{ id: string; secret: string }> {
@@ -48,7 +52,7 @@ export function namedApiKey(
 
 /** A member signed in through an OAuth client of this name: the access token (write:users unless said) and its row id. */
 export async function memberToken(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   fields: { email: string; clientName: string; scopes?: Permission[] },
 ): Promise<{ memberId: string; clientId: string; token: string; tokenId: string }> {
@@ -65,7 +69,7 @@ export async function memberToken(
 
 /** A user of the tenant deleted `deletedAt` ago by this stored principal (written as the services write it). */
 export async function userDeletedBy(
-  app: TestApp,
+  app: TestServer,
   tenant: Tenant,
   principal: string,
   deletedAt: Date,

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { listDeleted } from '../users/deleted-user-kit.js';
 import { memberToken, namedApiKey, userDeletedBy, DELETED_USERS_WITH_ACTORS } from './actor-kit.js';
 
@@ -11,7 +10,7 @@ import { memberToken, namedApiKey, userDeletedBy, DELETED_USERS_WITH_ACTORS } fr
  * different principals (API keys, members with their OAuth clients, legacy access tokens, jobs, cloud names)
  * runs the same statements for N=5 and N=20: one for the keys, one for the members, one for the tokens.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 const tenants: Record<number, Tenant> = {};
 
@@ -33,7 +32,7 @@ async function principals(count: number, label: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   for (const count of [5, 20]) {
     const tenant = await createTenant(app, org.scope);
     for (const principal of await principals(count, `n${count}`))

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api, seedSecurity } from '../security/security-kit.js';
 import { listDeleted, softDelete } from '../users/deleted-user-kit.js';
 import {
@@ -21,7 +19,7 @@ import {
  * Audit fields (here deletedBy of the deleted-users list, the same resolver serves every other one) show who
  * acted as a readable actor derived from the stored principal string, on REST and GraphQL alike.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -31,7 +29,7 @@ let formerMemberId: string;
 const deletedBy = new Map<string, string>(); // user id → how it was deleted (the test's own label)
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   opsKey = await namedApiKey(app, org.scope, 'Ops key');
   member = await memberToken(app, org.scope, { email: 'dana@msp.example', clientName: 'Acme PSA' });
   const now = app.clock.now();

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ApiKey } from '../../src/api-keys/api-key.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 const CREATE =
@@ -31,10 +29,12 @@ describe('API key management over GraphQL', () => {
       level: 'WRITE',
     });
 
-    const stored = await app.orm.em
-      .fork()
-      .findOneOrFail(ApiKey, { id: created.apiKey.id }, { filters: false });
-    expect(stored.secretHash).toBe(createHash('sha256').update(created.secret).digest('hex'));
+    const {
+      rows: [stored],
+    } = await app.pool.query<{ secret_hash: string }>('select * from api_keys where id = $1', [
+      created.apiKey.id,
+    ]);
+    expect(stored.secret_hash).toBe(createHash('sha256').update(created.secret).digest('hex'));
     expect(JSON.stringify(stored)).not.toContain(created.secret);
 
     const list = await app.graphql<{ apiKeys: { items: Array<Record<string, unknown>> } }>(

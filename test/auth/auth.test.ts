@@ -1,19 +1,18 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
+import type { Envelope } from '../helpers/envelope.js';
 import {
   createApiKey,
   createOrganizationWithKeys,
   type OrganizationWithKeys,
-} from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+  createTenant,
+} from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 describe('authentication', () => {

@@ -1,15 +1,14 @@
-import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { createJobContext } from '../../src/context.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
+import { createTenant, createUser } from '../factories/shared.js';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -21,13 +20,13 @@ export type BackupItemBody = ItemOf<'browseBackupSnapshot'>;
 /** A restore job as POST, cancel and the history show it; GET /restore/:jobId adds its page of items. */
 export type RestoreJobBody = ItemOf<'restoreHistory'>;
 
-export function simulatedCloud(app: TestApp): SimulatedCloud {
+export function simulatedCloud(app: TestServer): SimulatedCloud {
   return app.deps.clouds as SimulatedCloud;
 }
 
 /** A tenant with two users (mailbox and drive protected), its sites and teams, and its snapshot catalog. */
 export async function backupTenant(
-  app: TestApp,
+  app: TestServer,
   org: OrganizationWithKeys,
 ): Promise<{ tenant: Tenant; users: User[] }> {
   const tenant = await createTenant(app, org.scope);
@@ -37,13 +36,12 @@ export async function backupTenant(
 }
 
 /** What the hourly catalog job does, for one tenant. */
-export function refreshCatalog(app: TestApp, tenant: Tenant): Promise<number> {
-  const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
-  return refreshTenantSnapshots(createJobContext(app.orm, app.deps, scope, 'test'), tenant);
+export function refreshCatalog(app: TestServer, tenant: Tenant): Promise<number> {
+  return onServer(app, 'refreshCatalog', tenant);
 }
 
 export function backupCall<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown },
@@ -56,7 +54,7 @@ export function backupCall<T>(
 }
 
 export async function listSnapshots(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   query = '',
@@ -68,7 +66,7 @@ export async function listSnapshots(
 
 /** The newest snapshot of a workload (and resource, when given). */
 export async function latestSnapshot(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   workload: string,
@@ -80,7 +78,7 @@ export async function latestSnapshot(
 }
 
 export async function browse(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   snapshotId: string,
@@ -95,12 +93,12 @@ export async function browse(
   return res.body.data;
 }
 
-export function startRestore(app: TestApp, key: string, tenantId: string, body: unknown) {
+export function startRestore(app: TestServer, key: string, tenantId: string, body: unknown) {
   return backupCall<RestoreJobBody>(app, 'POST', '/restore', { key, tenantId, body });
 }
 
 export async function getRestore(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   jobId: string,
@@ -118,7 +116,7 @@ const FINAL = ['Completed', 'CompletedWithErrors', 'Failed', 'Cancelled'];
 
 /** Polls the job until it reaches a final status (bounded), recording every progress seen on the way. */
 export async function untilFinished(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   jobId: string,
@@ -137,7 +135,7 @@ export async function untilFinished(
 }
 
 /** Restore jobs and their items an organization holds: a refused restore must leave this unchanged. */
-export async function restoreRowsOf(app: TestApp, organizationId: string): Promise<number> {
+export async function restoreRowsOf(app: TestServer, organizationId: string): Promise<number> {
   const { rows } = await app.pool.query<{ n: number }>(
     `select (select count(*) from restore_jobs where organization_id = $1)::int
           + (select count(*) from restore_job_items where organization_id = $1)::int as n`,

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   backupTenant,
   HOUR,
@@ -15,7 +14,7 @@ import {
   restoreRowsOf,
 } from './backup-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let users: User[];
@@ -23,7 +22,7 @@ let sibling: Tenant;
 let siblingUsers: User[];
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  ({ app, org } = await sharedSuite({ jobs: true }));
   ({ tenant, users } = await backupTenant(app, org));
   ({ tenant: sibling, users: siblingUsers } = await backupTenant(app, org));
 });

@@ -1,17 +1,17 @@
 import type { Route } from 'playwright-core';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createMember, createOAuthClient, REDIRECT_URI, type RegisteredClient } from '../factories/oauth.js';
 import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let browser: HeadlessBrowser;
 let registered: RegisteredClient;
 let member: { email: string; password: string };
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([TestApp.start(), HeadlessBrowser.launch()]);
+  [app, browser] = await Promise.all([sharedApp(), HeadlessBrowser.launch()]);
   org = await createOrganizationWithKeys(app);
   registered = await createOAuthClient(app, org.scope, { name: 'Browser PSA' });
   member = await createMember(app, org.organization.id);

@@ -10,13 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 const CLIENT_DIR = path.resolve('clients/typescript');
 const TSC = path.resolve('node_modules/typescript/bin/tsc');
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let project: string;
 
@@ -57,7 +56,7 @@ function lockfile(tarball: string, dependencies: Record<string, string>): object
 }
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   await createTenant(app, org.scope, { name: 'Packed Client Co' });
   project = mkdtempSync(path.join(os.tmpdir(), 'msp-client-'));
   const { stdout } = await run('npm', ['pack', '--silent', '--pack-destination', project], CLIENT_DIR);

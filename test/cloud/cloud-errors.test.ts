@@ -1,12 +1,11 @@
 import { JobStatus } from '../../src/core/job-status.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createTenant } from '../factories/tenants.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 
 /**
@@ -14,11 +13,11 @@ import { syncAndWait } from '../helpers/tenant-sync.js';
  * outage: a request answers 503 SERVICE_UNAVAILABLE with the cloud's Retry-After on REST and GraphQL alike,
  * nothing written; a job is retried after that Retry-After and completes.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, tenant } = await startSuite({ tenant: true, jobs: true })));
+beforeAll(async () => ({ app, org, tenant } = await sharedSuite({ tenant: true, jobs: true })));
 afterAll(() => app.stop());
 afterEach(() => simulatedCloud(app).faults.clear());
 

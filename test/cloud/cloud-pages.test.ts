@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Environment } from '../../src/core/scope.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { grantConsent } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 
 /**
@@ -13,14 +12,14 @@ import { syncAndWait } from '../helpers/tenant-sync.js';
  * simulated cloud gives pages of its `pageSize`, and a sync read through pages of 4 items brings in exactly
  * what the cloud holds.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let externalId: string;
 
 const PAGE_SIZE = 4;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  ({ app, org } = await sharedSuite({ jobs: true }));
   simulatedCloud(app).pageSize = PAGE_SIZE;
   const slug = `p${randomUUID().slice(0, 8)}`;
   const { tenant } = await simulatedCloud(app).createTenant({

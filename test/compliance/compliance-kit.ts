@@ -1,8 +1,9 @@
-import { scheduleDueImports } from '../../src/compliance/connector-import.js';
+import { onServer } from '../helpers/on-server.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { DataOf, ItemOf, SuccessOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -23,7 +24,7 @@ export const HOUR = 3_600_000;
 
 /** A REST call to /api/compliance/connectors… in a tenant; `seen` collects every body (credential checks). */
 export async function connectorApi<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown },
@@ -49,7 +50,7 @@ export const slack = (extra: Record<string, unknown> = {}) => ({
 
 /** Creates a connector through REST (201 expected). */
 export async function createConnector(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenant: Tenant,
   body: unknown = slack(),
@@ -61,19 +62,19 @@ export async function createConnector(
 }
 
 /** The simulated connector sources (fault hooks). */
-export function connectorSources(app: TestApp): SimulatedCloud['connectorSources'] {
+export function connectorSources(app: TestServer): SimulatedCloud['connectorSources'] {
   return (app.deps.clouds as SimulatedCloud).connectorSources;
 }
 
 /** What the 5-minute cron does, then wait (bounded) until the runs it queued have finished; the runs. */
 export async function runDueImports(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenantId: string,
   connectorId: string,
   seen?: string[],
 ): Promise<RunBody[]> {
-  await scheduleDueImports(app.orm, app.deps);
+  await onServer(app, 'scheduleImports');
   return eventually(
     async () => {
       const res = await connectorApi<RunBody[]>(

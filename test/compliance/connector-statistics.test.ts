@@ -1,10 +1,9 @@
 import { RECOUNT_FAILED_ITEMS } from '../../src/db/migrations/Migration20261230150000_connector_failed_items.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import { multiplyRows } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   connectorApi,
   createConnector,
@@ -22,10 +21,10 @@ import {
  * statistics"), which REST puts in meta beside the page.
  */
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite({ jobs: true })));
+beforeAll(async () => ({ app, org } = await sharedSuite({ jobs: true })));
 afterAll(() => app.stop());
 
 const read = <T>(tenant: Tenant, path: string) =>

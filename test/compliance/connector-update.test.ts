@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   connectorApi,
   connectorSources,
@@ -16,10 +15,10 @@ import {
  * is down is an upstream outage (503 SERVICE_UNAVAILABLE), not the client's credentials (400).
  */
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite({ jobs: true })));
+beforeAll(async () => ({ app, org } = await sharedSuite({ jobs: true })));
 afterAll(() => app.stop());
 
 const put = (tenant: Tenant, id: string, body: unknown) =>

@@ -1,9 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   connectorApi,
   connectorSources,
@@ -17,13 +15,13 @@ import {
   type StatusBody,
 } from './compliance-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 /** Every response body seen, to prove the credential never comes back. */
 const seen: string[] = [];
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ jobs: true, other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ jobs: true, other: true })));
 afterAll(() => app.stop());
 
 const call = <T>(method: string, path: string, options: { key: string; tenantId?: string; body?: unknown }) =>

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { identity, scalar } from '../users/deleted-user-kit.js';
 import {
   cloudContacts,
@@ -15,15 +14,18 @@ import {
   type ContactBody,
 } from './contact-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
-const events = () => scalar(app, `select count(*) as n from domain_events where kind like 'contact%'`, []);
+const events = () =>
+  scalar(app, `select count(*) as n from domain_events where organization_id = $1 and kind like 'contact%'`, [
+    org.organization.id,
+  ]);
 
 describe('POST /api/identity/contacts', () => {
   it('creates a contact upstream and here: 201, every field, GAL Visible by default, source Cloud', async () => {

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { identity } from '../users/deleted-user-kit.js';
 import {
   cloudContacts,
@@ -14,11 +13,11 @@ import {
   type ImportReportBody,
 } from './contact-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 const HEADER = 'DisplayName,EmailAddress,FirstName,LastName,Company,JobTitle,BusinessPhone';

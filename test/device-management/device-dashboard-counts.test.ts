@@ -1,9 +1,8 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { addCloudDevices, sync } from './device-management-kit.js';
 
 /**
@@ -11,14 +10,14 @@ import { addCloudDevices, sync } from './device-management-kit.js';
  * must equal a recount of the devices after every kind of write: sync inserts, updates that move devices between
  * keys, updates that move none, deletes, and a tenant's deletion cascading to its devices.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenants: Tenant[];
 
 const KEY = 'organization_id, environment, tenant_id, os_platform, ownership, compliance_state';
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   for (const [t, tenant] of tenants.entries()) {
     const platforms = ['Windows', 'macOS', 'iOS'] as const;
@@ -70,7 +69,10 @@ describe('device dashboard counts', () => {
 
   it('do not change when an update touches no counted column', async () => {
     const before = await storedAndRecounted();
-    await app.pool.query(`update devices set last_seen_at = now(), device_name = device_name || '-x'`);
+    await app.pool.query(
+      `update devices set last_seen_at = now(), device_name = device_name || '-x' where organization_id = $1`,
+      [org.organization.id],
+    );
     expect(await storedAndRecounted()).toEqual(before);
   });
 
@@ -79,7 +81,10 @@ describe('device dashboard counts', () => {
       tenants[1].id,
     ]);
     await expectExact();
-    const { rows } = await app.pool.query(`select 1 from device_dashboard_counts where devices <= 0`);
+    const { rows } = await app.pool.query(
+      `select 1 from device_dashboard_counts where organization_id = $1 and devices <= 0`,
+      [org.organization.id],
+    );
     expect(rows).toEqual([]);
   });
 

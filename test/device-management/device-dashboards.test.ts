@@ -1,13 +1,11 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { DAY_MS } from '../../src/core/clock.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { addCloudDevices, api, fieldsOf, sync } from './device-management-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenants: Tenant[];
@@ -18,7 +16,7 @@ const OWNERSHIPS = ['Corporate', 'Personal'] as const;
 
 /** Two tenants of the organization with a spread of devices (and one of another organization), via sync. */
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ other: true }));
+  ({ app, org, other } = await sharedSuite({ other: true }));
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   const now = app.clock.now().getTime();
   for (const [t, tenant] of tenants.entries()) {

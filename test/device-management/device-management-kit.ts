@@ -1,12 +1,12 @@
 import type { CloudDeviceRecord } from '../../src/cloud/security.provider.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { SYNC_STEPS } from '../../src/features.js';
-import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import type { SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { ItemOf } from '../helpers/api-types.js';
 
 /** What the device management tests share: REST calls with X-Tenant-Id, the simulated cloud, sync. */
@@ -16,7 +16,7 @@ export type PolicyBody = ItemOf<'listEnrollmentRestrictions'>;
 
 /** A REST call under /api (no X-Tenant-Id when `tenantId` is absent). */
 export function api<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown; headers?: Record<string, string> },
@@ -33,19 +33,18 @@ export const RESTRICTIONS = '/devices/enrollment-restrictions';
 export const fieldsOf = (body: Envelope) =>
   (body.error?.details.fields as Array<{ field: string; problem: string }> | undefined) ?? [];
 
-export function simulated(app: TestApp): SimulatedCloud {
+export function simulated(app: TestServer): SimulatedCloud {
   return app.deps.clouds as SimulatedCloud;
 }
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
-export function sync(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
-  const ctx = createJobContext(app.orm, app.deps, scope, 'system:test-sync');
-  return reconcileTenant(ctx, tenantId, SYNC_STEPS, async () => undefined);
+export function sync(app: TestServer, scope: Scope, tenantId: string): Promise<SyncSummary> {
+  return onServer(app, 'syncTenant', scope, tenantId);
 }
 
 /** Devices in the cloud for a tenant (then `sync` brings them in). */
 export async function addCloudDevices(
-  app: TestApp,
+  app: TestServer,
   tenant: Tenant,
   devices: Array<Partial<CloudDeviceRecord>>,
 ): Promise<void> {
@@ -54,7 +53,7 @@ export async function addCloudDevices(
 
 /** Creates a policy through REST and returns it (fails the test when refused). */
 export async function createPolicy(
-  app: TestApp,
+  app: TestServer,
   key: string,
   tenant: Tenant,
   body: Record<string, unknown>,
@@ -64,7 +63,7 @@ export async function createPolicy(
   return res.body.data;
 }
 
-export async function rowCount(app: TestApp, table: string, tenantId: string): Promise<number> {
+export async function rowCount(app: TestServer, table: string, tenantId: string): Promise<number> {
   const { rows } = await app.pool.query<{ n: number }>(
     `select count(*)::int as n from ${table} where tenant_id = $1`,
     [tenantId],
@@ -73,7 +72,7 @@ export async function rowCount(app: TestApp, table: string, tenantId: string): P
 }
 
 /** A blocked attempt written straight into our table (no cloud twin): for list plans and probes. */
-export async function insertBlockedAttempt(app: TestApp, tenant: Tenant): Promise<string> {
+export async function insertBlockedAttempt(app: TestServer, tenant: Tenant): Promise<string> {
   const { rows } = await app.pool.query<{ id: string }>(
     `insert into blocked_enrollment_attempts (id, organization_id, environment, tenant_id, external_id,
        user_principal_name, device_name, platform, os_version, ownership, manufacturer, reason, detail,

@@ -1,8 +1,6 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createGroup, createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createGroup, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   addCloudDevices,
   api,
@@ -14,11 +12,11 @@ import {
   sync,
 } from './device-management-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 const EVALUATE = `mutation($t: UUID!, $input: EvaluateEnrollmentInput!) {

@@ -1,11 +1,9 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { ApiResponse, TestApp as App } from '../helpers/test-app.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/api-client.js';
 import { simulatedCloud } from '../users/guest-kit.js';
 import type { Envelope } from '../users/user-test-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
@@ -13,15 +11,15 @@ import type { DataOf } from '../helpers/api-types.js';
 
 type RestrictedUserBody = DataOf<'getRestrictedUser'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 function exchange<T>(
-  a: App,
+  a: SharedApp,
   method: string,
   path: string,
   options: { key: string; tenantId?: string },

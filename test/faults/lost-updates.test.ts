@@ -5,17 +5,16 @@
 import { parseSecretsKey, SecretBox } from '../../src/core/secret-box.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 import { createWebhook, type WebhookBody } from '../webhooks/webhook-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 const box = new SecretBox(parseSecretsKey(TEST_SECRETS_KEY));
 
-beforeAll(async () => ({ app, org } = await startSuite({ webhooks: { allowPrivateTargets: true } })));
+beforeAll(async () => ({ app, org } = await sharedSuite({ webhooks: { allowPrivateTargets: true } })));
 afterAll(() => app.stop());
 
 async function storedSecrets(webhookId: string): Promise<string[]> {

@@ -1,10 +1,10 @@
-import { createOrganizationWithKeys } from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await sharedApp();
 });
 afterAll(() => app.stop());
 

@@ -1,13 +1,12 @@
 import { isNonPublicAddress } from '../../src/webhooks/webhook-url.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 describe('HTTP hygiene (issue #9 item 8)', () => {

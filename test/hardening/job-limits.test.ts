@@ -4,10 +4,9 @@ import { queryCost } from '../../src/http/query-limits.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #32 item 4: 30 aliased job-starting mutations queued 30 jobs for one rate point. Now a document
@@ -15,12 +14,12 @@ import type { TestApp } from '../helpers/test-app.js';
  * has at most MAX_JOBS_IN_FLIGHT jobs in flight (429 naming the limit, nothing written).
  */
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
 });
 afterAll(() => app.stop());
 

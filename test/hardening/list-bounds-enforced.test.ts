@@ -13,28 +13,33 @@ import {
   USER_MAX_GROUPS_LISTED,
   USER_MAX_LICENSES_LISTED,
 } from '../../src/http/list-bounds.js';
-import { createGroup, createUser, giveLicense } from '../factories/users.js';
 import { seedSecurity } from '../security/security-kit.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 import { DEFAULT_WEBHOOK_SETTINGS, MAX_DELIVERY_ATTEMPTS } from '../../src/webhooks/webhook.settings.js';
 import { api, createPolicy, RESTRICTIONS } from '../device-management/device-management-kit.js';
-import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant, grantConsent } from '../factories/tenants.js';
 import type { DataOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  createGroup,
+  createUser,
+  giveLicense,
+  createSku,
+  createOrganizationWithKeys,
+  type OrganizationWithKeys,
+  createTenant,
+  grantConsent,
+} from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #32 item 3: the cost analysis sizes every unpaged list by its bound (src/http/list-bounds.ts), so no
  * data may make one longer. Tenants are capped where they are written (onboarding); the license summary's
  * lists, made of the customers' subscriptions, are cut where the summary is built, with the counts beside.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 type SummaryBody = DataOf<'licenseIntelligenceSummary'>;

@@ -6,11 +6,9 @@ import type { User } from '../../src/users/user.entity.js';
 import { MfaStatus } from '../../src/users/user.enums.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
-import { cloudUserOf, createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
+import { grantConsent, cloudUserOf, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
 import { eventsAbout } from '../users/user-test-kit.js';
 
@@ -21,13 +19,13 @@ import { eventsAbout } from '../users/user-test-kit.js';
  * at next sign-in, and MFA is never turned off.
  */
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let writeToken: string;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ jobs: true, tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ jobs: true, tenant: true }));
   const client = await createOAuthClient(app, org.scope);
   const member = await createMember(app, org.organization.id);
   writeToken = await issueAccessToken(app, client, member, [Permission.READ_USERS, Permission.WRITE_USERS]);

@@ -15,17 +15,16 @@ import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { QUERY_LIMITS, queryCost, ratePointsOf } from '../../src/http/query-limits.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let schema: GraphQLSchema;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
   schema = await buildAppSchema();
 });
 afterAll(() => app.stop());

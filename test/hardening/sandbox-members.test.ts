@@ -1,20 +1,19 @@
 import { Permission } from '../../src/core/permissions.js';
-import { Member, MemberRole } from '../../src/members/member.entity.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { MemberRole } from '../../src/members/member.entity.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #9 item 4: members are organization-wide, so managing them needs live authority. Before the fix a
  * svc_sk_test_ Admin key created an admin member, who signed in through a live OAuth client and minted a
  * live Admin key.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 const CREATE_MEMBER = 'mutation($input: CreateMemberInput!) { createMember(input: $input) { id role } }';
@@ -24,7 +23,11 @@ const REMOVE_MEMBER = 'mutation($id: UUID!) { removeMember(id: $id) { id } }';
 const CREATE_KEY = 'mutation { createApiKey(input: { name: "minted", level: ADMIN }) { secret } }';
 
 async function memberCount(email: string): Promise<number> {
-  return app.orm.em.fork().count(Member, { organizationId: org.organization.id, email });
+  const { rows } = await app.pool.query<{ n: number }>(
+    'select count(*)::int as n from members where organization_id = $1 and email = $2',
+    [org.organization.id, email],
+  );
+  return rows[0].n;
 }
 
 describe('a sandbox credential cannot manage members (issue #9 item 4)', () => {
@@ -64,7 +67,9 @@ describe('a sandbox credential cannot manage members (issue #9 item 4)', () => {
     expect(demote.status).toBe(403);
     const remove = await app.graphql(org.keys.admin, REMOVE_MEMBER, { id: plain.id });
     expect(remove.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    const stored = await app.orm.em.fork().findOneOrFail(Member, { id: plain.id });
+    const {
+      rows: [stored],
+    } = await app.pool.query<{ role: string }>('select role from members where id = $1', [plain.id]);
     expect(stored.role).toBe(MemberRole.MEMBER);
   });
 

@@ -2,15 +2,14 @@ import { InvitationStatus } from '../../src/users/user.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { createGuest, removeGuest, resend } from '../users/guest-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, tenant } = await startSuite({ tenant: true })));
+beforeAll(async () => ({ app, org, tenant } = await sharedSuite({ tenant: true })));
 afterAll(() => app.stop());
 
 const REFUSED = {

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
+import { grantConsent } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Issue #9 item 3: a tenant belongs to the organization it consented to. Before the fix any organization
@@ -23,13 +22,13 @@ const ONBOARD = /* GraphQL */ `
 `;
 const TENANT_STATUS = 'query ($id: UUID!) { tenant(id: $id) { status } }';
 
-let app: TestApp;
+let app: SharedApp;
 let cloud: SimulatedCloud;
 let owner: OrganizationWithKeys;
 let intruder: OrganizationWithKeys;
 
 beforeAll(async () => {
-  ({ app, org: owner, other: intruder } = await startSuite({ jobs: true, other: true }));
+  ({ app, org: owner, other: intruder } = await sharedSuite({ jobs: true, other: true }));
   cloud = app.deps.clouds as SimulatedCloud;
 });
 afterAll(() => app.stop());

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { grantConsent } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #32 item 1: an upstream tenant belongs to one environment of one organization. Before the fix a
@@ -20,13 +19,13 @@ const ONBOARD = /* GraphQL */ `
   }
 `;
 
-let app: TestApp;
+let app: SharedApp;
 let cloud: SimulatedCloud;
 let owner: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
 beforeAll(async () => {
-  ({ app, org: owner, other } = await startSuite({ other: true }));
+  ({ app, org: owner, other } = await sharedSuite({ other: true }));
   cloud = app.deps.clouds as SimulatedCloud;
 });
 afterAll(() => app.stop());

@@ -1,6 +1,6 @@
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import type { Scope } from '../../src/core/scope.js';
-import type { TestApp } from './test-app.js';
+import type { TestServer } from './shared-suite.js';
 
 /**
  * Plan tests for lists (issue #11): a list must read its page through an ordered index and stop after
@@ -127,7 +127,7 @@ const READ_STATEMENT = /^(select|with)\b/i;
  * so the service role's plan can look better than the request's).
  */
 export async function explainAnalyze(
-  app: TestApp,
+  app: TestServer,
   statement: string,
   session?: Scope,
   options: { buffers?: boolean } = {},
@@ -157,7 +157,7 @@ export async function explainAnalyze(
  * rows. For single-row lookups (a uniqueness check) rather than pages.
  */
 export async function expectStatementReadsFewRows(
-  app: TestApp,
+  app: TestServer,
   statement: string,
   session: Scope,
   table: string,
@@ -185,7 +185,7 @@ export async function expectStatementReadsFewRows(
  * fails, naming statement and node, when one of them reads more than O(limit) rows for its page.
  */
 export async function expectListReadsItsPage(
-  app: TestApp,
+  app: TestServer,
   request: () => Promise<{ status: number }>,
   budget: PageBudget,
 ): Promise<void> {
@@ -213,7 +213,7 @@ export async function expectListReadsItsPage(
  * then ANALYZEs the table so the planner sees the new size: a few thousand rows in a second, for any table.
  */
 export async function multiplyRows(
-  app: TestApp,
+  app: TestServer,
   table: string,
   templateId: string,
   copies: number,
@@ -271,7 +271,7 @@ export async function multiplyRows(
  * `path` may carry its own query (filters, sort); page and limit are added.
  */
 export async function expectPagesReadTheirRows(
-  app: TestApp,
+  app: TestServer,
   path: string,
   /** Without `scope`, the plans are the service role's (see PageBudget.session). */
   caller: { key: string; scope?: Scope },
@@ -293,7 +293,7 @@ export async function expectPagesReadTheirRows(
  * sends the request (and checks its status); the statements it costs must be the same at limit 5 and 100.
  */
 export async function expectStatementsConstantInLimit(
-  app: TestApp,
+  app: TestServer,
   read: (limit: number) => Promise<void>,
 ): Promise<void> {
   await read(5); // warm-up: caches the key

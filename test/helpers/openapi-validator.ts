@@ -9,8 +9,9 @@ import addFormats from 'ajv-formats';
  * be one the operation lists, the body must match that status's schema, the required headers must be there. A lie
  * of the document (or of the server) fails the test that met it, naming the request and the ajv error.
  *
- * Loaded and compiled once per test file (jest gives each file its own module registry); each response schema is
- * compiled the first time an answer needs it.
+ * Loaded and compiled once per test file with a server of its own (jest gives each file its own module registry),
+ * once per jest worker for the files on the shared server (shared-server.ts); each response schema is compiled
+ * the first time an answer needs it.
  */
 
 type Json = { [key: string]: unknown };

@@ -1,6 +1,6 @@
 import type { Scope } from '../../src/core/scope.js';
 import { explainAnalyze } from './list-plan.js';
-import type { TestApp } from './test-app.js';
+import type { TestServer } from './shared-suite.js';
 
 /**
  * A search statement a request sent, planned as it ran (the application role under the policies, `scope`): no
@@ -9,7 +9,7 @@ import type { TestApp } from './test-app.js';
  * EXPLAIN shows no nodes inside them. The table must be big enough for that to mean something (over 200 pages).
  */
 export async function expectSearchTouchesFewUserPages(
-  app: TestApp,
+  app: TestServer,
   statement: string,
   scope: Scope,
 ): Promise<void> {

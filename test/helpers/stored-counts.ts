@@ -1,4 +1,4 @@
-import type { TestApp } from './test-app.js';
+import type { TestServer } from './shared-suite.js';
 
 /**
  * Counts kept by triggers next to a recount from the raw rows, for one organization: each statement takes the
@@ -6,7 +6,7 @@ import type { TestApp } from './test-app.js';
  * so a test compares them with toEqual.
  */
 export async function storedAndRecounted(
-  app: TestApp,
+  app: TestServer,
   organizationId: string,
   statements: { stored: string; recounted: string },
 ): Promise<{ stored: string[]; recounted: string[] }> {

@@ -2,7 +2,7 @@ import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from './envelope.js';
 import { eventually } from './eventually.js';
-import type { TestApp } from './test-app.js';
+import type { TestServer } from './shared-suite.js';
 
 /**
  * A tenant sync as GET /v1/tenants/:id/syncs/:syncId answers it. Written by hand, not DataOf<'getTenantSync'>: the
@@ -25,7 +25,7 @@ const FINAL: string[] = [JobStatus.COMPLETED, JobStatus.FAILED];
  * that does not end within `timeout` fails the test. Which end is right is the caller's to assert.
  */
 export async function syncAndWait(
-  app: TestApp,
+  app: TestServer,
   org: OrganizationWithKeys,
   tenantId: string,
   timeout = 20_000,

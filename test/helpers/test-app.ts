@@ -27,7 +27,7 @@ import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import type { DeviceActionSettings } from '../../src/devices/device-action.settings.js';
 
-import { assertMatchesOpenApi } from './openapi-validator.js';
+import { ApiClient } from './api-client.js';
 import { SqlCounter } from './sql-counter.js';
 
 let schemaPromise: Promise<GraphQLSchema> | null = null;
@@ -84,19 +84,10 @@ export interface TestAppOptions {
   deviceActions?: Partial<DeviceActionSettings>;
 }
 
-export interface ApiResponse<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
+export type { ApiResponse, RequestOptions } from './api-client.js';
 
-export interface RequestOptions {
-  key?: string;
-  body?: unknown;
-  /** Sent as is (not JSON-encoded). */
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
+/** Where every test server's clock starts (a shared server's, at each file it serves). */
+export const TEST_CLOCK_START = '2026-11-01T12:00:00Z';
 
 /** A job's wait on the clock: it moves to the wait's end, unless another waiter moved it past already. */
 async function moveClockTo(clock: MovableClock, ms: number): Promise<void> {
@@ -106,9 +97,9 @@ async function moveClockTo(clock: MovableClock, ms: number): Promise<void> {
 }
 
 /** A running server on an ephemeral loopback port, with its own database and a movable clock. */
-export class TestApp {
+export class TestApp extends ApiClient {
   private constructor(
-    readonly baseUrl: string,
+    baseUrl: string,
     readonly databaseUrl: string,
     readonly orm: MikroORM,
     readonly pool: pg.Pool,
@@ -116,9 +107,11 @@ export class TestApp {
     readonly deps: AppDeps,
     readonly sql: SqlCounter,
     private readonly app: App,
-    private readonly runner: Runner | null,
     private readonly listener: PgListener,
-  ) {}
+    private readonly jobOptions: { staleAfterMs?: number },
+  ) {
+    super(baseUrl);
+  }
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const url = options.databaseUrl ?? (await createTestDatabase());
@@ -133,7 +126,7 @@ export class TestApp {
     const pool = openTimedPool(url, 10, options.databaseTimeouts);
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
+    const clock = new MovableClock(new Date(TEST_CLOCK_START));
     const deps: AppDeps = {
       clock,
       clouds: new SimulatedCloud(orm, clock),
@@ -172,52 +165,33 @@ export class TestApp {
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;
-    const runner = options.jobs
-      ? await startJobRunner({
-          pgPool: pool,
-          taskList: taskList(orm, deps),
-          concurrency: 2,
-          // The server's default, so job tests run the queue as production does.
-          localQueueSize: loadConfig({}).workerLocalQueueSize,
-          pollIntervalMs: 50,
-          staleAfterMs: options.jobStaleAfterMs,
-          log: () => undefined,
-        })
-      : null;
-    return new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, runner, listener);
+    const testApp = new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, listener, {
+      staleAfterMs: options.jobStaleAfterMs,
+    });
+    if (options.jobs) await testApp.runJobs(true);
+    return testApp;
   }
 
-  async request<T = unknown>(
-    method: string,
-    path: string,
-    options: RequestOptions = {},
-  ): Promise<ApiResponse<T>> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.key) headers.authorization = `Bearer ${options.key}`;
-    let body: string | undefined = options.rawBody;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    } else if (body !== undefined) {
-      headers['content-type'] ??= 'application/json';
+  private runner: Runner | null = null;
+
+  /** Starts or stops this server's job runner (TestAppOptions' `jobs`; the shared server's follows each file's). */
+  async runJobs(on: boolean): Promise<void> {
+    if (on && !this.runner) {
+      this.runner = await startJobRunner({
+        pgPool: this.pool,
+        taskList: taskList(this.orm, this.deps),
+        concurrency: 2,
+        // The server's default, so job tests run the queue as production does.
+        localQueueSize: loadConfig({}).workerLocalQueueSize,
+        pollIntervalMs: 50,
+        staleAfterMs: this.jobOptions.staleAfterMs,
+        log: () => undefined,
+      });
+    } else if (!on && this.runner) {
+      const runner = this.runner;
+      this.runner = null;
+      await runner.stop();
     }
-    const response = await fetch(this.baseUrl + path, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON (e.g. the Apollo landing page): keep the text
-    }
-    // Every REST answer must be one the OpenAPI document describes (test/helpers/openapi-validator.ts).
-    assertMatchesOpenApi({
-      method,
-      url: response.url,
-      status: response.status,
-      headers: response.headers,
-      body: parsed,
-    });
-    return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
   /** Connections the HTTP server holds open right now (sockets not yet destroyed). */
@@ -227,22 +201,8 @@ export class TestApp {
     );
   }
 
-  /** POST /graphql; returns the whole response (data and errors). */
-  async graphql<T = Record<string, unknown>>(
-    key: string | undefined,
-    query: string,
-    variables: Record<string, unknown> = {},
-  ): Promise<
-    ApiResponse<{
-      data?: T;
-      errors?: Array<{ message: string; extensions: { code: string; details?: Record<string, unknown> } }>;
-    }>
-  > {
-    return this.request('POST', '/graphql', { key, body: { query, variables } });
-  }
-
   async stop(): Promise<void> {
-    await this.runner?.stop();
+    await this.runJobs(false);
     await this.app.stop();
     await new Promise<void>((resolve) => this.app.server.close(() => resolve()));
     await this.listener.stop();

@@ -2,13 +2,13 @@
  * /graphql's Express handler (src/http/graphql-middleware.ts, issue #31): Apollo's executeHTTPGraphQLRequest with
  * the query string found without url.parse and the answer written with its length, as the express5 integration did.
  */
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await sharedApp();
   org = await createOrganizationWithKeys(app);
 });
 afterAll(() => app?.stop());

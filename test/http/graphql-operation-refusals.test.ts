@@ -1,12 +1,11 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 /** The client's mistakes graphql-js answers itself, answered 400 by the graphql-jit executor too (not a 500). */

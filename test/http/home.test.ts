@@ -1,10 +1,9 @@
 /** Issue #33 item 7: `GET /` points a newcomer at the docs, the IDEs, the OpenAPI document and health. */
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 beforeAll(async () => {
-  ({ app } = await startSuite());
+  ({ app } = await sharedSuite());
 });
 afterAll(() => app.stop());
 

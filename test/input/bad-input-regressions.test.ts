@@ -2,20 +2,19 @@ import { gzipSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { expectEnvelope, expectInvalid, rowCount, tableHash } from './input-kit.js';
 
 /** One regression test per root cause of issue #18 and the input part of #9 item 8 (docs/api.md). */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let userId: string;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
   userId = (await createUser(app, tenant)).id;
 });
 afterAll(() => app.stop());

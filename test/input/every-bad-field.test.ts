@@ -14,20 +14,19 @@ import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { buildAppSchema } from '../../src/schema.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #32 item 2: a 400 names every bad field at once. For every route that takes two or more inputs a
  * wrong value can be given (a query parameter, a field of a spread body), this sends two bad ones together
  * (a wrong type, or `limit=500`, a rule checked only after the types) and expects both in `details.fields`.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenantId: string;
 
 beforeAll(async () => {
-  const suite = await startSuite({ tenant: true });
+  const suite = await sharedSuite({ tenant: true });
   ({ app, org } = suite);
   tenantId = suite.tenant.id;
 });

@@ -1,5 +1,6 @@
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 
 /** The failure envelope of SPEC 2.1 with INVALID_REQUEST naming `field` (and nothing else is checked). */
 export function expectInvalid(res: ApiResponse<Envelope>, field: string): void {
@@ -18,14 +19,20 @@ export function expectEnvelope(res: ApiResponse<Envelope>, status: number, code:
   expect(res.body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
 }
 
-/** Rows of a table, counted across organizations (the scope filter is SQL-level here). */
-export async function rowCount(app: TestApp, table: string): Promise<number> {
-  const { rows } = await app.pool.query<{ count: number }>(`select count(*)::int as count from ${table}`);
+/**
+ * Rows of a table, counted across organizations (the scope filter is SQL-level here), or only the given
+ * organization's (on the shared server, other files' rows are in the same tables).
+ */
+export async function rowCount(app: TestServer, table: string, organizationId?: string): Promise<number> {
+  const { rows } = await app.pool.query<{ count: number }>(
+    `select count(*)::int as count from ${table}${organizationId ? ' where organization_id = $1' : ''}`,
+    organizationId ? [organizationId] : [],
+  );
   return rows[0].count;
 }
 
 /** A fingerprint of a table's whole content: equal before and after means nothing was written. */
-export async function tableHash(app: TestApp, table: string): Promise<string> {
+export async function tableHash(app: TestServer, table: string): Promise<string> {
   const { rows } = await app.pool.query<{ hash: string | null }>(
     `select md5(string_agg(t::text, '|' order by t::text)) as hash from ${table} t`,
   );

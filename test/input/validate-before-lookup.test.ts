@@ -1,19 +1,18 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { expectInvalid, rowCount } from './input-kit.js';
 
 /**
  * #18.5: an invalid body is answered before any slow work. The resolver stands in for DNS and counts its
  * calls, so the test needs no clock: the host of an otherwise invalid request is never looked up.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 const lookedUp: string[] = [];
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({
+  ({ app, org } = await sharedSuite({
     webhooks: {
       resolveHost: async (hostname) => {
         lookedUp.push(hostname);
@@ -34,7 +33,7 @@ it('answers a Slack connect with invalid events without looking its host up', as
   });
   expectInvalid(res, 'events[0]');
   expect(lookedUp).toEqual([]);
-  expect(await rowCount(app, 'webhooks')).toBe(0);
+  expect(await rowCount(app, 'webhooks', org.organization.id)).toBe(0);
 });
 
 it('answers a webhook with invalid headers without looking its host up', async () => {

@@ -1,4 +1,4 @@
-import type { TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 /** What the license tests share: the envelope shape and direct reads of the database (outside any scope). */
@@ -28,7 +28,7 @@ export interface SeatState {
 }
 
 /** The seat counter, the assignment rows, the cloud's assignments and the events of one SKU of a tenant. */
-export async function seatState(app: TestApp, tenantId: string, skuId: string): Promise<SeatState> {
+export async function seatState(app: TestServer, tenantId: string, skuId: string): Promise<SeatState> {
   const { rows } = await app.pool.query<{
     consumed: number;
     total: number;

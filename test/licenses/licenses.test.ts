@@ -1,9 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createLicenseUser, createSku, createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   seatState,
   type AssignmentBody,
@@ -12,11 +10,11 @@ import {
   type RemovalBody,
 } from './license-test-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 const MINUTE_MS = 60_000;

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
 import { MemberRole } from '../../src/members/member.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import {
   Browser,
   createMember,
@@ -10,16 +9,16 @@ import {
   REDIRECT_URI,
   type RegisteredClient,
 } from '../factories/oauth.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let registered: RegisteredClient;
 let owner: { email: string; password: string };
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   owner = await createMember(app, org.organization.id, { email: 'ana.owner@example.com' });
   registered = await createOAuthClient(app, org.scope, {
     name: 'Acme <PSA> & "Friends"',
@@ -126,9 +125,9 @@ describe('POST /oauth/authorize: signing in and consenting', () => {
     expect(params.code).toMatch(/^svc_ac_/);
     expect(params.state).toBe('xyz-123');
     // Stored hashed only.
-    const rows = await app.orm.em
-      .getConnection()
-      .execute<Array<{ code_hash: string }>>('select code_hash from oauth_authorization_codes');
+    const { rows } = await app.pool.query<{ code_hash: string }>(
+      'select code_hash from oauth_authorization_codes',
+    );
     expect(rows.map((r) => r.code_hash)).toContain(createHash('sha256').update(params.code).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(params.code);
   });

@@ -1,15 +1,13 @@
 import { createHash } from 'node:crypto';
-import { OAuthClient } from '../../src/oauth/oauth-client.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 type ClientBody = ItemOf<'listOAuthClients'>;
@@ -27,8 +25,12 @@ describe('OAuth client registration (settings area, Admin)', () => {
     const { client, clientId, clientSecret } = created.body.data;
     expect(client).toMatchObject({ clientId, name: 'PSA', environment: 'sandbox', revokedAt: null });
     expect(clientSecret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
-    const stored = await app.orm.em.fork().findOneOrFail(OAuthClient, { id: client.id }, { filters: false });
-    expect(stored.secretHash).toBe(createHash('sha256').update(clientSecret).digest('hex'));
+    const {
+      rows: [stored],
+    } = await app.pool.query<{ secret_hash: string }>('select secret_hash from oauth_clients where id = $1', [
+      client.id,
+    ]);
+    expect(stored.secret_hash).toBe(createHash('sha256').update(clientSecret).digest('hex'));
 
     const listed = await app.request<Envelope<ClientBody[]>>('GET', '/v1/api/settings/oauth-clients', {
       key: org.keys.admin,

@@ -7,19 +7,18 @@ import {
   openIdConfiguration,
   type RegisteredClient,
 } from '../factories/oauth.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let registered: RegisteredClient;
 let member: { email: string; password: string };
 let config: client.Configuration;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   await createTenant(app, org.scope, { name: 'Contoso Flow' });
   member = await createMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);

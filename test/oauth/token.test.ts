@@ -12,17 +12,16 @@ import {
 } from '../factories/oauth.js';
 import { sha256 } from '../../src/oauth/oauth-secrets.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let registered: RegisteredClient;
 let member: { email: string; password: string };
 let config: client.Configuration;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   member = await createMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);
   config = openIdConfiguration(app, registered);

@@ -1,10 +1,10 @@
 import { DOCS_TITLE } from '../../rest-adapter/openapi/serve.js';
-import { TestApp } from '../helpers/test-app.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
 /** GET /openapi.json and the API reference at /docs, served from npm assets without a key and without a CDN. */
-let app: TestApp;
+let app: SharedApp;
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await sharedApp();
 }, 60_000);
 afterAll(() => app.stop());
 

@@ -1,8 +1,7 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
 import { createMember, createOAuthClient } from '../factories/oauth.js';
-import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 
 /**
@@ -11,13 +10,13 @@ import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
  */
 const ITEMS = 12;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let webhookId: string;
 
 beforeAll(async () => {
   // No job runner: deliveries stay pending, and the webhooks' public address is never contacted.
-  ({ app, org } = await startSuite({ webhooks: { resolveHost: async () => ['93.184.215.14'] } }));
+  ({ app, org } = await sharedSuite({ webhooks: { resolveHost: async () => ['93.184.215.14'] } }));
   const webhooks = [];
   for (let i = 0; i < ITEMS; i++)
     webhooks.push(

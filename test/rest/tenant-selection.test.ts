@@ -4,24 +4,22 @@ import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Tenant-scoped /api routes select their tenant with X-Tenant-Id or ?tenantId= (DECISIONS "Identity and
  * tenancy"), declared once per route (`tenant: '<variable>'`) and handled by the generic REST handler.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 let deleted: User;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   deleted = await createUser(app, tenant);
   const res = await app.request('DELETE', `/v1/tenants/${tenant.id}/users/${deleted.id}`, {
     key: org.keys.admin,

@@ -6,20 +6,19 @@ import { operationRequirements } from '../../src/http/operation-requirements.js'
 import { buildAppSchema } from '../../src/schema.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * One way to require a permission: a row of the permission table on the field, and, where an argument makes
  * the action stricter (offboarding with `deleteUser`), that argument's row declared on the field as well, so
  * the GraphQL pre-check refuses before the input is coerced, as it does for the field's own requirement.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let schema: GraphQLSchema;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   schema = await buildAppSchema();
 });
 afterAll(() => app.stop());

@@ -1,7 +1,6 @@
 import { impliedPermissions, Permission } from '../../src/core/permissions.js';
 import type { TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
 import {
   createMember,
   createOAuthClient,
@@ -9,16 +8,14 @@ import {
   type RegisteredClient,
 } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createLicenseUser, createSku, createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
 import { refreshCatalog } from '../backup/backup-kit.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let sku: TenantLicense;
@@ -30,7 +27,7 @@ let webhookId: string;
 const HOOK_URL = 'http://127.0.0.1:9/hook';
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ webhooks: { allowPrivateTargets: true } }));
+  ({ app, org } = await sharedSuite({ webhooks: { allowPrivateTargets: true } }));
   webhookId = (await createWebhook(app, org.keys.admin, { url: HOOK_URL, events: ['user.*'] })).id;
   tenant = await createTenant(app, org.scope);
   sku = await createSku(app, tenant, { total: 100 });

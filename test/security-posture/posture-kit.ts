@@ -1,29 +1,23 @@
 import { request as httpRequest } from 'node:http';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-posture.js';
-import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { Scope } from '../../src/core/scope.js';
+import { createTenant } from '../factories/shared.js';
 
 export const CONTROL_IDS = SIMULATED_SECURITY_CONTROLS.map((control) => control.controlId);
 
-export function simulatedCloud(app: TestApp): SimulatedCloud {
+export function simulatedCloud(app: TestServer): SimulatedCloud {
   return app.deps.clouds as SimulatedCloud;
 }
 
 /** Copies the tenant's security controls from the simulated cloud, as a sync does. */
-export async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
-  const controls = await simulatedCloud(app).listSecurityControls(tenant.externalId);
-  await reconcileRecommendations(
-    app.orm.em.fork(),
-    { organizationId: tenant.organizationId, environment: tenant.environment },
-    tenant.id,
-    controls,
-    app.clock.now(),
-  );
+export function syncPosture(app: TestServer, tenant: Tenant): Promise<void> {
+  return onServer(app, 'syncPosture', tenant);
 }
 
 /**
@@ -31,7 +25,7 @@ export async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
  * Defaults to every control open.
  */
 export async function postureTenant(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   open: readonly string[] = CONTROL_IDS,
 ): Promise<Tenant> {
@@ -49,7 +43,7 @@ export async function postureTenant(
 
 /** A GET with a JSON body (fetch refuses one, SPEC 4.3 sends one): plain node:http. */
 export function getWithBody<T>(
-  app: TestApp,
+  app: TestServer,
   path: string,
   key: string,
   body: unknown,
@@ -86,7 +80,7 @@ export function getWithBody<T>(
 }
 
 /** Row counts of every table an apply could touch, and a digest of the simulated cloud's controls. */
-export async function postureFootprint(app: TestApp): Promise<Record<string, string>> {
+export async function postureFootprint(app: TestServer): Promise<Record<string, string>> {
   const { rows } = await app.pool.query<Record<string, string>>(`
     select (select count(*) from recommendation_apply_operations)::text as operations,
            (select count(*) from recommendation_apply_results)::text as results,
@@ -99,7 +93,7 @@ export async function postureFootprint(app: TestApp): Promise<Record<string, str
 }
 
 /** A synced tenant where only `controlId` is known to be unmet (the others as generated). */
-export async function tenantMissing(app: TestApp, scope: Scope, controlId: string): Promise<Tenant> {
+export async function tenantMissing(app: TestServer, scope: Scope, controlId: string): Promise<Tenant> {
   const tenant = await createTenant(app, scope);
   await simulatedCloud(app).posture.setControl(tenant.externalId, controlId, {
     compliant: false,

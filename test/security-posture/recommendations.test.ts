@@ -1,25 +1,24 @@
-import { expireSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
+import { onServer } from '../helpers/on-server.js';
 import { DAY_MS } from '../../src/core/clock.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { cronItems } from '../../src/tasks.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { getWithBody, postureTenant } from './posture-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 
 type RecommendationBody = DataOf<'getSecurityRecommendation'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let first: Tenant;
 let second: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ other: true }));
+  ({ app, org, other } = await sharedSuite({ other: true }));
   first = await postureTenant(app, org.scope, ['mfa-admin-roles', 'dmarc-records', 'tamper-protection']);
   second = await postureTenant(app, org.scope, ['mfa-admin-roles', 'safe-links']);
 });
@@ -259,11 +258,11 @@ describe('dismiss, snooze and reopen (SPEC 3.3)', () => {
       expect((await list('?status=snoozed')).body.data.map((r) => r.id)).toEqual(['dmarc-records']);
 
       app.clock.advance(days * DAY_MS - 1);
-      expect(await expireSnoozes(app.orm, app.deps)).toBe(0);
+      expect(await onServer(app, 'expireSnoozes')).toBe(0);
       expect((await list('?status=snoozed')).body.data.map((r) => r.id)).toEqual(['dmarc-records']);
 
       app.clock.advance(1);
-      expect(await expireSnoozes(app.orm, app.deps)).toBe(1);
+      expect(await onServer(app, 'expireSnoozes')).toBe(1);
       const open = await app.request<Envelope<RecommendationBody>>(
         'GET',
         `/api/security/recommendations/dmarc-records?tenantIds=${first.id}`,

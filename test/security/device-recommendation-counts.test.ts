@@ -2,10 +2,9 @@ import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import { BACK_FILL } from '../../src/db/migrations/Migration20261228090000_device_recommendation_counts.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import { storedAndRecounted as storedCounts } from '../helpers/stored-counts.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api, seedSecurity } from './security-kit.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -15,7 +14,7 @@ import { eventually } from '../helpers/eventually.js';
  * a multi-row insert, updates adding and removing codes, updates touching no code, deletes, concurrent writers
  * and a tenant's deletion; and the route must answer what counting the devices answered.
  */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenants: Tenant[];
 
@@ -23,7 +22,7 @@ const KEY = 'organization_id, environment, tenant_id, code';
 const CODES = [['update-os', 'enable-bitlocker'], ['update-os'], [], ['require-passcode', 'update-chrome']];
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await sharedSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   for (const [t, tenant] of tenants.entries())
     await seedSecurity(app, org.scope, tenant, {
@@ -47,7 +46,10 @@ async function expectExact(): Promise<void> {
   const { stored, recounted } = await storedAndRecounted();
   expect(stored.length).toBeGreaterThan(0);
   expect(stored).toEqual(recounted);
-  const { rows } = await app.pool.query(`select 1 from device_recommendation_counts where devices <= 0`);
+  const { rows } = await app.pool.query(
+    `select 1 from device_recommendation_counts where organization_id = $1 and devices <= 0`,
+    [org.organization.id],
+  );
   expect(rows).toEqual([]);
 }
 

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api, eventsOf, fieldsOf, seedSecurity, waitForAction } from './security-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 
@@ -12,11 +11,11 @@ type ActionBody = DataOf<'isolateDevice'>;
 
 type IsolationStatusBody = DataOf<'deviceIsolationStatus'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ jobs: true, other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ jobs: true, other: true })));
 afterAll(() => app.stop());
 
 /** Five devices across platforms, risks and states, plus an alert on the first. */

@@ -1,15 +1,14 @@
 import type { CloudDlpAlertRecord, CloudDlpPolicyRecord } from '../../src/cloud/security.provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api, fieldsOf, securityCloud, sync } from './security-kit.js';
 import type { ItemOf } from '../helpers/api-types.js';
 
 type PolicyBody = ItemOf<'listEndpointDlpPolicies'>;
 type DlpAlertBody = ItemOf<'listEndpointDlpAlerts'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -50,7 +49,7 @@ function hit(
 }
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   const cloud = securityCloud(app);
   const at = (hours: number) => new Date(app.clock.now().getTime() - hours * HOUR).toISOString();
   await cloud.addDlp(

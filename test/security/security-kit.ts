@@ -1,24 +1,24 @@
 import type { CloudAlertRecord, CloudDeviceRecord } from '../../src/cloud/security.provider.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { createJobContext } from '../../src/context.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { SYNC_STEPS } from '../../src/features.js';
-import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import type { SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import { eventually } from '../helpers/eventually.js';
 
 /** What the security tests share: calls with X-Tenant-Id, the simulated cloud's hooks, sync, job waits. */
 export type { Envelope };
 
-export function securityCloud(app: TestApp): SimulatedCloud['security'] {
+export function securityCloud(app: TestServer): SimulatedCloud['security'] {
   return (app.deps.clouds as SimulatedCloud).security;
 }
 
 /** A REST call to /api/security/... in a tenant (no header when `tenantId` is absent). */
 export function api<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown },
@@ -31,14 +31,13 @@ export function api<T>(
 }
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
-export function sync(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
-  const ctx = createJobContext(app.orm, app.deps, scope, 'system:test-sync');
-  return reconcileTenant(ctx, tenantId, SYNC_STEPS, async () => undefined);
+export function sync(app: TestServer, scope: Scope, tenantId: string): Promise<SyncSummary> {
+  return onServer(app, 'syncTenant', scope, tenantId);
 }
 
 /** Cloud devices and alerts for a tenant, then a sync: returns our ids by the cloud's. */
 export async function seedSecurity(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   tenant: Tenant,
   records: { devices?: Array<Partial<CloudDeviceRecord>>; alerts?: Array<Partial<CloudAlertRecord>> },
@@ -63,7 +62,7 @@ export async function seedSecurity(
 }
 
 /** Waits (reading the row directly) until a device action is Succeeded or Failed; returns its status. */
-export async function waitForAction(app: TestApp, actionId: string): Promise<string> {
+export async function waitForAction(app: TestServer, actionId: string): Promise<string> {
   return eventually(
     async () => {
       const { rows } = await app.pool.query<{ status: string }>(
@@ -79,7 +78,7 @@ export async function waitForAction(app: TestApp, actionId: string): Promise<str
 
 /** Outbox events of a kind in a tenant, oldest first. */
 export async function eventsOf(
-  app: TestApp,
+  app: TestServer,
   tenantId: string,
   kind: string,
 ): Promise<Array<{ details: Record<string, unknown>; severity: string }>> {
@@ -98,7 +97,7 @@ export const fieldsOf = (body: Envelope) =>
  * also exists in the simulated cloud (a comment reaches the cloud first), the device does not.
  */
 export async function insertSecurityRows(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   tenant: Tenant,
 ): Promise<{ alertId: string; deviceId: string }> {

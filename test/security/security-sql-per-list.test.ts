@@ -1,7 +1,6 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api } from './security-kit.js';
 
 /**
@@ -10,12 +9,12 @@ import { api } from './security-kit.js';
  */
 const ITEMS = 120;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
   const scope = [org.scope.organizationId, org.scope.environment, tenant.id, ITEMS];
   await app.pool.query(
     `insert into devices (id, organization_id, environment, tenant_id, external_id, device_name, os_platform,

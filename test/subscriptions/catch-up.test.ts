@@ -1,14 +1,13 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
-import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { bearer, connect, emitTestEvent, EVENT_FIELDS, waitUntilLive } from './subscription-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 /** The server's LISTEN connection, as PostgreSQL sees it. */

@@ -1,9 +1,9 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import type { AppDeps } from '../../src/core/service-context.js';
 import type { EventSeverity } from '../../src/core/events/domain-event.entity.js';
-import { recordEvent, type EventTenant } from '../../src/core/events/record-event.js';
+import type { EventTenant } from '../../src/core/events/record-event.js';
+import { onServer } from '../helpers/on-server.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { Scope } from '../../src/core/scope.js';
 import { check, eventually } from '../helpers/eventually.js';
 
@@ -159,14 +159,9 @@ export function bearer(key: string): Record<string, unknown> {
   return { authorization: `Bearer ${key}` };
 }
 
-export interface EventSource {
-  orm: MikroORM;
-  deps: AppDeps;
-}
-
 /** Commits a domain event straight into the outbox (and NOTIFY), as any service's emitEvent would. */
 export async function emitTestEvent(
-  source: EventSource,
+  app: TestServer,
   scope: Scope,
   event: {
     kind: string;
@@ -175,16 +170,13 @@ export async function emitTestEvent(
     details?: Record<string, unknown>;
   },
 ): Promise<string> {
-  const row = await source.orm.em.fork().transactional((em) =>
-    recordEvent(em, scope, source.deps, {
-      kind: event.kind,
-      severity: event.severity ?? 'informational',
-      tenant: event.tenant ?? null,
-      details: event.details ?? {},
-      actionPath: '/events',
-    }),
-  );
-  return row.id;
+  return onServer(app, 'commitEvent', scope, {
+    kind: event.kind,
+    severity: event.severity ?? 'informational',
+    tenant: event.tenant ?? null,
+    details: event.details ?? {},
+    actionPath: '/events',
+  });
 }
 
 /**

@@ -5,10 +5,9 @@ import {
   createApiKey,
   createOrganizationWithKeys,
   type OrganizationWithKeys,
-} from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+  createTenant,
+} from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   bearer,
   connect,
@@ -19,7 +18,7 @@ import {
   type WireEvent,
 } from './subscription-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -27,7 +26,7 @@ let secondTenant: Tenant;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'contoso.example' } }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: { domain: 'contoso.example' } }));
   secondTenant = await createTenant(app, org.scope, { domain: 'fabrikam.example' });
 });
 afterEach(async () => {

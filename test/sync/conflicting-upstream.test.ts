@@ -7,17 +7,16 @@
 import { readableSyncFailure } from '../../src/tenants/tenant-sync.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 beforeAll(
   async () =>
-    ({ app, org, tenant } = await startSuite({
+    ({ app, org, tenant } = await sharedSuite({
       jobs: true,
       tenant: { domain: 'conflicting-upstream.example' },
     })),

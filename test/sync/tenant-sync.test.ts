@@ -4,10 +4,9 @@ import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { SimulatedTenantSpec } from '../../src/cloud/simulated/index.js';
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
+import { grantConsent } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 
 interface Envelope<T> {
   success: boolean;
@@ -36,12 +35,12 @@ const ONBOARD = /* GraphQL */ `
   }
 `;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let cloud: SimulatedCloud;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  ({ app, org } = await sharedSuite({ jobs: true }));
   cloud = app.deps.clouds as SimulatedCloud;
 });
 afterAll(() => app.stop());

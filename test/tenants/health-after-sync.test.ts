@@ -6,15 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  ({ app, org } = await sharedSuite({ jobs: true }));
 });
 afterAll(() => app.stop());
 

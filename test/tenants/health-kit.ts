@@ -1,8 +1,8 @@
 import type { Scope } from '../../src/core/scope.js';
-import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { DataOf } from '../helpers/api-types.js';
 
 /**
@@ -14,7 +14,7 @@ const SEVERITY_RANK: Record<string, number> = { High: 4, Medium: 3, Low: 2, Info
 
 /** `count` alerts of the tenant with this severity and status; returns their ids. */
 export async function insertAlerts(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   tenant: Tenant,
   count: number,
@@ -43,7 +43,7 @@ export async function insertAlerts(
 
 /** `count` devices of the tenant in this compliance state; returns their ids. */
 export async function insertDevices(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   tenant: Tenant,
   count: number,
@@ -63,12 +63,12 @@ export async function insertDevices(
 }
 
 /** The one-minute job that recounts the tenants our writes marked (reads never recount). */
-export function recountMarked(app: TestApp): Promise<number> {
-  return new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
+export function recountMarked(app: TestServer): Promise<number> {
+  return onServer(app, 'recountMarkedTenants');
 }
 
 /** `health` of the tenant record (REST, SPEC's spelling), after the recount of marked tenants. */
-export async function healthOf(app: TestApp, key: string, tenant: Tenant): Promise<string> {
+export async function healthOf(app: TestServer, key: string, tenant: Tenant): Promise<string> {
   await recountMarked(app);
   const res = await app.request<Envelope<{ health: string }>>('GET', `/v1/tenants/${tenant.id}`, { key });
   if (res.status !== 200) throw new Error(`GET /v1/tenants/${tenant.id}: ${res.status}`);
@@ -78,7 +78,7 @@ export async function healthOf(app: TestApp, key: string, tenant: Tenant): Promi
 export type StatsBody = DataOf<'portalTenantStats'>;
 
 /** The portal's tenant stats, after the recount of marked tenants. */
-export async function portalStats(app: TestApp, key: string): Promise<StatsBody> {
+export async function portalStats(app: TestServer, key: string): Promise<StatsBody> {
   await recountMarked(app);
   const res = await app.request<Envelope<StatsBody>>('GET', '/api/msp-portal/tenants/stats', { key });
   if (res.status !== 200) throw new Error(`tenant stats: ${res.status}`);
@@ -103,7 +103,7 @@ export const NO_SIGNALS: HealthSignalCounts = {
 
 /** The signals counted here from every alert, device and snapshot row of the tenants (not the stored counts). */
 export async function countHealthSignals(
-  app: TestApp,
+  app: TestServer,
   ids: string[],
 ): Promise<Record<string, HealthSignalCounts>> {
   const result = Object.fromEntries(ids.map((id) => [id, { ...NO_SIGNALS }]));
@@ -142,7 +142,7 @@ export async function countHealthSignals(
 
 /** The signals stored in the tenants' portal aggregates (tenants without a row are left out). */
 export async function storedHealthSignals(
-  app: TestApp,
+  app: TestServer,
   ids: string[],
 ): Promise<Record<string, HealthSignalCounts>> {
   const { rows } = await app.pool.query<{

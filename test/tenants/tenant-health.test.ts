@@ -1,10 +1,9 @@
 import { BACKUP_AGE_CRITICAL_MS, BACKUP_AGE_WARNING_MS } from '../../src/tenants/tenant-health.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { backupTenant, refreshCatalog } from '../backup/backup-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys, createTenant } from '../factories/shared.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 import { healthOf, insertAlerts, insertDevices, portalStats, type StatsBody } from './health-kit.js';
 
 /**
@@ -15,11 +14,11 @@ import { healthOf, insertAlerts, insertDevices, portalStats, type StatsBody } fr
 
 const HOUR_MS = 3_600_000;
 
-let app: TestApp;
+let app: SharedApp;
 let start: Date;
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await sharedApp();
   start = app.clock.now();
 });
 afterAll(() => app.stop());

@@ -1,8 +1,7 @@
 import { JobStatus } from '../../src/tenants/sync-run.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -14,12 +13,12 @@ interface Envelope<T> {
 }
 type TenantBody = DataOf<'getTenant'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ jobs: true, other: true }));
+  ({ app, org, other } = await sharedSuite({ jobs: true, other: true }));
   for (let i = 0; i < 30; i++) {
     await createTenant(app, org.scope, {
       name: `Tenant ${String(i).padStart(2, '0')}`,

@@ -1,10 +1,11 @@
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { Envelope } from '../helpers/envelope.js';
 import type { ItemOf } from '../helpers/api-types.js';
 
 /** A request to /api/user-management-identity/users... in the tenant named by X-Tenant-Id. */
 export function um<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown; csv?: string },
@@ -23,7 +24,7 @@ export type ManagedUserBody = ItemOf<'searchUsers'>;
 
 /** Sets columns of a users row that the factory does not take (last sign-in, mail, type). */
 export async function setUserColumns(
-  app: TestApp,
+  app: TestServer,
   userId: string,
   columns: { last_sign_in_at?: Date | null; email?: string | null; user_type?: string },
 ): Promise<void> {

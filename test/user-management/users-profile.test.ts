@@ -1,23 +1,27 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserSource } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  createSku,
+  createTenant,
+  cloudUserOf,
+  createGroup,
+  createUser,
+  giveLicense,
+} from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { countUsers, eventsAbout, userRow } from '../users/user-test-kit.js';
 import { um } from './um-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'fabrikam.example' } }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: { domain: 'fabrikam.example' } }));
 });
 afterAll(() => app.stop());
 

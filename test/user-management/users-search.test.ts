@@ -2,14 +2,12 @@ import type { TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus, MfaStatus, UserSource } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createSku, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { setUserColumns, um, type ManagedUserBody } from './um-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -19,7 +17,7 @@ let people: Record<string, User>;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: { domain: 'contoso.example' } }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: { domain: 'contoso.example' } }));
   sku = await createSku(app, tenant, { total: 10, skuPartNumber: 'ENTERPRISEPACK', name: 'Office 365 E3' });
   const now = app.clock.now().getTime();
   people = {

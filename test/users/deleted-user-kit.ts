@@ -1,6 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import type { ApiResponse, TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
 import type { Envelope, UserBody } from './user-test-kit.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
@@ -12,7 +13,12 @@ export type PurgedUserBody = DataOf<'permanentlyDeleteUser'>;
 export const DAY = 86_400_000;
 
 /** Soft-deletes a user the way a client does (DELETE /v1/tenants/:id/users/:userId), expecting 200. */
-export async function softDelete(app: TestApp, key: string, tenant: Tenant, user: User): Promise<UserBody> {
+export async function softDelete(
+  app: TestServer,
+  key: string,
+  tenant: Tenant,
+  user: User,
+): Promise<UserBody> {
   const res = await app.request<Envelope<UserBody>>('DELETE', `/v1/tenants/${tenant.id}/users/${user.id}`, {
     key,
   });
@@ -22,7 +28,7 @@ export async function softDelete(app: TestApp, key: string, tenant: Tenant, user
 
 /** A request to an /api/identity route in the tenant named by X-Tenant-Id. */
 export function identity<T>(
-  app: TestApp,
+  app: TestServer,
   method: string,
   path: string,
   options: { key: string; tenantId?: string; body?: unknown },
@@ -34,24 +40,24 @@ export function identity<T>(
   });
 }
 
-export function listDeleted(app: TestApp, key: string, tenantId: string, query = '') {
+export function listDeleted(app: TestServer, key: string, tenantId: string, query = '') {
   return identity<DeletedUserBody[]>(app, 'GET', `/users/deleted${query}`, { key, tenantId });
 }
 
-export function restore(app: TestApp, key: string, tenantId: string, userId: string, body?: unknown) {
+export function restore(app: TestServer, key: string, tenantId: string, userId: string, body?: unknown) {
   return identity<UserBody>(app, 'POST', `/users/${userId}/restore`, { key, tenantId, body });
 }
 
-export function purge(app: TestApp, key: string, tenantId: string, userId: string) {
+export function purge(app: TestServer, key: string, tenantId: string, userId: string) {
   return identity<PurgedUserBody>(app, 'DELETE', `/users/${userId}/permanent`, { key, tenantId });
 }
 
-export async function scalar(app: TestApp, sql: string, params: unknown[]): Promise<number> {
+export async function scalar(app: TestServer, sql: string, params: unknown[]): Promise<number> {
   const { rows } = await app.pool.query<{ n: string }>(sql, params);
   return Number(rows[0].n);
 }
 
 /** Whether our users row exists (deleted or not). */
-export async function rowExists(app: TestApp, userId: string): Promise<boolean> {
+export async function rowExists(app: TestServer, userId: string): Promise<boolean> {
   return (await scalar(app, 'select count(*) as n from users where id = $1', [userId])) === 1;
 }

@@ -1,15 +1,12 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createSku, createTenant, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { DAY, listDeleted, softDelete } from './deleted-user-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -19,7 +16,7 @@ let active: User;
 let firstDeletedAt: Date;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   licensed = await createUser(app, tenant, { firstName: 'Lena', lastName: 'Licensed' });
   plain = await createUser(app, tenant, { firstName: 'Paul', lastName: 'Plain' });
   active = await createUser(app, tenant);

@@ -1,22 +1,19 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { Permission } from '../../src/core/permissions.js';
-import { createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createSku, createTenant, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { DAY, listDeleted, purge, restore, rowExists, softDelete } from './deleted-user-kit.js';
 import { cloudObjects, eventsAbout, userRow } from './user-test-kit.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 async function inCloud(externalId: string, target = tenant): Promise<boolean> {

@@ -1,22 +1,26 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  createSku,
+  createTenant,
+  cloudUserOf,
+  createGroup,
+  createUser,
+  giveLicense,
+} from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { DAY, listDeleted, restore, scalar, softDelete } from './deleted-user-kit.js';
 import { eventsAbout, userRow, type UserBody } from './user-test-kit.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({
+  ({ app, org, other, tenant } = await sharedSuite({
     other: true,
     tenant: { extraDomains: ['alias.example.org'] },
   }));

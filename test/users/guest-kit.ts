@@ -1,17 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { cloudUserRecord } from '../../src/cloud/provider.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { User } from '../../src/users/user.entity.js';
-import {
-  AccountStatus,
-  GuestSource,
-  InvitationStatus,
-  MfaStatus,
-  UserSource,
-  UserType,
-} from '../../src/users/user.enums.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { User } from '../../src/users/user.entity.js';
+import type { GuestFields } from './guest-factory.js';
+import { onServer } from '../helpers/on-server.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import { identity } from './deleted-user-kit.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
@@ -22,102 +14,39 @@ export type StaleGuestBody = ItemOf<'listStaleGuests'>;
 
 export const DAY = 86_400_000;
 
-export function invite(app: TestApp, key: string, tenantId: string, body: unknown) {
+export function invite(app: TestServer, key: string, tenantId: string, body: unknown) {
   return identity<GuestBody>(app, 'POST', '/users/invite', { key, tenantId, body });
 }
 
-export function listGuests(app: TestApp, key: string, tenantId: string, query = '?type=guest') {
+export function listGuests(app: TestServer, key: string, tenantId: string, query = '?type=guest') {
   return identity<GuestBody[]>(app, 'GET', `/users${query}`, { key, tenantId });
 }
 
-export function resend(app: TestApp, key: string, tenantId: string, userId: string) {
+export function resend(app: TestServer, key: string, tenantId: string, userId: string) {
   return identity<GuestBody>(app, 'POST', `/users/${userId}/resend-invite`, { key, tenantId });
 }
 
-export function staleGuests(app: TestApp, key: string, tenantId: string, query = '') {
+export function staleGuests(app: TestServer, key: string, tenantId: string, query = '') {
   return identity<StaleGuestBody[]>(app, 'GET', `/users/stale-guests${query}`, { key, tenantId });
 }
 
-export function removeGuest(app: TestApp, key: string, tenantId: string, userId: string) {
+export function removeGuest(app: TestServer, key: string, tenantId: string, userId: string) {
   return identity<DataOf<'removeGuest'>>(app, 'DELETE', `/users/${userId}`, { key, tenantId });
 }
 
-export function simulatedCloud(app: TestApp): SimulatedCloud {
+export function simulatedCloud(app: TestServer): SimulatedCloud {
   return app.deps.clouds as SimulatedCloud;
 }
 
-export interface GuestFields {
-  email?: string;
-  invitationStatus?: InvitationStatus;
-  guestSource?: GuestSource;
-  lastSignInAt?: Date | null;
-  invitedAt?: Date | null;
-  invitationSentAt?: Date | null;
-  invitationAcceptedAt?: Date | null;
-  createdAt?: Date;
-}
+export type { GuestFields } from './guest-factory.js';
 
 /** A guest of the tenant as a sync would have brought it (our row and its twin in the simulated cloud). */
-export async function createGuest(app: TestApp, tenant: Tenant, fields: GuestFields = {}): Promise<User> {
-  const em = app.orm.em.fork();
-  const email = fields.email ?? `guest-${randomUUID().slice(0, 8)}@partner.example.org`;
-  const createdAt = fields.createdAt ?? app.clock.now();
-  const status = fields.invitationStatus ?? InvitationStatus.ACCEPTED;
-  const invitedAt = fields.invitedAt === undefined ? createdAt : fields.invitedAt;
-  const user = em.create(User, {
-    organizationId: tenant.organizationId,
-    environment: tenant.environment,
-    tenantId: tenant.id,
-    externalId: randomUUID(),
-    firstName: 'Guest',
-    lastName: email.split('@')[0],
-    displayName: `Guest ${email}`,
-    userPrincipalName: `${email.replace('@', '_')}#EXT#@${tenant.domain}`,
-    userType: UserType.GUEST,
-    source: UserSource.CLOUD,
-    accountStatus: AccountStatus.ENABLED,
-    mfaStatus: MfaStatus.DISABLED,
-    email,
-    guestSource: fields.guestSource ?? GuestSource.B2B_COLLABORATION,
-    invitationStatus: status,
-    invitedAt,
-    invitationSentAt: fields.invitationSentAt === undefined ? invitedAt : fields.invitationSentAt,
-    invitationAcceptedAt:
-      fields.invitationAcceptedAt === undefined
-        ? status === InvitationStatus.ACCEPTED
-          ? createdAt
-          : null
-        : fields.invitationAcceptedAt,
-    lastSignInAt: fields.lastSignInAt ?? null,
-    createdAt,
-    updatedAt: createdAt,
-  });
-  await em.flush();
-  const record = cloudUserRecord({
-    externalId: user.externalId,
-    userPrincipalName: user.userPrincipalName,
-    displayName: user.displayName,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    userType: 'Guest',
-    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
-    createdAt: createdAt.toISOString(),
-    mail: email,
-    guest: {
-      source: user.guestSource!,
-      invitationStatus: status,
-      invitedBy: null,
-      invitedAt: invitedAt?.toISOString() ?? null,
-      invitationSentAt: user.invitationSentAt?.toISOString() ?? null,
-      acceptedAt: user.invitationAcceptedAt?.toISOString() ?? null,
-    },
-  });
-  await simulatedCloud(app).put(em, tenant.externalId, 'user', user.externalId, { ...record });
-  return user;
+export function createGuest(app: TestServer, tenant: Tenant, fields: GuestFields = {}): Promise<User> {
+  return onServer(app, 'createGuest', tenant, fields);
 }
 
 /** Invitation mails the simulated cloud sent to a guest (its outbox). */
-export async function mailsTo(app: TestApp, tenant: Tenant, userExternalId: string) {
+export async function mailsTo(app: TestServer, tenant: Tenant, userExternalId: string) {
   const { rows } = await app.pool.query<{ data: Record<string, unknown> }>(
     `select data from sim_cloud_objects
       where tenant_external_id = $1 and kind = 'invitation_mail' and data->>'userExternalId' = $2

@@ -2,13 +2,11 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { GuestSource, InvitationStatus } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { createGuest, DAY, listGuests } from './guest-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -16,7 +14,7 @@ let older: User;
 let newer: User;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   const start = app.clock.now();
   older = await createGuest(app, tenant, {
     email: 'older@partner.example.org',

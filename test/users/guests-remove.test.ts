@@ -1,20 +1,17 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser, cloudUserOf } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { listDeleted, restore } from './deleted-user-kit.js';
 import { createGuest, DAY, invite, listGuests, removeGuest } from './guest-kit.js';
-import { cloudUserOf } from '../factories/users.js';
 import { eventsAbout, userRow } from './user-test-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 describe('DELETE /api/identity/users/:id (remove guest user)', () => {

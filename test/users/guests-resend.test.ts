@@ -1,29 +1,23 @@
-import { createJobContext } from '../../src/context.js';
-import type { ServiceContext } from '../../src/core/service-context.js';
-import { SYNC_STEPS } from '../../src/features.js';
-import { reconcileTenant } from '../../src/tenants/tenant-reconcile.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { InvitationStatus } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { createGuest, DAY, invite, listGuests, mailsTo, resend, simulatedCloud } from './guest-kit.js';
 import { eventsAbout, userRow } from './user-test-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 /** A sync of the tenant, run here as the job would run it. */
-async function sync(t: Tenant) {
-  const ctx: ServiceContext = createJobContext(app.orm, app.deps, org.scope, 'system:tenant-sync');
-  return reconcileTenant(ctx, t.id, SYNC_STEPS, async () => undefined);
+function sync(t: Tenant) {
+  return onServer(app, 'syncTenant', org.scope, t.id);
 }
 
 async function invited(email: string, sendInvitation = true) {

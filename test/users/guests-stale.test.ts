@@ -2,13 +2,12 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { InvitationStatus } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { identity } from './deleted-user-kit.js';
 import { createGuest, DAY, staleGuests } from './guest-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -20,7 +19,7 @@ let recent: User;
 let noInvitation: User;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   start = app.clock.now();
   const at = (days: number) => new Date(start.getTime() + days * DAY);
   // Everyone created on day 0; what differs is what happened since.

@@ -1,4 +1,4 @@
-import type { TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { ActorBody } from '../actors/actor-kit.js';
 
 /** What the user tests share: the envelope, the wire shape of a user, and direct reads of the database. */
@@ -62,7 +62,7 @@ export interface UserRow {
   sessions_revoked_at: Date | null;
 }
 
-export async function countUsers(app: TestApp, tenantId: string): Promise<number> {
+export async function countUsers(app: TestServer, tenantId: string): Promise<number> {
   const { rows } = await app.pool.query<{ n: string }>(
     'select count(*) as n from users where tenant_id = $1',
     [tenantId],
@@ -70,7 +70,7 @@ export async function countUsers(app: TestApp, tenantId: string): Promise<number
   return Number(rows[0].n);
 }
 
-export async function userRow(app: TestApp, id: string): Promise<UserRow> {
+export async function userRow(app: TestServer, id: string): Promise<UserRow> {
   const { rows } = await app.pool.query<UserRow>('select * from users where id = $1', [id]);
   if (rows.length !== 1) throw new Error(`No users row ${id}`);
   return rows[0];
@@ -89,7 +89,7 @@ export interface EventRow {
 }
 
 /** Outbox rows about one user, oldest first. */
-export async function eventsAbout(app: TestApp, userId: string): Promise<EventRow[]> {
+export async function eventsAbout(app: TestServer, userId: string): Promise<EventRow[]> {
   const { rows } = await app.pool.query<EventRow>(
     `select kind, severity, payload from domain_events
       where payload->'details'->>'userId' = $1 order by occurred_at, kind`,
@@ -100,7 +100,7 @@ export async function eventsAbout(app: TestApp, userId: string): Promise<EventRo
 
 /** The objects of a tenant in the simulated cloud, of one kind. */
 export async function cloudObjects(
-  app: TestApp,
+  app: TestServer,
   tenantExternalId: string,
   kind: string,
 ): Promise<Array<Record<string, unknown>>> {

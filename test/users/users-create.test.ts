@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { cloudUserOf, createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { cloudUserOf, createUser } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   countUsers,
   eventsAbout,
@@ -13,7 +12,7 @@ import {
 } from './user-test-kit.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -21,7 +20,7 @@ let tenant: Tenant;
 const STRONG_PASSWORD = 'Correct-Horse-42';
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({
+  ({ app, org, other, tenant } = await sharedSuite({
     other: true,
     tenant: {
       domain: 'contoso.example',

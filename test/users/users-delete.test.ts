@@ -1,18 +1,16 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createSku, cloudUserOf, createGroup, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { cloudObjects, eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 function deleteUser(userId: string, key = org.keys.admin) {

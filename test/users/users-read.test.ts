@@ -1,14 +1,11 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createSku, createTenant, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { USER_WIRE_FIELDS, type Envelope, type UserBody } from './user-test-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -17,7 +14,7 @@ let deleted: User;
 const USER_COUNT = 30;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true }));
   for (let i = 0; i < USER_COUNT; i++) {
     newest = await createUser(app, tenant, {
       firstName: 'Person',

@@ -1,20 +1,17 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { AccountStatus, UserSource } from '../../src/users/user.enums.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createSku } from '../factories/licenses.js';
-import { cloudUserOf, createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createSku, cloudUserOf, createUser, giveLicense } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { eventsAbout, userRow, type Envelope, type UserBody } from './user-test-kit.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant } = await startSuite({
+  ({ app, org, other, tenant } = await sharedSuite({
     other: true,
     tenant: {
       domain: 'fabrikam.example',

@@ -1,11 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook as StandardWebhook, WebhookVerificationError } from 'standardwebhooks';
-import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   commitEvent,
   createWebhook,
@@ -41,13 +39,13 @@ function handVerify(
   });
 }
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
+  ({ app, org } = await sharedSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
 });
 afterAll(async () => {
   await app.stop();
@@ -78,7 +76,11 @@ describe('a delivery', () => {
 
   it('is accepted by the official standardwebhooks verifier, and carries the outbox payload', async () => {
     const verified = new StandardWebhook(webhook.secret!).verify(request.body, request.headers);
-    const stored = await app.orm.em.fork().findOneOrFail(DomainEvent, { id: eventId }, { filters: false });
+    const {
+      rows: [stored],
+    } = await app.pool.query<{ payload: unknown }>('select payload from domain_events where id = $1', [
+      eventId,
+    ]);
     expect(verified).toEqual(stored.payload);
     expect(Object.keys(JSON.parse(request.body) as object)).toEqual([
       'id',

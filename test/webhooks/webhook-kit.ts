@@ -1,7 +1,8 @@
-import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
+import type { NewEvent } from '../../src/core/events/record-event.js';
+import { onServer } from '../helpers/on-server.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { Envelope } from '../helpers/envelope.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { TestServer } from '../helpers/shared-suite.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 
@@ -14,7 +15,7 @@ export type DeliveryBody = ItemOf<'listWebhookDeliveries'>;
 
 /** POST /v1/webhooks with an Admin key; fails the test unless it is created. */
 export async function createWebhook(
-  app: TestApp,
+  app: TestServer,
   adminKey: string,
   body: Record<string, unknown>,
 ): Promise<WebhookWithSecretBody> {
@@ -28,27 +29,23 @@ export async function createWebhook(
 
 /** Commits one domain event through the one emission point, as any service would. */
 export async function commitEvent(
-  app: TestApp,
+  app: TestServer,
   scope: Scope,
   event: Partial<NewEvent> = {},
 ): Promise<string> {
-  const em = app.orm.em.fork();
-  const row = await em.transactional((tx) =>
-    recordEvent(tx, scope, app.deps, {
-      kind: 'user.created',
-      severity: 'informational',
-      tenant: null,
-      details: {},
-      actionPath: '/tenants',
-      ...event,
-    }),
-  );
-  return row.id;
+  return onServer(app, 'commitEvent', scope, {
+    kind: 'user.created',
+    severity: 'informational',
+    tenant: null,
+    details: {},
+    actionPath: '/tenants',
+    ...event,
+  });
 }
 
 /** Polls the delivery log until `done` holds for it. */
 export async function waitForDeliveries(
-  app: TestApp,
+  app: TestServer,
   key: string,
   webhookId: string,
   done: (deliveries: DeliveryBody[]) => boolean,

@@ -1,0 +1,111 @@
+/**
+ * What a test does with the app's own objects (its ORM and entity classes, services, the simulated cloud's
+ * store) rather than over HTTP: the factories and a few in-process steps of the kits. A file with a server of
+ * its own runs them here with its TestApp; on the jest worker's shared server (shared-server.ts) the server
+ * runs them, since only its ORM knows its entity classes. Test files and kits call them through `onServer`
+ * (on-server.ts), which loads this module only for a TestApp.
+ */
+import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import { scheduleDueImports } from '../../src/compliance/connector-import.js';
+import { createJobContext } from '../../src/context.js';
+import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
+import type { Scope } from '../../src/core/scope.js';
+import { SYNC_STEPS } from '../../src/features.js';
+import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
+import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import { createLicenseUser, createSku } from '../factories/licenses.js';
+import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
+import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant, grantConsent } from '../factories/tenants.js';
+import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
+import { createGuest } from '../users/guest-factory.js';
+import type { TestApp } from './test-app.js';
+
+/** Runs the tenant sync in-process (as the job would) and returns its summary. */
+function syncTenant(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
+  const ctx = createJobContext(app.orm, app.deps, scope, 'system:test-sync');
+  return reconcileTenant(ctx, tenantId, SYNC_STEPS, async () => undefined);
+}
+
+/** What the hourly backup catalog job does, for one tenant. */
+function refreshCatalog(app: TestApp, tenant: Tenant): Promise<number> {
+  const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
+  return refreshTenantSnapshots(createJobContext(app.orm, app.deps, scope, 'test'), tenant);
+}
+
+/** The compliance connectors' scheduler tick: queues the imports that are due. */
+function scheduleImports(app: TestApp): Promise<unknown> {
+  return scheduleDueImports(app.orm, app.deps);
+}
+
+/** The snooze cron's run: reopens the recommendations whose snooze ended. */
+function expireSnoozes(app: TestApp): Promise<number> {
+  return expireRecommendationSnoozes(app.orm, app.deps);
+}
+
+/** The portal's one-minute job: recounts the tenants that writes marked. */
+function recountMarkedTenants(app: TestApp): Promise<number> {
+  return new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
+}
+
+/** Copies the tenant's security controls from the simulated cloud, as a sync does. */
+async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
+  const controls = await (app.deps.clouds as SimulatedCloud).listSecurityControls(tenant.externalId);
+  await reconcileRecommendations(
+    app.orm.em.fork(),
+    { organizationId: tenant.organizationId, environment: tenant.environment },
+    tenant.id,
+    controls,
+    app.clock.now(),
+  );
+}
+
+/** Commits one domain event through the one emission point (outbox and NOTIFY), as any service would. */
+async function commitEvent(app: TestApp, scope: Scope, event: NewEvent): Promise<string> {
+  const row = await app.orm.em.fork().transactional((em) => recordEvent(em, scope, app.deps, event));
+  return row.id;
+}
+
+export const SERVER_SIDE = {
+  createOrganization,
+  createApiKey,
+  createOrganizationWithKeys,
+  createTenant,
+  grantConsent,
+  createUser,
+  cloudUserOf,
+  createGroup,
+  giveLicense,
+  createSku,
+  createLicenseUser,
+  createMember,
+  createOAuthClient,
+  issueAccessToken,
+  createGuest,
+  syncTenant,
+  refreshCatalog,
+  scheduleImports,
+  expireSnoozes,
+  recountMarkedTenants,
+  syncPosture,
+  commitEvent,
+};
+
+type ServerSide = typeof SERVER_SIDE;
+/** An operation with the app already given. */
+type Bound<F> = F extends (app: TestApp, ...rest: infer A) => infer R ? (...rest: A) => R : never;
+export type BoundServerSide = { [K in keyof ServerSide]: Bound<ServerSide[K]> };
+
+/** The operations bound to one app (the shared server's). */
+export function bindServerSide(app: TestApp): BoundServerSide {
+  return Object.fromEntries(
+    Object.entries(SERVER_SIDE).map(([name, operation]) => [
+      name,
+      (...rest: unknown[]) => (operation as (app: TestApp, ...rest: unknown[]) => unknown)(app, ...rest),
+    ]),
+  ) as BoundServerSide;
+}

@@ -1,0 +1,110 @@
+/**
+ * The jest worker's shared server: one TestApp per jest worker process, started on first use and serving every
+ * test file of that worker that asks for it (`sharedSuite`, test/helpers/shared-suite.ts).
+ *
+ * It runs outside the test files' vm contexts, from the compiled code in dist/ (loaded by test/environment.mjs),
+ * so a file that uses it does not evaluate the app's ~1,400 modules, build the schema, open an ORM or start a
+ * job runner of its own: those were most of a file's fixed cost. Jest runs one file at a time in a worker, so
+ * the server serves one file at a time; each file works in organizations of its own (the product's isolation),
+ * and `beginFile` gives it the rest of a fresh server's state.
+ *
+ * The fixtures are made here too, with the server's ORM (server-side.ts): the test file's own copies of the
+ * entity classes (its own module registry) are not the ones this ORM knows.
+ */
+import type pg from 'pg';
+import type { MovableClock } from '../../src/core/clock.js';
+import type { AppDeps } from '../../src/core/service-context.js';
+import { RATE_LIMIT_TABLE } from '../../src/http/rate-limit.js';
+import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
+import { assertMatchesOpenApi, type ObservedResponse } from './openapi-validator.js';
+import { bindServerSide, type BoundServerSide } from './server-side.js';
+import type { SqlCounter } from './sql-counter.js';
+import { TEST_CLOCK_START, TestApp } from './test-app.js';
+
+/** What a test file gets of the shared server. */
+export interface SharedServerHandle {
+  baseUrl: string;
+  databaseUrl: string;
+  clock: MovableClock;
+  /** The server's pool (the database owner's role, as TestApp's). */
+  pool: pg.Pool;
+  sql: SqlCounter;
+  deps: AppDeps;
+  /** server-side.ts's operations, run with this server's app. */
+  serverSide: BoundServerSide;
+  /** The OpenAPI check of answers, its document parsed and its validators compiled once for the worker. */
+  checkAnswer: (observed: ObservedResponse) => void;
+}
+
+export interface SharedServer {
+  /**
+   * The handle for the file starting now, with what a fresh server of its own had: the clock at its start, an
+   * empty SQL counter, empty per-address rate windows, an empty job queue, a job runner only if it asks, and
+   * its own webhook settings (TestAppOptions' `webhooks`).
+   */
+  beginFile(options: { jobs: boolean; webhooks?: Partial<WebhookSettings> }): Promise<SharedServerHandle>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A test file's argument as this realm's own: the file runs in its own vm context, whose Dates, arrays and plain
+ * objects are not this realm's (`instanceof Date` fails, and MikroORM then takes a Date for a string). Dates are
+ * copied, arrays and plain objects rebuilt; anything else (an entity the server made and returned) is kept.
+ */
+function fromTestRealm(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (Object.prototype.toString.call(value) === '[object Date]') return new Date((value as Date).getTime());
+  if (Array.isArray(value)) return value.map(fromTestRealm);
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  // A plain object's prototype is its realm's Object.prototype, whose own prototype is null.
+  const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
+  return plain
+    ? Object.fromEntries(Object.entries(value).map(([key, field]) => [key, fromTestRealm(field)]))
+    : value;
+}
+
+/** The operations, taking their arguments into this realm first. */
+function acrossRealms(operations: BoundServerSide): BoundServerSide {
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, operation]) => [
+      name,
+      (...rest: unknown[]) => (operation as (...rest: unknown[]) => unknown)(...rest.map(fromTestRealm)),
+    ]),
+  ) as BoundServerSide;
+}
+
+export async function startSharedServer(): Promise<SharedServer> {
+  const app = await TestApp.start();
+  const serverWebhooks = { ...app.deps.webhooks };
+  const handle: SharedServerHandle = {
+    baseUrl: app.baseUrl,
+    databaseUrl: app.databaseUrl,
+    clock: app.clock,
+    pool: app.pool,
+    sql: app.sql,
+    deps: app.deps,
+    serverSide: acrossRealms(bindServerSide(app)),
+    checkAnswer: assertMatchesOpenApi,
+  };
+  return {
+    async beginFile({ jobs, webhooks }) {
+      // The app reads its webhook settings from this one object at each use (webhookSettingsOf), requests and
+      // jobs alike: the file's own replace the previous file's.
+      const settings = app.deps.webhooks as Record<string, unknown>;
+      for (const key of Object.keys(settings)) delete settings[key];
+      Object.assign(settings, serverWebhooks, fromTestRealm(webhooks ?? {}));
+      // A file that starts no runner may check that its jobs wait in the queue: the runner runs only for files
+      // that ask, and jobs the previous file left queued are dropped, as its own database would have been.
+      // (`_private_jobs`: graphile-worker's table, as src/core/perf/graphile-worker-private-tables.ts uses it.)
+      await app.runJobs(jobs);
+      await app.pool.query('delete from graphile_worker._private_jobs where locked_at is null');
+      // Requests without valid credentials count per client address, and every file calls from 127.0.0.1:
+      // each file starts with the empty windows a server of its own had (organizations' are its own anyway).
+      await app.pool.query(`delete from ${RATE_LIMIT_TABLE} where key like 'ip:%'`);
+      app.clock.set(new Date(TEST_CLOCK_START));
+      app.sql.reset();
+      return handle;
+    },
+    stop: () => app.stop(),
+  };
+}
