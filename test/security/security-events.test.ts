@@ -1,5 +1,7 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys, createTenant } from '../factories/shared.js';
-import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createTenant } from '../factories/tenants.js';
+import { startSuite } from '../helpers/suite.js';
+import type { TestApp } from '../helpers/test-app.js';
 import {
   bearer,
   connect,
@@ -14,14 +16,14 @@ import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import { api, securityCloud, seedSecurity, sync, waitForAction } from './security-kit.js';
 
 /** Item 6 of issue #12: subscriptions and chat integrations receive the real alert.* and device.* events. */
-let app: SharedApp;
+let app: TestApp;
 let receiver: WebhookReceiver;
 let org: OrganizationWithKeys;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await sharedSuite({
+  ({ app, org } = await startSuite({
     jobs: true,
     webhooks: { allowPrivateTargets: true, retryScheduleMs: [] },
   }));
