@@ -63,6 +63,8 @@ export const LIST_BOUNDS: Readonly<Record<string, number | ArgumentBound>> = {
   'UserImportSubmission.generatedPasswords': 1,
   'Mutation.reorderEnrollmentRestrictions': 50, // a tenant's restrictions: MAX_ENROLLMENT_RESTRICTIONS
   'CloudConnection.capabilities': 60, // one per capability of MICROSOFT365_CAPABILITIES (35 today)
+  // At most one per capability too (a consent's missing permissions grouped by the areas they disable).
+  'TenantCloudPermissions.disabledCapabilities': 60,
   // Grow with the customer: at most the tenants onboarding lets one organization hold (src/tenants/tenant-limits.ts).
   'SecurityRecommendation.tenants': MAX_TENANTS_PER_ORGANIZATION,
   'RecommendationApplyOperationView.results': MAX_TENANTS_PER_ORGANIZATION,

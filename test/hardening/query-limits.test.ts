@@ -177,6 +177,8 @@ const WITHIN_THE_LIMIT_ONLY = new Set([
   'GET /webhooks/:id/deliveries',
   // "Apply to every open tenant": the job's work for up to 1,000 tenants, and their results.
   'POST /security/recommendations/:id/apply',
+  // A page of 100 tenants, each with the areas its consent's missing permissions disable (one per capability).
+  'GET /tenants',
 ]);
 
 /** Some value of an input type (only required fields), so the route's document can be costed. */
