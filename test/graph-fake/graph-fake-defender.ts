@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { defaultCode, defaultMessage, retryAfter, type Fault, type RecordedRequest } from './graph-fake.js';
 import { advance, postAction } from './graph-fake-defender-actions.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState } from './graph-fake-state.js';
 
 /**
  * Microsoft Defender for Endpoint's API on its own HTTPS origin, as the fake serves it (learn.microsoft.com,
@@ -39,7 +39,7 @@ export interface FakeDefender {
   nextOutcome: DefenderActionStatus;
 }
 
-const defenders = new WeakMap<FakeTenant, FakeDefender>();
+const defenders = tenantSlot<FakeDefender>('defender');
 
 export function fakeDefender(tenant: FakeTenant): FakeDefender {
   let defender = defenders.get(tenant);

@@ -19,7 +19,7 @@ import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import { assertMatchesOpenApi, type ObservedResponse } from './openapi-validator.js';
 import { bindServerSide, type BoundServerSide } from './server-side.js';
 import type { SqlCounter } from './sql-counter.js';
-import { TEST_CLOCK_START, TestApp } from './test-app.js';
+import { TEST_CLOCK_START, TestApp, type TestAppOptions } from './test-app.js';
 
 /** What a test file gets of the shared server. */
 export interface SharedServerHandle {
@@ -73,8 +73,9 @@ function acrossRealms(operations: BoundServerSide): BoundServerSide {
   ) as BoundServerSide;
 }
 
-export async function startSharedServer(): Promise<SharedServer> {
-  const app = await TestApp.start();
+/** `options`: the server's configuration for every file it serves (the shared live server's, shared-live-server.ts). */
+export async function startSharedServer(options: Omit<TestAppOptions, 'jobs'> = {}): Promise<SharedServer> {
+  const app = await TestApp.start(options);
   const serverWebhooks = { ...app.deps.webhooks };
   const handle: SharedServerHandle = {
     baseUrl: app.baseUrl,
