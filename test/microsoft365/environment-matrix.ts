@@ -26,6 +26,8 @@ export interface MatrixEnvironment {
   name: 'sandbox' | 'live';
   key: string;
   tenantId: string;
+  /** The customer tenant's id in its cloud. */
+  externalId: string;
   /** The customer's default domain (new users' UPNs). */
   domain: string;
   /** The user as the cloud holds it; null once purged (or never there). */
@@ -92,6 +94,7 @@ export async function startEnvironmentMatrix(): Promise<EnvironmentMatrix> {
       name,
       key,
       tenantId: tenant.id,
+      externalId,
       domain: tenant.domain,
       upstream,
       graphCalls,
