@@ -127,6 +127,24 @@ export default class MspTestEnvironment extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.global.__mspSharedServer = startSharedServer;
-    this.global.__mspSharedLiveServer = startSharedLiveServer;
+    this.global.__mspSharedLiveServer = () => {
+      this.usedSharedLiveServer = true;
+      return startSharedLiveServer();
+    };
+  }
+
+  /** Whether this file asked for the shared live server. */
+  usedSharedLiveServer = false;
+
+  /** The file is over (its afterAll hooks ran): its jobs stop and the live fake forgets it now (endFile). */
+  async teardown() {
+    try {
+      if (this.usedSharedLiveServer) {
+        const server = await sharedLiveServer?.catch(() => undefined);
+        await server?.endFile();
+      }
+    } finally {
+      await super.teardown();
+    }
   }
 }

@@ -31,6 +31,11 @@ export interface SharedLiveServerHandle extends SharedServerHandle {
 
 export interface SharedLiveServer {
   beginFile(options: { jobs: boolean; webhooks?: Partial<WebhookSettings> }): Promise<SharedLiveServerHandle>;
+  /**
+   * The file that used the server has ended (test/environment.mjs's teardown): its jobs stop (the runner once its
+   * running jobs end; the queued ones are dropped), then the fake forgets its tenants, faults and requests.
+   */
+  endFile(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,15 +48,19 @@ export async function startSharedLiveServer(): Promise<SharedLiveServer> {
     microsoft365: settings,
     deviceActions: { pollDelayMs: LIVE_DEVICE_ACTION_POLL_MS },
   });
+  // The jobs first, so nothing of the file calls the fake once it is reset (a late sync would record its calls in
+  // the next file's list, or be answered from the next file's tenants).
+  async function endFile(): Promise<void> {
+    await server.beginFile({ jobs: false });
+    fake.reset();
+  }
   return {
     async beginFile(options) {
-      // The previous file's jobs first: the runner stops once its running jobs end, the queued ones are dropped,
-      // so nothing of that file calls the fake once it is reset (a late sync would record calls in this file's
-      // list, or be answered from this file's tenants).
-      await server.beginFile({ jobs: false });
-      fake.reset();
+      // At the previous file's end already (endFile); again in case a request of it still running added a job.
+      await endFile();
       return { ...(await server.beginFile(options)), fake, settings };
     },
+    endFile,
     async stop() {
       await server.stop();
       await fake.stop();
