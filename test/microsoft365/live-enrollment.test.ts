@@ -3,7 +3,14 @@ import { fakeEnrollmentConfigurations } from '../graph-fake/graph-fake-enrollmen
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api, RESTRICTIONS, type PolicyBody } from '../device-management/device-management-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Enrollment restrictions in the live environment, end to end on the Graph fake: our policy writes reach
@@ -11,7 +18,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  * refuses or throttles stores nothing, a retried create does not create twice, and the sync reports a
  * configuration changed in the Intune portal as drift. docs/microsoft365.md "Enrollment restrictions".
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 const GROUP_ID = '6f1d4c7a-0000-4000-8000-00000000e001';
 const CONFIGURATIONS = '/v1.0/deviceManagement/deviceEnrollmentConfigurations';
@@ -31,7 +38,7 @@ async function groupId(): Promise<string> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fakeDirectory(world.scenario.consented).groups.push({
     id: GROUP_ID,
     displayName: 'Contractors',
@@ -39,7 +46,14 @@ beforeAll(async () => {
   });
   ({ tenantId } = await onboardAndSyncLive(world));
 });
-afterAll(() => stopLiveWorld(world));
+afterAll(async () => {
+  // The database is the worker's shared server's: the save failure this file puts in it goes with the file.
+  await world?.app.pool.query(`
+    drop trigger if exists fail_enrollment_insert on enrollment_restrictions;
+    drop function if exists fail_enrollment_insert_once();
+    drop sequence if exists fail_enrollment_insert_seq;`);
+  await stopLiveWorld(world);
+});
 beforeEach(() => world.scenario.fake.clearRequests());
 
 describe('policy writes reach Intune in the request', () => {
