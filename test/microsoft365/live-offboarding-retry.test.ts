@@ -1,7 +1,14 @@
 import type { DataOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 import { um } from '../user-management/um-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Retrying an offboarding of a live tenant answers in the house order: permission, existence (404), the
@@ -9,7 +16,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  * cloud). The offboarding here asks for the mailbox conversion Graph v1.0 has no API for: one recorded while
  * the organization's live environment acted on the simulated cloud (set in its row: a live start refuses it).
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let userId: string;
 let offboardingId: string;
@@ -27,7 +34,7 @@ async function queuedJobs(): Promise<number> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   ({ tenantId } = await onboardAndSyncLive(world));
   const { rows } = await world.app.pool.query<{ id: string }>(
     'select id from users where tenant_id = $1 and user_principal_name = $2',
