@@ -13,7 +13,6 @@ import { OAuthTokenKind } from './oauth-grant.entity.js';
 import { createOAuthModel } from './oauth-model.js';
 import { OAuthStore } from './oauth-store.js';
 import { oauthLimits, type AttemptLimit, type OAuthLimitOverrides } from './oauth.settings.js';
-import { dummyPasswordHash } from '../members/member.password.js';
 
 export interface OAuthRouterDeps {
   orm: MikroORM;
@@ -54,11 +53,6 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
     perClientIp: limiter('oauth_token_client_ip', limits.token.perClientIp),
     perClient: limiter('oauth_token_client', limits.token.perClient),
   };
-  // The dummy hash an unknown email is checked against is ready before the first sign-in, so that
-  // sign-in does not take longer than a wrong password (which would tell that the email is unknown).
-  dummyPasswordHash().catch((error: unknown) =>
-    deps.logger.error({ err: error }, 'could not prepare the dummy password hash'),
-  );
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
   const router = Router();
 
