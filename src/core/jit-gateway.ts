@@ -157,7 +157,13 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
 
   return {
     onSchemaLoadOrUpdate(callback) {
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      // Only Apollo's schema reporting (not used: no APOLLO_KEY) reads the SDL: printed if asked, not kept.
+      callback({
+        apiSchema: schema,
+        get coreSupergraphSdl() {
+          return printSchema(schema);
+        },
+      });
       return () => undefined;
     },
     load: async () => ({ executor }),
