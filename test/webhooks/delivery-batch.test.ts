@@ -131,7 +131,7 @@ it('one job attempts every due first attempt of its endpoint: a few claiming and
   expect(deliveries).toHaveLength(50);
 
   const task = webhookDeliveryTask(app.orm, app.deps);
-  const sent = await recorder.during(() => task({ webhookId: hook.id }, jobHelpers(1000)));
+  const sent = await recorder.during(async () => task({ webhookId: hook.id }, jobHelpers(1000)));
 
   // batchSize 20: the reclaim at the start, three claims of 20, 20 and 10, and the empty one that ends the job.
   expect(sent.filter((statement) => BATCH_CLAIMS.test(statement.sql)).length).toBeLessThanOrEqual(5);
@@ -176,6 +176,6 @@ it('a batch job run again after a crash takes back its own claims, which other j
     expect(record).toEqual({ status: 'Succeeded', numbers: [1], claimed: false });
 
   // Run once more: nothing left to claim, so nothing posted or recorded.
-  const again = await recorder.during(() => task({ webhookId: hook.id }, jobHelpers(2000)));
+  const again = await recorder.during(async () => task({ webhookId: hook.id }, jobHelpers(2000)));
   expect(again.filter((statement) => SUCCESSES.test(statement.sql))).toHaveLength(0);
 });
