@@ -15,7 +15,7 @@ import {
   type ApiKeyCacheHolder,
 } from './api-keys/api-key.service.js';
 import { currentOrganizationSession } from './core/db-session.js';
-import { jitGateway } from './core/jit-gateway.js';
+import { JitExecutor } from './core/jit-gateway.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
@@ -23,6 +23,7 @@ import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { graphqlMiddleware } from './http/graphql-middleware.js';
+import { GraphQLFastPath } from './http/graphql-fast-path.js';
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
 import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
@@ -246,9 +247,25 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);
 
+  const plugins = [
+    ApolloServerPluginDrainHttpServer({ httpServer: server }),
+    // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of
+    // the schema and is called for each field of each item: 5.5% of a GraphQL list's CPU, issue #11) for a
+    // Cache-Control header we never send: API answers are personal and marked no-store.
+    ApolloServerPluginCacheControlDisabled(),
+    landingPageWithGraphiqlFallback<RequestContext>(),
+    // Permission before input: a caller who may not run the operation learns nothing about its variables.
+    authorizeOperationPlugin(),
+    unsafeTextPlugin<RequestContext>(),
+    variableProblemsPlugin<RequestContext>(),
+    queryCostPlugin(rateLimiter),
+    serviceUnavailableStatusPlugin,
+    graphqlMetricsPlugin<RequestContext>(),
+  ];
+  const jit = new JitExecutor(options.schema);
   const apollo = new ApolloServer<RequestContext>({
     // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.
-    gateway: jitGateway(options.schema),
+    gateway: jit.gateway(),
     introspection: true,
     // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
     persistedQueries: false,
@@ -261,23 +278,25 @@ export async function createApp(options: AppOptions): Promise<App> {
       formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error'), {
         stackTraces: options.graphqlStackTraces ?? false,
       }),
-    plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
-      // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of
-      // the schema and is called for each field of each item: 5.5% of a GraphQL list's CPU, issue #11) for a
-      // Cache-Control header we never send: API answers are personal and marked no-store.
-      ApolloServerPluginCacheControlDisabled(),
-      landingPageWithGraphiqlFallback<RequestContext>(),
-      // Permission before input: a caller who may not run the operation learns nothing about its variables.
-      authorizeOperationPlugin(),
-      unsafeTextPlugin<RequestContext>(),
-      variableProblemsPlugin<RequestContext>(),
-      queryCostPlugin(rateLimiter),
-      serviceUnavailableStatusPlugin,
-      graphqlMetricsPlugin<RequestContext>(),
-    ],
+    plugins,
   });
   await apollo.start();
+  // One context per request, whichever of the fast path and Apollo builds it first (a request the fast path
+  // hands to Apollo keeps its context, its hold and its cost charge).
+  const graphqlContexts = new WeakMap<Request, RequestContext>();
+  const graphqlContext = (req: Request): RequestContext => {
+    // Only the landing page passes without a viewer, and Apollo renders it before building a context:
+    // reaching here without one means a request slipped past the guard, so it executes nothing.
+    if (!req.viewer) throw new UnauthorizedError();
+    let context = graphqlContexts.get(req);
+    if (!context) {
+      context = contextFor(req);
+      shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
+      graphqlContexts.set(req, context);
+    }
+    return context;
+  };
+  const fastPath = new GraphQLFastPath(options.schema, jit, plugins, graphqlContext);
   // GraphQL over WebSocket (graphql-ws) on the same server and path: subscriptions to domain events.
   const subscriptions = await attachSubscriptionServer({
     server,
@@ -299,14 +318,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     (req: Request, res: Response, next: NextFunction) =>
       isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
-    // Only the landing page passes without a viewer, and Apollo renders it before building a context:
-    // reaching here without one means a request slipped past the guard, so it executes nothing.
-    graphqlMiddleware(apollo, async ({ req }) => {
-      if (!req.viewer) throw new UnauthorizedError();
-      const context = contextFor(req);
-      shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
-      return context;
-    }),
+    // A query document Apollo has run before is answered without its per-request pipeline, the same answer.
+    fastPath.middleware(),
+    graphqlMiddleware(apollo, async ({ req }) => graphqlContext(req)),
   );
 
   // The OAuth 2.0 authorization server (docs/oauth.md): outside the API guard, it authenticates by itself.
@@ -340,6 +354,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeys,
     stop: async () => {
       stopSampling(options.pool);
+      fastPath.close();
       await subscriptions.stop();
       await apollo.stop();
       server.closeAllConnections();
