@@ -201,8 +201,10 @@ export function tenantsCommand(): Command {
           return;
         }
         output(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);
+        // The hint names the listed environment: without --env a live list's hint would onboard into the sandbox.
+        const env = options.env === 'live' ? ' --env live' : '';
         info(
-          `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug} --external-id <EXTERNAL ID>`,
+          `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug}${env} --external-id <EXTERNAL ID>`,
         );
       });
     });

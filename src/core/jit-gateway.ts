@@ -217,7 +217,13 @@ export class JitExecutor {
     const { schema, executor } = this;
     return {
       onSchemaLoadOrUpdate(callback) {
-        callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+        // Only Apollo's schema reporting (not used: no APOLLO_KEY) reads the SDL: printed if asked, not kept.
+        callback({
+          apiSchema: schema,
+          get coreSupergraphSdl() {
+            return printSchema(schema);
+          },
+        });
         return () => undefined;
       },
       load: async () => ({ executor }),
