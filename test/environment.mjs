@@ -13,7 +13,8 @@
  *
  * It also holds the worker's shared server (test/helpers/shared-server.ts, from dist/): started on the first
  * file that asks (`globalThis.__mspSharedServer()` in the file, test/helpers/shared-suite.ts), kept for the
- * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs).
+ * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs). At each file's end
+ * (`teardown`) the server drops what the file left running: its job runner and jobs (SharedServer.endFile).
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
@@ -111,8 +112,26 @@ if (!globalThis[STOP]) {
 }
 
 export default class MspTestEnvironment extends TestEnvironment {
+  /** Whether this file asked for the shared server. */
+  usedSharedServer = false;
+
   constructor(config, context) {
     super(config, context);
-    this.global.__mspSharedServer = startSharedServer;
+    this.global.__mspSharedServer = () => {
+      this.usedSharedServer = true;
+      return startSharedServer();
+    };
+  }
+
+  /** The file is over (its afterAll hooks ran): its jobs stop now, not while the next file loads. */
+  async teardown() {
+    try {
+      if (this.usedSharedServer) {
+        const server = await sharedServer?.catch(() => undefined);
+        await server?.endFile();
+      }
+    } finally {
+      await super.teardown();
+    }
   }
 }
