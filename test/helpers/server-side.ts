@@ -17,6 +17,8 @@ import { reconcileRecommendations } from '../../src/recommendations/recommendati
 import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
+import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
 import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
@@ -70,6 +72,19 @@ async function commitEvent(app: TestApp, scope: Scope, event: NewEvent): Promise
   return row.id;
 }
 
+/**
+ * One run of the offboarding job (its queue attempt `job`), on the app's cloud or on `clouds` (a test's gated
+ * copy of it, test/helpers/cloud-gate.ts).
+ */
+function offboard(
+  app: TestApp,
+  payload: Parameters<typeof runOffboarding>[2],
+  job?: Parameters<typeof runOffboarding>[3],
+  clouds?: CloudProviders,
+): Promise<void> {
+  return runOffboarding(app.orm, clouds ? { ...app.deps, clouds } : app.deps, payload, job);
+}
+
 export const SERVER_SIDE = {
   createOrganization,
   createApiKey,
@@ -93,6 +108,7 @@ export const SERVER_SIDE = {
   recountMarkedTenants,
   syncPosture,
   commitEvent,
+  runOffboarding: offboard,
 };
 
 type ServerSide = typeof SERVER_SIDE;
