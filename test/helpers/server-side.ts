@@ -19,6 +19,8 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
+import { RestoreRunner } from '../../src/backup/restore-runner.js';
+import { pushBarrierApplication } from '../../src/info-barriers/barrier-application.task.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
 import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
@@ -85,6 +87,27 @@ function offboard(
   return runOffboarding(app.orm, clouds ? { ...app.deps, clouds } : app.deps, payload, job);
 }
 
+/** One run of the restore job (its queue attempt `job`), as graphile-worker would run it. */
+function runRestore(
+  app: TestApp,
+  scope: Scope,
+  restoreJobId: string,
+  job?: Parameters<RestoreRunner['run']>[0],
+): Promise<void> {
+  return new RestoreRunner(createJobContext(app.orm, app.deps, scope, 'test:worker'), restoreJobId).run(job);
+}
+
+/** One run of the information barrier apply job (its queue attempt `job`). */
+function applyBarriers(
+  app: TestApp,
+  scope: Scope,
+  applicationId: string,
+  job?: Parameters<typeof pushBarrierApplication>[2],
+): Promise<void> {
+  const ctx = createJobContext(app.orm, app.deps, scope, 'system:info-barrier-apply');
+  return pushBarrierApplication(ctx, applicationId, job);
+}
+
 export const SERVER_SIDE = {
   createOrganization,
   createApiKey,
@@ -109,6 +132,8 @@ export const SERVER_SIDE = {
   syncPosture,
   commitEvent,
   runOffboarding: offboard,
+  runRestore,
+  applyBarriers,
 };
 
 type ServerSide = typeof SERVER_SIDE;
