@@ -21,6 +21,11 @@ import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import { RestoreRunner } from '../../src/backup/restore-runner.js';
 import { pushBarrierApplication } from '../../src/info-barriers/barrier-application.task.js';
+import {
+  giveUpApplyOperation,
+  runApplyOperation,
+} from '../../src/recommendations/recommendation-apply.task.js';
+import { taskList } from '../../src/tasks.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
 import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
@@ -108,6 +113,31 @@ function applyBarriers(
   return pushBarrierApplication(ctx, applicationId, job);
 }
 
+/** One run of the recommendation apply job, on the app's cloud or on `clouds` (a test's gated copy of it). */
+function applyRecommendation(
+  app: TestApp,
+  scope: Scope,
+  operationId: string,
+  clouds?: CloudProviders,
+): Promise<void> {
+  const deps = clouds ? { ...app.deps, clouds } : app.deps;
+  return runApplyOperation(
+    createJobContext(app.orm, deps, scope, 'system:recommendation-apply'),
+    operationId,
+  );
+}
+
+/** What the apply job does when the queue gives up on it. */
+function giveUpRecommendationApply(app: TestApp, scope: Scope, operationId: string, reason: string) {
+  const em = createJobContext(app.orm, app.deps, scope, 'test').em;
+  return giveUpApplyOperation(em, operationId, reason, app.clock.now());
+}
+
+/** The names of the server's job tasks. */
+async function taskNames(app: TestApp): Promise<string[]> {
+  return Object.keys(taskList(app.orm, app.deps));
+}
+
 export const SERVER_SIDE = {
   createOrganization,
   createApiKey,
@@ -134,6 +164,9 @@ export const SERVER_SIDE = {
   runOffboarding: offboard,
   runRestore,
   applyBarriers,
+  applyRecommendation,
+  giveUpRecommendationApply,
+  taskNames,
 };
 
 type ServerSide = typeof SERVER_SIDE;
