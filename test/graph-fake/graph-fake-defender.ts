@@ -174,6 +174,10 @@ export function handleDefender(
       'Unauthorized',
       'Authorization token is missing, expired or for another resource',
     );
+  // As Graph does (graph-fake-graph.ts), a withdrawn consent takes the tokens issued under it along.
+  const consent = state.tenants.get(token.tenantId)!.consents.get(token.clientId);
+  if (consent === undefined || consent === 'consent-missing')
+    return defenderError(401, 'Unauthorized', 'The application is no longer consented in this tenant');
   const defender = fakeDefender(state.tenants.get(token.tenantId)!);
   const path = call.path.split('/').map(decodeURIComponent);
   const readable = ROLES.read.some((role) => token.roles.includes(role));
