@@ -13,8 +13,10 @@
  *
  * It also holds the worker's shared server (test/helpers/shared-server.ts, from dist/): started on the first
  * file that asks (`globalThis.__mspSharedServer()` in the file, test/helpers/shared-suite.ts), kept for the
- * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs); and, the same way, the
- * worker's shared live server (test/helpers/shared-live-server.ts, `globalThis.__mspSharedLiveServer()`).
+ * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs). At each file's end
+ * (`teardown`) the server drops what the file left running: its job runner and jobs (SharedServer.endFile).
+ * The worker's shared live server (test/helpers/shared-live-server.ts, `globalThis.__mspSharedLiveServer()`) is
+ * held the same way; at a file's end it also forgets the file's Graph fake state (SharedLiveServer.endFile).
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
@@ -124,9 +126,15 @@ if (!globalThis[STOP]) {
 }
 
 export default class MspTestEnvironment extends TestEnvironment {
+  /** Whether this file asked for the shared server. */
+  usedSharedServer = false;
+
   constructor(config, context) {
     super(config, context);
-    this.global.__mspSharedServer = startSharedServer;
+    this.global.__mspSharedServer = () => {
+      this.usedSharedServer = true;
+      return startSharedServer();
+    };
     this.global.__mspSharedLiveServer = () => {
       this.usedSharedLiveServer = true;
       return startSharedLiveServer();
@@ -136,11 +144,15 @@ export default class MspTestEnvironment extends TestEnvironment {
   /** Whether this file asked for the shared live server. */
   usedSharedLiveServer = false;
 
-  /** The file is over (its afterAll hooks ran): its jobs stop and the live fake forgets it now (endFile). */
+  /** The file is over (its afterAll hooks ran): its jobs stop now, not while the next file loads. */
   async teardown() {
     try {
-      if (this.usedSharedLiveServer) {
-        const server = await sharedLiveServer?.catch(() => undefined);
+      for (const [used, started] of [
+        [this.usedSharedServer, sharedServer],
+        [this.usedSharedLiveServer, sharedLiveServer],
+      ]) {
+        if (!used) continue;
+        const server = await started?.catch(() => undefined);
         await server?.endFile();
       }
     } finally {

@@ -1,9 +1,8 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { DAY_MS } from '../../src/core/clock.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   commitEvent,
   createWebhook,
@@ -18,13 +17,13 @@ import { eventually } from '../helpers/eventually.js';
 const SCHEDULE_MS = [150, 150, 150, 150, 150, 150, 150];
 const TIMEOUT_MS = 400;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({
+  ({ app, org } = await sharedSuite({
     jobs: true,
     webhooks: { allowPrivateTargets: true, retryScheduleMs: SCHEDULE_MS, timeoutMs: TIMEOUT_MS },
   }));
