@@ -6,7 +6,7 @@
  * BENCH_AB_BASELINE_ENV), on the same bench database; then drives REST and GraphQL through them interleaved and
  * prints each one's CPU per request and req/s as a ratio to the floor of the same round, each server's peak RSS,
  * and this build's CPU per request over the baseline's, paired per round. BENCH_AB_PROFILE=rest|graphql also
- * writes a CPU profile of this build's server during one more pass and prints its top self times and GC pauses;
+ * writes a CPU profile of this build's server during one more pass (`floor`: of the floor) and prints its top self times and GC pauses;
  * BENCH_AB_PROFILE=rest-heap|graphql-heap an allocation profile (bytes per request by package and function);
  * BENCH_AB_PROFILE=rest-gc|graphql-gc the collections of one pass from `--trace-gc`, by kind.
  */
@@ -66,21 +66,26 @@ async function product(
 try {
   const data = await scaleData(config, database.orm, database.pool, log);
   const fields = itemFieldsOf(GRAPHQL_USERS_DOCUMENT);
-  const floorPort = await freePort();
-  const floor = await startChild({
-    name: 'floor',
-    script: path.join(DIST, 'bench', 'raw-http-server.js'),
-    port: floorPort,
-    env: {
-      DATABASE_URL: database.url,
-      PORT: String(floorPort),
-      BENCH_ORGANIZATION_ID: data.scope.organizationId,
-      BENCH_ENVIRONMENT: data.scope.environment,
-      BENCH_USER_FIELDS: fields.join(','),
-    },
-    readyPath: '/health/ready',
-  });
-  children.push(floor);
+  const startFloor = async (nodeArgs: string[] = []): Promise<ChildServer> => {
+    const floorPort = await freePort();
+    const child = await startChild({
+      name: 'floor',
+      script: path.join(DIST, 'bench', 'raw-http-server.js'),
+      port: floorPort,
+      env: {
+        DATABASE_URL: database.url,
+        PORT: String(floorPort),
+        BENCH_ORGANIZATION_ID: data.scope.organizationId,
+        BENCH_ENVIRONMENT: data.scope.environment,
+        BENCH_USER_FIELDS: fields.join(','),
+      },
+      nodeArgs,
+      readyPath: '/health/ready',
+    });
+    children.push(child);
+    return child;
+  };
+  const floor = await startFloor();
   const builds: Array<[string, ChildServer]> = [['this', await product(DIST)]];
   if (baseline) {
     // BENCH_AB_BASELINE_FLAGS / _ENV: the baseline's Node flags and environment (e.g. to compare memory settings).
@@ -200,18 +205,21 @@ try {
       console.log(`peak RSS ${name}: ${((server.peakRssKiB() ?? 0) / 1024).toFixed(1)} MiB`);
   }
 
-  if (profiled === 'rest' || profiled === 'graphql') {
+  if (profiled === 'rest' || profiled === 'graphql' || profiled === 'floor') {
     const directory = path.join(config.dataDir, 'profiles');
     rmSync(directory, { recursive: true, force: true });
     mkdirSync(directory, { recursive: true });
-    const server = await product(DIST, [
-      '--cpu-prof',
-      '--cpu-prof-interval',
-      '250',
-      '--cpu-prof-dir',
-      directory,
-    ]);
-    await measure(profiled === 'rest' ? rest(server) : graphql(server), settings);
+    const profileArgs = ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', directory];
+    // `floor`: the same profile of the floor, to tell what every Node server pays from what is ours.
+    const server = profiled === 'floor' ? await startFloor(profileArgs) : await product(DIST, profileArgs);
+    await measure(
+      profiled === 'rest'
+        ? rest(server)
+        : profiled === 'graphql'
+          ? graphql(server)
+          : { name: 'floor', url: server.baseUrl + usersPath, method: 'GET' },
+      settings,
+    );
 
     await server.stop();
     const summary = summariseNewestProfile(directory);

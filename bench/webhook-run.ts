@@ -4,6 +4,9 @@
  * delivery. BENCH_WEBHOOK_DISTS=<dist>,<dist>,… runs it once per build (each a folder holding `src/main.js`,
  * e.g. this `dist` and a copy taken before a change), alternately BENCH_ROUNDS times, on the same database.
  * The data is small (BENCH_USERS defaults to 2,000 here): delivery reads events and webhooks, not users.
+ * The events are recorded (and fanned out, queuing the delivery jobs) by this process with this build's code: a
+ * build whose jobs differ (before the endpoint batches of the sixth round, which queue `{webhookId}` jobs) is
+ * compared by running its own `bench/webhook-run.js` in turn instead.
  */
 import 'reflect-metadata';
 import path from 'node:path';

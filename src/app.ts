@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -15,33 +12,26 @@ import {
   type ApiKeyCacheHolder,
 } from './api-keys/api-key.service.js';
 import { currentOrganizationSession } from './core/db-session.js';
-import { jitGateway } from './core/jit-gateway.js';
 import type { PgListener } from './core/pg-listener.js';
 import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
-import { NotFoundError, toAppError, UnauthorizedError } from './core/errors.js';
+import { NotFoundError, toAppError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
-import { graphqlMiddleware } from './http/graphql-middleware.js';
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
-import { unsafeTextPlugin } from './http/input/graphql-input-plugin.js';
-import { variableProblemsPlugin } from './http/input/graphql-variables-plugin.js';
 import { refuseDeepJson } from './http/input/json-depth.js';
 import { deferBodyErrors, httpInputError, urlLengthLimit } from './http/input/http-input-errors.js';
-import { QUERY_LIMIT_RULES, QUERY_LIMITS } from './http/query-limits.js';
-import { authorizeOperationPlugin } from './http/operation-requirements.js';
-import { queryCostPlugin } from './http/query-cost.plugin.js';
-import { formatGraphQLError, serviceUnavailableStatusPlugin } from './http/graphql-errors.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { overlappingRateLimit, shareHold } from './http/rate-limit-overlap.js';
+import { overlappingRateLimit } from './http/rate-limit-overlap.js';
 import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
-import { graphqlMetricsPlugin, httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
+import { httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
+import { createGraphQLServer } from './http/graphql-server.js';
+import { isLandingPageRequest } from './http/landing-page.js';
 import { requestLog } from './http/request-log.js';
 import { homePage } from './http/home.js';
-import { landingPageWithGraphiqlFallback } from './http/landing-page.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
 import { sendError } from './http/respond.js';
 import { countUnguardedRequests } from './http/unguarded-rate-limit.js';
@@ -49,7 +39,6 @@ import { httpServerOptions, type HttpTimeouts } from './http/server-timeouts.js'
 import { AccessTokenAuthenticator } from './oauth/access-token.auth.js';
 import { oauthRouter } from './oauth/oauth.routes.js';
 import type { OAuthLimitOverrides } from './oauth/oauth.settings.js';
-import Negotiator from 'negotiator';
 import proxyAddr from 'proxy-addr';
 import { attachSubscriptionServer } from './subscriptions/subscription-server.js';
 import './http/express-types.js';
@@ -89,34 +78,6 @@ export interface App {
   apiKeys: ApiKeyAuthenticator;
   /** Stops Apollo and drains HTTP connections; the caller closes the database afterwards. */
   stop(): Promise<void>;
-}
-
-/**
- * The media types Apollo Server negotiates an `Accept` header against (ApolloServer.prefersHTML). A GET
- * whose best match is text/html gets the landing page from Apollo and is never executed, whatever its
- * query string holds; anything else may execute and must pass the guard.
- */
-const APOLLO_NEGOTIATED_TYPES = [
-  'application/json; charset=utf-8',
-  'application/graphql-response+json; charset=utf-8',
-  'multipart/mixed; deferSpec=20220824',
-  'multipart/mixed; incrementalSpec=v0.2',
-  'multipart/mixed',
-  'text/html',
-];
-
-/**
- * GET /graphql that Apollo answers with its IDE page (no credentials needed: the page executes nothing).
- * Decided from the same negotiation Apollo uses, never from Express's query parser, which stops at 1,000
- * parameters while Apollo reads the raw URL.
- */
-export function isLandingPageRequest(req: Request): boolean {
-  const accept = req.get('accept');
-  return (
-    req.method === 'GET' &&
-    !!accept &&
-    new Negotiator({ headers: { accept } }).mediaType(APOLLO_NEGOTIATED_TYPES) === 'text/html'
-  );
 }
 
 /**
@@ -246,38 +207,14 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);
 
-  const apollo = new ApolloServer<RequestContext>({
-    // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.
-    gateway: jitGateway(options.schema),
-    introspection: true,
-    // Automatic persisted queries would let a hash stand in for a document outside our limits; off.
-    persistedQueries: false,
-    // Query limits (docs/api.md): tokens at parse time, depth/aliases/directives at validation, cost after.
-    parseOptions: { maxTokens: QUERY_LIMITS.maxTokens },
-    validationRules: [...QUERY_LIMIT_RULES],
-    // Apollo's own default follows NODE_ENV (stack traces unless "production"); ours is never unless asked.
-    includeStacktraceInErrorResponses: false,
-    formatError: (formatted, error) =>
-      formatGraphQLError(formatted, error, (internal) => logger.error({ err: internal }, 'graphql error'), {
-        stackTraces: options.graphqlStackTraces ?? false,
-      }),
-    plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer: server }),
-      // Apollo's default cache-control plugin computes cache hints field by field (it wraps every resolver of
-      // the schema and is called for each field of each item: 5.5% of a GraphQL list's CPU, issue #11) for a
-      // Cache-Control header we never send: API answers are personal and marked no-store.
-      ApolloServerPluginCacheControlDisabled(),
-      landingPageWithGraphiqlFallback<RequestContext>(),
-      // Permission before input: a caller who may not run the operation learns nothing about its variables.
-      authorizeOperationPlugin(),
-      unsafeTextPlugin<RequestContext>(),
-      variableProblemsPlugin<RequestContext>(),
-      queryCostPlugin(rateLimiter),
-      serviceUnavailableStatusPlugin,
-      graphqlMetricsPlugin<RequestContext>(),
-    ],
+  const graphql = await createGraphQLServer({
+    server,
+    schema: options.schema,
+    rateLimiter,
+    logger,
+    stackTraces: options.graphqlStackTraces ?? false,
+    contextFor,
   });
-  await apollo.start();
   // GraphQL over WebSocket (graphql-ws) on the same server and path: subscriptions to domain events.
   const subscriptions = await attachSubscriptionServer({
     server,
@@ -299,14 +236,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     (req: Request, res: Response, next: NextFunction) =>
       isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
-    // Only the landing page passes without a viewer, and Apollo renders it before building a context:
-    // reaching here without one means a request slipped past the guard, so it executes nothing.
-    graphqlMiddleware(apollo, async ({ req }) => {
-      if (!req.viewer) throw new UnauthorizedError();
-      const context = contextFor(req);
-      shareHold(req, context); // queryCostPlugin charges a query's cost into the request's held answer
-      return context;
-    }),
+    graphql.handlers,
   );
 
   // The OAuth 2.0 authorization server (docs/oauth.md): outside the API guard, it authenticates by itself.
@@ -340,8 +270,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     apiKeys,
     stop: async () => {
       stopSampling(options.pool);
+      graphql.closeFastPath();
       await subscriptions.stop();
-      await apollo.stop();
+      await graphql.stop();
       server.closeAllConnections();
     },
   };

@@ -13,7 +13,10 @@
  *
  * It also holds the worker's shared server (test/helpers/shared-server.ts, from dist/): started on the first
  * file that asks (`globalThis.__mspSharedServer()` in the file, test/helpers/shared-suite.ts), kept for the
- * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs).
+ * worker's life, stopped when Jest ends the worker (or, in band, by global-teardown.mjs). At each file's end
+ * (`teardown`) the server drops what the file left running: its job runner and jobs (SharedServer.endFile).
+ * The worker's shared live server (test/helpers/shared-live-server.ts, `globalThis.__mspSharedLiveServer()`) is
+ * held the same way; at a file's end it also forgets the file's Graph fake state (SharedLiveServer.endFile).
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
@@ -54,13 +57,17 @@ if (!vm[PATCHED]) {
 }
 
 const SHARED_SERVER_MODULE = new URL('../dist/test/helpers/shared-server.js', import.meta.url);
+/** The shared live server (Microsoft 365 on the Graph fake, test/helpers/shared-live-server.ts), the same way. */
+const SHARED_LIVE_SERVER_MODULE = new URL('../dist/test/helpers/shared-live-server.js', import.meta.url);
 /** jest-worker's "end" message to a child (CHILD_MESSAGE_END): the run is over, the worker should exit. */
 const CHILD_MESSAGE_END = 2;
 
 /** @type {Promise<import('../dist/test/helpers/shared-server.js').SharedServer> | undefined} */
 let sharedServer;
+/** @type {Promise<import('../dist/test/helpers/shared-live-server.js').SharedLiveServer> | undefined} */
+let sharedLiveServer;
 
-async function loadAndStartSharedServer() {
+async function loadAndStartSharedServer(moduleUrl = SHARED_SERVER_MODULE, start = 'startSharedServer') {
   // In band, global-setup.mjs loaded dist/'s entities in this process and put their metadata aside: the server's
   // modules are those same instances, so it needs those stores back (Jest took its snapshot of the globals to
   // copy into test files before, so they stay out of the files' contexts).
@@ -76,11 +83,11 @@ async function loadAndStartSharedServer() {
   }
   let module;
   try {
-    module = await import(SHARED_SERVER_MODULE.href);
+    module = await import(moduleUrl.href);
   } catch (error) {
     throw new Error(`The shared test server is not built (${error.message}): run \`npm run build\` first`);
   }
-  return module.startSharedServer();
+  return module[start]();
 }
 
 function startSharedServer() {
@@ -88,12 +95,20 @@ function startSharedServer() {
   return sharedServer;
 }
 
+function startSharedLiveServer() {
+  sharedLiveServer ??= loadAndStartSharedServer(SHARED_LIVE_SERVER_MODULE, 'startSharedLiveServer');
+  return sharedLiveServer;
+}
+
 /** Stops the server if one started; a server that failed to start (its files failed with the reason) is let be. */
 async function stopSharedServer() {
-  const started = sharedServer;
+  const started = [sharedServer, sharedLiveServer];
   sharedServer = undefined;
-  const server = await started?.catch(() => undefined);
-  await server?.stop();
+  sharedLiveServer = undefined;
+  for (const one of started) {
+    const server = await one?.catch(() => undefined);
+    await server?.stop();
+  }
 }
 
 const STOP = Symbol.for('msp-tests.stop-shared-server');
@@ -111,8 +126,37 @@ if (!globalThis[STOP]) {
 }
 
 export default class MspTestEnvironment extends TestEnvironment {
+  /** Whether this file asked for the shared server. */
+  usedSharedServer = false;
+
   constructor(config, context) {
     super(config, context);
-    this.global.__mspSharedServer = startSharedServer;
+    this.global.__mspSharedServer = () => {
+      this.usedSharedServer = true;
+      return startSharedServer();
+    };
+    this.global.__mspSharedLiveServer = () => {
+      this.usedSharedLiveServer = true;
+      return startSharedLiveServer();
+    };
+  }
+
+  /** Whether this file asked for the shared live server. */
+  usedSharedLiveServer = false;
+
+  /** The file is over (its afterAll hooks ran): its jobs stop now, not while the next file loads. */
+  async teardown() {
+    try {
+      for (const [used, started] of [
+        [this.usedSharedServer, sharedServer],
+        [this.usedSharedLiveServer, sharedLiveServer],
+      ]) {
+        if (!used) continue;
+        const server = await started?.catch(() => undefined);
+        await server?.endFile();
+      }
+    } finally {
+      await super.teardown();
+    }
   }
 }

@@ -10,12 +10,11 @@ import 'reflect-metadata';
 import { accessSync, constants, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import { connectionUrl, startEmbeddedPostgres } from '../dist/src/db/embedded-postgres.js';
-import { migrate, openOrm } from '../dist/src/db/orm.js';
+import { openOrm } from '../dist/src/db/orm.js';
+import { logPoolErrors, migrateSchema } from '../dist/src/db/prepare.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../dist/src/core/db-session.js';
-import { applyRowLevelSecurity } from '../dist/src/db/row-level-security.js';
 import { trustTestCertificates } from './graph-fake/certificates.mjs';
 
 export const TEMPLATE_DATABASE = 'msp_test_template';
@@ -54,15 +53,10 @@ export default async function globalSetup() {
   const port = 55000 + (process.pid % 5000);
   const database = await startEmbeddedPostgres({ dataDir, port, database: TEMPLATE_DATABASE, fast: true });
   const orm = await openOrm({ databaseUrl: database.url });
-  await migrate(orm);
-  await orm.close();
-  const pool = new pg.Pool({ connectionString: database.url });
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
-  await runMigrations({ pgPool: pool });
+  const pool = logPoolErrors(new pg.Pool({ connectionString: database.url }), () => undefined);
   // Policies and grants are per database, so every clone of the template has them (the role is per server).
-  await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
-  await pool.end();
+  await migrateSchema(orm, pool, DEFAULT_APP_DATABASE_ROLE);
+  await Promise.all([orm.close(), pool.end()]);
 
   // Loading the ORM's entities here put type-graphql's and class-validator's metadata stores on this process's
   // global; Jest copies that global into every test file it runs in this process (--runInBand, or a single

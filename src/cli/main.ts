@@ -7,6 +7,7 @@
  *   npm run -s cli -- tenants onboard --org demo --name "Acme Corp" --domain acme.com
  *   npm run -s cli -- tenants available --org demo   (the external ids the organization may onboard)
  *   npm run -s cli -- tenants grant <externalId> --org demo   (and revoke-grant: the customer's consent)
+ *   npm run -s cli -- tenants list --org demo --env live   (and tenants show <id>: with cloudPermissions)
  *   npm run -s cli -- members create --org demo --email ana@example.com --password '…' --role admin
  *   npm run -s cli -- organizations create --slug acme-msp --name "Acme MSP" --plan growth
  *   npm run -s cli -- users import --org demo --tenant <uuid> --file users.csv

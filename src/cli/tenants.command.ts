@@ -22,6 +22,7 @@ import {
 import { orgOption } from './options.js';
 import { formatTable } from './table.js';
 import { addConsentCommands, simulatedCloudOf } from './tenant-consent.command.js';
+import { addTenantViews, missingPermissionsCell } from './tenants-view.command.js';
 import { output } from './cli-io.js';
 
 interface OnboardOptions {
@@ -156,6 +157,15 @@ export function tenantsCommand(): Command {
           );
         // What the sync could not do (an area the tenant's cloud has no API for, a user skipped): said, not hidden.
         for (const warning of warnings) info(`Note: ${warning}`);
+        const permissions = tenant.cloudPermissions;
+        if (permissions)
+          info(
+            `Cloud permissions missing: ${missingPermissionsCell(permissions)}` +
+              (permissions.disabledCapabilities.length > 0
+                ? ` (disabled: ${permissions.disabledCapabilities.map((row) => row.capability).join(', ')}; ` +
+                  `tenants show ${tenant.id} --org ${organization.slug} --env ${options.env})`
+                : ''),
+          );
         output(`${tenant.id}\n`);
       });
     });
@@ -191,11 +201,14 @@ export function tenantsCommand(): Command {
           return;
         }
         output(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);
+        // The hint names the listed environment: without --env a live list's hint would onboard into the sandbox.
+        const env = options.env === 'live' ? ' --env live' : '';
         info(
-          `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug} --external-id <EXTERNAL ID>`,
+          `Onboard one: npm run -s cli -- tenants onboard --org ${organization.slug}${env} --external-id <EXTERNAL ID>`,
         );
       });
     });
   addConsentCommands(command);
+  addTenantViews(command);
   return command;
 }

@@ -3,6 +3,7 @@ import {
   GraphQLError,
   printSchema,
   valueFromASTUntyped,
+  type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -15,7 +16,7 @@ import { compileLeanQuery } from './perf/graphql-jit-leaf-arguments.js';
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 type Executor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
 
-/** Documents kept compiled; clients send a handful of distinct documents, so this is rarely reached. */
+/** Documents kept by their text for the fast path; clients send a handful of distinct documents, so this is rarely reached. */
 const MAX_COMPILED = 500;
 
 /**
@@ -92,31 +93,97 @@ function withNormalisedErrors<T extends ExecutionResult>(result: T): T {
   return { ...result, errors: result.errors.map(normaliseError) };
 }
 
+/** A document the executor has run (so Apollo parsed and validated it), by its text: what /graphql's fast path reuses. */
+export interface RunDocument {
+  document: DocumentNode;
+}
+
 /**
  * Apollo's executor replaced by graphql-jit, as the REST adapter already does for its fixed documents
- * (rest-adapter/compile.ts): each distinct document is compiled once (keyed by Apollo's query hash and the
- * operation name) and later requests run the compiled function, which skips graphql-js's per-request walk of
- * the document (issue #11: GraphQL cost twice REST's CPU per request). Apollo still parses, validates,
- * formats errors and runs its plugins; only execution changes. Apollo's executor interface is the
- * "gateway" one, whence the name of the option.
+ * (rest-adapter/compile.ts): each distinct document is compiled once (per parsed document and operation name)
+ * and later requests run the compiled function, which skips graphql-js's per-request walk of the document
+ * (issue #11: GraphQL cost twice REST's CPU per request). Apollo still parses, validates, formats errors and
+ * runs its plugins; only execution changes. Apollo's executor interface is the "gateway" one, whence the name
+ * of the option.
  *
  * Variables are coerced by graphql-js first, so wrong ones are the client's mistake (BAD_USER_INPUT, answered
  * 400 with INVALID_REQUEST by formatGraphQLError) exactly as without this executor.
+ *
+ * The same executor serves /graphql's fast path (src/http/graphql-fast-path.ts): `documentOf` gives the
+ * documents Apollo has run a query of, `execute` runs one as the gateway would, and `replay` hands Apollo the
+ * result the fast path already computed (a result with errors is answered by Apollo, never executed twice).
  */
-export function jitGateway(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new Map<string, CompiledQuery | ExecutionResult>();
+export class JitExecutor {
+  private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+  private readonly documents = new Map<string, RunDocument>();
+  /** Results computed by the fast path for Apollo to answer, by the request's `loaders` (shared by its clones). */
+  private readonly replays = new WeakMap<object, Promise<ExecutionResult>>();
 
-  const compiledFor = (key: string, compile: () => CompiledQuery | ExecutionResult) => {
-    let entry = compiled.get(key);
-    if (!entry) {
-      entry = compile();
-      if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
-      compiled.set(key, entry);
-    }
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  private compiledFor(document: DocumentNode, operationName: string | undefined) {
+    let byName = this.compiled.get(document);
+    if (!byName) this.compiled.set(document, (byName = new Map()));
+    let entry = byName.get(operationName ?? '');
+    if (!entry)
+      byName.set(operationName ?? '', (entry = compileLeanQuery(this.schema, document, operationName)));
     return entry;
-  };
+  }
 
-  const executor: Executor = async (request) => {
+  /** The parsed, validated document of `text`, once the executor has run a query of it. */
+  documentOf(text: string): RunDocument | undefined {
+    return this.documents.get(text);
+  }
+
+  /**
+   * Apollo answers the request of `context` with `outcome` (the fast path's result, or its rejection) instead of
+   * executing again.
+   */
+  replay(context: object, outcome: ExecutionResult | Promise<ExecutionResult>): void {
+    const settled = Promise.resolve(outcome);
+    settled.catch(() => undefined); // Apollo reports it when it takes it; never an unhandled rejection
+    this.replays.set(replayKeyOf(context), settled);
+  }
+
+  /**
+   * The variables coerced by graphql-js: errors (each BAD_USER_INPUT, the caller answers 400) or null. The
+   * executor's first step, apart so the fast path can leave a refused request to Apollo before running anything.
+   */
+  variableErrors(
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown>,
+  ): GraphQLError[] | null {
+    const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], variables);
+    if (!coerced.errors) return null;
+    return coerced.errors.map(
+      (error) =>
+        new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
+    );
+  }
+
+  /** Runs an operation whose variables coerced (`variableErrors` null), errors normalised. */
+  async execute(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | undefined,
+    variables: Record<string, unknown>,
+    context: object,
+  ): Promise<ExecutionResult> {
+    const key = replayKeyOf(context);
+    const replayed = this.replays.get(key);
+    if (replayed) {
+      this.replays.delete(key);
+      return replayed;
+    }
+    const query = this.compiledFor(document, operationName);
+    if (!isCompiledQuery(query)) return withNormalisedErrors(query);
+    // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
+    return withNormalisedErrors(
+      await query.query(undefined, context, withOperationDefaults(operation, variables)),
+    );
+  }
+
+  private readonly executor: Executor = async (request) => {
     const operation: OperationDefinitionNode | undefined = request.operation;
     // No operation of the name sent (Apollo found none): graphql-js would answer it; graphql-jit would crash.
     // (A subscription over HTTP reaches its resolver, which refuses it: subscriptions/event-subscription.resolver.ts.)
@@ -127,40 +194,50 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
       if (request.response?.http) request.response.http.status = 400;
       return { errors: [new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } })] };
     }
-    const coerced = getVariableValues(
-      schema,
-      operation.variableDefinitions ?? [],
-      request.request.variables ?? {},
-    );
-    if (coerced.errors) {
+    const errors = this.variableErrors(operation, request.request.variables ?? {});
+    if (errors) {
       if (request.response?.http) request.response.http.status = 400;
-      return {
-        errors: coerced.errors.map(
-          (error) =>
-            new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT' } }),
-        ),
-      };
+      return { errors };
     }
-    const query = compiledFor(`${request.queryHash}:${request.operationName ?? ''}`, () =>
-      compileLeanQuery(schema, request.document, request.operationName ?? undefined),
-    );
-    if (!isCompiledQuery(query)) return withNormalisedErrors(query);
-    // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
-    return withNormalisedErrors(
-      await query.query(
-        undefined,
-        request.context,
-        withOperationDefaults(operation, request.request.variables ?? {}),
-      ),
+    if (operation.operation === 'query' && request.source && !this.documents.has(request.source)) {
+      if (this.documents.size >= MAX_COMPILED) this.documents.delete(this.documents.keys().next().value!);
+      this.documents.set(request.source, { document: request.document });
+    }
+    return this.execute(
+      request.document,
+      operation,
+      request.operationName ?? undefined,
+      request.request.variables ?? {},
+      request.context,
     );
   };
 
-  return {
-    onSchemaLoadOrUpdate(callback) {
-      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
-      return () => undefined;
-    },
-    load: async () => ({ executor }),
-    stop: async () => undefined,
-  };
+  /** Apollo's `gateway` option. */
+  gateway(): GatewayInterface {
+    const { schema, executor } = this;
+    return {
+      onSchemaLoadOrUpdate(callback) {
+        // Only Apollo's schema reporting (not used: no APOLLO_KEY) reads the SDL: printed if asked, not kept.
+        callback({
+          apiSchema: schema,
+          get coreSupergraphSdl() {
+            return printSchema(schema);
+          },
+        });
+        return () => undefined;
+      },
+      load: async () => ({ executor }),
+      stop: async () => undefined,
+    };
+  }
+}
+
+/** Apollo hands the executor a shallow copy of the request's context: its `loaders` (one per request) is shared. */
+function replayKeyOf(context: object): object {
+  return (context as { loaders?: object }).loaders ?? context;
+}
+
+/** Apollo's `gateway` option over a new executor (tests and callers that do not need the fast path). */
+export function jitGateway(schema: GraphQLSchema): GatewayInterface {
+  return new JitExecutor(schema).gateway();
 }

@@ -1,5 +1,6 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { groupedNumber } from './grouped-number.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -37,7 +38,7 @@ export class PageInfo {
 
   @Field(() => Boolean, {
     nullable: true,
-    description: `true when \`total\` is the planner's estimate (lists of more than ${EXACT_TOTAL_LIMIT.toLocaleString('en-US')} items); false or null: exact`,
+    description: `true when \`total\` is the planner's estimate (lists of more than ${groupedNumber(EXACT_TOTAL_LIMIT)} items); false or null: exact`,
   })
   totalEstimated?: boolean;
 }

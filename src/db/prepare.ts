@@ -34,6 +34,28 @@ export interface PrepareOptions {
 }
 
 /**
+ * A pool whose errors are logged: an idle client dropped by the server (restart, network) must not crash the
+ * process, and graphile-worker, given a pool without these listeners, warns and installs its own.
+ */
+export function logPoolErrors(pool: pg.Pool, log: (message: string) => void): pg.Pool {
+  pool.on('error', (error) => log(`database pool: ${error.message}`));
+  pool.on('connect', (client) => client.on('error', (error) => log(`database client: ${error.message}`)));
+  return pool;
+}
+
+/**
+ * Every database's schema, in its one order (the server and CLI here, the tests' template and fault
+ * databases): our migrations, the job queue's, then row-level security over both (policies for new tables,
+ * grants for the app role; always: policies are inert for the service role, and enqueue_job is how every
+ * path queues jobs). `pool`: one with logPoolErrors.
+ */
+export async function migrateSchema(orm: MikroORM, pool: pg.Pool, appRole: string): Promise<void> {
+  await migrate(orm);
+  await runMigrations({ pgPool: pool });
+  await applyRowLevelSecurity(pool, appRole);
+}
+
+/**
  * The one way the server, the CLI and the bench reach their database: DATABASE_URL if given,
  * else the embedded PostgreSQL under DATA_DIR (joined if another process already runs it);
  * then the schema migrations and the job queue's own migrations.
@@ -62,18 +84,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     appRole: config.enforceRowLevelSecurity ? config.appDatabaseRole : undefined,
     timeouts: config.databaseTimeouts,
   });
-  const pool = openTimedPool(url, 10, config.databaseTimeouts);
-  // An idle client dropped by the server (restart, network) must not crash the process.
-  pool.on('error', (error) => options.log(`database pool: ${error.message}`));
-  pool.on('connect', (client) =>
-    client.on('error', (error) => options.log(`database client: ${error.message}`)),
-  );
+  const pool = logPoolErrors(openTimedPool(url, 10, config.databaseTimeouts), options.log);
   try {
-    await migrate(orm);
-    await runMigrations({ pgPool: pool });
-    // After every migration (ours and the job queue's): policies for new tables, grants for the app role.
-    // Always: policies are inert for the service role, and enqueue_job is how every path queues jobs.
-    await applyRowLevelSecurity(pool, config.appDatabaseRole);
+    await migrateSchema(orm, pool, config.appDatabaseRole);
   } catch (error) {
     await Promise.allSettled([orm.close(), pool.end()]);
     await embedded?.stop();

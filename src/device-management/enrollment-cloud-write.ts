@@ -61,7 +61,8 @@ export interface CloudCreated {
 /**
  * A new policy's configuration: created under a request key (a retry finds the one an earlier try made), its
  * settings written again when what it found differs, moved to `place` among ours of its kind when Intune put
- * it elsewhere, then assigned. 501 before any write when Intune cannot hold the policy.
+ * it elsewhere, then assigned. 501 before any write when Intune cannot hold the policy. A step failing after
+ * Intune took the create undoes it (undoCreateInCloud): a failed create leaves nothing in Intune.
  */
 export async function createInCloud(
   em: EntityManager,
@@ -72,18 +73,26 @@ export async function createInCloud(
 ): Promise<CloudCreated> {
   const settings = cloudSettingsOf(draft);
   const made = await configurations.create(settings, `enrollment-restriction:${tenantId}:${draft.name}`);
-  await assertCloudIdFree(em, tenantId, made.id, draft.name);
-  if (driftOf(settings, made)) await configurations.update(made.id, settings);
-  if (made.priority !== place) await configurations.setPriority(made.id, place);
-  await configurations.assign(made.id, await targetsOf(em, draft));
-  return { cloudId: made.id, createdNow: !made.adopted };
+  const created: CloudCreated = { cloudId: made.id, createdNow: !made.adopted };
+  try {
+    await assertCloudIdFree(em, tenantId, made.id, draft.name);
+    if (driftOf(settings, made)) await configurations.update(made.id, settings);
+    if (made.priority !== place) await configurations.setPriority(made.id, place);
+    await configurations.assign(made.id, await targetsOf(em, draft));
+  } catch (error) {
+    await undoCreateInCloud(em, configurations, tenantId, created);
+    throw error;
+  }
+  return created;
 }
 
 /**
- * Undoes a create whose save we refused (a concurrent create took the last place or the same configuration):
- * the configuration is deleted when this call made it and no policy holds it. A configuration found from an
- * earlier try stays (its retry may still need it), as does anything if the delete fails: the refusal the
- * caller gets says more than the delete's error, and a retry of the create finds the configuration again.
+ * Undoes a create that failed after Intune took it (a later call refused, throttled or failing; the save
+ * refused or failing): the configuration is deleted when this call made it and no policy holds it, so the
+ * caller's error (a 409, or a 503 that says "nothing changed") holds for Intune too. A configuration found
+ * from an earlier try stays (its retry needs it), as does anything when the holder cannot be read (the save
+ * may have committed) or the delete fails: the error the caller gets says more than the delete's, and the
+ * create's retry finds (adopts) the configuration by kind and name.
  */
 export async function undoCreateInCloud(
   em: EntityManager,
@@ -92,8 +101,13 @@ export async function undoCreateInCloud(
   created: CloudCreated,
 ): Promise<void> {
   if (!created.createdNow) return;
-  if (await em.findOne(EnrollmentRestriction, { tenantId, cloudId: created.cloudId }, { refresh: true }))
-    return;
+  const held = await em
+    .findOne(EnrollmentRestriction, { tenantId, cloudId: created.cloudId }, { refresh: true })
+    .then(
+      (holder) => holder !== null,
+      () => true,
+    );
+  if (held) return;
   await configurations.remove(created.cloudId).catch(() => undefined);
 }
 

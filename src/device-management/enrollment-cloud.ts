@@ -93,10 +93,19 @@ export function cloudSettingsOf(draft: PolicyDraft): CloudEnrollmentSettings {
   return settings;
 }
 
-/** How the cloud's configuration differs from what we wrote, in a sentence; null when it does not. */
-export function driftOf(ours: CloudEnrollmentSettings, theirs: CloudEnrollmentConfiguration): string | null {
+/**
+ * How the cloud's configuration differs from what we wrote, in a sentence; null when it does not. `place`:
+ * where ours puts it in Intune's order of its kind (enrollment-cloud-write.ts), compared when given.
+ */
+export function driftOf(
+  ours: CloudEnrollmentSettings,
+  theirs: CloudEnrollmentConfiguration,
+  place?: number,
+): string | null {
   const differences: string[] = [];
   if (ours.displayName !== theirs.displayName) differences.push(`name "${theirs.displayName}"`);
+  if (place !== undefined && theirs.priority !== place)
+    differences.push(`priority ${theirs.priority} (ours ${place})`);
   if (ours.kind === 'limit' && theirs.kind === 'limit' && ours.limit !== theirs.limit)
     differences.push(`limit ${theirs.limit} (ours ${ours.limit})`);
   if (ours.kind === 'platformRestrictions' && theirs.kind === 'platformRestrictions')

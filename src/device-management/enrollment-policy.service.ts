@@ -62,9 +62,9 @@ export class EnrollmentPolicyService {
 
   /**
    * Creates a policy last of the tenant's order. The cloud's configuration is made first (keyed by kind and
-   * name: a retry after a failure, a throttled call or a crash finds the one an earlier try made); the save
-   * then checks the tenant's limit again under the default policy's lock, and a refusal there removes the
-   * configuration this call made.
+   * name: a retry after a crash finds the one an earlier try made); the save then checks the tenant's limit
+   * again under the default policy's lock. A failure after Intune took the create (a later call, or the
+   * save refusing or failing) removes the configuration this call made.
    */
   async create(tenantId: string, input: CreateEnrollmentRestrictionInput): Promise<EnrollmentRestriction> {
     const tenant = await this.tenant(tenantId);
@@ -116,10 +116,9 @@ export class EnrollmentPolicyService {
         return policy;
       });
     } catch (error) {
-      // Our refusal after the cloud took it: nothing of it stays. Anything else (the database failing, the
-      // process dying) leaves the configuration for the retry to find.
-      if (cloud && created && error instanceof ConflictError)
-        await undoCreateInCloud(this.ctx.em.fork(), cloud, tenantId, created);
+      // The save refused or failed after the cloud took it: nothing of it stays in Intune either (unless the
+      // holder cannot be read: then the retry finds the configuration). Only a process dying here leaves it.
+      if (cloud && created) await undoCreateInCloud(this.ctx.em.fork(), cloud, tenantId, created);
       throw error;
     }
   }

@@ -2,7 +2,7 @@ import type { CloudEnrollmentAttemptRecord } from '../cloud/device-management.pr
 import type { ServiceContext } from '../core/service-context.js';
 import type { DeviceOwnership } from '../devices/device.enums.js';
 import type { SyncStep, SyncTenant } from '../sync/sync-step.js';
-import type { EnrollmentPlatform } from './enrollment.enums.js';
+import { RestrictionType, type EnrollmentPlatform } from './enrollment.enums.js';
 import { evaluateEnrollment } from './enrollment-evaluation.js';
 import { enrollingUsers, ensureDefaultPolicy, policiesOf } from './enrollment-facts.js';
 import { allPages } from '../cloud/pages.js';
@@ -75,10 +75,29 @@ export async function recordBlockedEnrollments(
 }
 
 /**
+ * Where each written non-default policy belongs in Intune's order of its kind: its place among ours of that
+ * kind still in Intune (1..n, ours first: a configuration made in the portal comes after them).
+ */
+function intunePlaces(
+  written: readonly EnrollmentRestriction[],
+  inCloud: ReadonlyMap<string, unknown>,
+): Map<string, number> {
+  const places = new Map<string, number>();
+  for (const kind of Object.values(RestrictionType))
+    written
+      .filter(
+        (policy) => !policy.isDefault && policy.restrictionType === kind && inCloud.has(policy.cloudId!),
+      )
+      .sort((a, b) => a.priority - b.priority)
+      .forEach((policy, index) => places.set(policy.id, index + 1));
+  return places;
+}
+
+/**
  * Compares the tenant's policies written to the cloud with the cloud's configurations as read now: one that
- * was changed (or deleted) in the Intune portal gets `cloudDrift` saying how; ours stays the truth and the
- * next edit writes it again (docs/microsoft365.md "Enrollment restrictions"). Counted as
- * `enrollmentRestrictionsDrifted`.
+ * was changed, moved in its kind's priority order or deleted in the Intune portal gets `cloudDrift` saying
+ * how; ours stays the truth (docs/decisions.md "Priority drift and a create Intune took"): the next edit
+ * writes its settings again, the next reorder its place. Counted as `enrollmentRestrictionsDrifted`.
  */
 async function recordDrift(
   ctx: ServiceContext,
@@ -87,13 +106,14 @@ async function recordDrift(
 ): Promise<number> {
   const byId = new Map(configurations.map((configuration) => [configuration.id, configuration]));
   const written = await ctx.em.find(EnrollmentRestriction, { tenantId, cloudId: { $ne: null } });
+  const places = intunePlaces(written, byId);
   let drifted = 0;
   for (const policy of written) {
     const theirs = byId.get(policy.cloudId!);
     let drift = theirs ? null : 'Deleted in Intune';
     if (theirs) {
       try {
-        drift = driftOf(cloudSettingsOf(policy), theirs);
+        drift = driftOf(cloudSettingsOf(policy), theirs, places.get(policy.id));
       } catch {
         drift = null; // a policy Intune cannot hold was never written: nothing to compare
       }

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { groupedNumber } from '../core/grouped-number.js';
 
 /**
  * SPEC 8.3 "Mail sending limits behind a restriction": a mailbox that goes past either, across all sending
@@ -13,7 +14,7 @@ export const MAIL_SENDING_LIMITS = { recipientsPerDay: 10_000, messagesPerMinute
 })
 export class MailSendingLimits {
   @Field(() => Int, {
-    description: `Recipients per day (${MAIL_SENDING_LIMITS.recipientsPerDay.toLocaleString('en-US')})`,
+    description: `Recipients per day (${groupedNumber(MAIL_SENDING_LIMITS.recipientsPerDay)})`,
   })
   recipientsPerDay!: number;
 

@@ -1,5 +1,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLServerListener } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import type { Request } from 'express';
+import Negotiator from 'negotiator';
 
 const SANDBOX_SCRIPT = /<script nonce="([^"]+)" src="https:\/\/embeddable-sandbox[^"]*"><\/script>/;
 
@@ -50,4 +52,32 @@ export function landingPageWithGraphiqlFallback<
       };
     },
   };
+}
+
+/**
+ * The media types Apollo Server negotiates an `Accept` header against (ApolloServer.prefersHTML). A GET
+ * whose best match is text/html gets the landing page from Apollo and is never executed, whatever its
+ * query string holds; anything else may execute and must pass the guard.
+ */
+const APOLLO_NEGOTIATED_TYPES = [
+  'application/json; charset=utf-8',
+  'application/graphql-response+json; charset=utf-8',
+  'multipart/mixed; deferSpec=20220824',
+  'multipart/mixed; incrementalSpec=v0.2',
+  'multipart/mixed',
+  'text/html',
+];
+
+/**
+ * GET /graphql that Apollo answers with its IDE page (no credentials needed: the page executes nothing).
+ * Decided from the same negotiation Apollo uses, never from Express's query parser, which stops at 1,000
+ * parameters while Apollo reads the raw URL.
+ */
+export function isLandingPageRequest(req: Request): boolean {
+  const accept = req.get('accept');
+  return (
+    req.method === 'GET' &&
+    !!accept &&
+    new Negotiator({ headers: { accept } }).mediaType(APOLLO_NEGOTIATED_TYPES) === 'text/html'
+  );
 }

@@ -4,7 +4,7 @@ import type { RequestContext } from '../core/request-context.js';
 import { RateLimitedError } from '../core/errors.js';
 import { queryCost, queryLimitError, QUERY_LIMITS, ratePointsOf } from './query-limits.js';
 import { setRateLimitHeaders, type RateLimiter, type RateLimitOutcome } from './rate-limit.js';
-import { holdOf } from './rate-limit-overlap.js';
+import { holdOf, type ResponseHold } from './rate-limit-overlap.js';
 
 /** Costs remembered per document and variables; a document sent with ever-new variables keeps the last few. */
 const COSTS_PER_DOCUMENT = 64;
@@ -38,6 +38,30 @@ function cachedQueryCost(
   return cost;
 }
 
+/** The charge of a request's cost, by its hold: /graphql's fast path and Apollo after it charge a request once. */
+const charges = new WeakMap<ResponseHold, Promise<RateLimitOutcome>>();
+
+/**
+ * Charges `extraPoints` for the request of `context`, once per request: when /graphql's fast path
+ * (src/http/graphql-fast-path.ts) leaves a request it has resolved to Apollo, Apollo's run of this plugin finds
+ * the charge the fast path made. A request without a hold (one that waited for its count) is Apollo's alone.
+ */
+function chargeOnce(
+  rateLimiter: RateLimiter,
+  context: RequestContext,
+  hold: ResponseHold | undefined,
+  extraPoints: number,
+): Promise<RateLimitOutcome> {
+  const made = hold && charges.get(hold);
+  if (made) return made;
+  const charge = rateLimiter.consume(context.viewer, '', extraPoints);
+  if (hold) {
+    charges.set(hold, charge);
+    hold.add(charge);
+  }
+  return charge;
+}
+
 /**
  * Bounds and charges a GraphQL operation by its field cost once Apollo has resolved it (variables known):
  * over `maxCost` it is refused (400 naming the limit) before anything executes; otherwise the rate limiter,
@@ -67,8 +91,7 @@ export function queryCostPlugin(rateLimiter: RateLimiter): ApolloServerPlugin<Re
           const reads = operation?.operation === 'query';
           const extraPoints = ratePointsOf(cost) - 1;
           const charge =
-            extraPoints > 0 ? rateLimiter.consume(contextValue.viewer, '', extraPoints) : undefined;
-          if (hold && charge) hold.add(charge);
+            extraPoints > 0 ? chargeOnce(rateLimiter, contextValue, hold, extraPoints) : undefined;
           if (hold && reads) return;
           const decided = hold ? await hold.decided() : undefined;
           charged = charge ? await charge : undefined;

@@ -43,13 +43,22 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-let dummyHash: Promise<string> | null = null;
-
 /**
- * A hash of a password nobody knows, checked when the email is unknown, so that an unknown email and a
- * wrong password take the same time and no one can tell which emails have an account.
+ * What an unknown email is checked against, so that an unknown email and a wrong password take the same time
+ * and no one can tell which emails have an account: the stored form of a hash with the same parameters, a
+ * random salt and a random key. Checking a password against it costs one scrypt derivation of the same cost, as
+ * against a member's hash, and no password derives 32 random bytes. Deriving a real hash of a random password
+ * instead cost 32 MiB (128·N·r) of memory at start-up, for no difference a caller could see.
  */
+const DUMMY_HASH = [
+  'scrypt',
+  PARAMETERS.N,
+  PARAMETERS.r,
+  PARAMETERS.p,
+  randomBytes(SALT_BYTES).toString('base64url'),
+  randomBytes(KEY_LENGTH).toString('base64url'),
+].join('$');
+
 export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
-  return dummyHash;
+  return Promise.resolve(DUMMY_HASH);
 }

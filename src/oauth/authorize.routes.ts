@@ -1,4 +1,3 @@
-import OAuth2Server from '@node-oauth/oauth2-server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response, Router } from 'express';
 import type { Logger } from 'pino';
@@ -8,7 +7,7 @@ import { attemptAll, type AttemptLimiter } from './brute-force.js';
 import { renderErrorPage, renderSignInPage, sendPage, type SignInPage } from './authorize-page.js';
 import { checkAuthorizationRequest, errorRedirect, type AuthorizationParams } from './authorize-request.js';
 import { csrfTokenValid, issueCsrfToken } from './csrf.js';
-import { isOAuthError, libraryRequest, type OAuthServers } from './oauth-endpoints.js';
+import type { OAuthEndpoints } from './oauth-endpoints.js';
 import type { GrantHolder, OAuthStore } from './oauth-store.js';
 
 export interface AuthorizeRouteDeps {
@@ -16,7 +15,8 @@ export interface AuthorizeRouteDeps {
   clock: Clock;
   logger: Logger;
   store: OAuthStore;
-  servers: OAuthServers;
+  /** The OAuth library's servers, loaded on first use. */
+  endpoints: OAuthEndpoints;
   signInLimits: { perIp: AttemptLimiter; perAccountIp: AttemptLimiter; perAccount: AttemptLimiter };
   /** Mark the CSRF cookie Secure (the public URL is https). */
   secureCookies: boolean;
@@ -26,7 +26,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 
 /** GET shows the sign-in and consent page; POST signs the member in and answers the client. */
 export function mountAuthorizeRoutes(router: Router, deps: AuthorizeRouteDeps): void {
-  const { store, servers } = deps;
+  const { store, endpoints } = deps;
 
   const showPage = (res: Response, status: number, page: Omit<SignInPage, 'csrfToken'>) =>
     sendPage(res, status, renderSignInPage({ ...page, csrfToken: issueCsrfToken(res, deps.secureCookies) }));
@@ -40,13 +40,14 @@ export function mountAuthorizeRoutes(router: Router, deps: AuthorizeRouteDeps): 
     params: AuthorizationParams,
     holder: GrantHolder,
   ): Promise<string> => {
-    const response = new OAuth2Server.Response();
+    const { library, servers } = await endpoints.load();
+    const response = library.libraryResponse();
     try {
-      await servers.authorize.authorize(libraryRequest(req, params), response, {
+      await servers.authorize.authorize(library.libraryRequest(req, params), response, {
         authenticateHandler: { handle: () => holder },
       });
     } catch (error) {
-      if (!isOAuthError(error) || error.code >= 500 || !response.get('location')) {
+      if (!endpoints.isOAuthError(error) || error.code >= 500 || !response.get('location')) {
         deps.logger.error({ err: error, requestId: req.requestId }, 'authorization failed');
         return errorRedirect(
           params.redirect_uri!,

@@ -1,51 +1,40 @@
-import OAuth2Server from '@node-oauth/oauth2-server';
+import type OAuth2Server from '@node-oauth/oauth2-server';
 import type { Request as ExpressRequest } from 'express';
+import type * as Library from './oauth-library.js';
 import type { OAuthStore } from './oauth-store.js';
-import { createOAuthModel } from './oauth-model.js';
-import { ScopeCheckedRefreshTokenGrantType } from './refresh-token-grant.js';
-import {
-  ACCESS_TOKEN_LIFETIME_SECONDS,
-  AUTHORIZATION_CODE_LIFETIME_SECONDS,
-  REFRESH_TOKEN_LIFETIME_SECONDS,
-} from './oauth.settings.js';
+
+type OAuthLibrary = typeof Library;
+export type OAuthServers = ReturnType<OAuthLibrary['createOAuthServers']>;
 
 /**
- * The two library servers: one issues codes at the authorize endpoint (clients looked up by id), the
- * other runs the token endpoint (clients authenticated with their secret).
+ * The OAuth library and its two servers (oauth-library.ts), loaded on the first authorize or token request
+ * rather than at start-up: the library holds 1.3 MiB of heap, and most servers never see an OAuth request
+ * (docs/benchmarks.md "sixth round, memory"). A failed load is tried again by the next request.
  */
-export function createOAuthServers(store: OAuthStore) {
-  const authorize = new OAuth2Server({
-    model: createOAuthModel(store, { requireClientSecret: false }),
-    authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME_SECONDS,
-    allowEmptyState: true,
-  });
-  const token = new OAuth2Server({
-    model: createOAuthModel(store, { requireClientSecret: true }),
-    accessTokenLifetime: ACCESS_TOKEN_LIFETIME_SECONDS,
-    refreshTokenLifetime: REFRESH_TOKEN_LIFETIME_SECONDS,
-    alwaysIssueNewRefreshToken: true,
-    // Replaces the library's own refresh_token grant (see the class for why).
-    extendedGrantTypes: {
-      refresh_token: ScopeCheckedRefreshTokenGrantType as unknown as typeof OAuth2Server.AbstractGrantType,
-    },
-  });
-  return { authorize, token };
-}
+export class OAuthEndpoints {
+  private loading: Promise<{ library: OAuthLibrary; servers: OAuthServers }> | undefined;
+  private library: OAuthLibrary | undefined;
 
-export type OAuthServers = ReturnType<typeof createOAuthServers>;
+  constructor(private readonly store: OAuthStore) {}
 
-/** The library's request object for an Express request (headers, method, query, parsed form body). */
-export function libraryRequest(req: ExpressRequest, body: Record<string, unknown>): OAuth2Server.Request {
-  return new OAuth2Server.Request({
-    headers: req.headers as Record<string, string>,
-    method: req.method,
-    query: {},
-    body,
-  });
-}
+  load(): Promise<{ library: OAuthLibrary; servers: OAuthServers }> {
+    this.loading ??= import('./oauth-library.js').then(
+      (library) => {
+        this.library = library;
+        return { library, servers: library.createOAuthServers(this.store) };
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
 
-export function isOAuthError(error: unknown): error is OAuth2Server.OAuthError {
-  return error instanceof OAuth2Server.OAuthError;
+  /** An error of the library's: none can exist before it is loaded. */
+  isOAuthError(error: unknown): error is OAuth2Server.OAuthError {
+    return this.library?.isOAuthError(error) ?? false;
+  }
 }
 
 /** Client credentials from HTTP Basic (RFC 6749 2.3.1: each part form-urlencoded) or the form body. */

@@ -1,4 +1,3 @@
-import OAuth2Server from '@node-oauth/oauth2-server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type pg from 'pg';
@@ -8,12 +7,11 @@ import { KNOWN_SCOPES } from './oauth-scopes.js';
 import { mountAuthorizeRoutes } from './authorize.routes.js';
 import { renderErrorPage, sendPage } from './authorize-page.js';
 import { AttemptLimiter, attemptAll, forgiveAll, type Attempt } from './brute-force.js';
-import { clientCredentials, createOAuthServers, isOAuthError, libraryRequest } from './oauth-endpoints.js';
+import { clientCredentials, OAuthEndpoints } from './oauth-endpoints.js';
 import { OAuthTokenKind } from './oauth-grant.entity.js';
 import { createOAuthModel } from './oauth-model.js';
 import { OAuthStore } from './oauth-store.js';
 import { oauthLimits, type AttemptLimit, type OAuthLimitOverrides } from './oauth.settings.js';
-import { dummyPasswordHash } from '../members/member.password.js';
 
 export interface OAuthRouterDeps {
   orm: MikroORM;
@@ -45,7 +43,7 @@ export function sendOAuthError(res: Response, status: number, error: string, des
  */
 export function oauthRouter(deps: OAuthRouterDeps): Router {
   const store = new OAuthStore(deps.orm, deps.clock);
-  const servers = createOAuthServers(store);
+  const endpoints = new OAuthEndpoints(store);
   const clientModel = createOAuthModel(store, { requireClientSecret: true });
   const limits = oauthLimits(deps.limits);
   const limiter = (prefix: string, limit: AttemptLimit) => new AttemptLimiter(deps.pool, prefix, limit);
@@ -54,11 +52,6 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
     perClientIp: limiter('oauth_token_client_ip', limits.token.perClientIp),
     perClient: limiter('oauth_token_client', limits.token.perClient),
   };
-  // The dummy hash an unknown email is checked against is ready before the first sign-in, so that
-  // sign-in does not take longer than a wrong password (which would tell that the email is unknown).
-  dummyPasswordHash().catch((error: unknown) =>
-    deps.logger.error({ err: error }, 'could not prepare the dummy password hash'),
-  );
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
   const router = Router();
 
@@ -84,7 +77,7 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
     clock: deps.clock,
     logger: deps.logger,
     store,
-    servers,
+    endpoints,
     signInLimits: {
       perIp: limiter('oauth_signin_ip', limits.signIn.perIp),
       perAccountIp: limiter('oauth_signin_account_ip', limits.signIn.perAccountIp),
@@ -129,13 +122,15 @@ export function oauthRouter(deps: OAuthRouterDeps): Router {
       const { clientId } = clientCredentials(req, body);
       const clientAttempts = await admit(req, res, clientId);
       if (!clientAttempts) return;
-      const response = new OAuth2Server.Response();
+      const { library, servers } = await endpoints.load();
+      const response = library.libraryResponse();
       try {
-        await servers.token.token(libraryRequest(req, body), response);
+        await servers.token.token(library.libraryRequest(req, body), response);
       } catch (error) {
         // Anything but invalid_client came after the client authenticated, or before any secret was checked.
-        if (!(isOAuthError(error) && error.name === 'invalid_client')) await forgiveAll(clientAttempts);
-        if (!isOAuthError(error) || error.code >= 500) {
+        if (!(endpoints.isOAuthError(error) && error.name === 'invalid_client'))
+          await forgiveAll(clientAttempts);
+        if (!endpoints.isOAuthError(error) || error.code >= 500) {
           deps.logger.error({ err: error, requestId: req.requestId }, 'token request failed');
           return sendOAuthError(res, 500, 'server_error', 'An internal error occurred');
         }

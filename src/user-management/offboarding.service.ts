@@ -115,16 +115,17 @@ export class OffboardingService {
   }
 
   async get(tenantId: string, userId: string, id: string): Promise<UserOffboarding> {
-    await new TenantService(this.ctx).get(tenantId);
-    const found = await this.ctx.em.findOne(UserOffboarding, { id, tenantId, userId });
-    if (!found) throw new NotFoundError('Offboarding', id);
-    return found;
+    return (await this.find(tenantId, userId, id)).offboarding;
   }
 
-  /** A Failed offboarding runs again from its failed step; the steps that succeeded are not repeated. */
+  /**
+   * A Failed offboarding runs again from its failed step; the steps that succeeded are not repeated. The
+   * house order: permission (the resolver), existence (404), state (409 unless Failed), and only then what
+   * the tenant's cloud can do (501, which asks the cloud): a finished or running offboarding answers its
+   * state, whatever its cloud.
+   */
   async retry(tenantId: string, userId: string, id: string): Promise<UserOffboarding> {
-    const offboarding = await this.get(tenantId, userId, id);
-    await this.assertCloudSupports(await new TenantService(this.ctx).get(tenantId), offboarding.options);
+    const { tenant, offboarding } = await this.find(tenantId, userId, id);
     if (offboarding.status !== OffboardingStatus.FAILED) {
       throw new ConflictError(
         `Offboarding ${id} is ${offboarding.status}: only a Failed one can be retried`,
@@ -135,6 +136,7 @@ export class OffboardingService {
         },
       );
     }
+    await this.assertCloudSupports(tenant, offboarding.options);
     try {
       return await this.ctx.em.transactional(async (em) => {
         const claimed = await em.nativeUpdate(
@@ -151,6 +153,18 @@ export class OffboardingService {
       if (isSecondOffboarding(error)) throw await this.alreadyRunning(userId);
       throw error;
     }
+  }
+
+  /** The offboarding with its tenant: 404 when either is not this organization's (or not the user's). */
+  private async find(
+    tenantId: string,
+    userId: string,
+    id: string,
+  ): Promise<{ tenant: Tenant; offboarding: UserOffboarding }> {
+    const tenant = await new TenantService(this.ctx).get(tenantId);
+    const offboarding = await this.ctx.em.findOne(UserOffboarding, { id, tenantId, userId });
+    if (!offboarding) throw new NotFoundError('Offboarding', id);
+    return { tenant, offboarding };
   }
 
   /**

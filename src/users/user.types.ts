@@ -30,7 +30,8 @@ const UPN_LOCAL_PART_MAX = 64;
 const COUNTRY_CODE_FORMAT = /^[A-Z]{2}$/;
 /** CLDR regions that are not countries (European Union, Eurozone, United Nations, Outlying Oceania, Unknown). */
 const NOT_COUNTRIES = new Set(['EU', 'EZ', 'UN', 'QO', 'ZZ']);
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Made on the first check: Intl's region names load ICU data (~0.5 MiB resident) that only user writes need. */
+let regionNames: Intl.DisplayNames | undefined;
 
 /** ISO 3166-1 alpha-2: two upper-case letters that name a country or territory (US, DE, GB, ...). */
 export function isCountryCode(value: unknown): boolean {
@@ -38,7 +39,8 @@ export function isCountryCode(value: unknown): boolean {
     typeof value === 'string' &&
     COUNTRY_CODE_FORMAT.test(value) &&
     !NOT_COUNTRIES.has(value) &&
-    regionNames.of(value) !== undefined
+    (regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' })).of(value) !==
+      undefined
   );
 }
 

@@ -26,6 +26,11 @@ registerEnumType(DeliveryStatus, {
 @Index({ properties: ['webhookId', 'createdAt', 'id'] })
 /** The unique key leads with webhook_id: event-side lookups (housekeeping, the cascade from events) need this. */
 @Index({ properties: ['eventId'] })
+// An endpoint's pending first attempts, which one job takes as a batch (webhook-endpoint-batch.ts).
+@Index({
+  name: 'webhook_deliveries_first_attempts_index',
+  expression: `create index "webhook_deliveries_first_attempts_index" on "webhook_deliveries" ("webhook_id", "created_at") where "status" = 'Pending' and "attempt_count" = 0`,
+})
 export class WebhookDelivery extends ScopedEntity {
   [OptionalProps]?:
     | 'status'
@@ -36,7 +41,9 @@ export class WebhookDelivery extends ScopedEntity {
     | 'lastError'
     | 'completedAt'
     | 'createdAt'
-    | 'manualAttempt';
+    | 'manualAttempt'
+    | 'claimedBy'
+    | 'claimedUntil';
 
   @Field(() => ID)
   @ManyToOne(() => Webhook, { mapToPk: true, fieldName: 'webhook_id', deleteRule: 'cascade' })
@@ -85,6 +92,16 @@ export class WebhookDelivery extends ScopedEntity {
   /** The next attempt is a person's re-send of a finished delivery: if it fails, no retries follow. */
   @Property({ type: 'boolean' })
   manualAttempt: boolean = false;
+
+  /**
+   * The delivery job attempting it now (graphile-worker job id), until `claimedUntil`: no other job attempts it
+   * meanwhile, and only this one records the attempt (webhook-delivery.queue.ts). Not in the API.
+   */
+  @Property({ type: 'bigint', nullable: true, hidden: true })
+  claimedBy: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true, hidden: true })
+  claimedUntil: Date | null = null;
 
   constructor(scope: Scope, fields: { webhookId: string; eventId: string; event: string; now: Date }) {
     super();

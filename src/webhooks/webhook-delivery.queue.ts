@@ -11,9 +11,11 @@ import type { WebhookFormat } from './webhook.entity.js';
  */
 export const WEBHOOK_DELIVERY_TASK = 'webhooks.deliver';
 
-export interface DeliveryJobPayload {
-  deliveryId: string;
-}
+/**
+ * A delivery job attempts one delivery (`deliveryId`: a retry, a re-send, a test ping) or the due first attempts
+ * of one endpoint, as many as there are when it runs (`webhookId`: the event fan-out; webhook-endpoint-batch.ts).
+ */
+export type DeliveryJobPayload = { deliveryId: string } | { webhookId: string };
 
 /** A job that throws (database trouble, not an HTTP failure) is retried by the queue this many times. */
 const JOB_MAX_ATTEMPTS = 10;
@@ -28,8 +30,19 @@ const addDeliveryJob = (source: string) => `
     max_attempts => ${JOB_MAX_ATTEMPTS}, job_key => 'webhook-delivery:' || ${source}.id)`;
 
 /**
- * New deliveries of one event to the given webhooks (a JSON array of ids), each with its first attempt
- * queued now (the event's fan-out, src/webhooks/webhook-fanout.ts). A pair that already exists is skipped.
+ * The setting (transaction-local) that says this transaction has already queued the batch job of the webhook
+ * whose id is the uuid expression `webhookId`: a transaction recording many events for one endpoint (a large
+ * tenant sync) queues one job for them all. Rolled back with a savepoint like the job it stands for.
+ */
+const batchQueuedSetting = (webhookId: string) =>
+  `'msp_webhooks.batch_' || replace(${webhookId}::text, '-', '')`;
+
+/**
+ * New deliveries of one event to the given webhooks (a JSON array of ids), written with the event (the
+ * fan-out, src/webhooks/webhook-fanout.ts). Their first attempts are one job per webhook and transaction, which
+ * takes every due first attempt of its endpoint when it runs (webhook-endpoint-batch.ts): queued with the first of
+ * the transaction's deliveries to that webhook, so it commits with them. No job key: concurrent transactions
+ * never wait on each other's job row. A pair that already exists is skipped.
  * Parameters: organization id, environment, event id, event kind, created at, webhook ids (JSON).
  */
 export const QUEUE_DELIVERIES_SQL = `
@@ -40,9 +53,13 @@ export const QUEUE_DELIVERIES_SQL = `
     select gen_random_uuid(), ?, ?, ids.webhook_id::uuid, ?, ?, 'Pending', 0, false, ?
       from json_array_elements_text(?::json) as ids(webhook_id)
     on conflict (webhook_id, event_id) do nothing
-    returning id, 0 as delay
+    returning webhook_id
   )
-  select count(${addDeliveryJob('inserted')}) as queued from inserted`;
+  select count(enqueue_job('${WEBHOOK_DELIVERY_TASK}', json_build_object('webhookId', webhook_id),
+                 max_attempts => ${JOB_MAX_ATTEMPTS}))
+       + count(set_config(${batchQueuedSetting('webhook_id')}, 'queued', true)) as queued
+    from inserted
+   where coalesce(current_setting(${batchQueuedSetting('webhook_id')}, true), '') = ''`;
 
 /** Queues the next attempt of a delivery after a delay in ms (database time). Parameters: delivery id, delay. */
 export const QUEUE_ATTEMPT_SQL = `

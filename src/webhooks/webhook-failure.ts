@@ -3,6 +3,7 @@ import { systemClock } from '../core/clock.js';
 import { WEBHOOK_DISABLED_EVENT } from '../core/events/event-kinds.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import { DeliveryStatus } from './webhook-delivery.entity.js';
+import { CLAIM_HELD } from './webhook-delivery-claims.js';
 import { QUEUE_ATTEMPT_SQL, type DueDelivery } from './webhook-delivery.queue.js';
 import type { PostOutcome } from './webhook-http.js';
 import { nextRetryDelayMs } from './webhook-retry.js';
@@ -34,11 +35,13 @@ const CANCEL_PENDING = `
 const UPDATE_DELIVERY = `
   update webhook_deliveries
      set status = ?, attempt_count = ?, last_attempt_at = ?, last_status_code = ?, last_error = ?,
-         next_attempt_at = ?, completed_at = ?, manual_attempt = false
+         next_attempt_at = ?, completed_at = ?, manual_attempt = false, claimed_by = null, claimed_until = null
    where id = ?`;
 
 export interface FailedAttempt {
   delivery: DueDelivery;
+  /** The job whose claim the attempt was made under (webhook-delivery-claims.ts). */
+  claimedBy: string;
   attemptNumber: number;
   outcome: PostOutcome;
 }
@@ -60,10 +63,15 @@ function disableReason(outcome: PostOutcome, failingSinceMs: number, settings: W
 export async function recordFailedAttempt(
   ctx: ServiceContext,
   settings: WebhookSettings,
-  { delivery, attemptNumber, outcome }: FailedAttempt,
+  { delivery, claimedBy, attemptNumber, outcome }: FailedAttempt,
 ): Promise<void> {
   const now = ctx.clock.now();
   await ctx.em.transactional(async (em: EntityManager) => {
+    // Recorded by the claimant only, once (a read, not a lock: the rows are locked in the order they were before
+    // claims, webhook then delivery, as a disabling transaction locks them). The claim ends with the update below,
+    // so that the retry's job may claim it.
+    const [claim] = await em.execute<Array<{ id: string }>>(CLAIM_HELD, [delivery.id, claimedBy]);
+    if (!claim) return;
     await em.execute(INSERT_ATTEMPT, [
       delivery.organization_id,
       delivery.environment,

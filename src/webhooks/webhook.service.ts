@@ -207,6 +207,9 @@ export class WebhookService {
         );
       // A pending delivery keeps its schedule if this attempt fails; a finished one gets this attempt only.
       delivery.manualAttempt = delivery.status !== DeliveryStatus.PENDING;
+      // A finished delivery has no attempt in flight: a claim left on it (its webhook disabled during a batch)
+      // must not keep this re-send's job from claiming it. A pending one's claim stands (its attempt is running).
+      if (delivery.manualAttempt) Object.assign(delivery, { claimedBy: null, claimedUntil: null });
       delivery.status = DeliveryStatus.PENDING;
       delivery.nextAttemptAt = this.ctx.clock.now();
       delivery.completedAt = null;

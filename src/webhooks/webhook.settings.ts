@@ -34,6 +34,10 @@ export interface WebhookSettings {
   resolveTimeoutMs: number;
   /** Seals signing secrets at rest (SECRETS_KEY); without a key they are stored as they are. */
   secretBox: SecretBox;
+  /** First attempts of one endpoint that its batch job claims in one statement (webhook-endpoint-batch.ts). */
+  batchSize: number;
+  /** Attempts of one batch job in flight at once: connections to one endpoint (its keep-alive sockets). */
+  batchConcurrency: number;
 }
 
 const SECOND = 1000;
@@ -64,6 +68,8 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   resolveHost: systemResolver,
   resolveTimeoutMs: 5 * SECOND,
   secretBox: new SecretBox(null),
+  batchSize: 100,
+  batchConcurrency: 16,
 };
 
 /** The settings in force: the defaults, what the deployment or test changed, and resolution under its deadline. */

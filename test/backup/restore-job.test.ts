@@ -1,8 +1,6 @@
-import { RestoreRunner } from '../../src/backup/restore-runner.js';
-import { createJobContext } from '../../src/context.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   backupCall,
   backupTenant,
@@ -15,17 +13,18 @@ import {
 import { eventually } from '../helpers/eventually.js';
 
 /** No worker here: each test runs the restore job by hand, as graphile-worker would. */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 const FIRST_ATTEMPT = { attempts: 1, max_attempts: 5 };
 const LAST_ATTEMPT = { attempts: 5, max_attempts: 5 };
 
-function runner(jobId: string): RestoreRunner {
-  return new RestoreRunner(createJobContext(app.orm, app.deps, org.scope, 'test:worker'), jobId);
+/** The restore job's run for `jobId` (its queue attempt `job`), by the server as its worker would. */
+function runner(jobId: string): { run: (job: typeof FIRST_ATTEMPT) => Promise<void> } {
+  return { run: (job) => onServer(app, 'runRestore', org.scope, jobId, job) };
 }
 
 async function queuedRestore(): Promise<{ tenantId: string; tenantExternalId: string; job: RestoreJobBody }> {

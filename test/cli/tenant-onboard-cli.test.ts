@@ -47,6 +47,8 @@ describe('npm run cli -- tenants available / onboard --name --domain', () => {
     expect(liveLines.filter((line) => line.endsWith('available'))).toEqual([
       expect.stringContaining(DEMO_AVAILABLE_TENANT.externalId!),
     ]);
+    // Its hint onboards into the environment listed, not the sandbox (README's first hour, live commands).
+    expect(live.stderr).toContain('tenants onboard --org demo --env live --external-id <EXTERNAL ID>');
   }, 90_000);
 
   it('a name like a demo tenant’s gets a free initial domain, and syncs its users', async () => {

@@ -14,17 +14,19 @@ import {
 import { OPENAPI_FILE } from '../../rest-adapter/openapi/file.js';
 import { listEveryTenantsUsers } from '../../examples/list-tenant-users.js';
 import { startWebhookReceiver } from '../../examples/webhook-receiver.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import {
+  createOrganizationWithKeys,
+  createTenant,
+  createUser,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import { assertMatchesOpenApi } from '../helpers/openapi-validator.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { eventually } from '../helpers/eventually.js';
 
 /** The generated TypeScript client (clients/typescript) against a live server on a loopback port. */
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
 /** The client's calls are checked against the document too, like TestApp.request's. */
@@ -43,7 +45,7 @@ const validatingFetch = async (request: Request): Promise<Response> => {
 const clientFor = (token: string) => createMspClient({ baseUrl: app.baseUrl, token, fetch: validatingFetch });
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
+  ({ app, org } = await sharedSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
 }, 60_000);
 afterAll(() => app.stop());
 

@@ -6,12 +6,11 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres.js';
-import { migrate, openOrm } from '../../src/db/orm.js';
-import { applyRowLevelSecurity } from '../../src/db/row-level-security.js';
+import { openOrm } from '../../src/db/orm.js';
+import { logPoolErrors, migrateSchema } from '../../src/db/prepare.js';
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
@@ -34,12 +33,12 @@ beforeAll(async () => {
   port = await freePort();
   database = await startDatabase();
   const orm = await openOrm({ databaseUrl: database.url });
-  await migrate(orm);
-  await orm.close();
-  const pool = new pg.Pool({ connectionString: database.url });
-  await runMigrations({ pgPool: pool });
-  await applyRowLevelSecurity(pool, DEFAULT_APP_DATABASE_ROLE);
-  await pool.end();
+  const pool = logPoolErrors(new pg.Pool({ connectionString: database.url }), () => undefined);
+  try {
+    await migrateSchema(orm, pool, DEFAULT_APP_DATABASE_ROLE);
+  } finally {
+    await Promise.all([orm.close(), pool.end()]);
+  }
   app = await TestApp.start({ databaseUrl: database.url });
   org = await createOrganizationWithKeys(app);
 }, 120_000);

@@ -212,8 +212,8 @@ export interface UserImportRow {
   run_attempts: number;
 }
 
-/** A user import's progress as stored. */
-export async function userImportRow(app: TestApp, id: string): Promise<UserImportRow> {
+/** A user import's progress as stored (a file's own server's or the worker's shared one's pool). */
+export async function userImportRow(app: { pool: pg.Pool }, id: string): Promise<UserImportRow> {
   const { rows } = await app.pool.query<UserImportRow>(
     'select status, processed_rows, created_rows, run_attempts from user_imports where id = $1',
     [id],

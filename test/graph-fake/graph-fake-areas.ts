@@ -7,7 +7,7 @@ import { fakeDirectory } from './graph-fake-directory.js';
 import { handleDrives } from './graph-fake-drives.js';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * What the fake keeps of a tenant beyond its directory for the licenses and user-management areas: the
@@ -19,7 +19,7 @@ export interface FakeAreaState {
   autoReplies: Map<string, AutomaticRepliesSetting>;
 }
 
-const areaStates = new WeakMap<FakeTenant, FakeAreaState>();
+const areaStates = tenantSlot<FakeAreaState>('areas');
 
 export function fakeAreaState(tenant: FakeTenant): FakeAreaState {
   let areas = areaStates.get(tenant);

@@ -11,7 +11,7 @@ import type {
 import { searchRestorePoints } from './graph-fake-backup-search.js';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * Microsoft 365 Backup (Backup Storage) on Graph v1.0 as the fake serves it (learn.microsoft.com, "Get
@@ -46,7 +46,7 @@ export interface FakeBackup {
   failing: Map<string, string>;
 }
 
-const backups = new WeakMap<FakeTenant, FakeBackup>();
+const backups = tenantSlot<FakeBackup>('backup');
 
 export function fakeBackup(tenant: FakeTenant): FakeBackup {
   let backup = backups.get(tenant);

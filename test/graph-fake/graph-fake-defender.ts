@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { defaultCode, defaultMessage, retryAfter, type Fault, type RecordedRequest } from './graph-fake.js';
 import { advance, postAction } from './graph-fake-defender-actions.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState } from './graph-fake-state.js';
 
 /**
  * Microsoft Defender for Endpoint's API on its own HTTPS origin, as the fake serves it (learn.microsoft.com,
@@ -39,7 +39,7 @@ export interface FakeDefender {
   nextOutcome: DefenderActionStatus;
 }
 
-const defenders = new WeakMap<FakeTenant, FakeDefender>();
+const defenders = tenantSlot<FakeDefender>('defender');
 
 export function fakeDefender(tenant: FakeTenant): FakeDefender {
   let defender = defenders.get(tenant);
@@ -174,6 +174,10 @@ export function handleDefender(
       'Unauthorized',
       'Authorization token is missing, expired or for another resource',
     );
+  // As Graph does (graph-fake-graph.ts), a withdrawn consent takes the tokens issued under it along.
+  const consent = state.tenants.get(token.tenantId)!.consents.get(token.clientId);
+  if (consent === undefined || consent === 'consent-missing')
+    return defenderError(401, 'Unauthorized', 'The application is no longer consented in this tenant');
   const defender = fakeDefender(state.tenants.get(token.tenantId)!);
   const path = call.path.split('/').map(decodeURIComponent);
   const readable = ROLES.read.some((role) => token.roles.includes(role));

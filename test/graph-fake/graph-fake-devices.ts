@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ManagedDevice } from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * Intune's managed devices on Graph v1.0 as the fake serves them (learn.microsoft.com, "List managedDevices"):
  * `GET /deviceManagement/managedDevices` with `$select`, in pages of the fake's page size (`$top`, and an
  * `@odata.nextLink` carrying `$skiptoken`), `GET /deviceManagement/managedDevices/{id}`.
  */
-const devicesOf = new WeakMap<FakeTenant, ManagedDevice[]>();
+const devicesOf = tenantSlot<ManagedDevice[]>('devices');
 
 /** The tenant's managed devices (tests push to it). */
 export function fakeManagedDevices(tenant: FakeTenant): ManagedDevice[] {

@@ -9,7 +9,7 @@ import {
   notFound,
 } from './graph-fake-directory-reads.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState, type IssuedToken } from './graph-fake-state.js';
 import type { GraphCall } from './graph-fake-graph.js';
 import { graphError } from './graph-fake-graph.js';
 
@@ -37,7 +37,7 @@ export interface FakeDirectory {
   passwords: Map<string, string>;
 }
 
-const directories = new WeakMap<FakeTenant, FakeDirectory>();
+const directories = tenantSlot<FakeDirectory>('directory');
 
 export function fakeDirectory(tenant: FakeTenant): FakeDirectory {
   let directory = directories.get(tenant);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DriveItem } from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant } from './graph-fake-state.js';
 
 /** An item of a fake OneDrive: a file or a folder, under `parentId` (the drive's root id at the top). */
 export type FakeDriveItem = DriveItem & { id: string; name: string; parentId: string };
@@ -18,7 +18,7 @@ interface FakeDrives {
   byUser: Map<string, FakeDrive>;
 }
 
-const drivesOf = new WeakMap<FakeTenant, FakeDrives>();
+const drivesOf = tenantSlot<FakeDrives>('drives');
 const monitors = new Map<string, { pendingPolls: number }>();
 
 function drives(tenant: FakeTenant): FakeDrives {

@@ -6,7 +6,7 @@ import type {
 } from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * Intune's enrollment restrictions as the fake serves them (learn.microsoft.com, "deviceEnrollmentConfiguration
@@ -38,7 +38,7 @@ const ROLES = {
 };
 const PATH = /^\/deviceManagement\/deviceEnrollmentConfigurations(?:\/([^/]+))?(?:\/(setPriority|assign))?$/;
 
-const states = new WeakMap<FakeTenant, FakeEnrollmentConfiguration[]>();
+const states = tenantSlot<FakeEnrollmentConfiguration[]>('enrollment');
 
 /** The tenant's enrollment configurations (Intune's defaults on first use); tests read and change them. */
 export function fakeEnrollmentConfigurations(tenant: FakeTenant): FakeEnrollmentConfiguration[] {

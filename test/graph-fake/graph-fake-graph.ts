@@ -209,6 +209,10 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
       'Lifetime validation failed, the token is expired.',
       call.clientRequestId,
     );
+  // The $batch endpoint checks the token, and each request of the batch is then authorized on its own: a
+  // withdrawn consent's token is refused per item (401 inside a 200 batch, as Graph answers it:
+  // microsoftgraph/msgraph-sdk-dotnet#2660), not for the batch.
+  if (call.method === 'POST' && call.path === '/$batch') return batch(state, base, call);
   const tenant = state.tenants.get(token.tenantId)!;
   // A consent withdrawn (revoked, or the app removed from the tenant) takes the tokens issued under it along:
   // Graph refuses them before their lifetime ends, and Entra ID issues no new one (graph-fake-login.ts).
@@ -231,7 +235,6 @@ export function handleGraph(state: GraphFakeState, base: string, call: GraphCall
   const route = `${call.method} ${call.path.replace(/\/microsoft\.graph\.delta$/, '/delta')}`;
   const areaReply = handleAreas(state, tenant, token, base, call) ?? handleEnrollment(tenant, token, call);
   if (areaReply) return areaReply;
-  if (route === 'POST /$batch') return batch(state, base, call);
   const backupReply = handleBackup(state, tenant, token, base, call);
   if (backupReply) return backupReply;
   const securityReply = handleSecurity(state, tenant, token, base, call);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConditionalAccessPolicy } from '@microsoft/microsoft-graph-types';
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
-import type { FakeTenant, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * Entra ID's policies as the fake serves them (learn.microsoft.com, "Update
@@ -16,7 +16,7 @@ export interface FakePolicies {
   conditionalAccess: ConditionalAccessPolicy[];
 }
 
-const policyStates = new WeakMap<FakeTenant, FakePolicies>();
+const policyStates = tenantSlot<FakePolicies>('policies');
 
 export function fakePolicies(tenant: FakeTenant): FakePolicies {
   let policies = policyStates.get(tenant);

@@ -7,7 +7,7 @@ import type {
 import { graphError, type GraphCall } from './graph-fake-graph.js';
 import type { FakeReply } from './graph-fake-login.js';
 import { handlePolicies } from './graph-fake-policies.js';
-import type { FakeTenant, GraphFakeState, IssuedToken } from './graph-fake-state.js';
+import { tenantSlot, type FakeTenant, type GraphFakeState, type IssuedToken } from './graph-fake-state.js';
 
 /**
  * Graph v1.0's security API as the fake serves it (learn.microsoft.com, "List alerts_v2", "Update alert",
@@ -24,7 +24,7 @@ export interface FakeSecurity {
   controlProfiles: SecureScoreControlProfile[];
 }
 
-const securityStates = new WeakMap<FakeTenant, FakeSecurity>();
+const securityStates = tenantSlot<FakeSecurity>('security');
 
 export function fakeSecurity(tenant: FakeTenant): FakeSecurity {
   let security = securityStates.get(tenant);

@@ -50,6 +50,28 @@ export interface IssuedToken {
   audience?: 'defender';
 }
 
+/**
+ * Per-tenant state of one of the fake's areas, with WeakMap's `get`/`set`, kept on the tenant object itself
+ * under a `Symbol.for` key (one registry for every realm, non-enumerable). The jest worker's shared live
+ * server (test/helpers/shared-live-server.ts) serves the fake from its own copy of these modules, outside the
+ * test files' vm contexts: a file seeding `fakeDirectory(tenant)` with its own copy must reach the same state
+ * the server's copy answers from, which a module-level WeakMap (one per copy) would not.
+ */
+export interface TenantSlot<T> {
+  get(tenant: FakeTenant): T | undefined;
+  set(tenant: FakeTenant, value: T): void;
+}
+
+export function tenantSlot<T>(area: string): TenantSlot<T> {
+  const key = Symbol.for(`msp-tests.graph-fake.${area}`);
+  return {
+    get: (tenant) => (tenant as unknown as Record<symbol, T | undefined>)[key],
+    set: (tenant, value) => {
+      Object.defineProperty(tenant, key, { value, writable: true, configurable: true, enumerable: false });
+    },
+  };
+}
+
 export class GraphFakeState {
   readonly apps = new Map<string, FakeApp>();
   readonly tenants = new Map<string, FakeTenant>();

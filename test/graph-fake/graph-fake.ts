@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import tls from 'node:tls';
+import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { serveDefender } from './graph-fake-defender.js';
-import { handleMonitor } from './graph-fake-drives.js';
+import { handleMonitor, setCopyPendingPolls } from './graph-fake-drives.js';
 import { handleGraph, graphError, type GraphCall } from './graph-fake-graph.js';
 import { handleTokenRequest, type FakeReply } from './graph-fake-login.js';
 import { GraphFakeState } from './graph-fake-state.js';
@@ -46,6 +48,21 @@ export interface Fault {
   lostAnswer?: boolean;
 }
 
+/**
+ * Jest runs a single test file in its own process (in band), which started before global setup set
+ * NODE_EXTRA_CA_CERTS; there the run's authority joins Node's default trust store through
+ * tls.setDefaultCACertificates (Node ≥ 24.5), the in-process equivalent. Workers and child processes
+ * already trust it from NODE_EXTRA_CA_CERTS.
+ */
+export function trustFakeAuthority(): void {
+  const dir = process.env.GRAPH_FAKE_CERT_DIR;
+  if (!dir) return;
+  const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8').trim();
+  const trusted = tls.getCACertificates('default');
+  if (trusted.some((certificate) => certificate.trim() === ca)) return;
+  tls.setDefaultCACertificates([...trusted, ca]);
+}
+
 function certificates(): { cert: Buffer; key: Buffer } {
   const dir = process.env.GRAPH_FAKE_CERT_DIR;
   if (!dir)
@@ -71,7 +88,8 @@ async function readBody(request: import('node:http').IncomingMessage): Promise<s
  * Retry-After, 503, slow answers) before the real thing.
  */
 export class GraphFake {
-  readonly state = new GraphFakeState();
+  /** Replaced by `reset()` (a shared live server's next file): hold the fake, not its state, across files. */
+  state = new GraphFakeState();
   readonly requests: RecordedRequest[] = [];
   private readonly faults: Fault[] = [];
   private servers: https.Server[] = [];
@@ -126,6 +144,19 @@ export class GraphFake {
 
   clearRequests(): void {
     this.requests.length = 0;
+  }
+
+  /**
+   * Forgets everything a test file set: a new, empty directory (apps, tenants with their area state, issued
+   * tokens, page size, token lifetime), no recorded request, no pending fault, copy monitors done at the first poll again. The
+   * jest worker's shared live server (test/helpers/shared-live-server.ts) calls it before each file, so a
+   * file cannot see, nor be answered by, another file's tenants, tokens or throttling rules.
+   */
+  reset(): void {
+    this.state = new GraphFakeState();
+    this.clearRequests();
+    this.faults.length = 0;
+    setCopyPendingPolls(0);
   }
 
   async stop(): Promise<void> {
@@ -235,4 +266,17 @@ export function defaultMessage(status: number): string {
   if (status === 429) return 'Too many requests.';
   if (status === 503) return 'The service is temporarily unavailable. Please try again later.';
   return 'An error occurred.';
+}
+
+/** For AppDeps.microsoft365 / TestApp: the fake's URLs, short retry waits and deadlines. */
+export function fakeMicrosoft365Settings(fake: GraphFake): Partial<Microsoft365Settings> {
+  return {
+    loginUrl: fake.loginUrl,
+    graphUrl: fake.graphUrl,
+    defenderUrl: fake.defenderUrl,
+    requestTimeoutMs: 5_000,
+    maxRetries: 2,
+    maxRetryWaitSeconds: 2,
+    retryDelaySeconds: 0,
+  };
 }

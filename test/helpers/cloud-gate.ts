@@ -9,6 +9,14 @@ const CLIENT_FACTORIES = new Set(['forPartner', 'forTenant']);
  * call to go on (or never, for a run that "died" there). `after` runs once the call is done at the cloud,
  * before the caller sees its result: holding there is a crash between a cloud write and its save.
  */
+/**
+ * A promise of any realm: on the jest worker's shared server (shared-suite.ts) the cloud's promises are the
+ * server's, which `instanceof Promise` in a test file does not recognise.
+ */
+function isThenable(value: unknown): value is Promise<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
 export function gatedProvider(
   providers: CloudProviders,
   hook: (path: string, args: unknown[]) => void | Promise<void>,
@@ -26,7 +34,7 @@ export function gatedProvider(
               const result = (value as (...a: unknown[]) => unknown).apply(object, args);
               if (CLIENT_FACTORIES.has(property))
                 return (result as Promise<object>).then((client) => wrap(client, path));
-              if (after && result instanceof Promise)
+              if (after && isThenable(result))
                 return result.then(async (answer: unknown) => {
                   await after(path, args);
                   return answer;

@@ -1,27 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import tls from 'node:tls';
 import { randomUUID } from 'node:crypto';
 import { CloudError } from '../../src/cloud/cloud-error.js';
 import { MICROSOFT365_APPLICATION_PERMISSIONS } from '../../src/cloud/microsoft365/graph-capabilities.js';
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
-import { GraphFake } from '../graph-fake/graph-fake.js';
+import { GraphFake, fakeMicrosoft365Settings, trustFakeAuthority } from '../graph-fake/graph-fake.js';
 import { fakeUser, type FakeApp, type FakeTenant } from '../graph-fake/graph-fake-state.js';
-
-/**
- * Jest runs a single test file in its own process (in band), which started before global setup set
- * NODE_EXTRA_CA_CERTS; there the run's authority joins Node's default trust store through
- * tls.setDefaultCACertificates (Node ≥ 24.5), the in-process equivalent. Workers and child processes
- * already trust it from NODE_EXTRA_CA_CERTS.
- */
-function trustFakeAuthority(): void {
-  const dir = process.env.GRAPH_FAKE_CERT_DIR;
-  if (!dir) return;
-  const ca = readFileSync(path.join(dir, 'ca.pem'), 'utf8').trim();
-  const trusted = tls.getCACertificates('default');
-  if (trusted.some((certificate) => certificate.trim() === ca)) return;
-  tls.setDefaultCACertificates([...trusted, ca]);
-}
 
 /** The partner's world on the fake: its tenant and app, and customers in each consent state. */
 export interface GraphScenario {
@@ -44,7 +26,14 @@ export const FULL_ROLES = [...MICROSOFT365_APPLICATION_PERMISSIONS];
 /** Starts the HTTPS Graph fake with a partner, its app and three customers (stop it with `fake.stop()`). */
 export async function startGraphScenario(): Promise<GraphScenario> {
   trustFakeAuthority();
-  const fake = await GraphFake.start();
+  return seedGraphScenario(await GraphFake.start());
+}
+
+/**
+ * Puts the scenario's partner, app and customers into a running fake's directory (the jest worker's shared
+ * live fake, test/helpers/shared-live-server.ts, after its reset for the file).
+ */
+export function seedGraphScenario(fake: GraphFake): GraphScenario {
   const state = fake.state;
   const app = state.addApp();
   const partner = state.addTenant({
@@ -87,15 +76,7 @@ export async function startGraphScenario(): Promise<GraphScenario> {
     consented,
     consentMissing,
     unknownApp,
-    settings: {
-      loginUrl: fake.loginUrl,
-      graphUrl: fake.graphUrl,
-      defenderUrl: fake.defenderUrl,
-      requestTimeoutMs: 5_000,
-      maxRetries: 2,
-      maxRetryWaitSeconds: 2,
-      retryDelaySeconds: 0,
-    },
+    settings: fakeMicrosoft365Settings(fake),
   };
 }
 

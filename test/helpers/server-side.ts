@@ -17,6 +17,15 @@ import { reconcileRecommendations } from '../../src/recommendations/recommendati
 import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
+import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
+import { runOffboarding } from '../../src/user-management/offboarding.task.js';
+import { RestoreRunner } from '../../src/backup/restore-runner.js';
+import { pushBarrierApplication } from '../../src/info-barriers/barrier-application.task.js';
+import {
+  giveUpApplyOperation,
+  runApplyOperation,
+} from '../../src/recommendations/recommendation-apply.task.js';
+import { taskList } from '../../src/tasks.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
 import { createApiKey, createOrganization, createOrganizationWithKeys } from '../factories/organizations.js';
@@ -70,6 +79,65 @@ async function commitEvent(app: TestApp, scope: Scope, event: NewEvent): Promise
   return row.id;
 }
 
+/**
+ * One run of the offboarding job (its queue attempt `job`), on the app's cloud or on `clouds` (a test's gated
+ * copy of it, test/helpers/cloud-gate.ts).
+ */
+function offboard(
+  app: TestApp,
+  payload: Parameters<typeof runOffboarding>[2],
+  job?: Parameters<typeof runOffboarding>[3],
+  clouds?: CloudProviders,
+): Promise<void> {
+  return runOffboarding(app.orm, clouds ? { ...app.deps, clouds } : app.deps, payload, job);
+}
+
+/** One run of the restore job (its queue attempt `job`), as graphile-worker would run it. */
+function runRestore(
+  app: TestApp,
+  scope: Scope,
+  restoreJobId: string,
+  job?: Parameters<RestoreRunner['run']>[0],
+): Promise<void> {
+  return new RestoreRunner(createJobContext(app.orm, app.deps, scope, 'test:worker'), restoreJobId).run(job);
+}
+
+/** One run of the information barrier apply job (its queue attempt `job`). */
+function applyBarriers(
+  app: TestApp,
+  scope: Scope,
+  applicationId: string,
+  job?: Parameters<typeof pushBarrierApplication>[2],
+): Promise<void> {
+  const ctx = createJobContext(app.orm, app.deps, scope, 'system:info-barrier-apply');
+  return pushBarrierApplication(ctx, applicationId, job);
+}
+
+/** One run of the recommendation apply job, on the app's cloud or on `clouds` (a test's gated copy of it). */
+function applyRecommendation(
+  app: TestApp,
+  scope: Scope,
+  operationId: string,
+  clouds?: CloudProviders,
+): Promise<void> {
+  const deps = clouds ? { ...app.deps, clouds } : app.deps;
+  return runApplyOperation(
+    createJobContext(app.orm, deps, scope, 'system:recommendation-apply'),
+    operationId,
+  );
+}
+
+/** What the apply job does when the queue gives up on it. */
+function giveUpRecommendationApply(app: TestApp, scope: Scope, operationId: string, reason: string) {
+  const em = createJobContext(app.orm, app.deps, scope, 'test').em;
+  return giveUpApplyOperation(em, operationId, reason, app.clock.now());
+}
+
+/** The names of the server's job tasks. */
+async function taskNames(app: TestApp): Promise<string[]> {
+  return Object.keys(taskList(app.orm, app.deps));
+}
+
 export const SERVER_SIDE = {
   createOrganization,
   createApiKey,
@@ -93,6 +161,12 @@ export const SERVER_SIDE = {
   recountMarkedTenants,
   syncPosture,
   commitEvent,
+  runOffboarding: offboard,
+  runRestore,
+  applyBarriers,
+  applyRecommendation,
+  giveUpRecommendationApply,
+  taskNames,
 };
 
 type ServerSide = typeof SERVER_SIDE;

@@ -19,7 +19,7 @@ import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import { assertMatchesOpenApi, type ObservedResponse } from './openapi-validator.js';
 import { bindServerSide, type BoundServerSide } from './server-side.js';
 import type { SqlCounter } from './sql-counter.js';
-import { TEST_CLOCK_START, TestApp } from './test-app.js';
+import { TEST_CLOCK_START, TestApp, type TestAppOptions } from './test-app.js';
 
 /** What a test file gets of the shared server. */
 export interface SharedServerHandle {
@@ -43,8 +43,24 @@ export interface SharedServer {
    * its own webhook settings (TestAppOptions' `webhooks`).
    */
   beginFile(options: { jobs: boolean; webhooks?: Partial<WebhookSettings> }): Promise<SharedServerHandle>;
+  /**
+   * The file that used the server has ended (test/environment.mjs's teardown): its job runner stops and every
+   * job it left goes, running or queued, so nothing of it runs while the next file starts or holds its runner.
+   */
+  endFile(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/**
+ * Every job, locked or not, and every named queue (a job of the tenant sync's per-tenant queue locks it), with
+ * the job runner stopped: graphile-worker's own tables, as src/core/perf/graphile-worker-private-tables.ts
+ * reads them. The heartbeats are the stopped runners' (src/core/job-worker-liveness.ts).
+ */
+const DROP_EVERY_JOB = [
+  'delete from graphile_worker._private_jobs',
+  'delete from graphile_worker._private_job_queues',
+  'delete from job_worker_heartbeats',
+];
 
 /**
  * A test file's argument as this realm's own: the file runs in its own vm context, whose Dates, arrays and plain
@@ -73,8 +89,9 @@ function acrossRealms(operations: BoundServerSide): BoundServerSide {
   ) as BoundServerSide;
 }
 
-export async function startSharedServer(): Promise<SharedServer> {
-  const app = await TestApp.start();
+/** `options`: the server's configuration for every file it serves (the shared live server's, shared-live-server.ts). */
+export async function startSharedServer(options: Omit<TestAppOptions, 'jobs'> = {}): Promise<SharedServer> {
+  const app = await TestApp.start(options);
   const serverWebhooks = { ...app.deps.webhooks };
   const handle: SharedServerHandle = {
     baseUrl: app.baseUrl,
@@ -86,25 +103,41 @@ export async function startSharedServer(): Promise<SharedServer> {
     serverSide: acrossRealms(bindServerSide(app)),
     checkAnswer: assertMatchesOpenApi,
   };
+  /**
+   * The previous file's job runner stops and its jobs go. A runner kept from one file to the next (both asking
+   * for jobs) ran the next file's jobs with the task list it was started with, and tasks read some settings
+   * once, when the list is built: the webhook delivery task keeps the webhook settings it was made with
+   * (allowPrivateTargets, the retry schedule), so a file's deliveries to its loopback receiver were refused
+   * under the previous file's settings and never arrived. Each file's runner is therefore new, built after the
+   * file's settings are in place. A stopped runner has finished or failed its running jobs (asked to stop after
+   * JOB_ABORT_AFTER_MS, killed past 5 s: test-app.ts) and handed back its local queue, so dropping every job
+   * then leaves none running, locked or due for the next file.
+   */
+  async function dropJobs(): Promise<void> {
+    await app.runJobs(false);
+    for (const statement of DROP_EVERY_JOB) await app.pool.query(statement);
+  }
+
   return {
     async beginFile({ jobs, webhooks }) {
-      // The app reads its webhook settings from this one object at each use (webhookSettingsOf), requests and
-      // jobs alike: the file's own replace the previous file's.
+      // At the end of the previous file already (endFile); again in case a request of it still running added one.
+      await dropJobs();
+      // The app reads its webhook settings from this one object (webhookSettingsOf): requests at each use, the
+      // job runner's tasks when it starts (below): the file's own replace the previous file's.
       const settings = app.deps.webhooks as Record<string, unknown>;
       for (const key of Object.keys(settings)) delete settings[key];
       Object.assign(settings, serverWebhooks, fromTestRealm(webhooks ?? {}));
-      // A file that starts no runner may check that its jobs wait in the queue: the runner runs only for files
-      // that ask, and jobs the previous file left queued are dropped, as its own database would have been.
-      // (`_private_jobs`: graphile-worker's table, as src/core/perf/graphile-worker-private-tables.ts uses it.)
-      await app.runJobs(jobs);
-      await app.pool.query('delete from graphile_worker._private_jobs where locked_at is null');
       // Requests without valid credentials count per client address, and every file calls from 127.0.0.1:
       // each file starts with the empty windows a server of its own had (organizations' are its own anyway).
       await app.pool.query(`delete from ${RATE_LIMIT_TABLE} where key like 'ip:%'`);
       app.clock.set(new Date(TEST_CLOCK_START));
       app.sql.reset();
+      // A file that starts no runner may check that its jobs wait in the queue: a runner only for files that ask,
+      // a new one for each, started on the file's clock.
+      if (jobs) await app.runJobs(true);
       return handle;
     },
+    endFile: dropJobs,
     stop: () => app.stop(),
   };
 }

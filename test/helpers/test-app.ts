@@ -96,6 +96,28 @@ async function moveClockTo(clock: MovableClock, ms: number): Promise<void> {
   if (clock.now().getTime() < until) clock.set(new Date(until));
 }
 
+/**
+ * How long a job runner's graceful stop may wait for its running jobs (they are asked to stop after
+ * JOB_ABORT_AFTER_MS) before it is killed: a job that ignores the abort (a request the cloud or a receiver never
+ * answers) then no longer holds the stop, and with it the test file, up to its own timeout.
+ */
+const RUNNER_STOP_DEADLINE_MS = 5_000;
+
+/** `runner.stop()`, and past the deadline `runner.kill()`: the running jobs are failed back to the queue. */
+async function stopWithin(runner: Runner, deadlineMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const stopping = runner.stop();
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deadlineMs)));
+  try {
+    if ((await Promise.race([stopping, late])) !== 'late') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  // The kill makes the graceful stop fail ("forcefulShutdown was initiated"): the kill's own result is what counts.
+  stopping.catch(() => undefined);
+  await runner.kill();
+}
+
 /** A running server on an ephemeral loopback port, with its own database and a movable clock. */
 export class TestApp extends ApiClient {
   private constructor(
@@ -190,7 +212,7 @@ export class TestApp extends ApiClient {
     } else if (!on && this.runner) {
       const runner = this.runner;
       this.runner = null;
-      await runner.stop();
+      await stopWithin(runner, RUNNER_STOP_DEADLINE_MS);
     }
   }
 

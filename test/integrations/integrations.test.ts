@@ -1,7 +1,6 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys, createTenant } from '../factories/shared.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 import { commitEvent, type WebhookBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
@@ -9,12 +8,12 @@ import { eventually } from '../helpers/eventually.js';
 
 type IntegrationBody = ItemOf<'listIntegrations'>;
 
-let app: TestApp;
+let app: SharedApp;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  app = await TestApp.start({ jobs: true, webhooks: { allowPrivateTargets: true, retryScheduleMs: [] } });
+  app = await sharedApp({ jobs: true, webhooks: { allowPrivateTargets: true, retryScheduleMs: [] } });
 });
 afterAll(async () => {
   await app.stop();

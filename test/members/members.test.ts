@@ -54,6 +54,9 @@ describe('passwords', () => {
     const costOf = (hash: string) => hash.split('$').slice(0, 4).join('$');
     expect(costOf(checked[0])).toBe(costOf(checked[1]));
     expect(checked[0]).toBe(await dummyPasswordHash());
+    // Stored like a real hash (same salt and key lengths), and no password matches it.
+    expect(await dummyPasswordHash()).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(await verifyPassword('', await dummyPasswordHash())).toBe(false);
   });
 
   it('are hashed with scrypt, salted, with their parameters stored', async () => {

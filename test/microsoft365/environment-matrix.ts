@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import type { GraphScenario } from '../helpers/graph-fake.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
-import { TestApp } from '../helpers/test-app.js';
+import { sharedLiveWorld } from './live-kit.js';
 
 /**
- * The same organization's two environments on one server, for tests that run once per environment
+ * The same organization's two environments on the jest worker's shared live server (sharedLiveWorld,
+ * live-kit.ts: its app, jobs running, and its Graph fake reset for the file), for tests that run once per environment
  * (`describe.each(matrix.environments)`): the sandbox on the simulated cloud, and the live environment
  * connected to the HTTPS Graph fake. Each has a customer tenant onboarded (GraphQL) and synced (REST job),
  * the Admin key of its environment, what its cloud holds for a user, and the Graph requests made since the
@@ -24,6 +26,8 @@ export interface MatrixEnvironment {
   name: 'sandbox' | 'live';
   key: string;
   tenantId: string;
+  /** The customer tenant's id in its cloud. */
+  externalId: string;
   /** The customer's default domain (new users' UPNs). */
   domain: string;
   /** The user as the cloud holds it; null once purged (or never there). */
@@ -38,7 +42,7 @@ export interface MatrixEnvironment {
 }
 
 export interface EnvironmentMatrix {
-  app: TestApp;
+  app: SharedApp;
   scenario: GraphScenario;
   org: OrganizationWithKeys;
   environments: MatrixEnvironment[];
@@ -48,7 +52,7 @@ export interface EnvironmentMatrix {
 const ONBOARD = `mutation Onboard($externalId: String!) { onboardTenant(input: { externalId: $externalId }) { id domain } }`;
 
 async function onboard(
-  app: TestApp,
+  app: SharedApp,
   key: string,
   externalId: string,
 ): Promise<{ id: string; domain: string }> {
@@ -60,25 +64,10 @@ async function onboard(
 }
 
 export async function startEnvironmentMatrix(): Promise<EnvironmentMatrix> {
-  const scenario = await startGraphScenario();
-  // Device actions polled every 0.5 s (the Defender fake moves an action on each read): the same states, 4.5 s less a wait.
-  const app = await TestApp.start({
-    microsoft365: scenario.settings,
-    jobs: true,
-    deviceActions: { pollDelayMs: 500 },
-  });
-  const org = await createOrganizationWithKeys(app);
+  // The organization's live environment connected to the fake's partner app; device actions polled every 0.5 s
+  // (the Defender fake moves an action on each read): the same states, 4.5 s less a wait.
+  const { app, scenario, org } = await sharedLiveWorld({ jobs: true });
   const fake = scenario.fake;
-  const connected = await app.request('PUT', '/api/settings/cloud-connection', {
-    key: org.liveAdminKey,
-    body: {
-      provider: 'microsoft365',
-      partnerTenantId: scenario.partner.id,
-      clientId: scenario.app.clientId,
-      clientSecret: scenario.secret,
-    },
-  });
-  if (connected.status !== 200) throw new Error(`connecting failed: ${JSON.stringify(connected.body)}`);
 
   // The sandbox's customer: a small simulated tenant that granted the organization.
   const cloud = simulatedCloud(app);
@@ -105,6 +94,7 @@ export async function startEnvironmentMatrix(): Promise<EnvironmentMatrix> {
       name,
       key,
       tenantId: tenant.id,
+      externalId,
       domain: tenant.domain,
       upstream,
       graphCalls,
@@ -147,9 +137,7 @@ export async function startEnvironmentMatrix(): Promise<EnvironmentMatrix> {
     scenario,
     org,
     environments: [sandbox, live],
-    stop: async () => {
-      await app.stop();
-      await fake.stop();
-    },
+    // The server and the fake are the worker's.
+    stop: async () => undefined,
   };
 }

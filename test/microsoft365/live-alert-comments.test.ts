@@ -2,7 +2,14 @@ import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api } from '../security/security-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Comments written in the Microsoft Defender portal come back as the alert's notes at the next sync (issue #30
@@ -10,7 +17,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  * copied back beside themselves, and a note whose post reached Graph but was not stored here is adopted by the
  * retry instead of doubled.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let alertId: string;
 
@@ -40,7 +47,7 @@ async function sync(): Promise<void> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const alert: SecurityNamespace.Alert = fakeAlert({ id: 'da-c1', title: 'Mass download by a user' });
   // Before the server's clock (2026-11-01), which dates our notes: the portal's note is the oldest.
   alert.comments = [

@@ -1,8 +1,9 @@
 import type { Envelope } from '../helpers/envelope.js';
-import { createTenant } from '../factories/tenants.js';
+import { createTenant } from '../factories/shared.js';
 import { FULL_ROLES } from '../helpers/graph-fake.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { onboardLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * docs/microsoft365.md, "What a customer's consent lacks": a customer's admin consent may grant the app fewer
@@ -26,10 +27,10 @@ const QUERY = `query Tenant($id: UUID!) {
   }
 }`;
 
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const { app, consented } = world.scenario;
   consented.consents.set(app.clientId, { roles: FULL_ROLES.filter((role) => !LACKING.includes(role)) });
   const onboarded = await onboardLive(world, consented.id);

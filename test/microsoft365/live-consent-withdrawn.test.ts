@@ -1,5 +1,6 @@
 import type { Envelope } from '../helpers/envelope.js';
-import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { onboardLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * A customer withdraws its consent while our app still holds a cached token for its tenant (tokens live an
@@ -8,10 +9,10 @@ import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './li
  * and answers CONSENT_REQUIRED naming the tenant: 403 in a request, nothing written here or upstream.
  * docs/microsoft365.md, "Tokens, throttling and errors".
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 beforeAll(async () => {
-  world = await startLiveWorld();
+  world = await sharedLiveWorld();
   const onboarded = await onboardLive(world, world.scenario.consented.id);
   expect(onboarded.body.errors).toBeUndefined();
   tenantId = onboarded.body.data!.onboardTenant.id;

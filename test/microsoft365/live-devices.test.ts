@@ -4,7 +4,14 @@ import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import type { FakeMachineAction } from '../graph-fake/graph-fake-defender.js';
 import { api } from '../security/security-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Devices in the live environment, end to end on the fakes: a sync brings Intune's managed devices in, joined
@@ -12,7 +19,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  * that post Defender's machine action with the documented body and follow it Pending → InProgress →
  * Succeeded; a throttled Defender is waited for by the job, which still posts once.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let firstSyncCalls: string[];
 let firstSyncDefenderCalls: string[];
@@ -20,7 +27,7 @@ let firstSyncDefenderCalls: string[];
 /**
  * The job's pause between two reads of an action Defender reports InProgress: the fake moves an action on each
  * read, so the server's 5 s only made each action wait; 0.5 s still leaves the row InProgress for many of
- * `statusesOf`'s 20 ms reads.
+ * `statusesOf`'s 20 ms reads. The shared live server polls so for every file.
  */
 const POLL_DELAY_MS = 500;
 
@@ -74,7 +81,9 @@ async function statusesOf(actionId: string): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true, deviceActions: { pollDelayMs: POLL_DELAY_MS } });
+  world = await sharedLiveWorld({ jobs: true });
+  // The shared live server's (LIVE_DEVICE_ACTION_POLL_MS, test/helpers/shared-live-server.ts).
+  expect(world.app.deps.deviceActions?.pollDelayMs).toBe(POLL_DELAY_MS);
   const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
   fakeManagedDevices(world.scenario.consented).push(
     fakeManagedDevice({ deviceName: 'LAPTOP-ADELE', azureADDeviceId: LAPTOP, userId: adele.user.id }),

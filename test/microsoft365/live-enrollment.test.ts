@@ -3,7 +3,14 @@ import { fakeEnrollmentConfigurations } from '../graph-fake/graph-fake-enrollmen
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api, RESTRICTIONS, type PolicyBody } from '../device-management/device-management-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Enrollment restrictions in the live environment, end to end on the Graph fake: our policy writes reach
@@ -11,7 +18,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  * refuses or throttles stores nothing, a retried create does not create twice, and the sync reports a
  * configuration changed in the Intune portal as drift. docs/microsoft365.md "Enrollment restrictions".
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 const GROUP_ID = '6f1d4c7a-0000-4000-8000-00000000e001';
 const CONFIGURATIONS = '/v1.0/deviceManagement/deviceEnrollmentConfigurations';
@@ -31,7 +38,7 @@ async function groupId(): Promise<string> {
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fakeDirectory(world.scenario.consented).groups.push({
     id: GROUP_ID,
     displayName: 'Contractors',
@@ -39,7 +46,14 @@ beforeAll(async () => {
   });
   ({ tenantId } = await onboardAndSyncLive(world));
 });
-afterAll(() => stopLiveWorld(world));
+afterAll(async () => {
+  // The database is the worker's shared server's: the save failure this file puts in it goes with the file.
+  await world?.app.pool.query(`
+    drop trigger if exists fail_enrollment_insert on enrollment_restrictions;
+    drop function if exists fail_enrollment_insert_once();
+    drop sequence if exists fail_enrollment_insert_seq;`);
+  await stopLiveWorld(world);
+});
 beforeEach(() => world.scenario.fake.clearRequests());
 
 describe('policy writes reach Intune in the request', () => {
@@ -237,7 +251,7 @@ describe('what Intune cannot hold, or a throttled Intune, stores nothing', () =>
     expect((await policies()).length).toBe(before);
   });
 
-  it('a 429 from Intune answers 503 with Retry-After; the retried create finds the configuration the first made', async () => {
+  it('a 429 from Intune answers 503 with Retry-After; the create Intune took is undone, and the retry makes it once', async () => {
     const before = (await policies()).length;
     // The create reaches Intune, then its assignment is throttled for longer than a call waits.
     world.scenario.fake.inject({ url: /\/assign$/, status: 429, retryAfterSeconds: 120 });
@@ -251,11 +265,14 @@ describe('what Intune cannot hold, or a throttled Intune, stores nothing', () =>
     expect(throttled.status).toBe(503);
     expect(throttled.headers.get('retry-after')).toBe('120');
     expect((await policies()).length).toBe(before);
+    // The 503 holds for Intune too: the configuration the create made is deleted again.
+    expect(graphCalls(world).filter((call) => call.startsWith('DELETE '))).toHaveLength(1);
+    expect(configurations().filter((found) => found.displayName === 'Retried limit')).toHaveLength(0);
     world.scenario.fake.clearRequests();
     const retried = await request<PolicyBody>('POST', RESTRICTIONS, body);
     expect(retried.status).toBe(201);
     expect(configurations().filter((found) => found.displayName === 'Retried limit')).toHaveLength(1);
-    expect(graphCalls(world).filter((call) => call === `POST ${CONFIGURATIONS}`)).toEqual([]);
+    expect(graphCalls(world).filter((call) => call === `POST ${CONFIGURATIONS}`)).toHaveLength(1);
   });
 });
 
@@ -289,7 +306,7 @@ describe('Graph is called outside the default policy lock, and a save that fails
     expect((await pending).status).toBe(201);
   });
 
-  it('a save that fails after Intune took the create stores nothing; the retry finds the configuration', async () => {
+  it('a save that fails after Intune took the create stores nothing and removes the configuration; the retry makes it again', async () => {
     const before = (await policies()).length;
     // The database refuses the policy's row once: Graph has answered, the save fails (as a crash would).
     // (A sequence, not a flag in a table: it counts even in the transaction the failure rolls back.)
@@ -313,14 +330,16 @@ describe('Graph is called outside the default policy lock, and a save that fails
     const failed = await request('POST', RESTRICTIONS, body);
     expect(failed.status).toBe(500);
     expect((await policies()).length).toBe(before);
-    const made = configurations().filter((found) => found.displayName === 'Saved later');
-    expect(made).toHaveLength(1);
+    expect(configurations().filter((found) => found.displayName === 'Saved later')).toHaveLength(0);
+    expect(graphCalls(world).filter((call) => call.startsWith('DELETE '))).toHaveLength(1);
     world.scenario.fake.clearRequests();
     const retried = await request<PolicyBody>('POST', RESTRICTIONS, body);
     expect(retried.status).toBe(201);
-    expect(configurations().filter((found) => found.displayName === 'Saved later')).toHaveLength(1);
+    const made = configurations().filter((found) => found.displayName === 'Saved later');
+    expect(made).toHaveLength(1);
     expect(graphCalls(world)).toEqual([
       `GET ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}`,
       `POST ${CONFIGURATIONS}/${made[0].id}/assign`,
     ]);
     const { rows } = await world.app.pool.query<{ cloud_id: string }>(
@@ -382,5 +401,69 @@ describe('sync', () => {
     const res = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${drifted.id}`, { deviceLimit: 5 });
     expect(res.body.data.cloudDrift).toBeNull();
     expect(made.limit).toBe(5);
+  });
+});
+
+describe('a create Intune took and could not undo, and a priority moved in the Intune portal', () => {
+  it('a create whose undo Intune refuses too leaves the configuration for the retry, which adopts it', async () => {
+    const body = {
+      name: 'Adopted limit',
+      restrictionType: 'Device Limit Restrictions',
+      assignedToAllUsers: true,
+      deviceLimit: 2,
+    };
+    world.scenario.fake.inject({ url: /\/assign$/, status: 400, message: 'The assignment was refused.' });
+    world.scenario.fake.inject({
+      method: 'DELETE',
+      url: CONFIGURATIONS,
+      status: 429,
+      retryAfterSeconds: 120,
+    });
+    const refused = await request('POST', RESTRICTIONS, body);
+    expect(refused.status).toBe(409);
+    const made = configurations().filter((found) => found.displayName === 'Adopted limit');
+    expect(made).toHaveLength(1);
+    world.scenario.fake.clearRequests();
+    const retried = await request<PolicyBody>('POST', RESTRICTIONS, body);
+    expect(retried.status).toBe(201);
+    expect(graphCalls(world)).toEqual([
+      `GET ${CONFIGURATIONS}`,
+      `POST ${CONFIGURATIONS}/${made[0].id}/assign`,
+    ]);
+  });
+
+  it('the sync reports a priority moved in the portal as drift; the next reorder puts ours back', async () => {
+    const ours = (await policies()).filter(
+      (policy) => !policy.isDefault && policy.restrictionType === 'Device Limit Restrictions',
+    );
+    const [first, second] = ours.map((policy) =>
+      configurations().find((found) => found.displayName === policy.name)!,
+    );
+    // The admin swaps our first two device limits in the Intune portal.
+    [first.priority, second.priority] = [second.priority, first.priority];
+    const sync = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as Awaited<
+      ReturnType<typeof syncAndWait>
+    > & { summary: Record<string, number> };
+    expect(sync.summary.enrollmentRestrictionsDrifted).toBe(2);
+    const drifted = await policies();
+    expect(drifted.find((policy) => policy.id === ours[0].id)!.cloudDrift).toBe(
+      'Changed in Intune: priority 2 (ours 1)',
+    );
+    expect(drifted.find((policy) => policy.id === ours[1].id)!.cloudDrift).toBe(
+      'Changed in Intune: priority 1 (ours 2)',
+    );
+    // Our order is unchanged (ours stays the truth); a reorder to it moves Intune back.
+    const order = drifted.filter((policy) => !policy.isDefault).map((policy) => policy.id);
+    expect(order.indexOf(ours[0].id)).toBeLessThan(order.indexOf(ours[1].id));
+    world.scenario.fake.clearRequests();
+    expect((await request('PUT', `${RESTRICTIONS}/priority`, { policyIds: order })).status).toBe(200);
+    expect(graphCalls(world).filter((call) => call.endsWith('/setPriority'))).toEqual([
+      `POST ${CONFIGURATIONS}/${first.id}/setPriority`,
+    ]);
+    expect([first.priority, second.priority]).toEqual([1, 2]);
+    const again = (await syncAndWait(world.app, world.org, tenantId, 30_000, world.key)) as Awaited<
+      ReturnType<typeof syncAndWait>
+    > & { summary: Record<string, number> };
+    expect(again.summary.enrollmentRestrictionsDrifted).toBe(0);
   });
 });

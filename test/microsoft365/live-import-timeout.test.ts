@@ -2,7 +2,8 @@ import type { User } from '@microsoft/microsoft-graph-types';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
 import { userImportRow } from '../faults/fault-kit.js';
-import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { onboardLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * A bulk user import whose `POST /users` gets no answer within the Graph deadline (the test settings' 5 s):
@@ -10,10 +11,10 @@ import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './li
  * the job is retried, finds the user by its address (`GET /users?$filter=userPrincipalName eq …`) instead of
  * creating it again, and records it. docs/reliability.md.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const onboarded = await onboardLive(world, world.scenario.consented.id);
   expect(onboarded.body.errors).toBeUndefined();
   tenantId = onboarded.body.data!.onboardTenant.id;

@@ -1,28 +1,40 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import { seedGraphScenario, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import type { SharedLiveServer } from '../helpers/shared-live-server.js';
+import { SharedApp, type TestServer } from '../helpers/shared-suite.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
-import { TestApp, type TestAppOptions } from '../helpers/test-app.js';
+import type { TestApp, TestAppOptions } from '../helpers/test-app.js';
+
+declare global {
+  /** Set by test/environment.mjs: the worker's shared live server, started on the first call. */
+  var __mspSharedLiveServer: (() => Promise<SharedLiveServer>) | undefined;
+}
 
 /**
  * The live environment on the Graph fake: a server whose Microsoft 365 settings point at the HTTPS fake, an
  * organization whose live environment is connected to the fake's partner app, and helpers to onboard and
  * sync a customer with the live Admin key. The tests assert the exact Graph requests (`graphCalls`).
+ *
+ * `sharedLiveWorld()` is that world on the jest worker's shared live server (test/helpers/shared-live-server.ts:
+ * its app and its fake, reset for the file); `startLiveWorld()` starts a server and a fake of the file's own, for
+ * files that configure them (call budgets, a database of their own, a crash).
  */
-export interface LiveWorld {
+export interface LiveWorld<App extends TestServer = TestApp> {
   scenario: GraphScenario;
-  app: TestApp;
+  app: App;
   org: OrganizationWithKeys;
   /** The live Admin key of `org` (connected to the fake). */
   key: string;
 }
 
-export async function startLiveWorld(
-  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
-): Promise<LiveWorld> {
-  const scenario = await startGraphScenario();
-  const app = await TestApp.start({ microsoft365: scenario.settings, ...options });
-  const org = await createOrganizationWithKeys(app);
+/** Connects the organization's live environment to the scenario's partner app (and forgets the calls it made). */
+async function connectLive<App extends TestServer>(
+  scenario: GraphScenario,
+  app: App,
+  org: OrganizationWithKeys,
+): Promise<LiveWorld<App>> {
   const saved = await app.request('PUT', '/api/settings/cloud-connection', {
     key: org.liveAdminKey,
     body: {
@@ -37,9 +49,34 @@ export async function startLiveWorld(
   return { scenario, app, org, key: org.liveAdminKey };
 }
 
-export async function stopLiveWorld(world: LiveWorld | undefined): Promise<void> {
-  await world?.app.stop();
-  await world?.scenario.fake.stop();
+export async function startLiveWorld(
+  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
+): Promise<LiveWorld> {
+  const { TestApp } = await import('../helpers/test-app.js');
+  const scenario = await startGraphScenario();
+  const app = await TestApp.start({ microsoft365: scenario.settings, ...options });
+  return connectLive(scenario, app, await createOrganizationWithKeys(app));
+}
+
+/**
+ * The live world on the worker's shared live server: its app (jobs run while this file does when `jobs`), its
+ * fake reset for this file and seeded with this file's partner, app and customers, and an organization of the
+ * file's own. Device actions are polled every 0.5 s (LIVE_DEVICE_ACTION_POLL_MS).
+ */
+export async function sharedLiveWorld(options: { jobs?: boolean } = {}): Promise<LiveWorld<SharedApp>> {
+  const start = globalThis.__mspSharedLiveServer;
+  if (!start)
+    throw new Error('No shared live server: run the tests with test/environment.mjs (jest.config.ts)');
+  const handle = await (await start()).beginFile({ jobs: options.jobs ?? false });
+  const app = new SharedApp(handle);
+  return connectLive(seedGraphScenario(handle.fake), app, await createOrganizationWithKeys(app));
+}
+
+/** Stops the file's own server and fake; a shared live world's are the worker's (nothing to stop). */
+export async function stopLiveWorld(world: LiveWorld<TestServer> | undefined): Promise<void> {
+  if (!world || world.app instanceof SharedApp) return;
+  await world.app.stop();
+  await world.scenario.fake.stop();
 }
 
 const ONBOARD = `mutation Onboard($externalId: String!) {
@@ -49,7 +86,7 @@ const ONBOARD = `mutation Onboard($externalId: String!) {
 export type OnboardResult = Awaited<ReturnType<typeof onboardLive>>;
 
 /** GraphQL onboardTenant with the live key. */
-export function onboardLive(world: LiveWorld, externalId: string) {
+export function onboardLive(world: LiveWorld<TestServer>, externalId: string) {
   return world.app.graphql<{ onboardTenant: { id: string; name: string; domain: string; status: string } }>(
     world.key,
     ONBOARD,
@@ -58,7 +95,9 @@ export function onboardLive(world: LiveWorld, externalId: string) {
 }
 
 /** Onboards the consented customer and syncs it (the sync must complete). */
-export async function onboardAndSyncLive(world: LiveWorld): Promise<{ tenantId: string; sync: SyncBody }> {
+export async function onboardAndSyncLive(
+  world: LiveWorld<TestServer>,
+): Promise<{ tenantId: string; sync: SyncBody }> {
   const onboarded = await onboardLive(world, world.scenario.consented.id);
   expect(onboarded.body.errors).toBeUndefined();
   const tenantId = onboarded.body.data!.onboardTenant.id;
@@ -68,7 +107,7 @@ export async function onboardAndSyncLive(world: LiveWorld): Promise<{ tenantId: 
 }
 
 /** The Graph requests since the last clear, without the host: `GET /v1.0/organization?$select=…`. */
-export function graphCalls(world: LiveWorld): string[] {
+export function graphCalls(world: LiveWorld<TestServer>): string[] {
   return world.scenario.fake.graphCalls();
 }
 

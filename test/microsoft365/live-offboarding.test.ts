@@ -4,20 +4,27 @@ import type { FakeTenant } from '../graph-fake/graph-fake-state.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 import { um } from '../user-management/um-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #29: offboarding a user of a live tenant. Graph v1.0 cannot convert a mailbox to shared (Exchange
  * Online PowerShell only): an offboarding that asks for it is refused before anything changes (501); one
  * without it runs every step through Graph (docs/decisions.md, "Live offboarding and the mailbox").
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let fabrikam: FakeTenant;
 type OffboardingBody = DataOf<'getUserOffboarding'>;
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fabrikam = world.scenario.consented;
   const ids = fabrikam.users.map((record) => record.user.id!);
   fakeDirectory(fabrikam).groups = [{ id: 'group-sales', displayName: 'Sales', memberIds: ids.slice(0, 3) }];

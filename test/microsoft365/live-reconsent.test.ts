@@ -5,7 +5,8 @@ import { FULL_ROLES } from '../helpers/graph-fake.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
 import { um } from '../user-management/um-kit.js';
-import { onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { onboardAndSyncLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * docs/microsoft365.md, "Re-consent when the app gains a permission": the connection shows the permissions
@@ -16,10 +17,10 @@ import { onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } fro
 const NEW_PERMISSIONS = ['MailboxSettings.ReadWrite', 'Files.ReadWrite.All'];
 const BEFORE = FULL_ROLES.filter((role) => !NEW_PERMISSIONS.includes(role));
 
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const { app: fakeApp, partner, consented } = world.scenario;
   // The app as it was before it gained the two permissions, in the partner tenant and at the customer.
   partner.consents.set(fakeApp.clientId, { roles: BEFORE });

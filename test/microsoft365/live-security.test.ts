@@ -1,18 +1,25 @@
 import type { SecurityNamespace } from '@microsoft/microsoft-graph-types';
-import { createMember } from '../factories/oauth.js';
+import { createMember } from '../factories/shared.js';
 import { fakePolicies } from '../graph-fake/graph-fake-policies.js';
 import { fakeAlert, fakeSecurity } from '../graph-fake/graph-fake-security.js';
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import { api } from '../security/security-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Security in the live environment, end to end on the Graph fake: a sync brings Graph's alerts in (then only
  * those changed since) and Secure Score's controls, a status move over REST reaches Graph first, Graph's
  * failures answer as every cloud failure does, and applying a recommendation says it is not available.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let userExternalId: string;
 /** The Graph requests of onboarding and the first sync. */
@@ -63,7 +70,7 @@ async function applyAndWait(recommendation: string, dryRun: boolean): Promise<Op
 }
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
   userExternalId = adele.user.id!;
   fakeSecurity(world.scenario.consented).alerts = [

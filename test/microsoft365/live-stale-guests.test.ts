@@ -2,20 +2,21 @@ import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { staleGuests } from '../users/guest-kit.js';
-import { onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { onboardAndSyncLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #29 item 5 "Guests": stale guests come from `signInActivity`, which Graph refuses to a tenant without
  * Microsoft Entra ID P1 (403 Authentication_RequestFromNonPremiumTenantOrB2CTenant). The answer then says
  * sign-in data is unavailable and lists only what needs none (unredeemed invitations), never a guess.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let fabrikam: FakeTenant;
 const LONG_AGO = '2026-01-05T09:00:00Z';
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fabrikam = world.scenario.consented;
   const guest = (name: string, state: 'Accepted' | 'PendingAcceptance') =>
     world.scenario.fake.state.putUser(

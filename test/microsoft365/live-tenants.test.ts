@@ -7,14 +7,15 @@ import {
   graphCalls,
   onboardAndSyncLive,
   onboardLive,
-  startLiveWorld,
+  sharedLiveWorld,
   stopLiveWorld,
   type LiveWorld,
 } from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
 });
 afterAll(() => stopLiveWorld(world));
 beforeEach(() => world.scenario.fake.clearRequests());

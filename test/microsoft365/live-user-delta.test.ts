@@ -1,18 +1,25 @@
 import { fakeDirectory, setFakeManager } from '../graph-fake/graph-fake-directory.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * Issue #29 item 5 "Users": the first sync reads every user (`/users/delta` to its last page, plus the
  * recycle bin) and stores the deltaLink; later syncs start from it and apply only the changes; an expired
  * link (410) falls back to a full round. The cursor is written in the sync's transaction with the rows.
  */
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let fabrikam: FakeTenant;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fabrikam = world.scenario.consented;
   ({ tenantId } = await onboardAndSyncLive(world));
 });

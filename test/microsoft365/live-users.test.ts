@@ -3,13 +3,20 @@ import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import { invite, resend } from '../users/guest-kit.js';
 import { purge, restore } from '../users/deleted-user-kit.js';
 import { countUsers, userRow, type Envelope, type UserBody } from '../users/user-test-kit.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import {
+  graphCalls,
+  onboardAndSyncLive,
+  sharedLiveWorld,
+  stopLiveWorld,
+  type LiveWorld,
+} from './live-kit.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let fabrikam: FakeTenant;
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   fabrikam = world.scenario.consented;
   ({ tenantId } = await onboardAndSyncLive(world));
 });

@@ -45,9 +45,11 @@ async function upstreamHolds(env: MatrixEnvironment, subject: Subject): Promise<
     const record = matrix.scenario.consented.users.find((user) => user.user.id === subject.externalId);
     return (record?.user.assignedLicenses ?? []).some((license) => license.skuId === subject.skuId);
   }
+  // The simulated cloud's tenant of this environment: its directory is generated from a fixed seed, so another
+  // file's sandbox on the same database holds the same user and SKU ids.
   const { rows } = await matrix.app.pool.query(
-    `select 1 from sim_cloud_objects where kind = 'assignment' and external_id = $1`,
-    [`${subject.externalId}:${subject.skuId}`],
+    `select 1 from sim_cloud_objects where tenant_external_id = $1 and kind = 'assignment' and external_id = $2`,
+    [env.externalId, `${subject.externalId}:${subject.skuId}`],
   );
   return rows.length === 1;
 }

@@ -1,20 +1,26 @@
-import { Tenant } from '../../src/tenants/tenant.entity.js';
-import { TenantSync } from '../../src/tenants/sync-run.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ maxJsonBodyBytes: 1024 * 1024, tenant: true }));
+  // The shared server takes JSON bodies up to 1 MiB, as TestApp's default and the server's (config.ts).
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
 });
 afterAll(() => app.stop());
 
-const syncCount = () => app.orm.em.fork().count(TenantSync, {}, { filters: false });
+/** The tenant's sync runs, which the refused requests would have started. */
+async function syncCount(): Promise<number> {
+  const { rows } = await app.pool.query<{ n: number }>(
+    'select count(*)::int as n from tenant_syncs where tenant_id = $1',
+    [tenant.id],
+  );
+  return rows[0].n;
+}
 
 describe('requests the service cannot read', () => {
   it('answers malformed JSON with a 400 envelope naming the body, and writes nothing', async () => {

@@ -2,10 +2,9 @@ import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { Permission } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { type OrganizationWithKeys } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * What every REST route needs, written by hand from SPEC 5.1/5.2 and DECISIONS "OAuth scopes" (not read
@@ -174,13 +173,13 @@ function scopeMay(scope: string, needs: string): boolean {
   return scope === 'admin' || scope === permission || scope === permission.replace('read:', 'write:');
 }
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 const tokens = new Map<string, string>();
 
 beforeAll(async () => {
   // Custom plan, unlimited: ~100 routes × 12 credentials × 2 passes is past the Scale plan's 1,000 a minute.
-  ({ app, org } = await startSuite({ organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null } }));
+  ({ app, org } = await sharedSuite({ organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null } }));
   const client = await createOAuthClient(app, org.scope);
   const member = await createMember(app, org.organization.id);
   for (const scope of Object.values(Permission))

@@ -1,12 +1,14 @@
-import { createJobContext } from '../../src/context.js';
-import { pushBarrierApplication } from '../../src/info-barriers/barrier-application.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import {
+  createOrganizationWithKeys,
+  createTenant,
+  createUser,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 import { cloudObjects } from '../users/user-test-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
@@ -19,11 +21,11 @@ import { simulatedCloud } from '../helpers/simulated-cloud.js';
 type SegmentBody = DataOf<'createBarrierSegment'>;
 type ApplicationBody = DataOf<'applyInformationBarriers'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await sharedApp();
   org = await createOrganizationWithKeys(app);
 });
 afterAll(() => app.stop());
@@ -37,7 +39,6 @@ function barriers<T>(method: string, path: string, tenant: Tenant, body?: unknow
 }
 const segment = (tenant: Tenant, name: string, attribute: string, value: string) =>
   barriers<SegmentBody>('POST', '/segments', tenant, { name, attribute, value });
-const jobContext = () => createJobContext(app.orm, app.deps, org.scope, 'system:info-barrier-apply');
 
 /** The repro: "Eng" (department Engineering) and "TitleSeg" (job title Chief Reviewer), Blocked from each other. */
 async function engAndTitleSegments() {
@@ -75,6 +76,7 @@ async function applicationsOf(tenant: Tenant): Promise<number> {
   );
   return rows[0].n;
 }
+/** Queued apply jobs: this file's alone (the shared server drops every job between files). */
 async function applyJobs(): Promise<number> {
   const { rows } = await app.pool.query<{ n: number }>(
     `select count(*)::int as n from graphile_worker.jobs where task_identifier = 'info-barrier-apply'`,
@@ -145,7 +147,7 @@ describe('segments that overlap after a profile change', () => {
       jobTitle: 'chief reviewer ',
     });
     // A first attempt of five: not retried, it fails at once.
-    await pushBarrierApplication(jobContext(), started.body.data.id, { attempts: 1, max_attempts: 5 });
+    await onServer(app, 'applyBarriers', org.scope, started.body.data.id, { attempts: 1, max_attempts: 5 });
 
     const status = await barriers<ApplicationBody>('GET', '/apply', tenant, undefined, org.keys.read);
     expect(status.body.data.status).toBe('Failed');

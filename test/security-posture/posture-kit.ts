@@ -79,16 +79,29 @@ export function getWithBody<T>(
   });
 }
 
-/** Row counts of every table an apply could touch, and a digest of the simulated cloud's controls. */
-export async function postureFootprint(app: TestServer): Promise<Record<string, string>> {
-  const { rows } = await app.pool.query<Record<string, string>>(`
-    select (select count(*) from recommendation_apply_operations)::text as operations,
-           (select count(*) from recommendation_apply_results)::text as results,
-           (select count(*) from recommendation_status_changes)::text as changes,
-           (select count(*) from domain_events)::text as events,
+/**
+ * Row counts of every table an apply could touch, and a digest of the simulated cloud's objects, in the given
+ * organizations (the file's: on the jest worker's shared server other files' rows are in the same tables) and
+ * their tenants. Queued jobs are counted whole: the shared server drops every job between files.
+ */
+export async function postureFootprint(
+  app: TestServer,
+  organizationIds: string[],
+): Promise<Record<string, string>> {
+  const { rows } = await app.pool.query<Record<string, string>>(
+    `
+    select (select count(*) from recommendation_apply_operations where organization_id = any($1::uuid[]))::text as operations,
+           (select count(*) from recommendation_apply_results where organization_id = any($1::uuid[]))::text as results,
+           (select count(*) from recommendation_status_changes where organization_id = any($1::uuid[]))::text as changes,
+           (select count(*) from domain_events where organization_id = any($1::uuid[]))::text as events,
            (select count(*) from graphile_worker.jobs)::text as jobs,
-           (select md5(string_agg(status || compliant::text || updated_at::text, ',' order by id)) from tenant_recommendations) as states,
-           (select md5(string_agg(data::text, ',' order by id)) from sim_cloud_objects) as cloud`);
+           (select md5(string_agg(status || compliant::text || updated_at::text, ',' order by id))
+              from tenant_recommendations where organization_id = any($1::uuid[])) as states,
+           (select md5(string_agg(data::text, ',' order by id)) from sim_cloud_objects
+             where tenant_external_id in (select external_id from tenants where organization_id = any($1::uuid[])))
+             as cloud`,
+    [organizationIds],
+  );
   return rows[0];
 }
 

@@ -1,17 +1,11 @@
-import { createJobContext } from '../../src/context.js';
 import { DAY_MS } from '../../src/core/clock.js';
-import {
-  giveUpApplyOperation,
-  recommendationApplyTask,
-  runApplyOperation,
-} from '../../src/recommendations/recommendation-apply.task.js';
+import { recommendationApplyTask } from '../../src/recommendations/recommendation-apply.task.js';
 import { RECOMMENDATION_APPLY_TASK } from '../../src/recommendations/recommendation-apply.service.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { taskList } from '../../src/tasks.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { gatedProvider } from '../helpers/cloud-gate.js';
@@ -19,12 +13,15 @@ import { eventually } from '../helpers/eventually.js';
 
 type OperationBody = DataOf<'getRecommendationApplyOperation'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
+
+/** What an apply could touch, in this file's two organizations. */
+const footprint = () => postureFootprint(app, [org.organization.id, other.organization.id]);
 
 const apply = (id: string, body: unknown, headers: Record<string, string> = {}, key = org.keys.write) =>
   app.request<Envelope<OperationBody>>('POST', `/api/security/recommendations/${id}/apply`, {
@@ -36,11 +33,7 @@ const operation = (id: string) =>
   app.request<Envelope<OperationBody>>('GET', `/api/security/recommendations/apply-operations/${id}`, {
     key: org.keys.read,
   });
-const runJob = (operationId: string) =>
-  runApplyOperation(
-    createJobContext(app.orm, app.deps, org.scope, 'system:recommendation-apply'),
-    operationId,
-  );
+const runJob = (operationId: string) => onServer(app, 'applyRecommendation', org.scope, operationId);
 
 async function controlOf(tenant: Tenant, controlId: string) {
   const controls = await simulatedCloud(app).listSecurityControls(tenant.externalId);
@@ -211,7 +204,7 @@ describe('POST /api/security/recommendations/:id/apply', () => {
   it('refuses foreign tenants (404 naming them), an empty list (400), a Read key (403), an unknown id (404)', async () => {
     const mine = await tenantMissing(app, org.scope, 'tamper-protection');
     const theirs = await tenantMissing(app, other.scope, 'tamper-protection');
-    const before = await postureFootprint(app);
+    const before = await footprint();
     const foreign = await apply('tamper-protection', { tenantIds: [mine.id, theirs.id] });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error?.details).toMatchObject({ ids: [theirs.id] });
@@ -223,7 +216,7 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     expect(badType.body.error?.details.fields).toEqual([{ field: 'dryRun', problem: expect.any(String) }]);
     expect((await apply('tamper-protection', { tenantIds: [mine.id] }, {}, org.keys.read)).status).toBe(403);
     expect((await apply('no-such-recommendation', { tenantIds: [mine.id] })).status).toBe(404);
-    expect(await postureFootprint(app)).toEqual(before);
+    expect(await footprint()).toEqual(before);
   });
 
   it('through GraphQL: apply, then read the operation; a job that gives up marks it Failed with the reason', async () => {
@@ -234,12 +227,7 @@ describe('POST /api/security/recommendations/:id/apply', () => {
     );
     const { id, status } = res.body.data!.applySecurityRecommendation;
     expect(status).toBe('QUEUED');
-    await giveUpApplyOperation(
-      createJobContext(app.orm, app.deps, org.scope, 'test').em,
-      id,
-      'database unavailable',
-      app.deps.clock.now(),
-    );
+    await onServer(app, 'giveUpRecommendationApply', org.scope, id, 'database unavailable');
     const read = await app.graphql<{
       recommendationApplyOperation: {
         status: string;
@@ -265,7 +253,7 @@ describe('POST /api/security/recommendations/:id/apply', () => {
       `{ recommendationApplyOperation(id: "${id}") { id } }`,
     );
     expect(foreign.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    expect(Object.keys(taskList(app.orm, app.deps))).toContain(RECOMMENDATION_APPLY_TASK);
+    expect(await onServer(app, 'taskNames')).toContain(RECOMMENDATION_APPLY_TASK);
     expect(recommendationApplyTask).toBeInstanceOf(Function);
   });
 });
@@ -279,19 +267,13 @@ describe('a recommendation apply killed between a tenant’s cloud apply and its
     const id = res.body.data.id!;
     // The first run applies the second tenant at the cloud, then "dies" before saving it (held for good).
     let applies = 0;
-    const dying = {
-      ...app.deps,
-      clouds: gatedProvider(
-        app.deps.clouds,
-        () => undefined,
-        (path) =>
-          /applySecurityControl$/.test(path) && ++applies === 2 ? new Promise(() => undefined) : undefined,
-      ),
-    };
-    void runApplyOperation(
-      createJobContext(app.orm, dying, org.scope, 'system:recommendation-apply'),
-      id,
-    ).catch(() => undefined);
+    const dying = gatedProvider(
+      app.deps.clouds,
+      () => undefined,
+      (path) =>
+        /applySecurityControl$/.test(path) && ++applies === 2 ? new Promise(() => undefined) : undefined,
+    );
+    void onServer(app, 'applyRecommendation', org.scope, id, dying).catch(() => undefined);
     await eventually(async () => expect(applies).toBe(2));
     await runJob(id);
 

@@ -1,17 +1,12 @@
-import { createJobContext } from '../../src/context.js';
-import {
-  giveUpApplyOperation,
-  runApplyOperation,
-} from '../../src/recommendations/recommendation-apply.task.js';
 import { RECOMMENDATION_APPLY_TASK } from '../../src/recommendations/recommendation-apply.service.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { gatedProvider } from '../helpers/cloud-gate.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from './posture-kit.js';
 
 /**
@@ -21,12 +16,15 @@ import { postureFootprint, postureTenant, simulatedCloud, tenantMissing } from '
  */
 type OperationBody = DataOf<'getRecommendationApplyOperation'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
+
+/** What an apply could touch, in this file's two organizations. */
+const footprint = () => postureFootprint(app, [org.organization.id, other.organization.id]);
 
 const apply = (id: string, body: unknown, key = org.keys.write) =>
   app.request<Envelope<OperationBody>>('POST', `/api/security/recommendations/${id}/apply`, { key, body });
@@ -34,12 +32,12 @@ const operation = (id: string, key = org.keys.read) =>
   app.request<Envelope<OperationBody>>('GET', `/api/security/recommendations/apply-operations/${id}`, {
     key,
   });
-const runJob = (operationId: string, deps = app.deps) =>
-  runApplyOperation(createJobContext(app.orm, deps, org.scope, 'system:recommendation-apply'), operationId);
+const runJob = (operationId: string, clouds?: SharedApp['deps']['clouds']) =>
+  onServer(app, 'applyRecommendation', org.scope, operationId, clouds);
 
 /** What a preview must leave alone: the tenants' states, their audit trail, the events, the cloud. */
 async function untouched() {
-  const { states, changes, events, cloud } = await postureFootprint(app);
+  const { states, changes, events, cloud } = await footprint();
   return { states, changes, events, cloud };
 }
 
@@ -107,12 +105,9 @@ describe('a dry-run apply is a job (issue #32 item 4)', () => {
     const id = res.body.data.id;
     // The first run previews two tenants, then hangs for good at the third ("dies" there).
     let previews = 0;
-    const dying = {
-      ...app.deps,
-      clouds: gatedProvider(app.deps.clouds, (path) =>
-        /previewSecurityControl$/.test(path) && ++previews === 3 ? new Promise(() => undefined) : undefined,
-      ),
-    };
+    const dying = gatedProvider(app.deps.clouds, (path) =>
+      /previewSecurityControl$/.test(path) && ++previews === 3 ? new Promise(() => undefined) : undefined,
+    );
     void runJob(id, dying).catch(() => undefined);
     await eventually(async () => {
       const halfway = (await operation(id)).body.data;
@@ -132,11 +127,12 @@ describe('a dry-run apply is a job (issue #32 item 4)', () => {
     const real = await apply('tamper-protection', { tenantIds: [tenant.id], dryRun: false });
     expect(real.status).toBe(202);
     // The real apply's job is not run here: its tenant stays In Progress.
-    await giveUpApplyOperation(
-      createJobContext(app.orm, app.deps, org.scope, 'test').em,
+    await onServer(
+      app,
+      'giveUpRecommendationApply',
+      org.scope,
       preview.body.data.id,
       'worker crashed 5 times',
-      app.deps.clock.now(),
     );
     expect((await operation(preview.body.data.id)).body.data).toMatchObject({
       status: 'Failed',
@@ -205,7 +201,7 @@ describe('a dry-run apply is a job (issue #32 item 4)', () => {
   it('a Read key is refused (403) before its input is looked at, in REST and GraphQL; nothing is written', async () => {
     const tenant = await tenantMissing(app, org.scope, 'safe-links');
     const theirs = await tenantMissing(app, other.scope, 'safe-links');
-    const before = await postureFootprint(app);
+    const before = await footprint();
     const rest = await apply(
       'safe-links',
       { tenantIds: ['not-a-uuid'], dryRun: 'yes', notifyAdmins: 3 },
@@ -224,6 +220,6 @@ describe('a dry-run apply is a job (issue #32 item 4)', () => {
     const foreign = await apply('safe-links', { tenantIds: [tenant.id, theirs.id], dryRun: true });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error?.details).toMatchObject({ ids: [theirs.id] });
-    expect(await postureFootprint(app)).toEqual(before);
+    expect(await footprint()).toEqual(before);
   });
 });

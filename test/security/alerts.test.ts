@@ -2,21 +2,19 @@ import { ALERT_MOVES } from '../../src/alerts/alert-status.js';
 import { AlertStatus } from '../../src/alerts/alert.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createMember } from '../factories/oauth.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { type OrganizationWithKeys, createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { api, eventsOf, fieldsOf, securityCloud, seedSecurity, sync } from './security-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
 type AlertBody = ItemOf<'listSecurityAlerts'>;
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 const HOUR = 3_600_000;

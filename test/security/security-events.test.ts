@@ -1,7 +1,5 @@
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys, createTenant } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   bearer,
   connect,
@@ -16,14 +14,14 @@ import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import { api, securityCloud, seedSecurity, sync, waitForAction } from './security-kit.js';
 
 /** Item 6 of issue #12: subscriptions and chat integrations receive the real alert.* and device.* events. */
-let app: TestApp;
+let app: SharedApp;
 let receiver: WebhookReceiver;
 let org: OrganizationWithKeys;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({
+  ({ app, org } = await sharedSuite({
     jobs: true,
     webhooks: { allowPrivateTargets: true, retryScheduleMs: [] },
   }));

@@ -23,3 +23,22 @@ it('no source file imports @azure/msal-node statically (only `import type` and t
     "import('@azure/msal-node')",
   );
 });
+
+/**
+ * The same for the OAuth library (@node-oauth/oauth2-server, 1.3 MiB of heap): only src/oauth/oauth-library.ts and
+ * the grant it loads use it, and src/oauth/oauth-endpoints.ts imports that module on the first OAuth request.
+ */
+it('no source file but the OAuth library module imports @node-oauth/oauth2-server statically', () => {
+  const usesLibrary = (file: string) =>
+    /^import (?!type )[^;]*from '@node-oauth\/oauth2-server'/m.test(readFileSync(file, 'utf8'));
+  const importsLibraryModule = (file: string) =>
+    /^import (?!type )[^;]*from '\.\/(oauth-library|refresh-token-grant)\.js'/m.test(
+      readFileSync(file, 'utf8'),
+    );
+  const allowed = ['src/oauth/oauth-library.ts', 'src/oauth/refresh-token-grant.ts'];
+  expect(sourceFiles('src').filter((file) => usesLibrary(file) && !allowed.includes(file))).toEqual([]);
+  expect(sourceFiles('src').filter((file) => importsLibraryModule(file) && !allowed.includes(file))).toEqual(
+    [],
+  );
+  expect(readFileSync('src/oauth/oauth-endpoints.ts', 'utf8')).toContain("import('./oauth-library.js')");
+});

@@ -4,12 +4,8 @@
  * environment. Keyset pages; another organization's customers never show.
  */
 import { randomUUID } from 'node:crypto';
-import { SimulatedTenantGrant } from '../../src/cloud/simulated/consent.simulated.js';
-import { SimulatedCloudTenant } from '../../src/cloud/simulated/simulated-cloud.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { type OrganizationWithKeys, createTenant, grantConsent } from '../factories/shared.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 interface Available {
   externalId: string;
@@ -23,7 +19,7 @@ interface Envelope {
   meta: { limit: number; hasMore: boolean; nextCursor: string | null };
 }
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 const onboarded = new Map<string, string>();
@@ -31,7 +27,7 @@ let waiting: string;
 let elsewhere: string;
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ other: true }));
+  ({ app, org, other } = await sharedSuite({ other: true }));
   for (let i = 0; i < 3; i++) {
     const tenant = await createTenant(app, org.scope, { name: `Onboarded ${i}` });
     onboarded.set(tenant.externalId, tenant.id);
@@ -41,24 +37,13 @@ beforeAll(async () => {
   elsewhere = theirs.externalId;
   // A customer that granted access and is not onboarded yet.
   waiting = randomUUID();
-  const em = app.orm.em.fork();
-  em.create(SimulatedCloudTenant, {
-    externalId: waiting,
-    displayName: 'Waiting Co',
-    domains: ['waiting.example'],
-    seed: 1,
-  });
-  em.create(SimulatedTenantGrant, {
-    tenantExternalId: waiting,
-    partnerOrganizationId: org.scope.organizationId,
-    grantedAt: app.clock.now(),
-  });
-  em.create(SimulatedTenantGrant, {
-    tenantExternalId: elsewhere,
-    partnerOrganizationId: org.scope.organizationId,
-    grantedAt: app.clock.now(),
-  });
-  await em.flush();
+  // The simulated cloud's tenant row alone (no directory): all the list reads of it.
+  await app.pool.query(
+    `insert into sim_cloud_tenants (external_id, display_name, domains, seed) values ($1, 'Waiting Co', $2, 1)`,
+    [waiting, ['waiting.example']],
+  );
+  await grantConsent(app, waiting, org.scope.organizationId);
+  await grantConsent(app, elsewhere, org.scope.organizationId);
 });
 afterAll(() => app.stop());
 

@@ -1,24 +1,27 @@
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createSku } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { cloudObjects, userRow } from '../users/user-test-kit.js';
-import { createGroup, createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  type OrganizationWithKeys,
+  createGroup,
+  createSku,
+  createUser,
+  giveLicense,
+} from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { um } from './um-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { gatedProvider } from '../helpers/cloud-gate.js';
 import { eventually } from '../helpers/eventually.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+beforeAll(async () => ({ app, org, other, tenant } = await sharedSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
 
 type OffboardingBody = DataOf<'getUserOffboarding'>;
@@ -40,7 +43,7 @@ function offboard(user: User, body: unknown, key = org.keys.admin) {
 }
 
 async function run(user: User, id: string): Promise<OffboardingBody> {
-  await runOffboarding(app.orm, app.deps, { offboardingId: id, ...org.scope });
+  await onServer(app, 'runOffboarding', { offboardingId: id, ...org.scope });
   const res = await um<OffboardingBody>(app, 'GET', `/${user.id}/offboard/${id}`, {
     key: org.keys.read,
     tenantId: tenant.id,
@@ -213,7 +216,7 @@ describe('POST /api/user-management-identity/users/:userId/offboard', () => {
       { t: tenant.id, u: user.id },
     );
     const id = started.body.data!.offboardUser.id;
-    await runOffboarding(app.orm, app.deps, { offboardingId: id, ...org.scope });
+    await onServer(app, 'runOffboarding', { offboardingId: id, ...org.scope });
     const read = await app.graphql<{
       userOffboarding: { status: string; steps: Array<{ name: string; status: string }> };
     }>(
@@ -238,16 +241,15 @@ describe('an offboarding killed between its group removals at the cloud and thei
     const id = started.body.data.id;
     // The first run removes the user from both groups at the cloud, then "dies" before saving (held for good).
     let removals = 0;
-    const dying = {
-      ...app.deps,
-      clouds: gatedProvider(
-        app.deps.clouds,
-        () => undefined,
-        (path) =>
-          /removeGroupMember$/.test(path) && ++removals === 2 ? new Promise(() => undefined) : undefined,
-      ),
-    };
-    void runOffboarding(app.orm, dying, { offboardingId: id, ...org.scope }).catch(() => undefined);
+    const dying = gatedProvider(
+      app.deps.clouds,
+      () => undefined,
+      (path) =>
+        /removeGroupMember$/.test(path) && ++removals === 2 ? new Promise(() => undefined) : undefined,
+    );
+    void onServer(app, 'runOffboarding', { offboardingId: id, ...org.scope }, undefined, dying).catch(
+      () => undefined,
+    );
     await eventually(async () => expect(removals).toBe(2));
 
     expect((await run(user, id)).status).toBe('Completed');
@@ -284,7 +286,7 @@ describe('a step the cloud throttles', () => {
 
     // The queue's first attempt of five: the throttle goes to the queue (retried after the Retry-After).
     await expect(
-      runOffboarding(app.orm, app.deps, payload, { attempts: 1, max_attempts: 5 }),
+      onServer(app, 'runOffboarding', payload, { attempts: 1, max_attempts: 5 }),
     ).rejects.toMatchObject({ kind: 'Throttled', retryAfterSeconds: 120 });
     const waiting = await read();
     expect(waiting).toMatchObject({ status: 'Running', failureReason: null });
@@ -294,7 +296,7 @@ describe('a step the cloud throttles', () => {
     expect(Date.parse(wait.retryAt!) - Date.parse(wait.finishedAt!)).toBe(120_000);
 
     // Its last attempt: the wait is over, the step and the offboarding fail, saying so.
-    await runOffboarding(app.orm, app.deps, payload, { attempts: 5, max_attempts: 5 });
+    await onServer(app, 'runOffboarding', payload, { attempts: 5, max_attempts: 5 });
     const failed = await read();
     expect(failed.status).toBe('Failed');
     expect(failed.failureReason).toMatch(
@@ -307,7 +309,7 @@ describe('a step the cloud throttles', () => {
       tenantId: tenant.id,
     });
     expect(retry.status).toBe(202);
-    await runOffboarding(app.orm, app.deps, payload, { attempts: 1, max_attempts: 5 });
+    await onServer(app, 'runOffboarding', payload, { attempts: 1, max_attempts: 5 });
     const done = await read();
     expect(done.status).toBe('Completed');
     // Sign-in was blocked once; the throttled step ran three times, the last one through.

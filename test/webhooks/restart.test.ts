@@ -76,6 +76,12 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
     `select count(*)::int as count from graphile_worker._private_jobs where locked_by like 'pool-%'`,
   );
   expect(queued[0].count).toBeGreaterThan(1);
+  // Killed inside batches: the endpoint's batch jobs hold claims on deliveries not yet recorded
+  // (src/webhooks/webhook-endpoint-batch.ts), which the jobs, run again, must take back.
+  const { rows: claimedAtKill } = await setup.pool.query<{ count: number }>(
+    `select count(*)::int as count from webhook_deliveries where claimed_by is not null and status = 'Pending'`,
+  );
+  expect(claimedAtKill[0].count).toBeGreaterThan(0);
   await first.kill();
   servers = servers.filter((server) => server !== first);
   const deliveredBeforeKill = distinctIds().size;
@@ -113,4 +119,12 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
     what: 'every delivery to be recorded Succeeded',
   });
   expect(Date.now() - started).toBeLessThan(BOUND_MS);
+  // Recorded once each: one attempt (the first), by the job that held its claim, and no claim left behind.
+  const { rows: records } = await setup.pool.query<{ attempts: number; numbers: number[]; claimed: boolean }>(
+    `select count(a.id)::int as attempts, array_agg(a.attempt_number) as numbers, d.claimed_by is not null as claimed
+       from webhook_deliveries d left join webhook_attempts a on a.delivery_id = d.id
+      group by d.id`,
+  );
+  expect(records).toHaveLength(EVENTS);
+  for (const record of records) expect(record).toEqual({ attempts: 1, numbers: [1], claimed: false });
 }, 120_000);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Permission } from '../../src/core/permissions.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import {
+  createOrganizationWithKeys as createOrganization,
+  createTenant,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import {
   commitEvent,
   createWebhook,
@@ -34,12 +36,21 @@ const dns = new Map<string, string[]>([
 /** Names whose DNS server never answers. */
 const HANGING = new Set(['hang.example.com']);
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
+/** This file's organizations: other files' rows are in the same tables (the jest worker's shared server). */
+const organizationIds: string[] = [];
+
+/** A new organization of this file's. */
+async function createOrganizationWithKeys(server: SharedApp): Promise<OrganizationWithKeys> {
+  const made = await createOrganization(server);
+  organizationIds.push(made.organization.id);
+  return made;
+}
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({
+  ({ app, org, other } = await sharedSuite({
     jobs: true,
     webhooks: {
       resolveHost: (host) => {
@@ -53,11 +64,16 @@ beforeAll(async () => {
     },
     other: true,
   }));
+  organizationIds.push(org.organization.id, other.organization.id);
 });
 afterAll(() => app.stop());
 
+/** The webhooks of the organization under test, where a refused create would have written one. */
 async function webhookRows(): Promise<number> {
-  const { rows } = await app.pool.query<{ count: number }>('select count(*)::int as count from webhooks');
+  const { rows } = await app.pool.query<{ count: number }>(
+    'select count(*)::int as count from webhooks where organization_id = $1',
+    [org.organization.id],
+  );
   return rows[0].count;
 }
 
@@ -683,7 +699,8 @@ describe('the event a delivery carries needs the read permission of its subject'
 describe('the network', () => {
   it('opened no connection to any address of this file: every attempt was refused before connecting', async () => {
     const { rows } = await app.pool.query<{ error: string | null; status_code: number | null }>(
-      'select error, status_code from webhook_attempts',
+      'select error, status_code from webhook_attempts where organization_id = any($1::uuid[])',
+      [organizationIds],
     );
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {

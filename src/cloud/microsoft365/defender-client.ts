@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CloudError, isCloudError } from '../cloud-error.js';
 import type { CloudCallBucket } from '../cloud-call-budget.js';
 import type { GraphTenantClient } from './graph-client.js';
-import { MICROSOFT365, retryAfterOf } from './graph-errors.js';
+import { MICROSOFT365, retryAfterOf, TokenRefusedError } from './graph-errors.js';
+import { withTokenRenewal } from './graph-token-refusal.js';
 import { DEFENDER_DEFAULT_SCOPE, type Microsoft365Settings } from './microsoft365.settings.js';
 
 /** When Defender is failing and says nothing about when to come back (as for Graph, graph-errors.ts). */
@@ -26,8 +27,9 @@ const ACTION_IN_PROGRESS = /ActiveRequestAlreadyExists|already in progress/i;
 
 /**
  * A failed Defender call as a CloudError, the same mapping as Graph's (graph-errors.ts): 404 NotFound, 401/403
- * Forbidden (403: a permission such as Machine.Isolate is missing), 429 Throttled and 5xx Transient with the
- * Retry-After, other 4xx Refused with Defender's message (an action already in progress says so).
+ * Forbidden (401: the token refused, which a fresh token may cure; 403: a permission such as Machine.Isolate
+ * is missing), 429 Throttled and 5xx Transient with the Retry-After, other 4xx Refused with Defender's
+ * message (an action already in progress says so).
  */
 export function cloudErrorFromDefender(
   status: number,
@@ -42,7 +44,7 @@ export function cloudErrorFromDefender(
   if (status === 404)
     return new CloudError('NotFound', `${what}: not found in Defender for Endpoint`, options);
   if (status === 401)
-    return new CloudError('Forbidden', `Defender for Endpoint refused the app's token (${what})`, options);
+    return new TokenRefusedError(`Defender for Endpoint refused the app's token (${what})`, options);
   if (status === 403)
     return new CloudError('Forbidden', `Defender for Endpoint refused ${what}: ${message || code}`, {
       ...options,
@@ -143,7 +145,18 @@ export class DefenderTenantClient {
     return `${this.settings.defenderUrl}${path}${search ? `?${search}` : ''}`;
   }
 
-  private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  /**
+   * A call with its bounded retries; a token Defender refuses (401: nothing was done) is renewed once and the
+   * call made again, as Graph's client does (graph-token-refusal.ts): a withdrawn consent is CONSENT_REQUIRED.
+   */
+  private call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+    return withTokenRenewal(
+      () => this.graph.renewToken(DEFENDER_DEFAULT_SCOPE),
+      () => this.tries<T>(method, url, body),
+    );
+  }
+
+  private async tries<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
     const what = `${method} ${new URL(url).pathname} in tenant ${this.tenantId}`;
     const { maxRetries, maxRetryWaitSeconds, retryDelaySeconds, requestTimeoutMs } = this.settings;
     for (let attempt = 0; ; attempt++) {

@@ -10,8 +10,9 @@ import {
   type Middleware,
 } from '@microsoft/microsoft-graph-client';
 import type { CloudCallBucket, TakeCloudCallBudget } from '../cloud-call-budget.js';
+import type { CloudError } from '../cloud-error.js';
 import { cloudErrorFromGraph, retryAfterOf } from './graph-errors.js';
-import { isTokenRefused, renewRefusedToken } from './graph-token-refusal.js';
+import { isTokenRefused, renewRefusedToken, withTokenRenewal } from './graph-token-refusal.js';
 import type { AppCredentials, GraphTokenSource } from './graph-token.js';
 import type { Microsoft365Settings } from './microsoft365.settings.js';
 
@@ -201,29 +202,44 @@ export class GraphTenantClient {
 
   /**
    * Several calls to this tenant in JSON batches of 20 (learn.microsoft.com, "Combine multiple requests in
-   * one HTTP call"); each item answers on its own, so one failure does not fail the others.
+   * one HTTP call"); each item answers on its own, so one failure does not fail the others. Items whose token
+   * Graph refused (401, as a whole batch's may be) are sent once more after a fresh token, as a call is
+   * (`withTokenRenewal`): a withdrawn consent fails the batch CONSENT_REQUIRED.
    */
   async batch(requests: readonly GraphBatchRequest[]): Promise<GraphBatchResult[]> {
-    const results: GraphBatchResult[] = [];
+    const results = new Map<string, GraphBatchResult>();
     for (let start = 0; start < requests.length; start += BATCH_LIMIT) {
-      const chunk = requests.slice(start, start + BATCH_LIMIT).map((request) => ({
+      let pending = requests.slice(start, start + BATCH_LIMIT).map((request) => ({
         ...request,
         ...(request.body !== undefined
           ? { headers: { 'content-type': 'application/json', ...request.headers } }
           : {}),
       }));
-      // Graph counts each request of a batch, not the POST that carries them: so does the budget.
-      for (const request of chunk) await this.budget(request.method);
-      const answer = await this.call(
-        'POST /$batch',
-        () =>
-          this.request('/$batch', {}).post({ requests: chunk }) as Promise<{ responses?: BatchResponse[] }>,
-        false,
+      await withTokenRenewal(
+        () => this.renewToken(),
+        async (renewed) => {
+          // Graph counts each request of a batch, not the POST that carries them: so does the budget.
+          for (const request of pending) await this.budget(request.method);
+          const answer = await this.attempt(
+            'POST /$batch',
+            () =>
+              this.request('/$batch', {}).post({ requests: pending }) as Promise<{
+                responses?: BatchResponse[];
+              }>,
+          );
+          const refused = new Map<string, CloudError>();
+          for (const response of answer.responses ?? []) {
+            const result = batchResultOf(response);
+            results.set(result.id, result);
+            if (!result.ok && isTokenRefused(result.error)) refused.set(result.id, result.error);
+          }
+          if (renewed || refused.size === 0) return;
+          pending = pending.filter((request) => refused.has(request.id));
+          throw [...refused.values()][0];
+        },
       );
-      for (const response of answer.responses ?? []) results.push(batchResultOf(response));
     }
-    const order = new Map(requests.map((request, index) => [request.id, index]));
-    return results.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return requests.flatMap((request) => results.get(request.id) ?? []);
   }
 
   private request(path: string, options: GraphCallOptions) {
@@ -247,22 +263,31 @@ export class GraphTenantClient {
     if (method !== 'GET') await this.takeCallBudget('graph-writes');
   }
 
-  private async call<T>(what: string, run: () => Promise<T>, budgeted = true): Promise<T> {
-    const described = `${what.split('?')[0]} in tenant ${this.tenantId}`;
-    if (budgeted) await this.budget(what.slice(0, what.indexOf(' ')));
+  /**
+   * Entra ID asked for a fresh token of `scope` (Graph's by default) after one was refused (401), or
+   * CONSENT_REQUIRED naming the tenant (graph-token-refusal.ts); Defender's client renews its own scope here.
+   */
+  renewToken(scope?: string): Promise<void> {
+    return renewRefusedToken(this.tokens, this.credentials, this.tenantId, scope);
+  }
+
+  /** One call, its budget taken first; a refused token is renewed once and the call sent again. */
+  private call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    return withTokenRenewal(
+      () => this.renewToken(),
+      async () => {
+        await this.budget(what.slice(0, what.indexOf(' ')));
+        return this.attempt(what, run);
+      },
+    );
+  }
+
+  /** One try of a call, any failure as the CloudError it stands for. */
+  private async attempt<T>(what: string, run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      const failure = cloudErrorFromGraph(error, described);
-      if (!isTokenRefused(failure)) throw failure;
-      // A cached token refused: a new one, or CONSENT_REQUIRED naming the tenant (graph-token-refusal.ts).
-      await renewRefusedToken(this.tokens, this.credentials, this.tenantId);
-    }
-    if (budgeted) await this.budget(what.slice(0, what.indexOf(' ')));
-    try {
-      return await run();
-    } catch (error) {
-      throw cloudErrorFromGraph(error, described);
+      throw cloudErrorFromGraph(error, `${what.split('?')[0]} in tenant ${this.tenantId}`);
     }
   }
 }

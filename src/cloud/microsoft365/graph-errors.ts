@@ -1,7 +1,18 @@
 import { GraphError } from '@microsoft/microsoft-graph-client';
-import { CloudError } from '../cloud-error.js';
+import { CloudError, type CloudErrorOptions } from '../cloud-error.js';
 
 export const MICROSOFT365 = 'microsoft365';
+
+/**
+ * A 401 of Microsoft Graph (a call or a `$batch` item) or of Defender for Endpoint: the token itself refused,
+ * not a permission (403). A Forbidden CloudError like any other, but one that a fresh token may cure: the
+ * clients ask for one once (graph-token-refusal.ts, `withTokenRenewal`); a 401 means nothing was done.
+ */
+export class TokenRefusedError extends CloudError {
+  constructor(message: string, options: CloudErrorOptions) {
+    super('Forbidden', message, options);
+  }
+}
 
 /** When Graph or Entra ID is failing and says nothing about when to come back. */
 const DEFAULT_RETRY_AFTER_SECONDS = 30;
@@ -181,7 +192,7 @@ export function cloudErrorFromGraph(error: unknown, what: string): CloudError {
   if (status === 410 || DELTA_EXPIRED_CODES.has(error.code ?? ''))
     return new CloudError('NotFound', `${what}: the delta link has expired`, detail);
   if (status === 401)
-    return new CloudError('Forbidden', `Microsoft Graph refused the app's token (${what})`, detail);
+    return new TokenRefusedError(`Microsoft Graph refused the app's token (${what})`, detail);
   if (status === 403)
     return new CloudError('Forbidden', `Microsoft Graph refused ${what}: ${graphMessage(error)}`, {
       ...detail,

@@ -51,6 +51,7 @@ import { Migration20270127131500_graph_dlp_alerts } from './Migration20270127131
 import { Migration20270127150500_cloud_secure_scores } from './Migration20270127150500_cloud_secure_scores.js';
 import { Migration20270127154500_portal_activity_counts } from './Migration20270127154500_portal_activity_counts.js';
 import { Migration20270127163000_portal_cloud_secure_scores } from './Migration20270127163000_portal_cloud_secure_scores.js';
+import { Migration20270127180600_webhook_delivery_claims } from './Migration20270127180600_webhook_delivery_claims.js';
 import { Migration20270127154700_tenant_cloud_permissions } from './Migration20270127154700_tenant_cloud_permissions.js';
 import { Migration20261230150000_connector_failed_items } from './Migration20261230150000_connector_failed_items.js';
 import { Migration20261231090000_tracked_run_tokens } from './Migration20261231090000_tracked_run_tokens.js';
@@ -245,5 +246,9 @@ export const MIGRATIONS: MigrationObject[] = [
   {
     name: 'Migration20270127154700_tenant_cloud_permissions',
     class: Migration20270127154700_tenant_cloud_permissions,
+  },
+  {
+    name: 'Migration20270127180600_webhook_delivery_claims',
+    class: Migration20270127180600_webhook_delivery_claims,
   },
 ];
