@@ -1,6 +1,7 @@
 import type { User } from '@microsoft/microsoft-graph-types';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
+import { retryNow } from '../helpers/job-queue.js';
 import { userImportRow } from '../faults/fault-kit.js';
 import { onboardLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 import type { SharedApp } from '../helpers/shared-suite.js';
@@ -38,6 +39,21 @@ it('a row whose POST /users times out is retried, not failed: found by its addre
   );
   expect(submitted.status).toBe(202);
   const importId = submitted.body.data.operation.id;
+
+  // Graph creates the first user after our deadline (what the queue's wait leaves it time for).
+  await eventually(
+    () =>
+      expect(world.scenario.consented.users.map((record) => record.user.userPrincipalName)).toContain(
+        UPNS[0],
+      ),
+    { timeout: 30_000, what: 'Graph to create the user late' },
+  );
+  // The attempt that timed out failed the job, not the row: the queue holds its retry for the 30 s the Graph
+  // client asks after a Graph that did not answer (graph-errors.ts). The test does not sit that wait out.
+  const retry = await retryNow(world.app.pool, `user-import:${importId}`);
+  expect(retry.attempts).toBe(1);
+  expect(retry.secondsAhead).toBeGreaterThan(15);
+  expect((await userImportRow(world.app, importId)).status).toMatch(/^(Queued|Running)$/); // nothing failed
 
   await eventually(
     async () => expect((await userImportRow(world.app, importId)).status).not.toMatch(/^(Queued|Running)$/),

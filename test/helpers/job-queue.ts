@@ -1,0 +1,38 @@
+import type { Pool } from 'pg';
+import { eventually } from './eventually.js';
+
+/** A job that failed an attempt and waits in graphile-worker's queue for its retry. */
+export interface WaitingRetry {
+  id: string;
+  attempts: number;
+  /** How long the queue would still wait before the retry, in seconds. */
+  secondsAhead: number;
+}
+
+/**
+ * Waits until the job with the key `jobKey` has failed an attempt and waits for its
+ * retry, then makes that retry due now and says how long the queue would have waited. For tests whose claim is
+ * what the retry does, not the length of the wait (the product waits the cloud's Retry-After, or 30 s for a
+ * Graph that did not answer: src/core/jobs.ts); the caller asserts the wait it expects.
+ * graphile-worker's public view (`key` is the job key given at enqueue) and `reschedule_jobs` (it leaves a
+ * running, locked job alone).
+ */
+export async function retryNow(pool: Pick<Pool, 'query'>, jobKey: string): Promise<WaitingRetry> {
+  const waiting = await eventually(
+    async () => {
+      const { rows } = await pool.query<WaitingRetry>(
+        `select id::text, attempts, extract(epoch from run_at - now())::float8 as "secondsAhead"
+           from graphile_worker.jobs
+          where key = $1 and attempts >= 1 and locked_at is null and last_error is not null`,
+        [jobKey],
+      );
+      expect(rows).toHaveLength(1);
+      return rows[0];
+    },
+    { timeout: 60_000, what: `a failed attempt of job ${jobKey} waiting for its retry` },
+  );
+  await pool.query('select graphile_worker.reschedule_jobs(array[$1::bigint], run_at => now())', [
+    waiting.id,
+  ]);
+  return waiting;
+}
