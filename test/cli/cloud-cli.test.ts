@@ -1,8 +1,12 @@
 import pg from 'pg';
 import { lastLine, runCliInProcessWithEnv, runCliWithEnv, type CliResult } from '../helpers/cli.js';
-import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import {
+  cliEnvFor,
+  cloudConnectArgs,
+  startGraphScenario,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
-import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
 /**
  * `npm run -s cli -- cloud connect | status | disconnect` against the HTTPS Graph fake: the child process trusts
@@ -19,12 +23,7 @@ const connectArgs = (secret: string) => cloudConnectArgs(scenario, secret);
 
 beforeAll(async () => {
   [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
-  env = {
-    MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
-    MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
-    MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
-    SECRETS_KEY: TEST_SECRETS_KEY,
-  };
+  env = cliEnvFor(scenario);
   // The first command on a fresh database also seeds the demo organization.
   before = await runCliWithEnv(databaseUrl, env, 'cloud', 'status', '--org', 'demo');
 }, 120_000);

@@ -4,6 +4,7 @@ import { MICROSOFT365_APPLICATION_PERMISSIONS } from '../../src/cloud/microsoft3
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { GraphFake, fakeMicrosoft365Settings, trustFakeAuthority } from '../graph-fake/graph-fake.js';
 import { fakeUser, type FakeApp, type FakeTenant } from '../graph-fake/graph-fake-state.js';
+import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 /** The partner's world on the fake: its tenant and app, and customers in each consent state. */
 export interface GraphScenario {
@@ -91,6 +92,16 @@ export async function cloudFailure(promise: Promise<unknown>): Promise<CloudErro
   );
   expect(error).toBeInstanceOf(CloudError);
   return error as CloudError;
+}
+
+/** The environment a CLI process (or an in-process CLI run) needs to reach the scenario's fake Microsoft 365. */
+export function cliEnvFor(scenario: GraphScenario): Record<string, string> {
+  return {
+    MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
+    MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
+    MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+  };
 }
 
 /** The CLI arguments that connect an organization (demo by default) to the scenario's partner tenant and app. */

@@ -1,12 +1,12 @@
 import { lastLine, runCliInProcessWithEnv } from '../helpers/cli.js';
 import {
+  cliEnvFor,
   cloudConnectArgs,
   FULL_ROLES,
   startGraphScenario,
   type GraphScenario,
 } from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
-import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
 /**
  * The CLI shows a tenant's `cloudPermissions` as GraphQL and REST do (docs/microsoft365.md, "What a customer's
@@ -18,17 +18,7 @@ let databaseUrl: string;
 let scenario: GraphScenario;
 let tenantId: string;
 let onboardErr: string;
-const cli = (...args: string[]) =>
-  runCliInProcessWithEnv(
-    databaseUrl,
-    {
-      MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
-      MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
-      MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-    },
-    ...args,
-  );
+const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
 
 beforeAll(async () => {
   [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);

@@ -1,8 +1,12 @@
 import pg from 'pg';
 import { lastLine, runCliInProcessWithEnv } from '../helpers/cli.js';
-import { cloudConnectArgs, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import {
+  cliEnvFor,
+  cloudConnectArgs,
+  startGraphScenario,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
 import { createTestDatabase } from '../helpers/test-app.js';
-import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 
 /**
  * `tenants available | onboard --env live` against the HTTPS Graph fake, once the demo organization's live
@@ -12,17 +16,7 @@ import { TEST_SECRETS_KEY } from '../helpers/test-secrets.js';
 let databaseUrl: string;
 let scenario: GraphScenario;
 // In this process (test/helpers/cli.ts): test/cli/ runs each command family as a process.
-const cli = (...args: string[]) =>
-  runCliInProcessWithEnv(
-    databaseUrl,
-    {
-      MICROSOFT_LOGIN_URL: scenario.fake.loginUrl,
-      MICROSOFT_GRAPH_URL: scenario.fake.graphUrl,
-      MICROSOFT_DEFENDER_URL: scenario.fake.defenderUrl,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-    },
-    ...args,
-  );
+const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
 
 beforeAll(async () => {
   [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
