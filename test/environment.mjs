@@ -17,6 +17,8 @@
  * (`teardown`) the server drops what the file left running: its job runner and jobs (SharedServer.endFile).
  * The worker's shared live server (test/helpers/shared-live-server.ts, `globalThis.__mspSharedLiveServer()`) is
  * held the same way; at a file's end it also forgets the file's Graph fake state (SharedLiveServer.endFile).
+ * A file's own server (`globalThis.__mspRealmServer(options)`, test/helpers/realm-server.ts) is built in this
+ * realm from the same modules, with the file's options and database, and stopped at the file's end at the latest.
  */
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
@@ -67,7 +69,14 @@ let sharedServer;
 /** @type {Promise<import('../dist/test/helpers/shared-live-server.js').SharedLiveServer> | undefined} */
 let sharedLiveServer;
 
-async function loadAndStartSharedServer(moduleUrl = SHARED_SERVER_MODULE, start = 'startSharedServer') {
+/** A file's own server in this realm (test/helpers/realm-server.ts), the same way. */
+const REALM_SERVER_MODULE = new URL('../dist/test/helpers/realm-server.js', import.meta.url);
+
+async function loadAndStartSharedServer(
+  moduleUrl = SHARED_SERVER_MODULE,
+  start = 'startSharedServer',
+  ...args
+) {
   // In band, global-setup.mjs loaded dist/'s entities in this process and put their metadata aside: the server's
   // modules are those same instances, so it needs those stores back (Jest took its snapshot of the globals to
   // copy into test files before, so they stay out of the files' contexts).
@@ -87,7 +96,7 @@ async function loadAndStartSharedServer(moduleUrl = SHARED_SERVER_MODULE, start 
   } catch (error) {
     throw new Error(`The shared test server is not built (${error.message}): run \`npm run build\` first`);
   }
-  return module[start]();
+  return module[start](...args);
 }
 
 function startSharedServer() {
@@ -139,7 +148,15 @@ export default class MspTestEnvironment extends TestEnvironment {
       this.usedSharedLiveServer = true;
       return startSharedLiveServer();
     };
+    this.global.__mspRealmServer = async (options) => {
+      const server = await loadAndStartSharedServer(REALM_SERVER_MODULE, 'startRealmServer', options);
+      this.realmServers.push(server);
+      return server;
+    };
   }
+
+  /** The file's own servers in this realm (test/helpers/realm-server.ts): stopped at its end if it did not. */
+  realmServers = [];
 
   /** Whether this file asked for the shared live server. */
   usedSharedLiveServer = false;
@@ -147,6 +164,8 @@ export default class MspTestEnvironment extends TestEnvironment {
   /** The file is over (its afterAll hooks ran): its jobs stop now, not while the next file loads. */
   async teardown() {
     try {
+      // Before the shared servers' endFile: a file's own server may run jobs on its own database, nothing else.
+      for (const server of this.realmServers.splice(0)) await server.stop();
       for (const [used, started] of [
         [this.usedSharedServer, sharedServer],
         [this.usedSharedLiveServer, sharedLiveServer],

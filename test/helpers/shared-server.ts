@@ -67,7 +67,7 @@ const DROP_EVERY_JOB = [
  * objects are not this realm's (`instanceof Date` fails, and MikroORM then takes a Date for a string). Dates are
  * copied, arrays and plain objects rebuilt; anything else (an entity the server made and returned) is kept.
  */
-function fromTestRealm(value: unknown): unknown {
+export function fromTestRealm(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   if (Object.prototype.toString.call(value) === '[object Date]') return new Date((value as Date).getTime());
   if (Array.isArray(value)) return value.map(fromTestRealm);
@@ -80,7 +80,7 @@ function fromTestRealm(value: unknown): unknown {
 }
 
 /** The operations, taking their arguments into this realm first. */
-function acrossRealms(operations: BoundServerSide): BoundServerSide {
+export function acrossRealms(operations: BoundServerSide): BoundServerSide {
   return Object.fromEntries(
     Object.entries(operations).map(([name, operation]) => [
       name,
@@ -89,11 +89,9 @@ function acrossRealms(operations: BoundServerSide): BoundServerSide {
   ) as BoundServerSide;
 }
 
-/** `options`: the server's configuration for every file it serves (the shared live server's, shared-live-server.ts). */
-export async function startSharedServer(options: Omit<TestAppOptions, 'jobs'> = {}): Promise<SharedServer> {
-  const app = await TestApp.start(options);
-  const serverWebhooks = { ...app.deps.webhooks };
-  const handle: SharedServerHandle = {
+/** What a test file gets of a TestApp of this realm (the shared server, or a file's own: realm-server.ts). */
+export function handleOf(app: TestApp): SharedServerHandle {
+  return {
     baseUrl: app.baseUrl,
     databaseUrl: app.databaseUrl,
     clock: app.clock,
@@ -103,6 +101,13 @@ export async function startSharedServer(options: Omit<TestAppOptions, 'jobs'> = 
     serverSide: acrossRealms(bindServerSide(app)),
     checkAnswer: assertMatchesOpenApi,
   };
+}
+
+/** `options`: the server's configuration for every file it serves (the shared live server's, shared-live-server.ts). */
+export async function startSharedServer(options: Omit<TestAppOptions, 'jobs'> = {}): Promise<SharedServer> {
+  const app = await TestApp.start(options);
+  const serverWebhooks = { ...app.deps.webhooks };
+  const handle = handleOf(app);
   /**
    * The previous file's job runner stops and its jobs go. A runner kept from one file to the next (both asking
    * for jobs) ran the next file's jobs with the task list it was started with, and tasks read some settings

@@ -2,14 +2,12 @@ import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import { createTenant, createUser } from '../factories/shared.js';
 import { expectSearchTouchesFewUserPages } from '../helpers/search-plan.js';
 import type { SuccessOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { multiplyRows, statementOf } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 const SEARCH = '/api/msp-portal/users/search';
 
@@ -19,14 +17,14 @@ interface SearchBody extends Omit<SuccessOf<'searchUsersAcrossTenants'>, 'succes
   error?: { code: string; details: { fields?: Array<{ field: string }> } };
 }
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let north: Tenant;
 let south: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ other: true }));
+  ({ app, org, other } = await realmSuite({ other: true }));
   north = await createTenant(app, org.scope, { name: 'North', domain: 'north.example.com' });
   south = await createTenant(app, org.scope, { name: 'South', domain: 'south.example.com' });
   await createUser(app, north, {

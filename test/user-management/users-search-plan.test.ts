@@ -1,19 +1,17 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import { createTenant, createUser } from '../factories/shared.js';
 import { expectSearchTouchesFewUserPages } from '../helpers/search-plan.js';
 import { statementOf } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { um, type ManagedUserBody } from './um-kit.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * A tenant's user search (GET /api/user-management-identity/users?search=) on 20,000 users: its LIKE runs in
  * scoped_tenant_user_search (migration 20261225090200), so the trigram indexes serve it even under the row-level
  * security policies, and the function keeps the policy whatever its caller passes.
  */
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let big: Tenant;
@@ -21,7 +19,7 @@ let otherTenant: Tenant;
 let liveTenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, other, tenant: big } = await startSuite({ other: true, tenant: true }));
+  ({ app, org, other, tenant: big } = await realmSuite({ other: true, tenant: true }));
   await app.pool.query(
     `insert into users (id, organization_id, environment, tenant_id, external_id, display_name, first_name,
        last_name, user_principal_name, account_status, mfa_status, user_type, source, is_service_account,

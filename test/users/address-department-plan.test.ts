@@ -1,16 +1,15 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
+import { createUser } from '../factories/shared.js';
 import {
   expectListReadsItsPage,
   expectStatementReadsFewRows,
   multiplyRows,
   statementOf,
 } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
 import { invite } from './guest-kit.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * Issue #11 under row-level security: the guest invitation's address check and the managed-user list's department
@@ -20,12 +19,12 @@ import { invite } from './guest-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
+  ({ app, org, tenant } = await realmSuite({ tenant: { domain: 'contoso.example' } }));
   await createUser(app, tenant, { department: 'Research & Development', displayName: 'Rare One' });
   await createUser(app, tenant, { userPrincipalName: 'Taken.Name@elsewhere.example' });
   await multiplyRows(app, 'users', (await createUser(app, tenant, { department: 'Sales' })).id, ROWS);

@@ -1,10 +1,9 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
+import { createUser } from '../factories/shared.js';
 import { expectStatementReadsFewRows, multiplyRows, statementOf } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { um } from '../user-management/um-kit.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * Issue #11 under row-level security: the UPN uniqueness checks compare the stored folded UPN with a plain `=`,
@@ -13,13 +12,13 @@ import { um } from '../user-management/um-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let userId: string;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
+  ({ app, org, tenant } = await realmSuite({ tenant: { domain: 'contoso.example' } }));
   const user = await createUser(app, tenant, { userPrincipalName: 'Mixed.Case@contoso.example' });
   userId = user.id;
   await multiplyRows(app, 'users', (await createUser(app, tenant)).id, ROWS);
