@@ -61,6 +61,11 @@ function recountMarkedTenants(app: TestApp): Promise<number> {
   return new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
 }
 
+/** The portal's full recount (every tenant of the database: for a server of the file's own). */
+function recountAllTenants(app: TestApp): Promise<number> {
+  return new PortalAggregates(app.orm.em.fork(), app.clock).refreshAll();
+}
+
 /** Copies the tenant's security controls from the simulated cloud, as a sync does. */
 async function syncPosture(app: TestApp, tenant: Tenant): Promise<void> {
   const controls = await (app.deps.clouds as SimulatedCloud).listSecurityControls(tenant.externalId);
@@ -159,6 +164,7 @@ export const SERVER_SIDE = {
   scheduleImports,
   expireSnoozes,
   recountMarkedTenants,
+  recountAllTenants,
   syncPosture,
   commitEvent,
   runOffboarding: offboard,

@@ -8,18 +8,18 @@ import pg from 'pg';
 import { GraphQLError } from 'graphql';
 import { normaliseError, NonErrorThrown } from '../../src/core/jit-gateway.js';
 import { formatGraphQLError } from '../../src/http/graphql-errors.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
-import { TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 beforeAll(async () => {
   // Apollo's default follows NODE_ENV: anything but "production" used to send stack traces (npm start sets none).
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'development';
   try {
-    app = await TestApp.start();
+    app = await realmApp();
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }

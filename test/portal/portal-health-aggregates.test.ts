@@ -1,16 +1,14 @@
-import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { refreshCatalog } from '../backup/backup-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys, createTenant } from '../factories/shared.js';
 import {
   countHealthSignals,
   insertAlerts,
   insertDevices,
   storedHealthSignals,
 } from '../tenants/health-kit.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * The health signals the portal aggregates store (docs/tenant-health.md "Where the signals come from") against a
@@ -19,12 +17,16 @@ import {
  * figures of the same rows: test/portal/portal-aggregates.test.ts (whose recount also compares these signals).
  */
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let first: Tenant;
 let second: Tenant;
 
-const aggregates = () => new PortalAggregates(app.orm.em.fork(), app.clock);
+/** The portal's recounts, run by the server (its ORM): the marked tenants, or all of them. */
+const aggregates = () => ({
+  refreshDirty: () => onServer(app, 'recountMarkedTenants'),
+  refreshAll: () => onServer(app, 'recountAllTenants'),
+});
 const ids = () => [first.id, second.id];
 const stored = () => storedHealthSignals(app, ids());
 const counted = () => countHealthSignals(app, ids());
@@ -38,7 +40,7 @@ async function dirtyTenants(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await realmSuite());
   first = await createTenant(app, org.scope);
   second = await createTenant(app, org.scope);
   await aggregates().refreshAll();

@@ -1,15 +1,14 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
 import { backupTenant, latestSnapshot, startRestore, untilFinished } from '../backup/backup-kit.js';
+import { realmSuite, realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 /** The signed link of a finished export: path and query. */
 let downloadPath: string;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  ({ app, org } = await realmSuite({ jobs: true }));
   const { tenant } = await backupTenant(app, org);
   const snapshot = await latestSnapshot(app, org.keys.read, tenant.id, 'Mailbox');
   const res = await startRestore(app, org.keys.write, tenant.id, {
@@ -111,7 +110,7 @@ describe('SPEC 8.1: the X-RateLimit-* headers on responses without an API key', 
   });
 
   it('counts per address across server processes sharing the database', async () => {
-    const second = await TestApp.start({ databaseUrl: app.databaseUrl });
+    const second = await realmApp({ databaseUrl: app.databaseUrl });
     try {
       const here = limitsOf((await send('POST', '/nothing')).headers).remaining;
       const there = await fetch(`${second.baseUrl}/nothing`, { method: 'POST' });

@@ -1,8 +1,6 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
 import {
   bearer,
   connect,
@@ -11,16 +9,17 @@ import {
   waitUntilLive,
   type Connection,
 } from './subscription-kit.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 // Two server processes on one database: instance A is the in-test server, instance B is `node dist/src/main.js`.
-let instanceA: TestApp;
+let instanceA: RealmApp;
 let instanceB: ServerProcess;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 const connections: Connection[] = [];
 
 beforeAll(async () => {
-  ({ app: instanceA, org, tenant } = await startSuite({ tenant: { domain: 'contoso.example' } }));
+  ({ app: instanceA, org, tenant } = await realmSuite({ tenant: { domain: 'contoso.example' } }));
   instanceB = await ServerProcess.start(instanceA.databaseUrl);
 });
 afterEach(async () => {
