@@ -1,11 +1,11 @@
 import { loadConfig, parseTrustProxy } from '../../src/config.js';
 import { PermissionLevel } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
-import { createApiKey, createOrganizationWithKeys } from '../factories/organizations.js';
+import { createApiKey, createOrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { TestApp } from '../helpers/test-app.js';
 import { connect } from '../subscriptions/subscription-kit.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 describe('TRUST_PROXY (configuration)', () => {
   it.each([
@@ -34,12 +34,12 @@ describe('TRUST_PROXY (configuration)', () => {
 });
 
 describe('TRUST_PROXY (the real server)', () => {
-  let app: TestApp;
+  let app: RealmApp;
   let behindProxy: ServerProcess;
   let allowed: { secret: string };
 
   beforeAll(async () => {
-    app = await TestApp.start();
+    app = await realmApp();
     behindProxy = await ServerProcess.start(app.databaseUrl, { TRUST_PROXY: 'loopback' });
     const enterprise = await createOrganizationWithKeys(app, { plan: Plan.CUSTOM });
     allowed = await createApiKey(app, enterprise.scope, PermissionLevel.READ, {

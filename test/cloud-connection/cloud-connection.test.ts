@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PermissionLevel } from '../../src/core/permissions.js';
-import {
-  createApiKey,
-  createOrganizationWithKeys,
-  type OrganizationWithKeys,
-} from '../factories/organizations.js';
+import { createApiKey, createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import type { DataOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import {
@@ -13,17 +9,17 @@ import {
   unknownTenantId,
   type GraphScenario,
 } from '../helpers/graph-fake.js';
-import { TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 type Connection = DataOf<'getCloudConnection'>;
 const PATH = '/api/settings/cloud-connection';
 
 let scenario: GraphScenario;
-let app: TestApp;
+let app: RealmApp;
 
 beforeAll(async () => {
   scenario = await startGraphScenario();
-  app = await TestApp.start({ microsoft365: scenario.settings });
+  app = await realmApp({ microsoft365: scenario.settings });
 });
 afterAll(async () => {
   await app.stop();

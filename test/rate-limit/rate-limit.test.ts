@@ -3,15 +3,15 @@ import type pg from 'pg';
 import type { Viewer } from '../../src/core/viewer.js';
 import { RateLimiter } from '../../src/http/rate-limit.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
-let app: TestApp;
+let app: RealmApp;
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await realmApp();
 });
 afterAll(() => app.stop());
 
