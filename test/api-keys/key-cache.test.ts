@@ -1,29 +1,28 @@
-import { ApiKeyAuthenticator } from '../../src/api-keys/api-key.auth.js';
 import { PermissionLevel } from '../../src/core/permissions.js';
-import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createApiKey, type OrganizationWithKeys } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * The in-process API key cache (src/api-keys/api-key.auth.ts) keeps keys for minutes (issue #31: a reload was a
  * round trip every 5 s): revocation must still be refused at once everywhere, by NOTIFY in the other
  * processes, and nothing is cached while that channel is down.
  */
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await realmSuite()));
 afterAll(() => app.stop());
 
 const revokeBySql = (id: string) =>
   app.pool.query('update api_keys set revoked_at = now() where id = $1', [id]);
 
 it('a key revoked through one server is refused at once by another that had it cached', async () => {
-  const second = await TestApp.start({ databaseUrl: app.databaseUrl });
+  const second = await realmApp({ databaseUrl: app.databaseUrl });
   try {
     const key = await createApiKey(app, org.scope, PermissionLevel.READ);
-    const list = (server: TestApp) => server.request('GET', '/v1/tenants', { key: key.secret });
+    const list = (server: RealmApp) => server.request('GET', '/v1/tenants', { key: key.secret });
     expect((await list(second)).status).toBe(200); // now cached in the second server, for minutes
     const revoked = await app.request('DELETE', `/api/settings/api-keys/${key.id}`, { key: org.keys.admin });
     expect(revoked.status).toBe(200);
@@ -35,10 +34,11 @@ it('a key revoked through one server is refused at once by another that had it c
 });
 
 describe('the authenticator on its own', () => {
-  const authenticator = () => new ApiKeyAuthenticator(app.orm, app.clock);
+  /** A new authenticator (src/api-keys/api-key.auth.ts) on the server's ORM and clock, made by the server. */
+  const authenticator = () => onServer(app, 'apiKeyAuthenticator');
 
   it('caches nothing while the LISTEN connection is down: a revocation it cannot hear is still seen', async () => {
-    const keys = authenticator();
+    const keys = await authenticator();
     const key = await createApiKey(app, org.scope, PermissionLevel.READ);
     expect((await keys.authenticate(key.secret, '127.0.0.1')).ok).toBe(true);
     keys.setListening(false);
@@ -48,7 +48,7 @@ describe('the authenticator on its own', () => {
   });
 
   it('does not cache a key read before a revocation it heard of while reading', async () => {
-    const keys = authenticator();
+    const keys = await authenticator();
     const key = await createApiKey(app, org.scope, PermissionLevel.READ);
     const reading = keys.authenticate(key.secret, '127.0.0.1'); // the row is read as not revoked...
     keys.forget(key.id); // ...while the revocation's NOTIFY arrives
@@ -58,7 +58,7 @@ describe('the authenticator on its own', () => {
   });
 
   it('keeps a key it heard nothing about: no read per request', async () => {
-    const keys = authenticator();
+    const keys = await authenticator();
     const key = await createApiKey(app, org.scope, PermissionLevel.READ);
     expect((await keys.authenticate(key.secret, '127.0.0.1')).ok).toBe(true);
     await revokeBySql(key.id); // behind the product's back: no NOTIFY, so the cache still answers

@@ -5,6 +5,7 @@
  * runs them, since only its ORM knows its entity classes. Test files and kits call them through `onServer`
  * (on-server.ts), which loads this module only for a TestApp.
  */
+import { ApiKeyAuthenticator } from '../../src/api-keys/api-key.auth.js';
 import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
@@ -138,6 +139,11 @@ function giveUpRecommendationApply(app: TestApp, scope: Scope, operationId: stri
   return giveUpApplyOperation(em, operationId, reason, app.clock.now());
 }
 
+/** A new API key authenticator (its own cache) on the app's ORM and clock. */
+async function apiKeyAuthenticator(app: TestApp): Promise<ApiKeyAuthenticator> {
+  return new ApiKeyAuthenticator(app.orm, app.clock);
+}
+
 /** The names of the server's job tasks. */
 async function taskNames(app: TestApp): Promise<string[]> {
   return Object.keys(taskList(app.orm, app.deps));
@@ -173,6 +179,7 @@ export const SERVER_SIDE = {
   applyRecommendation,
   giveUpRecommendationApply,
   taskNames,
+  apiKeyAuthenticator,
 };
 
 type ServerSide = typeof SERVER_SIDE;
