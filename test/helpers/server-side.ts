@@ -12,7 +12,8 @@ import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import { createJobContext } from '../../src/context.js';
 import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
 import type { Scope } from '../../src/core/scope.js';
-import { SYNC_STEPS } from '../../src/features.js';
+import { FEATURE_ROUTES, SYNC_STEPS, VERSIONED_ROUTES } from '../../src/features.js';
+import { fastPathAnswers } from '../../src/http/graphql-fast-path.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
 import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
@@ -144,6 +145,20 @@ async function apiKeyAuthenticator(app: TestApp): Promise<ApiKeyAuthenticator> {
   return new ApiKeyAuthenticator(app.orm, app.clock);
 }
 
+/** The app's REST routes (the versioned ones first): method, path and GraphQL document. */
+async function restRoutes(): Promise<Array<{ method: string; path: string; operation: string }>> {
+  return [...VERSIONED_ROUTES, ...FEATURE_ROUTES].map(({ method, path, operation }) => ({
+    method,
+    path,
+    operation,
+  }));
+}
+
+/** How many requests /graphql's fast path has answered in this process (src/http/graphql-fast-path.ts). */
+async function fastPathAnswered(): Promise<number> {
+  return fastPathAnswers();
+}
+
 /** The names of the server's job tasks. */
 async function taskNames(app: TestApp): Promise<string[]> {
   return Object.keys(taskList(app.orm, app.deps));
@@ -180,6 +195,8 @@ export const SERVER_SIDE = {
   giveUpRecommendationApply,
   taskNames,
   apiKeyAuthenticator,
+  restRoutes,
+  fastPathAnswers: fastPathAnswered,
 };
 
 type ServerSide = typeof SERVER_SIDE;
