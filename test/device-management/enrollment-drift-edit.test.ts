@@ -33,7 +33,7 @@ const sync = async () => {
 beforeAll(async () => {
   world = await sharedLiveWorld({ jobs: true });
   ({ tenantId } = await onboardAndSyncLive(world));
-});
+}, 120_000); // an onboarding and a sync on the Graph fake: past the default 30 s on a loaded machine
 afterAll(() => stopLiveWorld(world));
 
 it('an edit keeps a priority moved in the portal and clears the settings it wrote again', async () => {
@@ -87,4 +87,4 @@ it('an edit keeps a priority moved in the portal and clears the settings it wrot
   expect((await request('PUT', `${RESTRICTIONS}/priority`, { policyIds: order })).status).toBe(200);
   expect((await sync()).enrollmentRestrictionsDrifted).toBe(0);
   for (const policy of await policies()) expect(policy.cloudDrift).toBeNull();
-});
+}, 120_000);
