@@ -208,6 +208,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
   app.use(restoreDownloadRouter(orm, deps, rateLimiter, logError));
   // REST reads skip Express's routers: the same steps and handler, called from a table (rest-adapter/dispatch.ts).
+  // A step added to the mounts below must be added to the table's steps too (test/rest/dispatch.test.ts).
   if (options.restDispatch !== false) {
     const mounts = [
       { prefix: '/v1/api', router: features.router },

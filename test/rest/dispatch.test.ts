@@ -151,7 +151,7 @@ it('answers every REST read route under each mount the same way, the table takin
   expect(routes).toBeGreaterThan(60);
   expect(statuses).toContain(200);
   expect(statuses).toContain(404);
-});
+}, 180_000); // some 300 requests: ~10 s on a quiet machine
 
 it('gives the users list the same bytes with pages, licenses and query parameters', async () => {
   const auth = { authorization: `Bearer ${org.keys.read}` };
