@@ -37,7 +37,8 @@ import { createApiKey, createOrganization, createOrganizationWithKeys } from '..
 import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
-import type { TestApp } from './test-app.js';
+import type { CliResult } from './cli.js';
+import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
 function syncTenant(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
@@ -156,6 +157,26 @@ function giveUpRecommendationApply(app: TestApp, scope: Scope, operationId: stri
   return giveUpApplyOperation(em, operationId, reason, app.clock.now());
 }
 
+/** A database of the file's own, cloned from the template (seeded: the `demo` organization), for the CLI. */
+function createDatabase(_app: TestApp): Promise<string> {
+  return createTestDatabase();
+}
+
+/**
+ * A CLI command in the server's process (runCliInProcessWithEnv, test/helpers/cli.ts: the CLI's program with its
+ * own ORM on `databaseUrl` and the environment `extra` adds, its output captured), so that a file on a shared
+ * server does not evaluate the app's modules for it. Loaded on the first call.
+ */
+async function runCli(
+  _app: TestApp,
+  databaseUrl: string,
+  extra: Record<string, string>,
+  args: string[],
+): Promise<CliResult> {
+  const { runCliInProcessWithEnv } = await import('./cli.js');
+  return runCliInProcessWithEnv(databaseUrl, { ...extra }, ...args);
+}
+
 /** The names of the server's job tasks. */
 async function taskNames(app: TestApp): Promise<string[]> {
   return Object.keys(taskList(app.orm, app.deps));
@@ -192,6 +213,8 @@ export const SERVER_SIDE = {
   applyRecommendation,
   giveUpRecommendationApply,
   taskNames,
+  createDatabase,
+  runCli,
 };
 
 type ServerSide = typeof SERVER_SIDE;
