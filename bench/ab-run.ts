@@ -219,7 +219,7 @@ try {
     }
     // Paired per round (the two builds ran seconds apart): the median ratio is the least disturbed by the
     // machine's other load.
-    for (const kind of baseline ? ['rest', 'graphql'] : []) {
+    for (const kind of baseline ? kinds : []) {
       const ratios = results
         .get(`this ${kind}`)!
         .map(
@@ -232,6 +232,17 @@ try {
         (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
       console.log(
         `${kind} CPU/request this ÷ baseline, per round: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; median ${median.toFixed(3)}`,
+      );
+      // Latency at equal CPU shows in req/s and p99, paired the same way.
+      const pairs = results
+        .get(`this ${kind}`)!
+        .map((result, round) => [result, results.get(`baseline ${kind}`)![round]] as const);
+      console.log(
+        `${kind} req/s this ÷ baseline, per round: ` +
+          pairs
+            .map(([mine, theirs]) => (mine.requestsPerSecond / theirs.requestsPerSecond).toFixed(2))
+            .join(' ') +
+          `; p99 ms this/baseline: ${pairs.map(([mine, theirs]) => `${mine.latencyP99Ms}/${theirs.latencyP99Ms}`).join(' ')}`,
       );
     }
     for (const [name, server] of builds)
