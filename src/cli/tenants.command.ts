@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Command, Option } from 'commander';
+import type { CloudProvider } from '../cloud/cloud-provider.js';
 import type { Scope } from '../core/scope.js';
 import { AppError } from '../core/errors.js';
 import { MAX_PAGE_SIZE } from '../core/pagination.js';
@@ -117,6 +118,24 @@ async function onboardAndSync(
   }
 }
 
+/**
+ * What the operator does when no customer is listed, by how the provider's customers consent: the simulated
+ * cloud's operator grants in the customer's place (`tenants grant`); on Microsoft 365 (a provider with an
+ * admin-consent URL) the customer's administrator consents to the app, after which the customer can be onboarded
+ * by its tenant id even before it is listed (delegatedAdminCustomers lists GDAP relationships only).
+ */
+function noCustomerHint(provider: CloudProvider, slug: string, env: EnvironmentChoice): string {
+  if (!provider.consentUrl)
+    return `No customer grants ${slug} delegated access yet (tenants grant <externalId> --org ${slug}).`;
+  return (
+    `No customer lists your partner tenant yet (${provider.name}: delegatedAdminCustomers, a GDAP relationship ` +
+    `in Partner Center). To onboard a customer, its administrator consents to your app at its admin-consent URL ` +
+    `(npm run -s cli -- cloud status --org ${slug}: "customer admin consent", with the customer's tenant id), then: ` +
+    `npm run -s cli -- tenants onboard --org ${slug} --env ${env} --external-id <customer tenant id> ` +
+    `(docs/microsoft365.md, "GDAP and customer consent").`
+  );
+}
+
 /** `tenants onboard`: an existing cloud tenant (--external-id) or a new simulated one (--name, --domain). */
 export function tenantsCommand(): Command {
   const command = new Command('tenants').description('customer tenants');
@@ -195,9 +214,7 @@ export function tenantsCommand(): Command {
           after = page.pageInfo.nextCursor;
         } while (after);
         if (rows.length === 0) {
-          info(
-            `No customer grants ${organization.slug} delegated access yet (tenants grant <externalId> --org ${organization.slug}).`,
-          );
+          info(noCustomerHint(await ctx.cloud.provider(), organization.slug, options.env));
           return;
         }
         output(`${formatTable(['EXTERNAL ID', 'NAME', 'STATUS'], rows)}\n`);

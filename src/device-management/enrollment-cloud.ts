@@ -93,9 +93,14 @@ export function cloudSettingsOf(draft: PolicyDraft): CloudEnrollmentSettings {
   return settings;
 }
 
+const DRIFT_PREFIX = 'Changed in Intune: ';
+/** A moved place, which `driftOf` puts first: nothing of the cloud's (a display name) comes before it. */
+const PLACE_DRIFT = /^Changed in Intune: (priority \d+ \(ours \d+\))(?:, |$)/;
+
 /**
  * How the cloud's configuration differs from what we wrote, in a sentence; null when it does not. `place`:
- * where ours puts it in Intune's order of its kind (enrollment-cloud-write.ts), compared when given.
+ * where ours puts it in Intune's order of its kind (enrollment-cloud-write.ts), compared when given. A moved
+ * place comes first, so `driftAfterEdit` can tell it from the rest.
  */
 export function driftOf(
   ours: CloudEnrollmentSettings,
@@ -103,16 +108,27 @@ export function driftOf(
   place?: number,
 ): string | null {
   const differences: string[] = [];
-  if (ours.displayName !== theirs.displayName) differences.push(`name "${theirs.displayName}"`);
   if (place !== undefined && theirs.priority !== place)
     differences.push(`priority ${theirs.priority} (ours ${place})`);
+  if (ours.displayName !== theirs.displayName) differences.push(`name "${theirs.displayName}"`);
   if (ours.kind === 'limit' && theirs.kind === 'limit' && ours.limit !== theirs.limit)
     differences.push(`limit ${theirs.limit} (ours ${ours.limit})`);
   if (ours.kind === 'platformRestrictions' && theirs.kind === 'platformRestrictions')
     for (const platform of Object.keys(ours.rules) as CloudRestrictionPlatform[])
       if (JSON.stringify(ours.rules[platform]) !== JSON.stringify(theirs.rules[platform]))
         differences.push(`${platform} rule ${JSON.stringify(theirs.rules[platform])}`);
-  return differences.length > 0 ? `Changed in Intune: ${differences.join(', ')}` : null;
+  return differences.length > 0 ? `${DRIFT_PREFIX}${differences.join(', ')}` : null;
+}
+
+/**
+ * What is left of a policy's drift once an edit has written it to Intune: the edit writes its settings and
+ * assignment (name, rules, limit: that drift is gone), never its place, which only a reorder writes. A priority
+ * moved in the portal therefore stays reported until the next sync after a reorder (docs/decisions.md
+ * "Priority drift and a create Intune took").
+ */
+export function driftAfterEdit(drift: string | null): string | null {
+  const place = drift === null ? undefined : PLACE_DRIFT.exec(drift)?.[1];
+  return place === undefined ? null : `${DRIFT_PREFIX}${place}`;
 }
 
 /** The tenant's enrollment configurations on its cloud, null when the cloud enforces none of its own. */

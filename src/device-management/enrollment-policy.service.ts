@@ -13,7 +13,7 @@ import {
   updateInCloud,
   type CloudCreated,
 } from './enrollment-cloud-write.js';
-import { cloudConfigurationsOf } from './enrollment-cloud.js';
+import { cloudConfigurationsOf, driftAfterEdit } from './enrollment-cloud.js';
 import { expectedVersionOf, normalized, stored, updatedDraft } from './enrollment-drafts.js';
 import {
   defaultPolicy,
@@ -165,7 +165,8 @@ export class EnrollmentPolicyService {
           version: policy.version + 1,
           updatedAt: this.ctx.clock.now(),
           cloudId,
-          cloudDrift: cloud ? null : policy.cloudDrift,
+          // Written to Intune just now: what drifted is gone, but for a moved place (an edit does not move it).
+          cloudDrift: cloud ? driftAfterEdit(policy.cloudDrift) : policy.cloudDrift,
         });
         await em.flush();
         return policy;

@@ -29,15 +29,15 @@ function bodyOf(delivery: DueDelivery): string {
     : chatMessageBody(delivery.format, delivery.payload);
 }
 
-/** What attempting claimed deliveries needs; one per task (per process). */
+/** What attempting claimed deliveries needs: per job run (its settings), sharing the task's statements. */
 export interface DeliveryRuntime {
   orm: MikroORM;
   deps: AppDeps;
   settings: WebhookSettings;
   /** Opened secrets by sealed value: a batch of one endpoint opens its secret once, not per delivery. */
   open: (sealed: string) => string;
-  /** The successes of the attempts running at once, one statement (StatementBatch). */
-  successes: StatementBatch<Success, void>;
+  /** The successes of the attempts running at once, one statement (StatementBatch): is the webhook enabled? */
+  successes: StatementBatch<Success, boolean>;
   execute: (sql: string, params: unknown[]) => Promise<DueDelivery[]>;
 }
 
@@ -68,9 +68,12 @@ function attempt(runtime: DeliveryRuntime, delivery: DueDelivery, businessNow: D
   });
 }
 
-/** An attempt made, its record on its way (a success waits for the next shared statement). */
+/**
+ * An attempt made, its record on its way (a success waits for the next shared statement), which answers whether
+ * the webhook was still enabled when it was recorded.
+ */
 export interface Attempted {
-  recorded: Promise<void>;
+  recorded: Promise<boolean>;
 }
 
 /**
@@ -89,7 +92,7 @@ export async function deliverClaimed(
     const cancel = runtime.orm.em
       .getConnection()
       .execute(CANCEL_CLAIMED, [deps.clock.now(), [delivery.id], jobId]);
-    return { recorded: cancel.then(() => undefined) };
+    return { recorded: cancel.then(() => false) };
   }
   const outcome = await attempt(runtime, delivery, deps.clock.now());
   const now = deps.clock.now();

@@ -69,7 +69,14 @@ export const CLAIM_FIRST_ATTEMPTS = claimed('(d.claimed_by is null or d.claimed_
 
 /**
  * The common case in one atomic statement for a batch of successful attempts: each delivery whose claim is its
- * job's, its outcome, its attempt, the end of its webhook's failing run.
+ * job's, its outcome, its attempt, the end of its webhook's failing run; answers each webhook's `enabled`.
+ *
+ * A webhook disabled while the attempt was in flight (by its owner, or by the failure rule for another of its
+ * deliveries, whose CANCEL_PENDING cancelled this one under its claim) stays as the disable left it: its
+ * `failing_since` is the run that disabled it (shown beside `disabledReason`) and only a person re-enabling it
+ * clears it (webhook.service.ts). The delivery itself is Succeeded, cancelled or not: the receiver has it, and its
+ * attempt is in the log like every attempt. The conditions are on the rows' current state, so a disable committed
+ * while this statement waits for the row is seen (PostgreSQL re-checks an updated row's condition).
  */
 export const RECORD_SUCCESSES = `
   with success as (
@@ -83,6 +90,7 @@ export const RECORD_SUCCESSES = `
            manual_attempt = false, claimed_by = null, claimed_until = null
       from success s
      where d.id = s.delivery_id and d.claimed_by = s.claimed_by
+       and d.status in ('${DeliveryStatus.PENDING}', '${DeliveryStatus.CANCELLED}')
     returning d.id, d.webhook_id
   ), attempt as (
     insert into webhook_attempts
@@ -90,9 +98,11 @@ export const RECORD_SUCCESSES = `
     select gen_random_uuid(), organization_id, environment, delivery_id, attempt_number, attempted_at, status_code,
            latency_ms, null
       from success where delivery_id in (select id from recorded)
+  ), recovered as (
+    update webhooks set failing_since = null
+     where id in (select webhook_id from recorded) and failing_since is not null and enabled
   )
-  update webhooks set failing_since = null
-   where id in (select webhook_id from recorded) and failing_since is not null`;
+  select w.id as webhook_id, w.enabled from webhooks w where w.id in (select webhook_id from success)`;
 
 export interface Success {
   organization_id: string;
@@ -110,9 +120,13 @@ export interface Success {
 /** Whether delivery `?` is still claimed by job `?` (before its failed attempt is recorded). */
 export const CLAIM_HELD = `select id from webhook_deliveries where id = ? and claimed_by = ?`;
 
-/** The claimed deliveries of a disabled webhook are not attempted. Parameters: at, delivery ids, job id. */
+/**
+ * The claimed deliveries of a disabled webhook are not attempted: cancelled, and their claims end (those the
+ * disable already cancelled under the claim too). Parameters: at, delivery ids, job id.
+ */
 export const CANCEL_CLAIMED = `
   update webhook_deliveries
-     set status = '${DeliveryStatus.CANCELLED}', completed_at = ?, next_attempt_at = null,
-         last_error = 'the webhook is disabled', claimed_by = null, claimed_until = null
-   where id in (?) and claimed_by = ? and status = '${DeliveryStatus.PENDING}'`;
+     set status = '${DeliveryStatus.CANCELLED}', completed_at = coalesce(completed_at, ?), next_attempt_at = null,
+         last_error = case when status = '${DeliveryStatus.PENDING}' then 'the webhook is disabled' else last_error end, claimed_by = null, claimed_until = null
+   where id in (?) and claimed_by = ?
+     and status in ('${DeliveryStatus.PENDING}', '${DeliveryStatus.CANCELLED}')`;

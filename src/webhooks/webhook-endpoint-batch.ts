@@ -1,4 +1,8 @@
-import { CLAIM_FIRST_ATTEMPTS, RECLAIM_OWN_FIRST_ATTEMPTS } from './webhook-delivery-claims.js';
+import {
+  CANCEL_CLAIMED,
+  CLAIM_FIRST_ATTEMPTS,
+  RECLAIM_OWN_FIRST_ATTEMPTS,
+} from './webhook-delivery-claims.js';
 import type { DueDelivery } from './webhook-delivery.queue.js';
 import { deliverClaimed, type DeliveryRuntime } from './webhook-attempt.js';
 
@@ -17,6 +21,10 @@ import { deliverClaimed, type DeliveryRuntime } from './webhook-attempt.js';
  * what was claimed and not recorded is attempted again (at-least-once, same webhook-id). No order between an
  * endpoint's deliveries is promised (SPEC 6 and DECISIONS promise none; retries reorder them anyway): a batch
  * starts oldest first, and its attempts overlap.
+ *
+ * A webhook disabled during the batch (by its owner, or by the failure rule for one of these attempts) receives
+ * nothing more than the attempts already on their way when a record saw it: each record answers whether the
+ * webhook is still enabled, and then the batch claims no more and cancels what it had claimed and not attempted.
  */
 export async function deliverEndpointBatch(
   runtime: DeliveryRuntime,
@@ -33,6 +41,7 @@ export async function deliverEndpointBatch(
   let exhausted = false;
   let claiming: Promise<void> | null = null;
   let stoppedEarly = false;
+  let disabled = false;
 
   const take = (rows: DueDelivery[]) => {
     const fresh = rows.filter((row) => !taken.has(row.id));
@@ -48,6 +57,7 @@ export async function deliverEndpointBatch(
   };
   // The next batch is claimed while the last attempts of this one are in flight, so the lanes rarely wait.
   const refill = () => {
+    if (disabled) exhausted = true;
     if (stopping?.aborted && !exhausted) exhausted = stoppedEarly = true;
     if (!exhausted && claiming === null && queue.length < batchConcurrency)
       claiming = claimMore().finally(() => (claiming = null));
@@ -55,6 +65,7 @@ export async function deliverEndpointBatch(
   };
   const next = async (): Promise<DueDelivery | undefined> => {
     for (;;) {
+      if (disabled) return undefined;
       const pending = refill();
       const delivery = queue.shift();
       if (delivery) return delivery;
@@ -69,12 +80,15 @@ export async function deliverEndpointBatch(
     failure ??= { error };
     exhausted = true;
   };
+  const noteDisabled = (enabled: boolean) => {
+    if (!enabled) disabled = true;
+  };
   const records: Promise<void>[] = [];
   const lane = async () => {
     try {
       for (let delivery = await next(); delivery && !failure; delivery = await next()) {
         const { recorded } = await deliverClaimed(runtime, delivery, jobId);
-        records.push(recorded.catch(fail));
+        records.push(recorded.then(noteDisabled).catch(fail));
       }
     } catch (error) {
       fail(error);
@@ -82,6 +96,13 @@ export async function deliverEndpointBatch(
   };
   await Promise.all(Array.from({ length: batchConcurrency }, lane));
   await Promise.all(records);
+  await claiming;
+  if (disabled && queue.length > 0 && !failure)
+    await runtime.execute(CANCEL_CLAIMED, [
+      runtime.deps.clock.now(),
+      queue.splice(0).map(({ id }) => id),
+      jobId,
+    ]);
   if (failure) throw (failure as { error: unknown }).error;
   // Stopped before the endpoint was drained: the job fails, so that it runs again (here or on another process)
   // for what is left; completing would leave those deliveries without a job.

@@ -14,9 +14,13 @@ const INSERT_ATTEMPT = `
     (id, organization_id, environment, delivery_id, attempt_number, attempted_at, status_code, latency_ms, error)
   values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-/** Starts the webhook's run of failures unless one is running; returns when it started. */
+/**
+ * Starts the webhook's run of failures unless one is running; returns when it started. A disabled webhook keeps
+ * the state its disable left (an attempt in flight when it was disabled ends after it).
+ */
 const MARK_FAILING = `
-  update webhooks set failing_since = coalesce(failing_since, ?) where id = ?
+  update webhooks set failing_since = case when enabled then coalesce(failing_since, ?) else failing_since end
+   where id = ?
   returning (extract(epoch from failing_since) * 1000)::float8 as failing_since_ms, enabled`;
 
 /** Only the transaction that flips `enabled` gets a row back, so the event is emitted once. */
@@ -58,20 +62,22 @@ function disableReason(outcome: PostOutcome, failingSinceMs: number, settings: W
 /**
  * Records a failed attempt and decides what follows, in one transaction: a retry on the schedule (or
  * later if Retry-After asks), the delivery's failure when retries are exhausted, or the webhook disabled
- * (410 Gone; 5 days of failures) with the event `webhook.disabled`.
+ * (410 Gone; 5 days of failures) with the event `webhook.disabled`. An attempt of a webhook disabled while it was
+ * in flight re-opens nothing: recorded, its delivery Cancelled (as the disable cancelled the others), no retry.
+ * Answers whether the webhook is still enabled (a batch stops attempting when it is not).
  */
 export async function recordFailedAttempt(
   ctx: ServiceContext,
   settings: WebhookSettings,
   { delivery, claimedBy, attemptNumber, outcome }: FailedAttempt,
-): Promise<void> {
+): Promise<boolean> {
   const now = ctx.clock.now();
-  await ctx.em.transactional(async (em: EntityManager) => {
+  return ctx.em.transactional(async (em: EntityManager) => {
     // Recorded by the claimant only, once (a read, not a lock: the rows are locked in the order they were before
     // claims, webhook then delivery, as a disabling transaction locks them). The claim ends with the update below,
     // so that the retry's job may claim it.
     const [claim] = await em.execute<Array<{ id: string }>>(CLAIM_HELD, [delivery.id, claimedBy]);
-    if (!claim) return;
+    if (!claim) return true; // not this job's to record: another job's record says what follows
     await em.execute(INSERT_ATTEMPT, [
       delivery.organization_id,
       delivery.environment,
@@ -86,10 +92,13 @@ export async function recordFailedAttempt(
       now,
       delivery.webhook_id,
     ]);
-    const reason = webhook ? disableReason(outcome, webhook.failing_since_ms, settings, now) : null;
+    const enabled = webhook?.enabled === true;
+    const reason = webhook?.enabled ? disableReason(outcome, webhook.failing_since_ms, settings, now) : null;
     let status = DeliveryStatus.FAILED;
     let nextAttemptAt: Date | null = null;
-    if (reason) {
+    if (!enabled) {
+      status = DeliveryStatus.CANCELLED;
+    } else if (reason) {
       await disableWebhook({ ...ctx, em }, delivery, reason, now);
     } else if (!delivery.manual_attempt) {
       const delayMs = nextRetryDelayMs(
@@ -114,6 +123,7 @@ export async function recordFailedAttempt(
       status === DeliveryStatus.PENDING ? null : now,
       delivery.id,
     ]);
+    return enabled && !reason;
   });
 }
 

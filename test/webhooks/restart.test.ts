@@ -60,6 +60,9 @@ it(`delivers every one of ${EVENTS} events after the server is killed with SIGKI
           actionPath: '/tenants',
         });
         eventIds.push(event.id);
+        // Flushed with its fan-out: forgotten, so the next event's flush does not compare every row recorded
+        // before it in this transaction again (quadratic: 11 s of CPU for the 1,000, most of the file's).
+        tx.clear();
       }
     });
   }

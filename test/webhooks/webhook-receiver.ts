@@ -16,6 +16,8 @@ export interface Reply {
   body?: string;
   /** Answer this late (timeouts). */
   delayMs?: number;
+  /** Answer once this settles (a receiver holding requests while the test changes something), then `delayMs`. */
+  until?: Promise<unknown>;
 }
 
 /** Decides the reply to a request; `index` counts the requests of the same path, from 0. */
@@ -107,8 +109,12 @@ export class WebhookReceiver {
         res.writeHead(reply.status, reply.headers ?? {});
         res.end(reply.body ?? '');
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
-      else send();
+      const answer = () => {
+        if (reply.delayMs) setTimeout(send, reply.delayMs).unref();
+        else send();
+      };
+      if (reply.until) void reply.until.finally(answer);
+      else answer();
     });
   }
 }

@@ -14,9 +14,9 @@ import {
   BACKUP_RETENTION_MS,
   collaborationResources,
   INITIAL_PROTECTION_MS,
-  leafCount,
   parseSnapshotId,
   snapshotIdOf,
+  snapshotItemCount,
   snapshotTree,
   SNAPSHOT_INTERVAL_MS,
   type ProtectedResource,
@@ -147,7 +147,7 @@ export class SimulatedBackupService {
       resourceName: resource.name,
       userExternalId: resource.userExternalId,
       takenAt: new Date(slot * SNAPSHOT_INTERVAL_MS).toISOString(),
-      itemCount: leafCount(snapshotTree(resource, slot)),
+      itemCount: snapshotItemCount(resource, slot),
     };
   }
 

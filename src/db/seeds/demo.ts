@@ -8,6 +8,7 @@ import type { AppDeps, ServiceContext } from '../../core/service-context.js';
 import { seedDemoMember } from '../../members/demo-member.js';
 import { Organization, Plan } from '../../organizations/organization.entity.js';
 import { onboardTenant } from '../../tenants/tenant-onboarding.js';
+import { lockPortalCounts } from '../../portal/portal-activity-lock.js';
 import { seedEnrollmentDemo } from '../../device-management/enrollment-demo.js';
 import { SYNC_STEPS } from '../../features.js';
 import { reconcileTenant } from '../../tenants/tenant-reconcile.js';
@@ -149,12 +150,18 @@ export async function seedDemoIfEmpty(orm: MikroORM, deps: AppDeps): Promise<boo
         scope,
         actor: 'system:demo-seed',
       };
-      for (const spec of DEMO_TENANTS) {
-        const tenant = await onboardTenant(ctx, { externalId: spec.externalId! });
+      for (const spec of DEMO_TENANTS)
+        tenants.push(await onboardTenant(ctx, { externalId: spec.externalId! }));
+      // Every demo tenant's users and licenses are written in this one transaction: their portal count locks
+      // first, all in the one order (the syncs' triggers then take locks it holds).
+      await lockPortalCounts(
+        tx,
+        tenants.map((tenant) => tenant.id),
+      );
+      for (const tenant of tenants) {
         // Before the first sync, which decides the tenant's enrollment attempts with it.
         await seedEnrollmentDemo(ctx, tenant.id);
         await reconcileTenant(ctx, tenant.id, SYNC_STEPS, async () => undefined);
-        tenants.push(tenant);
       }
       await seedDataProtectionDemo(ctx, tenants);
     });
