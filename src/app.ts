@@ -30,7 +30,6 @@ import { httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql-server.js';
 import { isLandingPageRequest } from './http/landing-page.js';
-import { chainMiddleware, enterWhenRouted } from './http/middleware-chain.js';
 import { requestLog } from './http/request-log.js';
 import { homePage } from './http/home.js';
 import { sampleDatabase, stopSampling } from './core/metrics.js';
@@ -151,11 +150,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   );
   app.use(httpMetricsMiddleware());
   sampleDatabase('api', options.pool);
-  // Routers a request enters only when one of their routes matches it (src/http/middleware-chain.ts: leaving a
-  // router without an answer costs a turn of the event loop).
-  app.use(enterWhenRouted(metricsRouter(options.metricsToken)));
+  app.use(metricsRouter(options.metricsToken));
   // The self-hosted GraphiQL page and its assets: static files that execute nothing by themselves.
-  app.use(enterWhenRouted(graphiqlRouter()));
+  app.use(graphiqlRouter());
 
   app.get('/', homePage);
   app.get('/health/live', (_req, res) => {
@@ -163,23 +160,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.get('/health/ready', readinessHandler(options.pool, options.isReady));
   // GET /openapi.json and the API reference at /docs (docs/openapi.md): public, they describe the API only.
-  app.use(enterWhenRouted(openApiRouter(options.schema, options.publicUrl, ROUTE_MOUNTS)));
+  app.use(openApiRouter(options.schema, options.publicUrl, ROUTE_MOUNTS));
 
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
   // Reads run while their count is in flight and their answer waits for it (src/http/rate-limit-overlap.ts).
-  const guardSteps = [
+  guard.use(
     authenticate(authenticators),
     overlappingRateLimit(rateLimiter, rateLimiter.middleware(), (error, req, res) =>
       handleError(error, req, res),
     ),
     requireViewer,
     urlLengthLimit,
-  ];
-  guard.use(...guardSteps);
-  // The same steps without a router's exit (a turn of the event loop), for /graphql.
-  const guardChain = chainMiddleware(guardSteps);
+  );
   const parseJson = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
@@ -208,7 +202,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
-  app.use(enterWhenRouted(restoreDownloadRouter(orm, deps, rateLimiter, logError)));
+  app.use(restoreDownloadRouter(orm, deps, rateLimiter, logError));
   app.use('/v1/api', guard, restBody, features.router, notFound);
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);
@@ -240,7 +234,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use(
     '/graphql',
     (req: Request, res: Response, next: NextFunction) =>
-      isLandingPageRequest(req) ? next() : guardChain(req, res, next),
+      isLandingPageRequest(req) ? next() : guard(req, res, next),
     jsonBody,
     graphql.handlers,
   );
