@@ -9,6 +9,11 @@
  * writes a CPU profile of this build's server during one more pass (`floor`: of the floor) and prints its top self times and GC pauses;
  * BENCH_AB_PROFILE=rest-heap|graphql-heap an allocation profile (bytes per request by package and function);
  * BENCH_AB_PROFILE=rest-gc|graphql-gc the collections of one pass from `--trace-gc`, by kind.
+ * BENCH_AB_POSTGRAPHILE=1 adds PostGraphile 5's pass (bench/postgraphile-target.ts) after the GraphQL ones;
+ * BENCH_AB_KINDS=graphql leaves the REST passes out; BENCH_AB_TIMELINE=1 loads bench/latency-probe.ts into the
+ * product servers and PostGraphile and prints, per pass, where a request waited (time to its first statement,
+ * SQL, after the last answer; event-loop delay and utilisation; GC pauses). Every pass also prints PostgreSQL's
+ * CPU per request (its server processes').
  */
 import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -22,6 +27,8 @@ import { allocationProfile } from './heap-profile.js';
 import { summariseGcTrace } from './gc-trace.js';
 import { gcPausesOf, summariseNewestProfile } from './profile.js';
 import { scaleData } from './scale-data.js';
+import { postgraphileBody, startPostGraphile } from './postgraphile-target.js';
+import { readProbe, postgresCpuMs, probeArgs, startProbe } from './ab-timeline.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -55,7 +62,7 @@ async function product(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    nodeArgs: [...flags, ...nodeArgs],
+    nodeArgs: [...flags, ...probeArgs(DIST), ...nodeArgs],
     readyPath: '/health/ready',
     outputFile,
   });
@@ -117,13 +124,29 @@ try {
     headers: { ...auth, 'content-type': 'application/json' },
     body: graphqlUsersBody(data.hotTenantId, config.pageSize),
   });
+  const kinds = (process.env.BENCH_AB_KINDS ?? 'rest,graphql').split(',');
   const passes: Array<[string, LoadTarget, ChildServer]> = [
     ['floor', { name: 'floor', url: floor.baseUrl + usersPath, method: 'GET' }, floor],
-    ...builds.flatMap(([name, server]): Array<[string, LoadTarget, ChildServer]> => [
-      [`${name} rest`, rest(server), server],
-      [`${name} graphql`, graphql(server), server],
-    ]),
+    ...builds.flatMap(([name, server]): Array<[string, LoadTarget, ChildServer]> =>
+      kinds.map((kind) => [`${name} ${kind}`, kind === 'rest' ? rest(server) : graphql(server), server]),
+    ),
   ];
+  if (process.env.BENCH_AB_POSTGRAPHILE === '1') {
+    const started = await startPostGraphile(database.url, log, probeArgs(DIST));
+    if ('skipped' in started) log(`PostGraphile 5 not measured: ${started.skipped}`);
+    else {
+      children.push(started.server);
+      const body = postgraphileBody(data.scope, data.hotTenantId, config.pageSize, fields);
+      const target: LoadTarget = {
+        name: 'postgraphile',
+        url: `${started.server.baseUrl}/graphql`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      };
+      passes.push(['postgraphile 5', target, started.server]);
+    }
+  }
   const settings = {
     connections: config.connections,
     durationSeconds: config.durationSeconds,
@@ -150,13 +173,23 @@ try {
             buildPasses.slice((builds.length - 1 - index) * perBuild, (builds.length - index) * perBuild),
           );
     for (const [name, target, server] of [floorPass, ...ordered]) {
-      const result = await measure(target, settings, () => server.cpuMs());
+      // Called at the measured pass's start and end: the server's CPU, PostgreSQL's, the probe's window.
+      const postgres: number[] = [];
+      const result = await measure(target, settings, () => {
+        postgres.push(postgresCpuMs(config.dataDir));
+        startProbe(server);
+        return server.cpuMs();
+      });
       results.get(name)!.push(result);
+      const postgresPerRequest = (postgres[1] - postgres[0]) / Math.max(1, result.requests);
       log(
         `round ${round} ${name}: ${Math.round(result.requestsPerSecond)} req/s, ` +
-          `CPU ${result.serverCpuMsPerRequest} ms/req, p50 ${result.latencyP50Ms} p99 ${result.latencyP99Ms} ms` +
+          `CPU ${result.serverCpuMsPerRequest} ms/req (PostgreSQL ${postgresPerRequest.toFixed(2)}), ` +
+          `p50 ${result.latencyP50Ms} p99 ${result.latencyP99Ms} ms` +
           (result.failures > 0 ? `, ${result.failures} FAILED` : ''),
       );
+      const timeline = await readProbe(server);
+      if (timeline) log(`  timeline ${name}: ${timeline}`);
     }
   }
   const floorPasses = results.get('floor')!;
@@ -186,7 +219,7 @@ try {
     }
     // Paired per round (the two builds ran seconds apart): the median ratio is the least disturbed by the
     // machine's other load.
-    for (const kind of baseline ? ['rest', 'graphql'] : []) {
+    for (const kind of baseline ? kinds : []) {
       const ratios = results
         .get(`this ${kind}`)!
         .map(
@@ -199,6 +232,17 @@ try {
         (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
       console.log(
         `${kind} CPU/request this ÷ baseline, per round: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}; median ${median.toFixed(3)}`,
+      );
+      // Latency at equal CPU shows in req/s and p99, paired the same way.
+      const pairs = results
+        .get(`this ${kind}`)!
+        .map((result, round) => [result, results.get(`baseline ${kind}`)![round]] as const);
+      console.log(
+        `${kind} req/s this ÷ baseline, per round: ` +
+          pairs
+            .map(([mine, theirs]) => (mine.requestsPerSecond / theirs.requestsPerSecond).toFixed(2))
+            .join(' ') +
+          `; p99 ms this/baseline: ${pairs.map(([mine, theirs]) => `${mine.latencyP99Ms}/${theirs.latencyP99Ms}`).join(' ')}`,
       );
     }
     for (const [name, server] of builds)

@@ -1,4 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Settings of one bench run, from the environment (all optional). */
 export interface BenchConfig {
@@ -62,22 +64,54 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
   return config;
 }
 
+/** The folder of the project's package.json, found upwards from this file (bench/ when run by jest, dist/bench/ else). */
+function projectRoot(): string {
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(folder, 'package.json'))) {
+    const parent = path.dirname(folder);
+    if (parent === folder) throw new Error('package.json not found above bench/config');
+    folder = parent;
+  }
+  return folder;
+}
+
+/** `[K=V …] exec node [flags …] <script>`: the form of package.json's `start` and `serve` scripts. */
+export const SERVER_COMMAND = /^((?:\w+=\S+ )*)exec node (.*?)(scripts\/start\.mjs|dist\/src\/main\.js)$/;
+
 /**
- * The V8 flags of package.json's `start` and `serve` scripts (docs/performance.md "Memory"), so the bench
- * measures the server as it is run; test/operations/start-flags.test.ts keeps the two equal.
+ * The server's Node flags and environment as package.json's `serve` script writes them, the one place they are
+ * set (docs/performance.md "Memory"): the bench measures the server as `npm start` runs it, and
+ * test/operations/start-flags.test.ts keeps `start` equal to `serve`.
  */
-export const PRODUCT_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=512'];
+function serveCommand(): { flags: string[]; env: Record<string, string> } {
+  const { scripts } = JSON.parse(readFileSync(path.join(projectRoot(), 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const match = SERVER_COMMAND.exec(scripts.serve ?? '');
+  if (!match)
+    throw new Error(
+      `package.json's "serve" script does not read "[K=V …] exec node [flags] dist/src/main.js"`,
+    );
+  return { env: envPairs(match[1]), flags: match[2].split(/\s+/).filter((flag) => flag !== '') };
+}
+
+const SERVE = serveCommand();
+
+/** The V8 flags of `npm start` and `npm run serve`. */
+export const PRODUCT_NODE_FLAGS: readonly string[] = SERVE.flags;
 
 /**
  * The environment `npm start` and `npm run serve` set before Node starts (glibc reads it at start-up, so it cannot be
- * set from inside the process): two malloc arenas instead of one per thread (docs/performance.md "Memory").
+ * set from inside the process), e.g. MALLOC_ARENA_MAX.
  */
-export const PRODUCT_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+export const PRODUCT_ENV: Readonly<Record<string, string>> = SERVE.env;
 
 /** The flags the bench starts the product with: PRODUCT_NODE_FLAGS, or BENCH_PRODUCT_NODE_FLAGS to compare others. */
 export function productNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
   const override = env.BENCH_PRODUCT_NODE_FLAGS;
-  return override === undefined ? PRODUCT_NODE_FLAGS : override.split(/\s+/).filter((flag) => flag !== '');
+  return override === undefined
+    ? [...PRODUCT_NODE_FLAGS]
+    : override.split(/\s+/).filter((flag) => flag !== '');
 }
 
 /** `K=V K=V` pairs (BENCH_PRODUCT_ENV, BENCH_AB_BASELINE_ENV). */

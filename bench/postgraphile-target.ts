@@ -100,6 +100,7 @@ export function preparePostGraphile(log: (message: string) => void): Readiness {
 export async function startPostGraphile(
   databaseUrl: string,
   log: (message: string) => void,
+  nodeArgs: string[] = [],
 ): Promise<{ server: ChildServer } | { skipped: string }> {
   if (process.env.BENCH_POSTGRAPHILE === 'false') return { skipped: 'BENCH_POSTGRAPHILE=false' };
   const readiness = preparePostGraphile(log);
@@ -110,6 +111,7 @@ export async function startPostGraphile(
       name: 'PostGraphile 5 server',
       script: POSTGRAPHILE_SERVER,
       execPath: readiness.node,
+      nodeArgs,
       port,
       env: { DATABASE_URL: databaseUrl, PORT: String(port), GRAPHILE_ENV: 'production' },
       readyPath: '/health/ready',

@@ -73,8 +73,8 @@ function convertQueryValue(raw: unknown, type: QueryParamType): unknown {
  * (undefined when neither is given; the variable's required check then names X-Tenant-Id). Two different
  * values (header and query, the header or the parameter repeated) are refused rather than one picked.
  */
-function selectedTenant(req: Request): string | undefined {
-  const query: unknown = req.query[TENANT_QUERY_PARAM];
+function selectedTenant(req: Request, parsedQuery: Request['query']): string | undefined {
+  const query: unknown = parsedQuery[TENANT_QUERY_PARAM];
   // Node joins a repeated header with ", ": each part is one value given.
   const header = req.get(TENANT_HEADER)?.split(',') ?? [];
   const given = [...header, ...(Array.isArray(query) ? query : [query])]
@@ -94,7 +94,9 @@ function selectedTenant(req: Request): string | undefined {
 /** Builds the operation's variables from the path, query string, headers and body. */
 function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown> {
   const { definition } = route;
-  const shapeProblems = queryProblems(route, req);
+  // Read once: Express 5's `req.query` is a getter that runs the query parser again on every read.
+  const query = req.query;
+  const shapeProblems = queryProblems(route, query);
   const body = bodyProblem(route, req);
   if (body) shapeProblems.push(body);
   if (shapeProblems.length > 0) {
@@ -107,16 +109,16 @@ function variablesOf(route: CompiledRoute, req: Request): Record<string, unknown
   for (const [param, variable] of Object.entries(definition.params ?? {}))
     variables[variable] = req.params[param];
   for (const [param, mapping] of Object.entries(definition.query ?? {})) {
-    const raw = req.query[param];
+    const raw = query[param];
     if (raw !== undefined && raw !== '')
       variables[mapping.variable ?? param] = convertQueryValue(raw, mapping.type);
   }
   if (definition.tenant) {
-    const tenantId = selectedTenant(req);
+    const tenantId = selectedTenant(req, query);
     if (tenantId !== undefined) variables[definition.tenant] = tenantId;
   }
   for (const [header, mapping] of Object.entries(definition.headers ?? {})) {
-    const value = req.get(header) ?? (mapping.queryAlias ? req.query[mapping.queryAlias] : undefined);
+    const value = req.get(header) ?? (mapping.queryAlias ? query[mapping.queryAlias] : undefined);
     if (typeof value === 'string' && value !== '') variables[mapping.variable] = value;
   }
   if (definition.csvBody && typeof req.body === 'string') {

@@ -20,10 +20,11 @@ function declaredQueryNames(route: CompiledRoute): Set<string> {
   return names;
 }
 
-export function queryProblems(route: CompiledRoute, req: Request): FieldProblem[] {
+/** `query`: the request's parsed query string (`req.query`, read once by the caller). */
+export function queryProblems(route: CompiledRoute, query: Request['query']): FieldProblem[] {
   const declared = declaredQueryNames(route);
   const problems: FieldProblem[] = [];
-  for (const [name, raw] of Object.entries(req.query)) {
+  for (const [name, raw] of Object.entries(query)) {
     if (!declared.has(name)) {
       const known = [...declared].sort().join(', ');
       problems.push({

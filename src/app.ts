@@ -46,6 +46,7 @@ import { restoreDownloadRouter } from './backup/restore-download.js';
 import { FEATURE_ROUTES, ROUTE_MOUNTS, VERSIONED_ROUTES } from './features.js';
 import { restRouter, type RestRouterDeps } from '../rest-adapter/router.js';
 import { openApiRouter } from '../rest-adapter/openapi/serve.js';
+import { restDispatch } from '../rest-adapter/dispatch.js';
 
 export interface AppOptions extends AppDeps {
   orm: MikroORM;
@@ -70,6 +71,8 @@ export interface AppOptions extends AppDeps {
   compileRestRoutes?: RestRouterDeps['compileRoutes'];
   /** GRAPHQL_STACK_TRACES: internal GraphQL errors carry their stack trace. Never unless asked (default false). */
   graphqlStackTraces?: boolean;
+  /** REST reads through the dispatch table (rest-adapter/dispatch.ts; default true); false: Express's routers only. */
+  restDispatch?: boolean;
 }
 
 export interface App {
@@ -166,14 +169,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
   // Reads run while their count is in flight and their answer waits for it (src/http/rate-limit-overlap.ts).
-  guard.use(
+  const guardSteps = [
     authenticate(authenticators),
     overlappingRateLimit(rateLimiter, rateLimiter.middleware(), (error, req, res) =>
       handleError(error, req, res),
     ),
     requireViewer,
     urlLengthLimit,
-  );
+  ];
+  guard.use(...guardSteps);
   const parseJson = express.json({
     limit: options.maxJsonBodyBytes,
     type: ['application/json', 'application/*+json'],
@@ -203,6 +207,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
   app.use(restoreDownloadRouter(orm, deps, rateLimiter, logError));
+  // REST reads skip Express's routers: the same steps and handler, called from a table (rest-adapter/dispatch.ts).
+  // A step added to the mounts below must be added to the table's steps too (test/rest/dispatch.test.ts).
+  if (options.restDispatch !== false) {
+    const mounts = [
+      { prefix: '/v1/api', router: features.router },
+      { prefix: '/v1', router: versioned.router },
+      { prefix: '/api', router: features.router },
+    ];
+    app.use(restDispatch(mounts, [...guardSteps, ...restBody]));
+  }
   app.use('/v1/api', guard, restBody, features.router, notFound);
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);

@@ -111,14 +111,26 @@ export async function refreshTenantSnapshots(ctx: ServiceContext, tenant: Tenant
  */
 export async function refreshAllSnapshotCatalogs(orm: MikroORM, deps: AppDeps): Promise<number> {
   let snapshots = 0;
-  await forEveryTenant(orm, deps, 'system:backup', async (ctx, tenant) => {
-    try {
-      snapshots += await refreshTenantSnapshots(ctx, tenant);
-    } catch (error) {
-      if (!unsupportedCloudError(error)) throw error;
-    }
+  await forEveryTenant(orm, deps, BACKUP_CATALOG_ACTOR, async (ctx, tenant) => {
+    snapshots += await catalogTenant(ctx, tenant);
   });
   return snapshots;
+}
+
+/** The catalog job's actor (forEveryTenant's job contexts). */
+export const BACKUP_CATALOG_ACTOR = 'system:backup';
+
+/**
+ * The catalog job's run for one tenant: its snapshots copied (refreshTenantSnapshots), or none when its cloud has
+ * no backup service (CloudError Unsupported). Returns the snapshots listed.
+ */
+export async function catalogTenant(ctx: ServiceContext, tenant: Tenant): Promise<number> {
+  try {
+    return await refreshTenantSnapshots(ctx, tenant);
+  } catch (error) {
+    if (!unsupportedCloudError(error)) throw error;
+    return 0;
+  }
 }
 
 export function backupCatalogTask(orm: MikroORM, deps: AppDeps): Task {

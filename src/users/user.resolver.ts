@@ -6,7 +6,7 @@ import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { User } from './user.entity.js';
 import { CreateUserInput, UpdateUserInput } from './user.types.js';
-import { userLicensesLoader } from './user.loaders.js';
+import { userLicenses } from './user.loaders.js';
 import { generatedPasswordOf, UserService } from './user.service.js';
 
 const UserPage = PageOf(User, 'User');
@@ -19,11 +19,8 @@ export class UserResolver {
   @Query(() => UserPage, { description: 'Users of a tenant that are not deleted, newest first' })
   @RequirePermission(FEATURES.identity.read)
   async users(@tenantIdArg() tenantId: string, @Args() page: PageArgs, @Ctx() ctx: RequestContext) {
-    const { users, licenses } = await new UserService(ctx).listWithLicenses(tenantId, page);
-    // The page brought each user's SKU ids: `licenses` below answers from the loader's cache, no second query.
-    const loader = ctx.loaders.get(userLicensesLoader);
-    for (const [userId, skuIds] of licenses) loader.prime(userId, skuIds);
-    return users;
+    // The page brings each user's SKU ids: `licenses` below answers from them, no second query.
+    return new UserService(ctx).listWithLicenses(tenantId, page);
   }
 
   @Query(() => User, { description: 'A user of a tenant; a deleted user is not found' })
@@ -66,8 +63,8 @@ export class UserResolver {
   }
 
   @FieldResolver(() => [ID], { description: 'SKU ids of the licenses the user holds' })
-  licenses(@Root() user: User, @Ctx() ctx: RequestContext): Promise<string[]> {
-    return ctx.loaders.get(userLicensesLoader).load(user.id);
+  licenses(@Root() user: User, @Ctx() ctx: RequestContext): string[] | Promise<string[]> {
+    return userLicenses(ctx, user);
   }
 
   @FieldResolver(() => String, {

@@ -32,6 +32,7 @@ import {
   validManager,
 } from './user.rules.js';
 import { markDeleted } from './user-soft-delete.js';
+import { rememberHeldSkuIds } from './user.loaders.js';
 import { assertKeepsPrivilegedMfa, assertMayActOnPrivileged } from './privileged-account.js';
 
 /**
@@ -58,14 +59,10 @@ export class UserService {
 
   /**
    * A page of users as read-only views (findLeanPage: the hot list of the API skips entity construction) and, in
-   * the same statement, the SKU ids each holds (oldest assignment first, as userLicensesLoader reads them): the
-   * list answers in one round trip instead of two (issue #11).
+   * the same statement, the SKU ids each holds (oldest assignment first, as userLicensesLoader reads them),
+   * remembered on each view (`userLicenses`): the list answers in one round trip instead of two (issue #11).
    */
-  async listWithLicenses(
-    tenantId: string,
-    page: PageArgs,
-  ): Promise<{ users: Page<User>; licenses: Map<string, string[]> }> {
-    const licenses = new Map<string, string[]>();
+  async listWithLicenses(tenantId: string, page: PageArgs): Promise<Page<User>> {
     const users = await findLeanPage(
       this.ctx,
       User,
@@ -78,12 +75,12 @@ export class UserService {
           'array(select held.sku_id from license_assignments held where held.user_id = users.id ' +
           'and held.organization_id = users.organization_id and held.environment = users.environment ' +
           'order by held.assigned_at, held.sku_id) as held_sku_ids',
-        read: (user, row) => licenses.set(user.id, row.held_sku_ids as string[]),
+        read: (user, row) => rememberHeldSkuIds(user, row.held_sku_ids as string[]),
       },
     );
     // Rows prove the tenant is the caller's; only an empty page needs to tell "no users" from "no tenant".
     if (users.items.length === 0) await this.tenant(tenantId);
-    return { users, licenses };
+    return users;
   }
 
   /** A user that is not deleted; 404 for a deleted user, another tenant's, or another organization's. */

@@ -77,19 +77,35 @@ export const CLAIM_FIRST_ATTEMPTS = claimed('(d.claimed_by is null or d.claimed_
  * clears it (webhook.service.ts). The delivery itself is Succeeded, cancelled or not: the receiver has it, and its
  * attempt is in the log like every attempt. The conditions are on the rows' current state, so a disable committed
  * while this statement waits for the row is seen (PostgreSQL re-checks an updated row's condition).
+ *
+ * Lock order, webhook before its deliveries, as every transaction that locks both takes them: a disable (the
+ * failure rule locks the webhook, then cancels its pending deliveries; webhook-failure.ts) and a delete (the
+ * webhook, then its deliveries by cascade). `locked` takes the statement's webhooks first, in id order, and a
+ * delivery is updated only through its locked webhook (the join emits a delivery's row after its webhook's lock),
+ * so a disable and a success record of one webhook wait for each other instead of deadlocking (each holding rows
+ * the other needs). FOR NO KEY UPDATE, not FOR SHARE: `recovered` may update the row, and two statements holding
+ * it shared would each wait for the other to upgrade. It does not serialise the burst: a process's records are one
+ * statement at a time already (StatementBatch), and the lock lasts one autocommit statement. `enabled` is
+ * answered from `locked`, the row's current state, not the statement's snapshot.
  */
 export const RECORD_SUCCESSES = `
   with success as (
     select * from jsonb_to_recordset(?::jsonb) as s(organization_id uuid, environment text, delivery_id uuid,
       webhook_id uuid, claimed_by bigint, attempt_number int, attempted_at timestamptz, status_code int,
       latency_ms int)
+  ), locked as materialized (
+    select w.id, w.enabled from webhooks w
+     where w.id in (select webhook_id from success)
+     order by w.id
+       for no key update
   ), recorded as (
     update webhook_deliveries d
        set status = '${DeliveryStatus.SUCCEEDED}', attempt_count = s.attempt_number, last_attempt_at = s.attempted_at,
            last_status_code = s.status_code, last_error = null, next_attempt_at = null, completed_at = s.attempted_at,
            manual_attempt = false, claimed_by = null, claimed_until = null
       from success s
-     where d.id = s.delivery_id and d.claimed_by = s.claimed_by
+      join locked l on l.id = s.webhook_id
+     where d.id = s.delivery_id and d.webhook_id = l.id and d.claimed_by = s.claimed_by
        and d.status in ('${DeliveryStatus.PENDING}', '${DeliveryStatus.CANCELLED}')
     returning d.id, d.webhook_id
   ), attempt as (
@@ -102,7 +118,7 @@ export const RECORD_SUCCESSES = `
     update webhooks set failing_since = null
      where id in (select webhook_id from recorded) and failing_since is not null and enabled
   )
-  select w.id as webhook_id, w.enabled from webhooks w where w.id in (select webhook_id from success)`;
+  select l.id as webhook_id, l.enabled from locked l`;
 
 export interface Success {
   organization_id: string;

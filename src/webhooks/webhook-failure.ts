@@ -73,11 +73,16 @@ export async function recordFailedAttempt(
 ): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.em.transactional(async (em: EntityManager) => {
-    // Recorded by the claimant only, once (a read, not a lock: the rows are locked in the order they were before
-    // claims, webhook then delivery, as a disabling transaction locks them). The claim ends with the update below,
-    // so that the retry's job may claim it.
+    // Recorded by the claimant only, once (a read, not a lock). The claim ends with the update below, so that the
+    // retry's job may claim it.
     const [claim] = await em.execute<Array<{ id: string }>>(CLAIM_HELD, [delivery.id, claimedBy]);
     if (!claim) return true; // not this job's to record: another job's record says what follows
+    // The webhook is locked first, then its deliveries (the attempt's row locks this delivery's key), the one order
+    // of every transaction locking both (RECORD_SUCCESSES, a webhook's delete cascading to its deliveries).
+    const [webhook] = await em.execute<Array<{ failing_since_ms: number; enabled: boolean }>>(MARK_FAILING, [
+      now,
+      delivery.webhook_id,
+    ]);
     await em.execute(INSERT_ATTEMPT, [
       delivery.organization_id,
       delivery.environment,
@@ -87,10 +92,6 @@ export async function recordFailedAttempt(
       outcome.statusCode,
       outcome.latencyMs,
       outcome.error,
-    ]);
-    const [webhook] = await em.execute<Array<{ failing_since_ms: number; enabled: boolean }>>(MARK_FAILING, [
-      now,
-      delivery.webhook_id,
     ]);
     const enabled = webhook?.enabled === true;
     const reason = webhook?.enabled ? disableReason(outcome, webhook.failing_since_ms, settings, now) : null;

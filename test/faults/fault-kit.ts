@@ -205,21 +205,7 @@ export async function submitUserImport(
   return submitted.body.data.operation.id;
 }
 
-export interface UserImportRow {
-  status: string;
-  processed_rows: number;
-  created_rows: number;
-  run_attempts: number;
-}
-
-/** A user import's progress as stored (a file's own server's or the worker's shared one's pool). */
-export async function userImportRow(app: { pool: pg.Pool }, id: string): Promise<UserImportRow> {
-  const { rows } = await app.pool.query<UserImportRow>(
-    'select status, processed_rows, created_rows, run_attempts from user_imports where id = $1',
-    [id],
-  );
-  return rows[0];
-}
+export { userImportRow, type UserImportRow } from '../helpers/user-import-row.js';
 
 /**
  * Holds a lock in a transaction of its own connection while `act` runs, then rolls it back, whatever

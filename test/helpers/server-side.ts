@@ -6,7 +6,11 @@
  * (on-server.ts), which loads this module only for a TestApp.
  */
 import { ApiKeyAuthenticator } from '../../src/api-keys/api-key.auth.js';
-import { refreshTenantSnapshots } from '../../src/backup/backup-catalog.js';
+import {
+  BACKUP_CATALOG_ACTOR,
+  catalogTenant,
+  refreshTenantSnapshots,
+} from '../../src/backup/backup-catalog.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import { createJobContext } from '../../src/context.js';
@@ -17,7 +21,7 @@ import { fastPathAnswers } from '../../src/http/graphql-fast-path.js';
 import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import { reconcileRecommendations } from '../../src/recommendations/recommendation-reconcile.js';
 import { expireSnoozes as expireRecommendationSnoozes } from '../../src/recommendations/recommendation-snooze.task.js';
-import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { Tenant } from '../../src/tenants/tenant.entity.js';
 import { reconcileTenant, type SyncSummary } from '../../src/tenants/tenant-reconcile.js';
 import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import { runOffboarding } from '../../src/user-management/offboarding.task.js';
@@ -27,6 +31,7 @@ import {
   giveUpApplyOperation,
   runApplyOperation,
 } from '../../src/recommendations/recommendation-apply.task.js';
+import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
 import { taskList } from '../../src/tasks.js';
 import { createLicenseUser, createSku } from '../factories/licenses.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth-records.js';
@@ -34,7 +39,8 @@ import { createApiKey, createOrganization, createOrganizationWithKeys } from '..
 import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
-import type { TestApp } from './test-app.js';
+import type { CliResult } from './cli.js';
+import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
 function syncTenant(app: TestApp, scope: Scope, tenantId: string): Promise<SyncSummary> {
@@ -46,6 +52,16 @@ function syncTenant(app: TestApp, scope: Scope, tenantId: string): Promise<SyncS
 function refreshCatalog(app: TestApp, tenant: Tenant): Promise<number> {
   const scope = { organizationId: tenant.organizationId, environment: tenant.environment };
   return refreshTenantSnapshots(createJobContext(app.orm, app.deps, scope, 'test'), tenant);
+}
+
+/**
+ * The hourly catalog job's run for one tenant of `scope` (catalogTenant, as refreshAllSnapshotCatalogs runs it for
+ * each tenant): a tenant without a backup service lists nothing. For a file on a shared server, whose database
+ * holds other files' tenants (and, on the shared live server, tenants the Graph fake has forgotten).
+ */
+async function runCatalogJobFor(app: TestApp, scope: Scope, tenantId: string): Promise<number> {
+  const ctx = createJobContext(app.orm, app.deps, scope, BACKUP_CATALOG_ACTOR);
+  return catalogTenant(ctx, await ctx.em.findOneOrFail(Tenant, tenantId));
 }
 
 /** The compliance connectors' scheduler tick: queues the imports that are due. */
@@ -66,6 +82,14 @@ function recountMarkedTenants(app: TestApp): Promise<number> {
 /** The portal's full recount (every tenant of the database: for a server of the file's own). */
 function recountAllTenants(app: TestApp): Promise<number> {
   return new PortalAggregates(app.orm.em.fork(), app.clock).refreshAll();
+}
+
+/**
+ * One run of the hourly secure score job (recordSecureScores), over every tenant of the server's database, as in
+ * production: its work is SQL on the database only (no cloud call), and a file reads only its own tenants' days.
+ */
+function recordSecureScoreDays(app: TestApp): Promise<number> {
+  return recordSecureScores(app.orm, app.deps);
 }
 
 /** Copies the tenant's security controls from the simulated cloud, as a sync does. */
@@ -159,6 +183,26 @@ async function fastPathAnswered(): Promise<number> {
   return fastPathAnswers();
 }
 
+/** A database of the file's own, cloned from the template (seeded: the `demo` organization), for the CLI. */
+function createDatabase(_app: TestApp): Promise<string> {
+  return createTestDatabase();
+}
+
+/**
+ * A CLI command in the server's process (runCliInProcessWithEnv, test/helpers/cli.ts: the CLI's program with its
+ * own ORM on `databaseUrl` and the environment `extra` adds, its output captured), so that a file on a shared
+ * server does not evaluate the app's modules for it. Loaded on the first call.
+ */
+async function runCli(
+  _app: TestApp,
+  databaseUrl: string,
+  extra: Record<string, string>,
+  args: string[],
+): Promise<CliResult> {
+  const { runCliInProcessWithEnv } = await import('./cli.js');
+  return runCliInProcessWithEnv(databaseUrl, { ...extra }, ...args);
+}
+
 /** The names of the server's job tasks. */
 async function taskNames(app: TestApp): Promise<string[]> {
   return Object.keys(taskList(app.orm, app.deps));
@@ -182,10 +226,12 @@ export const SERVER_SIDE = {
   createGuest,
   syncTenant,
   refreshCatalog,
+  runCatalogJobFor,
   scheduleImports,
   expireSnoozes,
   recountMarkedTenants,
   recountAllTenants,
+  recordSecureScoreDays,
   syncPosture,
   commitEvent,
   runOffboarding: offboard,
@@ -197,6 +243,8 @@ export const SERVER_SIDE = {
   apiKeyAuthenticator,
   restRoutes,
   fastPathAnswers: fastPathAnswered,
+  createDatabase,
+  runCli,
 };
 
 type ServerSide = typeof SERVER_SIDE;

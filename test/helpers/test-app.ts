@@ -82,6 +82,8 @@ export interface TestAppOptions {
   cloudCallBudget?: Partial<CloudCallBudgetSettings>;
   /** Device action jobs (src/devices/device-action.settings.ts), e.g. a shorter pause between two polls. */
   deviceActions?: Partial<DeviceActionSettings>;
+  /** false: REST reads through Express's routers only, not the dispatch table (test/rest/dispatch.test.ts). */
+  restDispatch?: boolean;
 }
 
 export type { ApiResponse, RequestOptions } from './api-client.js';
@@ -184,6 +186,7 @@ export class TestApp extends ApiClient {
       // A file calls a few of the 125 routes: each is validated on its first call instead of all at every start
       // (about 0.2 s of each file under Jest); test/rest/route-table.test.ts compiles every route.
       compileRestRoutes: 'on-first-request',
+      restDispatch: options.restDispatch,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;

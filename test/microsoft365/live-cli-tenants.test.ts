@@ -1,12 +1,8 @@
-import { lastLine, runCliInProcessWithEnv } from '../helpers/cli.js';
-import {
-  cliEnvFor,
-  cloudConnectArgs,
-  FULL_ROLES,
-  startGraphScenario,
-  type GraphScenario,
-} from '../helpers/graph-fake.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { lastLine } from '../helpers/cli.js';
+import { cliEnvFor, cloudConnectArgs, FULL_ROLES, type GraphScenario } from '../helpers/graph-fake.js';
+import { onServer } from '../helpers/on-server.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
+import { sharedLiveScenario } from './live-kit.js';
 
 /**
  * The CLI shows a tenant's `cloudPermissions` as GraphQL and REST do (docs/microsoft365.md, "What a customer's
@@ -14,14 +10,17 @@ import { createTestDatabase } from '../helpers/test-app.js';
  * `tenants show` lists granted and missing permissions and the areas they disable.
  */
 const LACKING = ['User.Invite.All', 'Machine.Isolate'];
+let server: SharedApp;
 let databaseUrl: string;
 let scenario: GraphScenario;
 let tenantId: string;
 let onboardErr: string;
-const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
+// In the shared live server's process, on this file's database (test/cli/ runs each command family as a process).
+const cli = (...args: string[]) => onServer(server, 'runCli', databaseUrl, cliEnvFor(scenario), args);
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
+  ({ app: server, scenario } = await sharedLiveScenario());
+  databaseUrl = await onServer(server, 'createDatabase');
   expect((await cli(...cloudConnectArgs(scenario))).code).toBe(0);
   const { consented, app } = scenario;
   consented.consents.set(app.clientId, { roles: FULL_ROLES.filter((role) => !LACKING.includes(role)) });
@@ -39,7 +38,6 @@ beforeAll(async () => {
   tenantId = lastLine(onboarded.stdout);
   onboardErr = onboarded.stderr;
 }, 120_000);
-afterAll(() => scenario.fake.stop());
 
 it('tenants onboard says what the consent lacks and which areas that disables', () => {
   expect(onboardErr).toContain(

@@ -1,29 +1,27 @@
 import pg from 'pg';
-import { lastLine, runCliInProcessWithEnv } from '../helpers/cli.js';
-import {
-  cliEnvFor,
-  cloudConnectArgs,
-  startGraphScenario,
-  type GraphScenario,
-} from '../helpers/graph-fake.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { lastLine } from '../helpers/cli.js';
+import { cliEnvFor, cloudConnectArgs, type GraphScenario } from '../helpers/graph-fake.js';
+import { onServer } from '../helpers/on-server.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
+import { sharedLiveScenario } from './live-kit.js';
 
 /**
  * `tenants available | onboard --env live` against the HTTPS Graph fake, once the demo organization's live
  * environment is connected to it (`cloud connect`): customers from delegatedAdminCustomers, a customer that
  * did not consent refused with the admin-consent URL, a consented one onboarded and synced through Graph.
  */
+let server: SharedApp;
 let databaseUrl: string;
 let scenario: GraphScenario;
-// In this process (test/helpers/cli.ts): test/cli/ runs each command family as a process.
-const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
+// In the shared live server's process, on this file's database (test/cli/ runs each command family as a process).
+const cli = (...args: string[]) => onServer(server, 'runCli', databaseUrl, cliEnvFor(scenario), args);
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
+  ({ app: server, scenario } = await sharedLiveScenario());
+  databaseUrl = await onServer(server, 'createDatabase');
   const connected = await cli(...cloudConnectArgs(scenario));
   expect(connected.code).toBe(0);
 }, 120_000);
-afterAll(() => scenario.fake.stop());
 
 async function liveTenants(): Promise<Array<{ name: string; domain: string; external_id: string }>> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -1,6 +1,7 @@
 import { fakeDefender, fakeMachine, fakeRecommendation } from '../graph-fake/graph-fake-defender.js';
 import { fakeManagedDevice, fakeManagedDevices } from '../graph-fake/graph-fake-devices.js';
 import { eventually } from '../helpers/eventually.js';
+import { retryTaskNow } from '../helpers/job-queue.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import type { FakeMachineAction } from '../graph-fake/graph-fake-defender.js';
 import { api } from '../security/security-kit.js';
@@ -27,7 +28,7 @@ let firstSyncDefenderCalls: string[];
 /**
  * The job's pause between two reads of an action Defender reports InProgress: the fake moves an action on each
  * read, so the server's 5 s only made each action wait; 0.5 s still leaves the row InProgress for many of
- * `statusesOf`'s 20 ms reads. The shared live server polls so for every file.
+ * `statusesOf`'s 100 ms reads. The shared live server polls so for every file.
  */
 const POLL_DELAY_MS = 500;
 
@@ -63,7 +64,7 @@ async function waitForAction(actionId: string): Promise<string> {
   return (await statusesOf(actionId)).at(-1)!;
 }
 
-/** The statuses a device action row goes through, read every 20 ms until it ends. */
+/** The statuses a device action row goes through, read every 100 ms (InProgress lasts a poll, 500 ms) until it ends. */
 async function statusesOf(actionId: string): Promise<string[]> {
   const seen: string[] = [];
   await eventually(
@@ -75,7 +76,7 @@ async function statusesOf(actionId: string): Promise<string[]> {
       if (seen.at(-1) !== rows[0].status) seen.push(rows[0].status);
       expect(['Succeeded', 'Failed']).toContain(rows[0].status);
     },
-    { timeout: 45_000, what: `device action ${actionId} to finish` },
+    { timeout: 45_000, interval: 100, what: `device action ${actionId} to finish` },
   );
   return seen;
 }
@@ -201,6 +202,13 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
     );
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data?.scanDevice.status).toBe('PENDING');
+    // The job's start met the 429: its attempt failed Throttled and the queue holds the retry for Defender's
+    // Retry-After (src/core/jobs.ts). The test does not sit that wait out.
+    const retry = await retryTaskNow(world.app.pool, 'device-action', {
+      actionId: res.body.data!.scanDevice.id,
+    });
+    expect(retry.attempts).toBe(1);
+    expect(retry.secondsAhead).toBeGreaterThan(1);
     expect(await waitForAction(res.body.data!.scanDevice.id)).toBe('Succeeded');
 
     const posts = world.scenario.fake.requests.filter((r) => r.service === 'defender' && r.method === 'POST');
@@ -237,6 +245,10 @@ describe('devices in the live environment (Intune + Defender for Endpoint)', () 
       body: { type: 'quick' },
     });
     expect(started.status).toBe(202);
+    // The attempt without an answer failed (Transient); its retry is made due now instead of after the queue's wait.
+    expect(
+      (await retryTaskNow(world.app.pool, 'device-action', { actionId: started.body.data.id })).attempts,
+    ).toBe(1);
     expect(await waitForAction(started.body.data.id)).toBe('Succeeded');
     const [machine] = defender().machines;
     const calls = defenderCalls();

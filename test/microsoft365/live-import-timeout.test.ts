@@ -2,7 +2,7 @@ import type { User } from '@microsoft/microsoft-graph-types';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
 import { retryNow } from '../helpers/job-queue.js';
-import { userImportRow } from '../faults/fault-kit.js';
+import { userImportRow } from '../helpers/user-import-row.js';
 import { onboardLive, sharedLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 import type { SharedApp } from '../helpers/shared-suite.js';
 

@@ -64,12 +64,24 @@ export async function startLiveWorld(
  * file's own. Device actions are polled every 0.5 s (LIVE_DEVICE_ACTION_POLL_MS).
  */
 export async function sharedLiveWorld(options: { jobs?: boolean } = {}): Promise<LiveWorld<SharedApp>> {
+  const { app, scenario } = await sharedLiveScenario(options);
+  return connectLive(scenario, app, await createOrganizationWithKeys(app));
+}
+
+/**
+ * The worker's shared live server for this file (its jobs run while this file does when `jobs`) and its fake,
+ * reset for this file and seeded with this file's partner, app and customers; no organization yet
+ * (`sharedLiveWorld` adds one). The CLI files use it as it is: the CLI runs in the server's process (onServer
+ * `runCli`) on a database of the file's own.
+ */
+export async function sharedLiveScenario(
+  options: { jobs?: boolean } = {},
+): Promise<{ app: SharedApp; scenario: GraphScenario }> {
   const start = globalThis.__mspSharedLiveServer;
   if (!start)
     throw new Error('No shared live server: run the tests with test/environment.mjs (jest.config.ts)');
   const handle = await (await start()).beginFile({ jobs: options.jobs ?? false });
-  const app = new SharedApp(handle);
-  return connectLive(seedGraphScenario(handle.fake), app, await createOrganizationWithKeys(app));
+  return { app: new SharedApp(handle), scenario: seedGraphScenario(handle.fake) };
 }
 
 /** Stops the file's own server and fake; a shared live world's are the worker's (nothing to stop). */

@@ -1,12 +1,12 @@
 import type { SecureScore } from '@microsoft/microsoft-graph-types';
 import { DAY_MS } from '../../src/core/clock.js';
-import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
-import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
 import type { ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { fakeSecurity } from '../graph-fake/graph-fake-security.js';
+import { onServer } from '../helpers/on-server.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { graphCalls, onboardAndSyncLive, sharedLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
  * The secure score of a Microsoft 365 tenant is Microsoft's (issue #30: "secure score and history come from
@@ -16,7 +16,7 @@ import { graphCalls, onboardAndSyncLive, startLiveWorld, stopLiveWorld, type Liv
  */
 type ScoreBody = ItemOf<'listSecureScores'>;
 
-let world: LiveWorld;
+let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let firstSyncCalls: string[];
 
@@ -49,7 +49,7 @@ const scores = (query: string) =>
 let today: string;
 
 beforeAll(async () => {
-  world = await startLiveWorld({ jobs: true });
+  world = await sharedLiveWorld({ jobs: true });
   const now = world.app.clock.now().getTime();
   today = dayOf(now);
   const security = fakeSecurity(world.scenario.consented);
@@ -74,7 +74,6 @@ beforeAll(async () => {
   ({ tenantId } = await onboardAndSyncLive(world));
   firstSyncCalls = graphCalls(world);
 });
-afterAll(() => stopLiveWorld(world));
 beforeEach(() => world.scenario.fake.clearRequests());
 
 describe('secure score in the live environment (Microsoft Secure Score)', () => {
@@ -132,43 +131,41 @@ describe('secure score in the live environment (Microsoft Secure Score)', () => 
 
   it("tenant health is judged by Microsoft's percentage, and a new Microsoft score marks the tenant for recount", async () => {
     const stored = async (): Promise<number | null> => {
-      const rows = await world.app.orm.em
-        .fork()
-        .getConnection()
-        .execute<Array<{ percent: number | null }>>(
-          'select secure_score_percent as percent from portal_tenant_aggregates where tenant_id = ?',
-          [tenantId],
-        );
+      const { rows } = await world.app.pool.query<{ percent: number | null }>(
+        'select secure_score_percent as percent from portal_tenant_aggregates where tenant_id = $1',
+        [tenantId],
+      );
       return rows[0]?.percent ?? null;
     };
     // The sync's last step (portal, after secure-score) counted Microsoft's 41.5 / 80, not the recommendations'.
     expect(await stored()).toBe(51.9);
-    const marks = () =>
-      world.app.orm.em
-        .fork()
-        .getConnection()
-        .execute<Array<{ n: string }>>('select count(*) as n from portal_dirty_tenants where tenant_id = ?', [
-          tenantId,
-        ]);
-    await world.app.orm.em
-      .fork()
-      .getConnection()
-      .execute('update cloud_secure_scores set score = 60 where tenant_id = ?', [tenantId], 'run');
-    expect(Number((await marks())[0].n)).toBeGreaterThan(0);
-    await new PortalAggregates(world.app.orm.em.fork(), world.app.clock).refreshAll();
+    const marks = async () =>
+      (
+        await world.app.pool.query<{ n: number }>(
+          'select count(*)::int as n from portal_dirty_tenants where tenant_id = $1',
+          [tenantId],
+        )
+      ).rows[0].n;
+    const setScore = (score: number) =>
+      world.app.pool.query('update cloud_secure_scores set score = $1 where tenant_id = $2', [
+        score,
+        tenantId,
+      ]);
+    // The portal's one-minute job recounts the tenants marked (PortalAggregates.refreshDirty).
+    const recountMarked = () => onServer(world.app, 'recountMarkedTenants');
+    await setScore(60);
+    expect(await marks()).toBeGreaterThan(0);
+    await recountMarked();
     expect(await stored()).toBe(75);
-    await world.app.orm.em
-      .fork()
-      .getConnection()
-      .execute('update cloud_secure_scores set score = 41.5 where tenant_id = ?', [tenantId], 'run');
-    await new PortalAggregates(world.app.orm.em.fork(), world.app.clock).refreshAll();
+    await setScore(41.5);
+    await recountMarked();
     expect(await stored()).toBe(51.9);
   });
 
   it("the hourly job leaves a Microsoft 365 tenant's days alone (no computed day on its history)", async () => {
     const before = (await scores(`?tenantIds=${tenantId}`)).body.data[0];
     world.app.clock.advance(2 * 60 * 60 * 1000);
-    await recordSecureScores(world.app.orm, world.app.deps);
+    await onServer(world.app, 'recordSecureScoreDays');
     const after = (await scores(`?tenantIds=${tenantId}`)).body.data[0];
     expect(after.history).toEqual(before.history);
     expect(after).toMatchObject({ source: 'microsoft365', score: 42 });

@@ -72,6 +72,14 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/perf-tricks.test.ts, test/http/graphql-errors.test.ts',
   },
   {
+    name: 'the REST dispatch table matches paths with the router’s own route layers',
+    file: 'express-route-layers.ts',
+    library: 'router',
+    version: '2.3.0',
+    loadedBy: 'express',
+    verifiedBy: 'test/rest/dispatch.test.ts',
+  },
+  {
     name: 'REST field names taken from graphql-js input coercion messages',
     file: 'graphql-coercion-messages.ts',
     library: 'graphql',
