@@ -1,3 +1,4 @@
+import type { JobHelpers } from 'graphile-worker';
 import type { Pool } from 'pg';
 import { eventually } from './eventually.js';
 
@@ -64,4 +65,12 @@ async function retryWaitingNow(
     waiting.id,
   ]);
   return waiting;
+}
+
+/**
+ * The helpers a task reads when a test runs one of its jobs by hand: the job's id (the owner of its claims) and
+ * the abort signal.
+ */
+export function jobHelpers(jobId: number): JobHelpers {
+  return { job: { id: String(jobId) }, abortSignal: new AbortController().signal } as unknown as JobHelpers;
 }

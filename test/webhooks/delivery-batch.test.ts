@@ -1,4 +1,3 @@
-import type { JobHelpers } from 'graphile-worker';
 import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { RoundTripRecorder } from '../helpers/round-trips.js';
@@ -6,6 +5,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
  * Delivery jobs batch their statements (issue #31 goal 6). One-delivery jobs (retries, re-sends) that run at once
@@ -35,11 +35,6 @@ afterAll(async () => {
   await receiver.stop();
   recorder.uninstall();
 });
-
-/** The helpers a task reads: its job's id (the owner of its claims) and the abort signal. */
-function jobHelpers(jobId: number): JobHelpers {
-  return { job: { id: String(jobId) }, abortSignal: new AbortController().signal } as unknown as JobHelpers;
-}
 
 const CLAIMS = /as c\(id uuid, job bigint\)/;
 const BATCH_CLAIMS = /with claimed as \(\s*update webhook_deliveries/;

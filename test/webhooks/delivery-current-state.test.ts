@@ -1,4 +1,3 @@
-import type { JobHelpers } from 'graphile-worker';
 import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { eventually } from '../helpers/eventually.js';
@@ -6,6 +5,7 @@ import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
 import { WebhookReceiver } from './webhook-receiver.js';
+import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
  * A delivery job acts on the current state, not on what it saw when it was made or when it claimed its batch:
@@ -31,11 +31,6 @@ afterAll(async () => {
   await app.stop();
   await receiver.stop();
 });
-
-/** The helpers a task reads: its job's id (the owner of its claims) and the abort signal. */
-function jobHelpers(jobId: number): JobHelpers {
-  return { job: { id: String(jobId) }, abortSignal: new AbortController().signal } as unknown as JobHelpers;
-}
 
 /** A gate the receiver holds requests on until the test opens it. */
 function gate(): { held: Promise<void>; open: () => void } {
