@@ -62,7 +62,9 @@ export function staleReason(root) {
   const inputs = buildInputs(root);
   if (listed.length !== inputs.length || inputs.some(([file], index) => listed[index] !== file))
     return 'inputs added or removed';
-  const newer = inputs.find(([, mtimeMs]) => mtimeMs > stamp.mtimeMs);
+  // `>=`: file times advance by the kernel's tick, not per write, so an edit made within the tick the stamp was
+  // written in carries the stamp's own time; compiling once too often is the safe side.
+  const newer = inputs.find(([, mtimeMs]) => mtimeMs >= stamp.mtimeMs);
   return newer ? `${newer[0]} changed` : null;
 }
 
