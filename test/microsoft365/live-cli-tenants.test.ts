@@ -1,8 +1,6 @@
 import { lastLine } from '../helpers/cli.js';
-import { cliEnvFor, cloudConnectArgs, FULL_ROLES, type GraphScenario } from '../helpers/graph-fake.js';
-import { onServer } from '../helpers/on-server.js';
-import type { SharedApp } from '../helpers/shared-suite.js';
-import { sharedLiveScenario } from './live-kit.js';
+import { cloudConnectArgs, FULL_ROLES, type GraphScenario } from '../helpers/graph-fake.js';
+import { sharedLiveCli } from './live-kit.js';
 
 /**
  * The CLI shows a tenant's `cloudPermissions` as GraphQL and REST do (docs/microsoft365.md, "What a customer's
@@ -10,17 +8,13 @@ import { sharedLiveScenario } from './live-kit.js';
  * `tenants show` lists granted and missing permissions and the areas they disable.
  */
 const LACKING = ['User.Invite.All', 'Machine.Isolate'];
-let server: SharedApp;
-let databaseUrl: string;
 let scenario: GraphScenario;
 let tenantId: string;
 let onboardErr: string;
-// In the shared live server's process, on this file's database (test/cli/ runs each command family as a process).
-const cli = (...args: string[]) => onServer(server, 'runCli', databaseUrl, cliEnvFor(scenario), args);
+let cli: Awaited<ReturnType<typeof sharedLiveCli>>['cli'];
 
 beforeAll(async () => {
-  ({ app: server, scenario } = await sharedLiveScenario());
-  databaseUrl = await onServer(server, 'createDatabase');
+  ({ scenario, cli } = await sharedLiveCli());
   expect((await cli(...cloudConnectArgs(scenario))).code).toBe(0);
   const { consented, app } = scenario;
   consented.consents.set(app.clientId, { roles: FULL_ROLES.filter((role) => !LACKING.includes(role)) });

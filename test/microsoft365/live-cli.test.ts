@@ -1,24 +1,19 @@
 import pg from 'pg';
 import { lastLine } from '../helpers/cli.js';
-import { cliEnvFor, cloudConnectArgs, type GraphScenario } from '../helpers/graph-fake.js';
-import { onServer } from '../helpers/on-server.js';
-import type { SharedApp } from '../helpers/shared-suite.js';
-import { sharedLiveScenario } from './live-kit.js';
+import { cloudConnectArgs, type GraphScenario } from '../helpers/graph-fake.js';
+import { sharedLiveCli } from './live-kit.js';
 
 /**
  * `tenants available | onboard --env live` against the HTTPS Graph fake, once the demo organization's live
  * environment is connected to it (`cloud connect`): customers from delegatedAdminCustomers, a customer that
  * did not consent refused with the admin-consent URL, a consented one onboarded and synced through Graph.
  */
-let server: SharedApp;
 let databaseUrl: string;
 let scenario: GraphScenario;
-// In the shared live server's process, on this file's database (test/cli/ runs each command family as a process).
-const cli = (...args: string[]) => onServer(server, 'runCli', databaseUrl, cliEnvFor(scenario), args);
+let cli: Awaited<ReturnType<typeof sharedLiveCli>>['cli'];
 
 beforeAll(async () => {
-  ({ app: server, scenario } = await sharedLiveScenario());
-  databaseUrl = await onServer(server, 'createDatabase');
+  ({ scenario, databaseUrl, cli } = await sharedLiveCli());
   const connected = await cli(...cloudConnectArgs(scenario));
   expect(connected.code).toBe(0);
 }, 120_000);

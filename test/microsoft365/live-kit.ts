@@ -1,7 +1,13 @@
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createOrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { seedGraphScenario, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
+import {
+  cliEnvFor,
+  seedGraphScenario,
+  startGraphScenario,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
+import { onServer } from '../helpers/on-server.js';
 import type { SharedLiveServer } from '../helpers/shared-live-server.js';
 import { SharedApp, type TestServer } from '../helpers/shared-suite.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
@@ -82,6 +88,18 @@ export async function sharedLiveScenario(
     throw new Error('No shared live server: run the tests with test/environment.mjs (jest.config.ts)');
   const handle = await (await start()).beginFile({ jobs: options.jobs ?? false });
   return { app: new SharedApp(handle), scenario: seedGraphScenario(handle.fake) };
+}
+
+/**
+ * The CLI files' world: the shared live scenario, a database of the file's own, and `cli(...args)` running the
+ * CLI in the shared live server's process on it with the fake's environment (test/cli/ runs each command family
+ * as a real process).
+ */
+export async function sharedLiveCli() {
+  const { app, scenario } = await sharedLiveScenario();
+  const databaseUrl = await onServer(app, 'createDatabase');
+  const cli = (...args: string[]) => onServer(app, 'runCli', databaseUrl, cliEnvFor(scenario), args);
+  return { scenario, databaseUrl, cli };
 }
 
 /** Stops the file's own server and fake; a shared live world's are the worker's (nothing to stop). */
