@@ -73,6 +73,8 @@ export interface AppOptions extends AppDeps {
   graphqlStackTraces?: boolean;
   /** REST reads through the dispatch table (rest-adapter/dispatch.ts; default true); false: Express's routers only. */
   restDispatch?: boolean;
+  /** REST reads through their document's plan where it has one (rest-adapter/lean-run.ts; default true); false: graphql-jit only. */
+  restLeanRuns?: boolean;
 }
 
 export interface App {
@@ -188,6 +190,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     contextFor,
     logError,
     compileRoutes: options.compileRestRoutes,
+    leanRuns: options.restLeanRuns,
   };
   const versioned = restRouter(VERSIONED_ROUTES, routerDeps);
   const features = restRouter(FEATURE_ROUTES, routerDeps);
