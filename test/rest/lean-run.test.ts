@@ -97,6 +97,37 @@ it('answers a planned document with the same JSON as graphql-jit, enums and defa
   }
 });
 
+it('gives the root resolver the variables and arguments graphql-jit gives it', async () => {
+  answer = (args) => ({
+    items: [0, 1, 2].slice(0, Number(args.limit)).map((index) => item(index)),
+    total: 3,
+  });
+  const selection = '{ items { id count } total }';
+  const cases: Array<[string, Record<string, unknown>]> = [
+    [`query ($limit: Int) { page(limit: $limit) ${selection} }`, { limit: null }],
+    [`query ($limit: Int = 1) { page(limit: $limit) ${selection} }`, {}],
+    [`query ($limit: Int = 1) { page(limit: $limit) ${selection} }`, { limit: 3 }],
+    [`{ page(limit: 1) ${selection} }`, {}],
+    [`{ page ${selection} }`, {}],
+  ];
+  for (const [source, variables] of cases) {
+    const { viaJit, viaPlan, handedBack } = await bothWays(source, variables);
+    expect({ source, variables, viaPlan: JSON.stringify(viaPlan), handedBack }).toEqual({
+      source,
+      variables,
+      viaPlan: JSON.stringify(viaJit),
+      handedBack: 0,
+    });
+  }
+  // A variable graphql-js refuses: graphql-jit's error.
+  const { viaJit, viaPlan, handedBack } = await bothWays(DOCUMENT, { limit: 'x' });
+  expect({ viaPlan: JSON.stringify(viaPlan), handedBack }).toEqual({
+    viaPlan: JSON.stringify(viaJit),
+    handedBack: 1,
+  });
+  expect(viaPlan.errors?.length).toBe(1);
+});
+
 it('hands anything off the happy path back to graphql-jit, whose answer and errors are given', async () => {
   const cases: Array<() => unknown> = [
     () => ({ items: [item(0, { count: null })], total: 1 }), // null in a non-null field
