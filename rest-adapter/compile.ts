@@ -1,4 +1,4 @@
-import { isCompiledQuery } from 'graphql-jit';
+import { isCompiledQuery } from '../src/core/perf/graphql-jit-serializer.js';
 import { compileLeanQuery } from '../src/core/perf/graphql-jit-leaf-arguments.js';
 import {
   coerceInputValue,
