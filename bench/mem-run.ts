@@ -10,7 +10,7 @@
  * servers in a row; each server's VmHWM per trial and their paired difference are printed.
  */
 import 'reflect-metadata';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,6 +18,7 @@ import { freePort, startChild, type ChildServer } from './children.js';
 import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadTarget } from './load.js';
+import { describeHeapSummaries, summariseHeapSnapshot, type HeapSummary } from './heap-summary.js';
 import type { RssPoint, SamplerReport } from './mem-sampler.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -38,6 +39,9 @@ const withBaseline = Boolean(baselineDir || baselineFlags !== undefined || basel
 const probeDir = path.join(config.dataDir, 'mem');
 // BENCH_MEM_TRACE_GC=1: every server's `--trace-gc` lines into <data>/mem/<name>-<trial>.gc.
 const traceGc = process.env.BENCH_MEM_TRACE_GC === '1';
+// BENCH_MEM_SNAPSHOT=1: a heap snapshot of every server after the load (read after its VmHWM, so the snapshot's own
+// memory is not in the peak), kept as <data>/mem/<name>-<trial>.heapsnapshot and summarised (bench/heap-summary.ts).
+const snapshot = process.env.BENCH_MEM_SNAPSHOT === '1';
 rmSync(probeDir, { recursive: true, force: true });
 mkdirSync(probeDir, { recursive: true });
 const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
@@ -70,6 +74,27 @@ function probeAt(file: string, at: number): string {
   return `probe ${at - best[0]} ms before: rss ${mib(best[1])}, V8 heap ${mib(heap)} (${parts.join(', ')}), external ${mib(best[2])} (array buffers ${mib(best[3])}), old space used ${mib(best[4])}`;
 }
 
+/** Asks a server (started with --heapsnapshot-signal) for a heap snapshot; resolves with it, moved to `target`. */
+async function heapSnapshotOf(pid: number, target: string): Promise<string> {
+  const pattern = new RegExp(`^Heap\\..*\\.${pid}\\..*\\.heapsnapshot$`);
+  const written = () => readdirSync(probeDir).find((name) => pattern.test(name));
+  process.kill(pid, 'SIGUSR2');
+  // Node writes the file as it walks the heap: done once it ends the JSON and its size holds for a second.
+  let last = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const name = written();
+    if (!name) continue;
+    const file = path.join(probeDir, name);
+    const size = statSync(file).size;
+    if (size === last && readFileSync(file, 'utf8').trimEnd().endsWith(']}')) {
+      renameSync(file, target);
+      return target;
+    }
+    last = size;
+  }
+}
+
 async function trial(number: number, data: ScaledData): Promise<Map<string, number>> {
   const usersPath = restUsersPath(data.hotTenantId, config.pageSize);
   const auth = { authorization: `Bearer ${data.apiKey}` };
@@ -90,7 +115,12 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
       script,
       port,
       env: { DATABASE_URL: database.url, PORT: String(port), ...env, ...probeEnv(name) },
-      nodeArgs: [...flags, ...probeArgs, ...(traceGc ? ['--trace-gc'] : [])],
+      nodeArgs: [
+        ...flags,
+        ...probeArgs,
+        ...(traceGc ? ['--trace-gc'] : []),
+        ...(snapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${probeDir}`] : []),
+      ],
       readyPath: '/health/ready',
       outputFile: traceGc ? path.join(probeDir, `${name}-${number}.gc`) : undefined,
     });
@@ -217,6 +247,22 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
           : `; ${servers[0].name} ÷ this server per pass: ${base.map((value, index) => (value / cpu[index]).toFixed(2)).join(' ')}`),
     );
     log(`  by phase: ${byPhase.map(([name, point]) => `${name} ${mib(point.rss)}`).join(' | ')}`);
+  }
+  if (snapshot) {
+    const summaries = new Map<string, HeapSummary>();
+    for (const server of servers) {
+      const file = await heapSnapshotOf(
+        server.child.pid,
+        path.join(probeDir, `${server.name}-${number}.heapsnapshot`),
+      );
+      summaries.set(server.name, summariseHeapSnapshot(file));
+    }
+    const [first, second] = [
+      summaries.get('baseline') ?? summaries.get('this')!,
+      summaries.get('baseline') && summaries.get('this'),
+    ];
+    log(`heap after load${second ? ', baseline → this' : ''}:`);
+    for (const line of describeHeapSummaries(first, second)) log(`  ${line}`);
   }
   await Promise.all(servers.map((server) => server.child.stop()));
   return hwm;
