@@ -5,7 +5,8 @@
  * each server's snapshot after load (BENCH_MEM_SNAPSHOT=1); alone, `node dist/bench/heap-summary.js a.heapsnapshot
  * [b.heapsnapshot]` prints one, or two side by side with their difference (e.g. before and after a change).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 interface Snapshot {
@@ -21,6 +22,8 @@ export interface HeapSummary {
   totalBytes: number;
   nodes: number;
   byType: Map<string, number>;
+  /** JavaScript objects by constructor name: how many, and their own bytes. */
+  objectsByName: Map<string, { count: number; bytes: number }>;
   /** Module source bytes and script count by package (`ours` for the project's dist, `node:` for Node's own). */
   sourcesByPackage: Map<string, { bytes: number; scripts: number }>;
 }
@@ -50,7 +53,13 @@ export function summariseHeapSnapshot(file: string): HeapSummary {
   const types = meta.node_types[0];
   const internal = meta.edge_types[0].indexOf('internal');
   const { nodes, edges, strings } = data;
-  const summary: HeapSummary = { totalBytes: 0, nodes: 0, byType: new Map(), sourcesByPackage: new Map() };
+  const summary: HeapSummary = {
+    totalBytes: 0,
+    nodes: 0,
+    byType: new Map(),
+    objectsByName: new Map(),
+    sourcesByPackage: new Map(),
+  };
   let edge = 0;
   for (let node = 0; node < nodes.length; node += nodeFields) {
     const kind = types[nodes[node + type]];
@@ -58,6 +67,12 @@ export function summariseHeapSnapshot(file: string): HeapSummary {
     summary.totalBytes += bytes;
     summary.nodes++;
     summary.byType.set(kind, (summary.byType.get(kind) ?? 0) + bytes);
+    if (kind === 'object') {
+      const entry = summary.objectsByName.get(strings[nodes[node + name]]) ?? { count: 0, bytes: 0 };
+      entry.count++;
+      entry.bytes += bytes;
+      summary.objectsByName.set(strings[nodes[node + name]], entry);
+    }
     const count = nodes[node + edgeCount];
     // A script: a `code` node named by its file, with an internal `source` edge to its source string.
     if (kind === 'code') {
@@ -106,6 +121,38 @@ export function describeHeapSummaries(first: HeapSummary, second?: HeapSummary, 
   const gone = ranked.filter((key) => second && sourceOf(first, key) > 0 && sourceOf(second, key) === 0);
   if (gone.length > 0) lines.push(`packages no longer loaded: ${gone.join(', ')}`);
   return lines;
+}
+
+/** The constructors with the most live objects: in a snapshot taken under load, what requests hold. */
+export function describeHeldObjects(summary: HeapSummary, top = 40): string[] {
+  return [...summary.objectsByName]
+    .sort((a, b) => b[1].count - a[1].count)
+    .slice(0, top)
+    .map(
+      ([name, { count, bytes }]) =>
+        `${String(count).padStart(7)} ${name.slice(0, 60).padEnd(60)} ${mib(bytes)} MiB`,
+    );
+}
+
+/** Asks a server (started with --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=<directory>) for a heap snapshot; resolves with it, moved to `target`. */
+export async function heapSnapshotOf(pid: number, directory: string, target: string): Promise<string> {
+  const pattern = new RegExp(`^Heap\\..*\\.${pid}\\..*\\.heapsnapshot$`);
+  const written = () => readdirSync(directory).find((name) => pattern.test(name));
+  process.kill(pid, 'SIGUSR2');
+  // Node writes the file as it walks the heap: done once it ends the JSON and its size holds for a second.
+  let last = -1;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const name = written();
+    if (!name) continue;
+    const file = path.join(directory, name);
+    const size = statSync(file).size;
+    if (size === last && readFileSync(file, 'utf8').trimEnd().endsWith(']}')) {
+      renameSync(file, target);
+      return target;
+    }
+    last = size;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -10,7 +10,7 @@
  * servers in a row; each server's VmHWM per trial and their paired difference are printed.
  */
 import 'reflect-metadata';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +18,13 @@ import { freePort, startChild, type ChildServer } from './children.js';
 import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadTarget } from './load.js';
-import { describeHeapSummaries, summariseHeapSnapshot, type HeapSummary } from './heap-summary.js';
+import {
+  describeHeapSummaries,
+  describeHeldObjects,
+  heapSnapshotOf,
+  summariseHeapSnapshot,
+  type HeapSummary,
+} from './heap-summary.js';
 import type { RssPoint, SamplerReport } from './mem-sampler.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -41,7 +47,11 @@ const probeDir = path.join(config.dataDir, 'mem');
 const traceGc = process.env.BENCH_MEM_TRACE_GC === '1';
 // BENCH_MEM_SNAPSHOT=1: a heap snapshot of every server after the load (read after its VmHWM, so the snapshot's own
 // memory is not in the peak), kept as <data>/mem/<name>-<trial>.heapsnapshot and summarised (bench/heap-summary.ts).
-const snapshot = process.env.BENCH_MEM_SNAPSHOT === '1';
+// BENCH_MEM_SNAPSHOT=load: also one of this build's server in the middle of its first measured REST pass: what
+// is reachable while requests run (the objects a request holds, and anything held past its response). That
+// snapshot's own memory lands in the peak, so VmHWM means nothing in this mode.
+const snapshotDuringLoad = process.env.BENCH_MEM_SNAPSHOT === 'load';
+const snapshot = process.env.BENCH_MEM_SNAPSHOT === '1' || snapshotDuringLoad;
 rmSync(probeDir, { recursive: true, force: true });
 mkdirSync(probeDir, { recursive: true });
 const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
@@ -72,27 +82,6 @@ function probeAt(file: string, at: number): string {
     .filter(([, value]) => value >= 1024)
     .map(([name, value]) => `${name} ${mib(value)}`);
   return `probe ${at - best[0]} ms before: rss ${mib(best[1])}, V8 heap ${mib(heap)} (${parts.join(', ')}), external ${mib(best[2])} (array buffers ${mib(best[3])}), old space used ${mib(best[4])}`;
-}
-
-/** Asks a server (started with --heapsnapshot-signal) for a heap snapshot; resolves with it, moved to `target`. */
-async function heapSnapshotOf(pid: number, target: string): Promise<string> {
-  const pattern = new RegExp(`^Heap\\..*\\.${pid}\\..*\\.heapsnapshot$`);
-  const written = () => readdirSync(probeDir).find((name) => pattern.test(name));
-  process.kill(pid, 'SIGUSR2');
-  // Node writes the file as it walks the heap: done once it ends the JSON and its size holds for a second.
-  let last = -1;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const name = written();
-    if (!name) continue;
-    const file = path.join(probeDir, name);
-    const size = statSync(file).size;
-    if (size === last && readFileSync(file, 'utf8').trimEnd().endsWith(']}')) {
-      renameSync(file, target);
-      return target;
-    }
-    last = size;
-  }
 }
 
 async function trial(number: number, data: ScaledData): Promise<Map<string, number>> {
@@ -196,6 +185,22 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
     for (const server of order)
       for (const target of server.targets) {
         phase(`${label} ${server.name} ${target.name}`);
+        const during =
+          snapshotDuringLoad &&
+          server.name === 'this' &&
+          target.name === 'rest' &&
+          label.startsWith('r1@') &&
+          !prime
+            ? new Promise<void>((resolve) =>
+                setTimeout(resolve, (config.warmupSeconds + config.durationSeconds / 2) * 1000),
+              ).then(() =>
+                heapSnapshotOf(
+                  server.child.pid,
+                  probeDir,
+                  path.join(probeDir, `${server.name}-${number}-load.heapsnapshot`),
+                ),
+              )
+            : undefined;
         const result = await measure(
           target,
           prime
@@ -203,6 +208,10 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
             : { ...settings, connections },
           () => server.child.cpuMs(),
         );
+        if (during) {
+          log(`  ${server.name} during ${label} ${target.name} (reachable objects, by constructor):`);
+          for (const line of describeHeldObjects(summariseHeapSnapshot(await during))) log(`    ${line}`);
+        }
         const cpu = result.serverCpuMsPerRequest ?? NaN;
         if (!prime) cpuOf.set(server.name, [...(cpuOf.get(server.name) ?? []), cpu]);
         log(
@@ -253,6 +262,7 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
     for (const server of servers) {
       const file = await heapSnapshotOf(
         server.child.pid,
+        probeDir,
         path.join(probeDir, `${server.name}-${number}.heapsnapshot`),
       );
       summaries.set(server.name, summariseHeapSnapshot(file));
