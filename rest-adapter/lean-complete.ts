@@ -147,20 +147,20 @@ export function completeValue(
   }
 }
 
-/** One field's completed value; a promise is put aside (null holds the key's place) and filled in later. */
-function fieldValue(field: FieldPlan, source: Record<string, unknown>, context: unknown, run: Run): unknown {
-  if (field.complete.kind === 'typename') return field.complete.name;
-  if (field.direct) {
-    const value = field.direct(source, context);
-    if (value === DIRECT_MISS) throw UNPLANNED;
-    // graphql-jit waits for a resolver's promise (not for a property's: that one it refuses, so it answers that).
-    if (isThenable(value)) {
-      run.waiting.push({ field, value });
-      return null;
-    }
-    return completeValue(field.complete, value, context, run, field.nonNull);
+/** A direct field resolver's completed value; a promise is put aside (null holds the key's place), filled in later. */
+function directValue(field: FieldPlan, source: Record<string, unknown>, context: unknown, run: Run): unknown {
+  const value = field.direct!(source, context);
+  if (value === DIRECT_MISS) throw UNPLANNED;
+  // graphql-jit waits for a resolver's promise (not for a property's: that one it refuses, so it answers that).
+  if (isThenable(value)) {
+    run.waiting.push({ field, value });
+    return null;
   }
-  const value = source[field.name];
+  return completeValue(field.complete, value, context, run, field.nonNull);
+}
+
+/** A property's completed value (`value` read by the builder's own code, see `builderOf`). */
+function propertyValue(field: FieldPlan, value: unknown, context: unknown, run: Run): unknown {
   // A function graphql-js would call, a promise graphql-jit would refuse: either way its answer, not the plan's.
   if (typeof value === 'function' || isThenable(value)) throw UNPLANNED;
   return completeValue(field.complete, value, context, run, field.nonNull);
@@ -184,19 +184,25 @@ function attach(result: Record<string, unknown>, run: Run, mark: number, context
  * against graphql-jit's 15). The keys are field names or aliases the schema validated (`[_A-Za-z][_0-9A-Za-z]*`).
  */
 function builderOf(fields: FieldPlan[]): Builder {
-  const entries = fields.map(
-    (field, index) => `${JSON.stringify(field.key)}: fieldValue(fields[${index}], source, context, run)`,
-  );
+  const entries = fields.map((field, index) => {
+    const key = JSON.stringify(field.key);
+    if (field.complete.kind === 'typename') return `${key}: ${JSON.stringify(field.complete.name)}`;
+    if (field.direct) return `${key}: directValue(fields[${index}], source, context, run)`;
+    // The property by its name in the code: one load the engine caches per field, as graphql-jit's code does
+    // (`source[name]` with the name from the plan was one generic lookup per field of every item).
+    return `${key}: propertyValue(fields[${index}], source[${JSON.stringify(field.name)}], context, run)`;
+  });
   const body = `return function build(source, context, run) {
     const mark = run.waiting.length;
     const result = { ${entries.join(', ')} };
     if (run.waiting.length !== mark) attach(result, run, mark, context);
     return result;
   };`;
-  const make = new Function('fields', 'fieldValue', 'attach', body) as (
+  const make = new Function('fields', 'directValue', 'propertyValue', 'attach', body) as (
     plans: FieldPlan[],
-    value: typeof fieldValue,
+    direct: typeof directValue,
+    property: typeof propertyValue,
     later: typeof attach,
   ) => Builder;
-  return make(fields, fieldValue, attach);
+  return make(fields, directValue, propertyValue, attach);
 }

@@ -17,7 +17,7 @@ import {
   parse,
   type ExecutionResult,
 } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery } from '../../src/core/perf/graphql-jit-serializer.js';
 import { leanRunCounts, planLeanRun } from '../../rest-adapter/lean-run.js';
 
 const Status = new GraphQLEnumType({
