@@ -23,6 +23,8 @@ export interface OutboxSubscriber<Read = unknown> {
   /**
    * Acts on the event with the event's own EntityManager, in its transaction: what it writes commits with the
    * change or not at all. `read` is the value of its subquery. Returns how many rows it wrote (deliveries).
+   * What it reads there is what the caller flushed before recording, not its pending ORM changes (record-event.ts
+   * writes the event row by itself).
    */
   onEvent(em: EntityManager, scope: Scope, event: DomainEvent, clock: Clock, read: Read): Promise<number>;
 }

@@ -45,6 +45,15 @@ export function actionUrlOf(publicUrl: string, actionPath: string): string {
 /**
  * Writes the outbox row only: no NOTIFY (subscribers) and no fan-out (webhooks). For events addressed
  * to one recipient, such as a webhook's test ping, whose sender delivers them itself.
+ *
+ * Inside a transaction the row is its own INSERT in it (`em.insert`: the unit of work is neither flushed nor
+ * told), so recording an event costs one statement however many entities the caller's EntityManager holds
+ * (a tenant sync's fork holds hundreds, and a flush compares every one of them). The caller's pending changes
+ * are not written by it: they commit with the transaction (which flushes them at its end) or not at all, and
+ * the event with them. Nothing between the event and the commit reads them (the fan-out reads the webhooks
+ * table; subscribers and deliveries run after the commit); a caller whose later raw SQL needs them flushes
+ * first, as every caller does today (docs/decisions.md "Recording an event"). Outside a transaction the row
+ * is flushed with the caller's pending changes, as one transaction, so the event still exists only with them.
  */
 export async function writeEventRow(
   em: EntityManager,
@@ -70,8 +79,12 @@ export async function writeEventRow(
     timestamp: occurredAt.toISOString(),
     actionUrl: actionUrlOf(publicUrl, event.actionPath),
   };
-  em.persist(row);
-  await em.flush();
+  if (em.isInTransaction()) {
+    await em.insert(row);
+  } else {
+    em.persist(row);
+    await em.flush();
+  }
   return row;
 }
 
