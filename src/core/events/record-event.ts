@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { DomainEvent, type EventSeverity } from './domain-event.entity.js';
-import { fanOutEvent, type OutboxDeps } from './event-fanout.js';
+import { fanOutEvent, type EventInsert, type OutboxDeps } from './event-fanout.js';
 
 export interface EventTenant {
   id: string;
@@ -62,6 +62,18 @@ export async function writeEventRow(
   publicUrl: string,
   event: NewEvent,
 ): Promise<DomainEvent> {
+  const row = eventRowOf(scope, clock, publicUrl, event);
+  if (em.isInTransaction()) {
+    await em.insert(row);
+  } else {
+    em.persist(row);
+    await em.flush();
+  }
+  return row;
+}
+
+/** The outbox row of `event`, not written. */
+function eventRowOf(scope: Scope, clock: Clock, publicUrl: string, event: NewEvent): DomainEvent {
   const occurredAt = clock.now();
   const row = new DomainEvent(scope, {
     kind: event.kind,
@@ -79,13 +91,29 @@ export async function writeEventRow(
     timestamp: occurredAt.toISOString(),
     actionUrl: actionUrlOf(publicUrl, event.actionPath),
   };
-  if (em.isInTransaction()) {
-    await em.insert(row);
-  } else {
-    em.persist(row);
-    await em.flush();
-  }
   return row;
+}
+
+/**
+ * The row's INSERT as SQL: every column of DomainEvent (a column added there is added here; the event tests
+ * read the rows back). The time goes as its ISO text, the same instant as the payload's `timestamp`.
+ */
+function eventInsertOf(row: DomainEvent): EventInsert {
+  return {
+    sql: `insert into domain_events
+            (id, organization_id, environment, kind, severity, tenant_id, payload, occurred_at)
+          values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)`,
+    params: [
+      row.id,
+      row.organizationId,
+      row.environment,
+      row.kind,
+      row.severity,
+      row.tenantId,
+      JSON.stringify(row.payload),
+      row.occurredAt.toISOString(),
+    ],
+  };
 }
 
 /**
@@ -100,7 +128,14 @@ export async function recordEvent(
   deps: EventDeps,
   event: NewEvent,
 ): Promise<DomainEvent> {
-  const row = await writeEventRow(em, scope, deps.clock, deps.publicUrl, event);
-  await fanOutEvent(em, scope, row, deps);
+  if (!em.isInTransaction()) {
+    const written = await writeEventRow(em, scope, deps.clock, deps.publicUrl, event);
+    await fanOutEvent(em, scope, written, deps);
+    return written;
+  }
+  // In a transaction (every caller): the row's INSERT and the NOTIFY in one statement (writeEventRow says why
+  // the caller's unit of work is not flushed).
+  const row = eventRowOf(scope, deps.clock, deps.publicUrl, event);
+  await fanOutEvent(em, scope, row, deps, eventInsertOf(row));
   return row;
 }
