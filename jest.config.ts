@@ -4,10 +4,13 @@ import type { Config } from 'jest';
 const config: Config = {
   // Node's, with V8's code cache for the modules Jest compiles again for every file (test/environment.mjs).
   testEnvironment: '<rootDir>/test/environment.mjs',
-  // graphql-js as production loads it, without its per-check realm diagnostic (test/graphql-production-mode.mjs).
-  setupFiles: ['<rootDir>/test/graphql-production-mode.mjs'],
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: {
+    // graphql-js's instanceOf as production has it, without its per-check realm diagnostic, in the files that load
+    // graphql (test/graphql-instance-of.cjs). Only graphql's own modules ask for it by this relative path.
+    '^\\.\\./jsutils/instanceOf\\.js$': '<rootDir>/test/graphql-instance-of.cjs',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/global-setup.mjs',
