@@ -46,7 +46,7 @@ function probe(seen: Seen[]): OutboxSubscriber<string> {
  * with `subscribers` as the app's outbox subscribers): the event's id and its transaction's.
  */
 const record = (subscribers: readonly OutboxSubscriber[], event: NewEvent = EVENT) =>
-  onServer(app, 'recordEventWith', org.scope, event, subscribers);
+  onServer(app, 'recordEventWith', org.scope, event, { outboxSubscribers: subscribers });
 
 /** Core's fan-out (src/core/events/event-fanout.ts) runs the subscribers the process passes in, and only those. */
 describe('outbox subscribers', () => {
@@ -64,7 +64,7 @@ describe('outbox subscribers', () => {
       {
         read: `read for ${org.scope.environment}`,
         transactionId: event.transactionId,
-        eventId: event.eventId,
+        eventId: event.event.id,
       },
     ]);
   });

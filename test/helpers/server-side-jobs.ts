@@ -4,6 +4,7 @@
  * loads every feature) and its ORM and clock.
  */
 import type { CronItem } from 'graphile-worker';
+import { completeBarrierApplications as completeApplications } from '../../src/info-barriers/barrier-application.task.js';
 import {
   RETENTION,
   runHousekeeping as runHousekeepingJob,
@@ -27,4 +28,17 @@ function runHousekeeping(app: TestApp): Promise<HousekeepingResult> {
   return runHousekeepingJob(app.orm, app.clock);
 }
 
-export const SERVER_SIDE_JOBS = { cronItems, housekeepingRetention, runHousekeeping };
+/**
+ * One run of the information barriers' progress cron: completes the applications of every organization whose
+ * time has come on the server's clock.
+ */
+async function completeBarrierApplications(app: TestApp): Promise<void> {
+  await completeApplications(app.orm, app.deps);
+}
+
+export const SERVER_SIDE_JOBS = {
+  cronItems,
+  housekeepingRetention,
+  runHousekeeping,
+  completeBarrierApplications,
+};

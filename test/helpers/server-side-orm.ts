@@ -5,10 +5,12 @@
  * hands back the values the file asserts on; the file keeps its assertions.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { OutboxSubscriber } from '../../src/core/events/event-fanout.js';
+import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
+import { fanOutEvent } from '../../src/core/events/event-fanout.js';
 import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
 import { findLeanIn } from '../../src/core/lean-read.js';
 import { SCOPE_FILTER, type Scope } from '../../src/core/scope.js';
+import type { AppDeps } from '../../src/core/service-context.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import { lockPortalCounts } from '../../src/portal/portal-activity-lock.js';
@@ -73,23 +75,62 @@ async function outboxSubscribers(app: TestApp) {
   return { subscribers: OUTBOX_SUBSCRIBERS, webhookFanOut, inDeps: app.deps.outboxSubscribers };
 }
 
+/** What a test may set of the app's dependencies for one recordEvent: its outbox subscribers, its public URL. */
+type EventDeps = Partial<Pick<AppDeps, 'outboxSubscribers' | 'publicUrl'>>;
+
 /**
- * Records `event` in a transaction of its own with `subscribers` as the app's outbox subscribers (recordEvent,
- * the one emission point): the event's id and the id of the transaction it was recorded in.
+ * Records `event` in a transaction of its own (recordEvent, the one emission point), with `deps` in place of the
+ * app's own: the event as recorded and the id of the transaction it was recorded in.
  */
 async function recordEventWith(
   app: TestApp,
   scope: Scope,
   event: NewEvent,
-  subscribers: readonly OutboxSubscriber[],
-): Promise<{ eventId: string; transactionId: string }> {
+  deps: EventDeps = {},
+): Promise<{ event: DomainEvent; transactionId: string }> {
   return app.orm.em.fork().transactional(async (tx) => {
     const [{ id: transactionId }] = await tx.execute<Array<{ id: string }>>(
       'select txid_current()::text as id',
     );
-    const row = await recordEvent(tx, scope, { ...app.deps, outboxSubscribers: subscribers }, event);
-    return { eventId: row.id, transactionId };
+    return { event: await recordEvent(tx, scope, { ...app.deps, ...deps }, event), transactionId };
   });
+}
+
+/** `events` recorded one after another in one transaction, as a burst of changes would. */
+async function recordEventsTogether(app: TestApp, scope: Scope, events: NewEvent[]): Promise<void> {
+  await app.orm.em.fork().transactional(async (tx) => {
+    for (const event of events) await recordEvent(tx, scope, app.deps, event);
+  });
+}
+
+/**
+ * Records `event` in a transaction that then fails: what `probeSql` (a count) saw inside it after the event was
+ * recorded, and the message the transaction failed with (after its rollback).
+ */
+async function recordEventThenFail(
+  app: TestApp,
+  scope: Scope,
+  event: NewEvent,
+  probeSql: string,
+): Promise<{ countInside: number; failure: string }> {
+  let countInside = -1;
+  try {
+    await app.orm.em.fork().transactional(async (tx) => {
+      await recordEvent(tx, scope, app.deps, event);
+      [{ count: countInside }] = await tx.execute<Array<{ count: number }>>(probeSql);
+      throw new Error('the change fails after the event was recorded');
+    });
+  } catch (error) {
+    return { countInside, failure: (error as Error).message };
+  }
+  throw new Error('The transaction was expected to fail');
+}
+
+/** The fan-out of a recorded event run (again) in a transaction of its own (core/events/event-fanout.ts). */
+async function fanOutAgain(app: TestApp, scope: Scope, eventId: string): Promise<Record<string, number>> {
+  const em = app.orm.em.fork();
+  const event = await em.findOneOrFail(DomainEvent, { id: eventId }, { filters: false });
+  return em.transactional((tx) => fanOutEvent(tx, scope, event, app.deps));
 }
 
 /** The statements a landed migration's `up` queues (MIGRATIONS, by its name), as SQL text, none of them run. */
@@ -111,5 +152,8 @@ export const SERVER_SIDE_ORM = {
   portalCountsWriter,
   outboxSubscribers,
   recordEventWith,
+  recordEventsTogether,
+  recordEventThenFail,
+  fanOutAgain,
   migrationQueries,
 };

@@ -42,6 +42,7 @@ import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
+import { SERVER_SIDE_SERVICES } from './server-side-services.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
@@ -249,6 +250,7 @@ export const SERVER_SIDE = {
   runCli,
   ...SERVER_SIDE_ORM,
   ...SERVER_SIDE_JOBS,
+  ...SERVER_SIDE_SERVICES,
 };
 
 type ServerSide = typeof SERVER_SIDE;
