@@ -1,17 +1,22 @@
 import { Permission } from '../../src/core/permissions.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import {
+  createMember,
+  createOAuthClient,
+  createOrganizationWithKeys,
+  issueAccessToken,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import { createTestDatabase, type TestApp } from '../helpers/test-app.js';
-import { AppWithOptions } from '../oauth/app-with-options.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp } from '../helpers/realm-suite.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 type KeyBody = ItemOf<'listApiKeys'>;
@@ -186,7 +191,11 @@ describe('revocation reaches the revoking server without NOTIFY', () => {
   it('forgets the key in the server that revoked it, synchronously, even with no NOTIFY arriving', async () => {
     // A second server whose LISTEN connection is on another database: no NOTIFY ever reaches it, so only
     // the revocation path itself can drop the key from its cache (which would otherwise keep it for 5 s).
-    const deaf = await AppWithOptions.start(app, { listenerDatabaseUrl: await createTestDatabase() });
+    // It serves the shared server's database, built in the worker's realm (realm-server.ts).
+    const deaf = await realmApp({
+      databaseUrl: app.databaseUrl,
+      listenerDatabaseUrl: await onServer(app, 'createDatabase'),
+    });
     try {
       const request = (method: string, path: string, key: string) =>
         fetch(deaf.baseUrl + path, { method, headers: { authorization: `Bearer ${key}` } });

@@ -1,17 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutboxSubscriber } from '../../src/core/events/event-fanout.js';
-import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
+import type { NewEvent } from '../../src/core/events/record-event.js';
 import type { Scope } from '../../src/core/scope.js';
-import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
-import { webhookFanOut } from '../../src/webhooks/webhook-fanout.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 const EVENT: NewEvent = {
@@ -43,50 +41,45 @@ function probe(seen: Seen[]): OutboxSubscriber<string> {
   };
 }
 
+/**
+ * Records the event through the server's ORM (onServer `recordEventWith`: recordEvent in a transaction of its own,
+ * with `subscribers` as the app's outbox subscribers): the event's id and its transaction's.
+ */
+const record = (subscribers: readonly OutboxSubscriber[], event: NewEvent = EVENT) =>
+  onServer(app, 'recordEventWith', org.scope, event, { outboxSubscribers: subscribers });
+
 /** Core's fan-out (src/core/events/event-fanout.ts) runs the subscribers the process passes in, and only those. */
 describe('outbox subscribers', () => {
-  it('are the features’ own: the webhooks’ fan-out, passed to every context in AppDeps', () => {
-    expect(OUTBOX_SUBSCRIBERS).toEqual([webhookFanOut]);
-    expect(app.deps.outboxSubscribers).toBe(OUTBOX_SUBSCRIBERS);
+  it('are the features’ own: the webhooks’ fan-out, passed to every context in AppDeps', async () => {
+    // The server's own (src/features.ts's OUTBOX_SUBSCRIBERS, webhooks/webhook-fanout.ts, its AppDeps).
+    const { subscribers, webhookFanOut, inDeps } = await onServer(app, 'outboxSubscribers');
+    expect(subscribers).toEqual([webhookFanOut]);
+    expect(inDeps).toBe(subscribers);
   });
 
   it('run inside the transaction that records the event, with what they read in the NOTIFY statement', async () => {
     const seen: Seen[] = [];
-    const deps = { ...app.deps, outboxSubscribers: [probe(seen)] };
-    let outer = '';
-    const event = await app.orm.em.fork().transactional(async (tx) => {
-      outer = await transactionId(tx);
-      return recordEvent(tx, org.scope, deps, EVENT);
-    });
+    const event = await record([probe(seen)]);
     expect(seen).toEqual([
-      { read: `read for ${org.scope.environment}`, transactionId: outer, eventId: event.id },
+      {
+        read: `read for ${org.scope.environment}`,
+        transactionId: event.transactionId,
+        eventId: event.event.id,
+      },
     ]);
   });
 
   it('cost no statement of their own to read: one statement announces the event and serves every read', async () => {
-    const record = (outboxSubscribers: readonly OutboxSubscriber[]) =>
-      app.sql.during(() =>
-        app.orm.em
-          .fork()
-          .transactional((tx) => recordEvent(tx, org.scope, { ...app.deps, outboxSubscribers }, EVENT)),
-      );
+    const statements = (subscribers: readonly OutboxSubscriber[]) =>
+      app.sql.during(() => record(subscribers));
     const quiet: OutboxSubscriber<string> = { ...probe([]), onEvent: async () => 0 };
-    const withoutSubscribers = await record([]);
-    expect(await record([quiet, quiet])).toBe(withoutSubscribers);
+    const withoutSubscribers = await statements([]);
+    expect(await statements([quiet, quiet])).toBe(withoutSubscribers);
   });
 
   it('never see an event addressed to one webhook', async () => {
     const seen: Seen[] = [];
-    await app.orm.em
-      .fork()
-      .transactional((tx) =>
-        recordEvent(
-          tx,
-          org.scope,
-          { ...app.deps, outboxSubscribers: [probe(seen)] },
-          { ...EVENT, kind: 'webhook.test' },
-        ),
-      );
+    await record([probe(seen)], { ...EVENT, kind: 'webhook.test' });
     expect(seen).toEqual([]);
   });
 });

@@ -1,22 +1,20 @@
-import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
-import { fanOutEvent } from '../../src/core/events/event-fanout.js';
-import { recordEvent } from '../../src/core/events/record-event.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 import { eventually } from '../helpers/eventually.js';
 
-let app: TestApp;
+// Events recorded in a transaction of a test's own, and a fan-out run again, go through the server's ORM
+// (onServer: server-side-orm.ts).
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org, other } = await startSuite({
+  ({ app, org, other } = await sharedSuite({
     jobs: true,
     webhooks: { allowPrivateTargets: true },
     other: true,
@@ -105,24 +103,22 @@ describe('fan-out from the outbox', () => {
       events: ['*'],
     });
     await drained();
-    const em = app.orm.em.fork();
-    await expect(
-      em.transactional(async (tx) => {
-        await recordEvent(tx, org.scope, app.deps, {
-          kind: 'user.created',
-          severity: 'low',
-          tenant: null,
-          details: { marker: 'rolled-back' },
-          actionPath: '/x',
-        });
-        // Inside the transaction the deliveries (this scope has two webhooks) and their jobs exist...
-        const [queued] = await tx.execute<Array<{ count: number }>>(
-          `select count(*)::int as count from (${DELIVERY_JOBS}) x`,
-        );
-        expect(queued.count).toBe(2);
-        throw new Error('the change fails after the event was recorded');
-      }),
-    ).rejects.toThrow('the change fails');
+    const { countInside, failure } = await onServer(
+      app,
+      'recordEventThenFail',
+      org.scope,
+      {
+        kind: 'user.created',
+        severity: 'low',
+        tenant: null,
+        details: { marker: 'rolled-back' },
+        actionPath: '/x',
+      },
+      `select count(*)::int as count from (${DELIVERY_JOBS}) x`,
+    );
+    // Inside the transaction the deliveries (this scope has two webhooks) and their jobs exist...
+    expect(countInside).toBe(2);
+    expect(failure).toContain('the change fails');
     // ...and go with it.
     expect(await count(DELIVERY_JOBS)).toBe(0);
     expect(
@@ -175,9 +171,7 @@ describe('fan-out from the outbox', () => {
     });
     const eventId = await commitEvent(app, twice.scope);
     await drained();
-    const em = app.orm.em.fork();
-    const event = await em.findOneOrFail(DomainEvent, { id: eventId }, { filters: false });
-    const written = await em.transactional((tx) => fanOutEvent(tx, twice.scope, event, app.deps));
+    const written = await onServer(app, 'fanOutAgain', twice.scope, eventId);
     expect(written).toEqual({ webhooks: 1 });
     await drained();
     const deliveries = await waitForDeliveries(app, twice.keys.read, webhook.id, (all) => all.length > 0);
@@ -186,19 +180,18 @@ describe('fan-out from the outbox', () => {
   });
 
   it('links the event to its item under the public URL, keeping the URL’s path prefix', async () => {
-    const event = await app.orm.em.fork().transactional((tx) =>
-      recordEvent(
-        tx,
-        other.scope,
-        { ...app.deps, publicUrl: 'https://msp.example.com/admin' },
-        {
-          kind: 'user.updated',
-          severity: 'informational',
-          tenant: null,
-          details: {},
-          actionPath: '/tenants/t1/users/u1',
-        },
-      ),
+    const { event } = await onServer(
+      app,
+      'recordEventWith',
+      other.scope,
+      {
+        kind: 'user.updated',
+        severity: 'informational',
+        tenant: null,
+        details: {},
+        actionPath: '/tenants/t1/users/u1',
+      },
+      { publicUrl: 'https://msp.example.com/admin' },
     );
     expect(event.payload.actionUrl).toBe('https://msp.example.com/admin/tenants/t1/users/u1');
   });
@@ -222,17 +215,18 @@ describe('fan-out from the outbox', () => {
     const burst = await createOrganizationWithKeys(app);
     await createWebhook(app, burst.keys.admin, { url: receiver.url('/burst-1'), events: ['*'] });
     await createWebhook(app, burst.keys.admin, { url: receiver.url('/burst-2'), events: ['user.*'] });
-    const em = app.orm.em.fork();
-    await em.transactional(async (tx) => {
-      for (let i = 0; i < 50; i++)
-        await recordEvent(tx, burst.scope, app.deps, {
-          kind: i % 2 === 0 ? 'user.created' : 'tenant.synced',
-          severity: 'informational',
-          tenant: null,
-          details: { i },
-          actionPath: '/x',
-        });
-    });
+    await onServer(
+      app,
+      'recordEventsTogether',
+      burst.scope,
+      Array.from({ length: 50 }, (_, i) => ({
+        kind: i % 2 === 0 ? 'user.created' : 'tenant.synced',
+        severity: 'informational' as const,
+        tenant: null,
+        details: { i },
+        actionPath: '/x',
+      })),
+    );
     await receiver.waitFor('/burst-1', 50);
     await receiver.waitFor('/burst-2', 25);
     await drained();

@@ -40,6 +40,9 @@ import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
+import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
+import { SERVER_SIDE_ORM } from './server-side-orm.js';
+import { SERVER_SIDE_SERVICES } from './server-side-services.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
@@ -245,6 +248,9 @@ export const SERVER_SIDE = {
   fastPathAnswers: fastPathAnswered,
   createDatabase,
   runCli,
+  ...SERVER_SIDE_ORM,
+  ...SERVER_SIDE_JOBS,
+  ...SERVER_SIDE_SERVICES,
 };
 
 type ServerSide = typeof SERVER_SIDE;

@@ -6,7 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Runner } from 'graphile-worker';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { MovableClock } from '../../src/core/clock.js';
@@ -86,6 +86,15 @@ export interface TestAppOptions {
   restDispatch?: boolean;
   /** false: REST reads through graphql-jit only, not their documents' plans (rest-adapter/lean-run.ts). */
   restLeanRuns?: boolean;
+  /** Express's `trust proxy` (TRUST_PROXY): e.g. `['loopback']`, so a request's X-Forwarded-For is its address. */
+  trustProxy?: AppOptions['trustProxy'];
+  /** The OAuth sign-in and token endpoints' limits (src/oauth/oauth.settings.ts) other than the defaults. */
+  oauthLimits?: AppOptions['oauthLimits'];
+  /**
+   * Where the server's LISTEN connection goes (default: its database); another database cuts it off from the
+   * NOTIFYs of other servers on its database (to show what it does without them).
+   */
+  listenerDatabaseUrl?: string;
 }
 
 export type { ApiResponse, RequestOptions } from './api-client.js';
@@ -172,7 +181,7 @@ export class TestApp extends ApiClient {
           }
         : {}),
     };
-    const listener = new PgListener(url);
+    const listener = new PgListener(options.listenerDatabaseUrl ?? url);
     await listener.start();
     const app = await createApp({
       ...deps,
@@ -190,6 +199,8 @@ export class TestApp extends ApiClient {
       compileRestRoutes: 'on-first-request',
       restDispatch: options.restDispatch,
       restLeanRuns: options.restLeanRuns,
+      trustProxy: options.trustProxy,
+      oauthLimits: options.oauthLimits,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;

@@ -1,29 +1,40 @@
-import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
-import { cronItems, taskList } from '../../src/tasks.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { RETENTION as Retention } from '../../src/housekeeping/housekeeping.task.js';
+import {
+  createMember,
+  createOAuthClient,
+  issueAccessToken,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { commitEvent, createWebhook } from '../webhooks/webhook-kit.js';
 import { Permission } from '../../src/core/permissions.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
+let RETENTION: typeof Retention;
 
-// No job runner: deliveries stay pending, which is the case housekeeping must not break.
-beforeAll(async () => ({ app, org } = await startSuite()));
+// No job runner: deliveries stay pending, which is the case housekeeping must not break. A database of the
+// file's own: housekeeping works over every organization. The job, its schedule and its retention periods are
+// the server's (onServer: src/tasks.ts loads every feature).
+beforeAll(async () => {
+  ({ app, org } = await realmSuite());
+  RETENTION = await onServer(app, 'housekeepingRetention');
+});
 afterAll(() => app.stop());
+
+const runHousekeeping = () => onServer(app, 'runHousekeeping');
 
 async function exists(table: string, where: string, params: unknown[]): Promise<boolean> {
   const { rows } = await app.pool.query(`select 1 from ${table} where ${where}`, params);
   return rows.length > 0;
 }
 
-it('is scheduled on the job queue every 15 minutes', () => {
-  expect(cronItems).toEqual(
+it('is scheduled on the job queue every 15 minutes', async () => {
+  expect(await onServer(app, 'cronItems')).toEqual(
     expect.arrayContaining([expect.objectContaining({ task: 'housekeeping', match: '*/15 * * * *' })]),
   );
-  expect(Object.keys(taskList(app.orm, app.deps))).toContain('housekeeping');
+  expect(await onServer(app, 'taskNames')).toContain('housekeeping');
 });
 
 it('deletes what expired and keeps what is live or still owed to a receiver', async () => {
@@ -48,7 +59,7 @@ it('deletes what expired and keeps what is live or still owed to a receiver', as
     [now() - 1000, now() + 60_000],
   );
 
-  const result = await runHousekeeping(app.orm, app.clock);
+  const result = await runHousekeeping();
 
   expect(result.events).toBe(1);
   expect(await exists('domain_events', 'id = $1', [forgotten])).toBe(false);
@@ -78,7 +89,7 @@ it('keeps announced sign-ins long after their events, and deletes them after the
   await insert('hk-ancient', new Date(now - RETENTION.announcedSignInsMs - 60_000));
   await insert('hk-past-event-history', new Date(now - RETENTION.eventHistoryMs - 60_000));
 
-  const result = await runHousekeeping(app.orm, app.clock);
+  const result = await runHousekeeping();
 
   expect(result.announcedSignIns).toBe(1);
   expect(await exists('announced_sign_ins', 'sign_in_id = $1', ['hk-ancient'])).toBe(false);

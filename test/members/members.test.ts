@@ -1,23 +1,26 @@
 import { Permission } from '../../src/core/permissions.js';
-import { seedDemoMember, DEMO_MEMBER } from '../../src/members/demo-member.js';
-import { Member, MemberRole } from '../../src/members/member.entity.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../src/members/member.password.js';
-import { MemberService } from '../../src/members/member.service.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
+import { DEMO_MEMBER } from '../../src/members/demo-member.js';
+import { MemberRole } from '../../src/members/member.entity.js';
+import { hashPassword, verifyPassword } from '../../src/members/member.password.js';
 import {
+  createMember,
+  createOAuthClient,
   createOrganization,
   createOrganizationWithKeys,
+  issueAccessToken,
   type OrganizationWithKeys,
-} from '../factories/organizations.js';
+} from '../factories/shared.js';
 import type { ItemOf } from '../helpers/api-types.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-let app: TestApp;
+// The service calls (MemberService, the demo member's seed) and the stored rows go through the server's ORM
+// (onServer: server-side-services.ts), as the CLI and the seed call the service.
+let app: SharedApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await sharedSuite()));
 afterAll(() => app.stop());
 
 const CREATE =
@@ -38,25 +41,30 @@ describe('passwords', () => {
     const organization = await createOrganization(app);
     await createMember(app, organization.id, { email: 'timing@example.com' });
     const checked: string[] = [];
-    const service = new MemberService({
-      em: app.orm.em.fork(),
-      scope: { organizationId: organization.id },
-      clock: app.clock,
-      passwordCheck: async (password, storedHash) => {
-        checked.push(storedHash);
-        return verifyPassword(password, storedHash);
-      },
-    });
-    expect(await service.verifyCredentials('nobody@example.com', 'not the password')).toBeNull();
-    expect(await service.verifyCredentials('timing@example.com', 'not the password')).toBeNull();
+    const verifyCredentials = (email: string, password: string) =>
+      onServer(
+        app,
+        'verifyMemberCredentials',
+        organization.id,
+        email,
+        password,
+        async (given, storedHash) => {
+          checked.push(storedHash);
+          return verifyPassword(given, storedHash);
+        },
+      );
+    expect(await verifyCredentials('nobody@example.com', 'not the password')).toBeNull();
+    expect(await verifyCredentials('timing@example.com', 'not the password')).toBeNull();
     expect(checked).toHaveLength(2);
     // Same scheme and cost parameters: only the salt and the hash differ, so both checks take as long.
     const costOf = (hash: string) => hash.split('$').slice(0, 4).join('$');
     expect(costOf(checked[0])).toBe(costOf(checked[1]));
-    expect(checked[0]).toBe(await dummyPasswordHash());
+    // The server's dummy hash (made once per process, as the service checks it).
+    const dummy = await onServer(app, 'memberDummyPasswordHash');
+    expect(checked[0]).toBe(dummy);
     // Stored like a real hash (same salt and key lengths), and no password matches it.
-    expect(await dummyPasswordHash()).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
-    expect(await verifyPassword('', await dummyPasswordHash())).toBe(false);
+    expect(dummy).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(await verifyPassword('', dummy)).toBe(false);
   });
 
   it('are hashed with scrypt, salted, with their parameters stored', async () => {
@@ -83,7 +91,7 @@ describe('members over GraphQL (Admin)', () => {
       role: 'ADMIN',
       lastSignInAt: null,
     });
-    const stored = await app.orm.em.fork().findOneOrFail(Member, { id: res.body.data!.createMember.id });
+    const stored = await onServer(app, 'findMember', res.body.data!.createMember.id);
     expect(stored.passwordHash).toMatch(/^scrypt\$/);
     expect(stored.passwordHash).not.toContain('bea-secret-passphrase');
     expect(await verifyPassword('bea-secret-passphrase', stored.passwordHash)).toBe(true);
@@ -182,7 +190,7 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
     return { organization, owner, admin, member, client, ownerToken, adminToken };
   }
 
-  const roleOf = async (id: string) => (await app.orm.em.fork().findOneOrFail(Member, { id })).role;
+  const roleOf = async (id: string) => (await onServer(app, 'findMember', id)).role;
 
   it("changes a member's role (Admin); the member's tokens follow at once", async () => {
     const { organization, admin, member, client } = await team();
@@ -271,16 +279,10 @@ describe("members' roles (owners are managed by an owner or the CLI)", () => {
       createMember(app, organization.id, { role: MemberRole.OWNER }),
       createMember(app, organization.id, { role: MemberRole.OWNER }),
     ]);
-    const service = () =>
-      new MemberService({
-        em: app.orm.em.fork(),
-        scope: { organizationId: organization.id },
-        clock: app.clock,
-      });
-    const outcomes = await Promise.allSettled([
-      service().updateRole(first.id, MemberRole.ADMIN),
-      service().updateRole(second.id, MemberRole.ADMIN),
-    ]);
+    // Each through a service of its own (its own EntityManager), as two requests would.
+    const updateRole = (id: string) =>
+      onServer(app, 'updateMemberRole', organization.id, id, MemberRole.ADMIN);
+    const outcomes = await Promise.allSettled([updateRole(first.id), updateRole(second.id)]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({
       code: 'CONFLICT',
@@ -360,13 +362,14 @@ describe('members over REST (/api/settings/members, Admin)', () => {
 describe('the demo member', () => {
   it('signs in with the credentials the README shows', async () => {
     const organization = await createOrganization(app);
-    await seedDemoMember(app.orm.em.fork(), organization.id, app.clock);
-    const service = new MemberService({
-      em: app.orm.em.fork(),
-      scope: { organizationId: organization.id },
-      clock: app.clock,
-    });
-    const member = await service.verifyCredentials(DEMO_MEMBER.email, DEMO_MEMBER.password);
+    await onServer(app, 'seedDemoMember', organization.id);
+    const member = await onServer(
+      app,
+      'verifyMemberCredentials',
+      organization.id,
+      DEMO_MEMBER.email,
+      DEMO_MEMBER.password,
+    );
     expect(member?.role).toBe(MemberRole.OWNER);
   });
 });

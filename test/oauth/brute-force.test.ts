@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import {
   Browser,
   createMember,
@@ -12,8 +12,7 @@ import {
   type Server,
 } from '../factories/oauth.js';
 import { SIGN_IN_LIMITS, TOKEN_ENDPOINT_LIMITS } from '../../src/oauth/oauth.settings.js';
-import { TestApp } from '../helpers/test-app.js';
-import { AppWithOptions } from './app-with-options.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 /** Small limits for the server that shows the caps without hundreds of requests. */
 const SMALL = {
@@ -31,23 +30,19 @@ const SMALL = {
 
 // Both servers sit "behind a proxy" on loopback (trust proxy), so each request says which address it
 // comes from in X-Forwarded-For. They share this file's database, hence its counters: every test
-// uses its own addresses, clients and emails.
-let app: TestApp;
-let proxied: AppWithOptions;
-let small: AppWithOptions;
+// uses its own addresses, clients and emails. The fixtures are made by the first (`app`).
+let app: RealmApp;
+let proxied: RealmApp;
+let small: RealmApp;
 let org: OrganizationWithKeys;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  [proxied, small] = await Promise.all([
-    AppWithOptions.start(app, { trustProxy: ['loopback'] }),
-    AppWithOptions.start(app, { trustProxy: ['loopback'], oauthLimits: SMALL }),
-  ]);
+  app = proxied = await realmApp({ trustProxy: ['loopback'] });
+  small = await realmApp({ databaseUrl: app.databaseUrl, trustProxy: ['loopback'], oauthLimits: SMALL });
   org = await createOrganizationWithKeys(app);
 });
 afterAll(async () => {
   await Promise.all([proxied?.stop(), small?.stop()]);
-  await app.stop();
 });
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });

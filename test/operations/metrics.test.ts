@@ -1,19 +1,18 @@
 import { Plan } from '../../src/organizations/organization.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { realmApp, realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { commitEvent, createWebhook, waitForDeliveries } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
 const TOKEN = 'metrics-test-token';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({
+  ({ app, org } = await realmSuite({
     jobs: true,
     metricsToken: TOKEN,
     webhooks: { allowPrivateTargets: true },
@@ -56,7 +55,7 @@ describe('GET /metrics', () => {
   });
 
   it('does not exist on a server started without METRICS_TOKEN', async () => {
-    const plain = await TestApp.start({ databaseUrl: app.databaseUrl });
+    const plain = await realmApp({ databaseUrl: app.databaseUrl });
     try {
       expect((await plain.request('GET', '/metrics', { key: TOKEN })).status).toBe(404);
     } finally {

@@ -6,8 +6,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { RequestLogFields } from '../../src/http/request-log.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 interface Line {
   level: number;
@@ -30,14 +29,14 @@ function capture(level: string): { logger: pino.Logger; lines: Line[]; raw: stri
   return { logger: pino({ level }, stream), lines, raw };
 }
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenantId: string;
 const log = capture('info');
 
 beforeAll(async () => {
   let tenant;
-  ({ app, org, tenant } = await startSuite({ logger: log.logger, tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ logger: log.logger, tenant: true }));
   tenantId = tenant.id;
 });
 afterAll(() => app.stop());
@@ -90,7 +89,7 @@ describe('the request log', () => {
 
   it('is quiet above info', async () => {
     const quiet = capture('warn');
-    const other = await startSuite({ logger: quiet.logger });
+    const other = await realmSuite({ logger: quiet.logger });
     try {
       await other.app.request('GET', '/v1/tenants', { key: other.org.keys.read });
       await other.app.request('GET', '/v1/tenants');

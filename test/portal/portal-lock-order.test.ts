@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockPortalCounts } from '../../src/portal/portal-activity-lock.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * The portal counts' per-tenant locks (docs/portal.md "One writer per tenant at a time"): the triggers take them a
@@ -10,24 +8,19 @@ import type { TestApp } from '../helpers/test-app.js';
  * A transaction writing several tenants takes them all first through `lockPortalCounts` (src/portal/
  * portal-activity-lock.ts: one sorted order, as the demo seed does), and then waits instead.
  */
-let app: TestApp;
+let app: SharedApp;
 
-beforeAll(async () => ({ app } = await startSuite()));
+beforeAll(async () => {
+  app = await sharedApp();
+});
 afterAll(() => app.stop());
 
-/** One tenant's lock, as a trigger takes it for the tenant its statement writes. */
-const triggerLock = (em: EntityManager, tenantId: string) =>
-  em.execute('select portal_activity_lock(array[?]::uuid[])', [tenantId]);
-
-/** A writer of `first` then `second`, each in its own statement; `upFront`: all its tenants' locks first. */
-async function writer(first: string, second: string, upFront: boolean, between: Promise<void>) {
-  await app.orm.em.fork().transactional(async (em) => {
-    if (upFront) await lockPortalCounts(em, [first, second]);
-    await triggerLock(em, first);
-    await between;
-    await triggerLock(em, second);
-  });
-}
+/**
+ * A writer of `first` then `second`, each in its own statement; `upFront`: all its tenants' locks first. The
+ * server's ORM runs the transaction (onServer `portalCountsWriter`), awaiting `between` between the two.
+ */
+const writer = (first: string, second: string, upFront: boolean, between: Promise<void>) =>
+  onServer(app, 'portalCountsWriter', first, second, upFront, between);
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

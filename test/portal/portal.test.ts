@@ -3,23 +3,32 @@ import { Permission } from '../../src/core/permissions.js';
 import type { Scope } from '../../src/core/scope.js';
 import type { TenantLicense } from '../../src/licenses/license.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { User } from '../../src/users/user.entity.js';
+import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense, type UserFields } from '../factories/users.js';
+import {
+  createMember,
+  createOAuthClient,
+  createOrganizationWithKeys,
+  createSku,
+  createTenant,
+  createUser,
+  giveLicense,
+  issueAccessToken,
+  type OrganizationWithKeys,
+  type UserFields,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { TestApp } from '../helpers/test-app.js';
-import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import type { DataOf } from '../helpers/api-types.js';
 
-let app: TestApp;
+// A database of the file's own: the scheduled recount covers every tenant of it. The portal's recounts and the
+// sign-in dates are written by the server (onServer).
+let app: RealmApp;
 let start: Date;
 
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await realmApp();
   start = app.clock.now();
 });
 afterAll(() => app.stop());
@@ -35,7 +44,7 @@ type SummaryBody = DataOf<'licenseIntelligenceSummary'>;
 const ago = (ms: number) => new Date(app.clock.now().getTime() - ms);
 
 /** The one-minute job that recounts the tenants our writes marked (reads never recount). */
-const recountMarked = () => new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
+const recountMarked = () => onServer(app, 'recountMarkedTenants');
 
 async function stats(key: string): Promise<TenantStatsBody> {
   await recountMarked();
@@ -61,8 +70,7 @@ async function licensedUser(
 ): Promise<User> {
   const { lastSignInAt, ...userFields } = fields;
   const user = await createUser(app, tenant, userFields);
-  if (lastSignInAt)
-    await app.orm.em.fork().nativeUpdate(User, { id: user.id }, { lastSignInAt }, { filters: false });
+  if (lastSignInAt) await onServer(app, 'setLastSignIn', user.id, lastSignInAt);
   for (const sku of skus) await giveLicense(app, tenant, user, sku);
   return user;
 }
@@ -280,7 +288,7 @@ describe('GET /api/msp-portal/license-intelligence/summary', () => {
     const stale = await app.request<Envelope<SummaryBody>>('GET', SUMMARY, { key: org.keys.read });
     expect(stale.body.data.totals).toMatchObject({ inactiveLicensedUsers: 4, inactiveAssignments: 5 });
     expect(stale.body.meta).toEqual({ dataAsOf: start.toISOString() });
-    await new PortalAggregates(app.orm.em.fork(), app.clock).refreshAll();
+    await onServer(app, 'recountAllTenants');
     const res = await app.request<Envelope<SummaryBody>>('GET', SUMMARY, { key: org.keys.read });
     expect(res.body.meta).toEqual({ dataAsOf: app.clock.now().toISOString() });
     const body = res.body.data;

@@ -1,17 +1,9 @@
-import { createJobContext } from '../../src/context.js';
-import {
-  completeBarrierApplications,
-  pushBarrierApplication,
-} from '../../src/info-barriers/barrier-application.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { cronItems } from '../../src/tasks.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createGroup, createUser } from '../factories/users.js';
+import { createGroup, createTenant, createUser, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { cloudObjects } from '../users/user-test-kit.js';
 import type { DataOf, ItemOf } from '../helpers/api-types.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
@@ -22,11 +14,13 @@ type ApplicationBody = DataOf<'applyInformationBarriers'>;
 
 const HOUR = 3_600_000;
 
-let app: TestApp;
+// A database of the file's own: the progress cron completes the applications of every organization. The jobs'
+// runs and the cron items are the server's (onServer).
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+beforeAll(async () => ({ app, org, other } = await realmSuite({ other: true })));
 afterAll(() => app.stop());
 
 function barriers<T>(
@@ -61,7 +55,6 @@ const segment = (tenant: Tenant, name: string, attribute: string, value: string)
   barriers<SegmentBody>('POST', '/segments', tenant, { name, attribute, value });
 const policy = (tenant: Tenant, body: Record<string, unknown>) =>
   barriers<PolicyBody>('POST', '/policies', tenant, body);
-const jobContext = () => createJobContext(app.orm, app.deps, org.scope, 'system:info-barrier-apply');
 
 describe('segments', () => {
   it('creates segments from an attribute and lists them; 409 naming the users when members would overlap', async () => {
@@ -283,7 +276,7 @@ describe('policies and apply', () => {
       status: 'Pending',
     });
 
-    await pushBarrierApplication(jobContext(), started.body.data.id);
+    await onServer(app, 'applyBarriers', org.scope, started.body.data.id);
     const [pushed] = await cloudObjects(app, tenant.externalId, 'barrier_policy_set');
     expect(pushed).toMatchObject({
       segments: expect.arrayContaining([
@@ -302,10 +295,10 @@ describe('policies and apply', () => {
     expect((await barriers('POST', '/apply', tenant)).status).toBe(409);
 
     app.clock.advance(24 * HOUR - 1);
-    await completeBarrierApplications(app.orm, app.deps);
+    await onServer(app, 'completeBarrierApplications');
     expect((await status()).body.data.status).toBe('Applying');
     app.clock.advance(1);
-    await completeBarrierApplications(app.orm, app.deps);
+    await onServer(app, 'completeBarrierApplications');
     expect((await status()).body.data).toMatchObject({
       status: 'Applied',
       appliedAt: app.clock.now().toISOString(),
@@ -313,7 +306,7 @@ describe('policies and apply', () => {
 
     const again = await barriers<ApplicationBody>('POST', '/apply', tenant);
     expect(again.status).toBe(202);
-    expect(cronItems.map((item) => item.task)).toContain('info-barrier-progress');
+    expect((await onServer(app, 'cronItems')).map((item) => item.task)).toContain('info-barrier-progress');
   });
 
   it('through GraphQL: create, list, apply and read the state; another organization gets NOT_FOUND', async () => {

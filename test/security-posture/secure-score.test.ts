@@ -1,21 +1,18 @@
-import { createJobContext } from '../../src/context.js';
 import { DAY_MS } from '../../src/core/clock.js';
-import { runApplyOperation } from '../../src/recommendations/recommendation-apply.task.js';
-import { recordSecureScores } from '../../src/secure-score/secure-score.task.js';
-import { cronItems } from '../../src/tasks.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import { createTenant, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { postureTenant } from './posture-kit.js';
-import { PortalAggregates } from '../../src/portal/portal-aggregates.js';
 import type { ItemOf } from '../helpers/api-types.js';
 
 type ScoreBody = ItemOf<'listSecureScores'>;
 
-let app: TestApp;
+// The jobs' runs (recommendation apply, the daily secure score, the portal's recount of marked tenants) and the
+// cron items are the server's (onServer). The daily job records every tenant of the shared database, as in
+// production; the file reads its own tenants' days.
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -24,7 +21,7 @@ let tenant: Tenant;
 const MAX = 71;
 
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ other: true }));
+  ({ app, org, other } = await sharedSuite({ other: true }));
   // Unmet: mfa-admin-roles (10, Identity), safe-links (6, Email), tamper-protection (5, Device).
   tenant = await postureTenant(app, org.scope, ['mfa-admin-roles', 'safe-links', 'tamper-protection']);
 });
@@ -69,7 +66,7 @@ describe('GET /api/security-vendor/secure-score', () => {
         body: { tenantIds: [tenant.id] },
       },
     );
-    await runApplyOperation(createJobContext(app.orm, app.deps, org.scope, 'test'), applied.body.data.id);
+    await onServer(app, 'applyRecommendation', org.scope, applied.body.data.id);
     expect(await scoreOf(tenant)).toMatchObject({ score: MAX - 15, maxScore: MAX });
 
     await app.request('POST', '/api/security/recommendations/tamper-protection/dismiss', {
@@ -81,15 +78,15 @@ describe('GET /api/security-vendor/secure-score', () => {
 
   it('keeps a daily history recorded by the scheduled job, oldest first, for historyDays', async () => {
     const fresh = await postureTenant(app, org.scope, ['mfa-all-users']);
-    expect(cronItems.map((item) => item.task)).toContain('secure-score-snapshot');
-    await recordSecureScores(app.orm, app.deps);
-    await recordSecureScores(app.orm, app.deps); // the same day twice: one row
+    expect((await onServer(app, 'cronItems')).map((item) => item.task)).toContain('secure-score-snapshot');
+    await onServer(app, 'recordSecureScoreDays');
+    await onServer(app, 'recordSecureScoreDays'); // the same day twice: one row
     app.clock.advance(DAY_MS);
     await app.request('POST', '/api/security/recommendations/mfa-all-users/dismiss', {
       key: org.keys.write,
       body: { tenantIds: [fresh.id], reason: 'Break-glass tenant' },
     });
-    await recordSecureScores(app.orm, app.deps);
+    await onServer(app, 'recordSecureScoreDays');
     const today = app.clock.now().toISOString().slice(0, 10);
     const yesterday = new Date(app.clock.now().getTime() - DAY_MS).toISOString().slice(0, 10);
     const { history } = await scoreOf(fresh);
@@ -139,7 +136,7 @@ describe('GET /api/security-vendor/secure-score', () => {
     // The record reads the stored score (docs/tenant-health.md): our writes marked these tenants, and the
     // one-minute job recounts marked tenants.
     const healthOf = async (t: Tenant) => {
-      await new PortalAggregates(app.orm.em.fork(), app.clock).refreshDirty();
+      await onServer(app, 'recountMarkedTenants');
       return (
         await app.request<Envelope<{ health: string }>>('GET', `/v1/tenants/${t.id}`, { key: org.keys.read })
       ).body.data.health;

@@ -1,15 +1,18 @@
-import type { AbstractSqlDriver } from '@mikro-orm/postgresql';
-import { Migration20261125090000_deleted_users } from '../../src/db/migrations/Migration20261125090000_deleted_users.js';
-import { createSku } from '../factories/licenses.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import {
+  createOrganizationWithKeys,
+  createSku,
+  createTenant,
+  createUser,
+  giveLicense,
+} from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { softDelete } from './deleted-user-kit.js';
 
-let app: TestApp;
+// A database of the file's own: the migration's backfill updates every user of the table.
+let app: RealmApp;
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await realmApp();
 });
 afterAll(() => app.stop());
 
@@ -26,12 +29,9 @@ it('the migration gives users deleted before it hadLicenses from their user.dele
   // As if deleted before the column existed.
   await app.pool.query('update users set had_licenses = false where tenant_id = $1', [tenant.id]);
 
-  const migration = new Migration20261125090000_deleted_users(
-    app.orm.em.getDriver() as unknown as AbstractSqlDriver,
-    app.orm.config,
-  );
-  await migration.up();
-  const backfill = migration.getQueries().find((query) => String(query).startsWith('update'));
+  // The statements the landed migration's `up` queues, made by the server's ORM (its driver and config).
+  const queries = await onServer(app, 'migrationQueries', 'Migration20261125090000_deleted_users');
+  const backfill = queries.find((query) => query.startsWith('update'));
   expect(backfill).toBeDefined();
   await app.pool.query(String(backfill));
 

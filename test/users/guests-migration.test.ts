@@ -1,14 +1,12 @@
-import type { AbstractSqlDriver } from '@mikro-orm/postgresql';
-import { Migration20261126090000_guests } from '../../src/db/migrations/Migration20261126090000_guests.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys, createTenant, createUser } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { createGuest } from './guest-kit.js';
 
-let app: TestApp;
+// A database of the file's own: the migration's backfills update every user of the table.
+let app: RealmApp;
 beforeAll(async () => {
-  app = await TestApp.start();
+  app = await realmApp();
 });
 afterAll(() => app.stop());
 
@@ -23,12 +21,9 @@ it('the migration gives guests synced before it an address (from the UPN), a sou
     [tenant.id],
   );
 
-  const migration = new Migration20261126090000_guests(
-    app.orm.em.getDriver() as unknown as AbstractSqlDriver,
-    app.orm.config,
-  );
-  await migration.up();
-  const backfills = migration.getQueries().filter((query) => String(query).startsWith('update'));
+  // The statements the landed migration's `up` queues, made by the server's ORM (its driver and config).
+  const queries = await onServer(app, 'migrationQueries', 'Migration20261126090000_guests');
+  const backfills = queries.filter((query) => query.startsWith('update'));
   expect(backfills).toHaveLength(2);
   for (const query of backfills) await app.pool.query(String(query));
 
