@@ -82,7 +82,8 @@ async function loadAndStartSharedServer(
   // copy into test files before, so they stay out of the files' contexts).
   const distMetadata = globalThis[Symbol.for('msp-tests.dist-metadata')];
   if (distMetadata) Object.assign(globalThis, distMetadata);
-  // graphql-js as production loads it (test/graphql-production-mode.mjs), before the app imports it.
+  // graphql-js as production loads it (its instanceOf without the realm diagnostic, as test/graphql-instance-of.cjs
+  // gives the files), before the app imports it: this realm loads graphql from node_modules, not through Jest.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
