@@ -135,6 +135,39 @@ if (!globalThis[STOP]) {
   }
 }
 
+/** Marks the formatter below, so a file's setup wraps Jest's formatter once. */
+const APP_STACKS = Symbol.for('msp-tests.app-stacks-native');
+/** Frames Jest maps back to their sources: the files it transformed for the test (test/ and src/ .ts). */
+const mappedFrame = (frame) => /\.m?ts$/.test(frame.getFileName() ?? '');
+
+/**
+ * Errors the app builds in this realm (the shared and realm servers, from dist/ and node_modules) are formatted
+ * by V8's own rule instead of Jest's source-map formatter, which Jest installs in this realm for every file
+ * (jest-runner: `sourceMapSupport.install`) and which copies every call site of every stack it formats (a fuzz of
+ * thousands of refused requests spent seconds in it; production has no such hook). A stack with a frame of a
+ * file Jest transformed (the test, its helpers, an own app's src/) still goes through Jest's, so test failures
+ * keep their mapped stacks; a server error reads dist/ paths. Jest also raises this realm's stack trace limit to
+ * 100 frames for readable test failures; the test's own realm keeps its 100, the servers here capture
+ * production's 10.
+ */
+function keepAppStacksNative() {
+  Error.stackTraceLimit = 10;
+  const jestFormat = Error.prepareStackTrace;
+  if (typeof jestFormat !== 'function' || jestFormat[APP_STACKS]) return;
+  const format = (error, frames) => {
+    if (frames.some(mappedFrame)) return jestFormat(error, frames);
+    let head;
+    try {
+      head = Error.prototype.toString.call(error);
+    } catch {
+      head = 'Error';
+    }
+    return head + frames.map((frame) => `\n    at ${frame}`).join('');
+  };
+  format[APP_STACKS] = true;
+  Error.prepareStackTrace = format;
+}
+
 export default class MspTestEnvironment extends TestEnvironment {
   /** Whether this file asked for the shared server. */
   usedSharedServer = false;
@@ -166,6 +199,11 @@ export default class MspTestEnvironment extends TestEnvironment {
 
   /** Whether this file asked for the shared live server. */
   usedSharedLiveServer = false;
+
+  async setup() {
+    await super.setup();
+    keepAppStacksNative();
+  }
 
   /** The file is over (its afterAll hooks ran): its jobs stop now, not while the next file loads. */
   async teardown() {

@@ -1,18 +1,17 @@
 import type { Page } from 'playwright-core';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import { createOrganizationWithKeys, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
 import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
-import { TestApp } from '../helpers/test-app.js';
+import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 import { commitEvent } from '../webhooks/webhook-kit.js';
 import { eventually } from '../helpers/eventually.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let browser: HeadlessBrowser;
 let tenantName: string;
 
 beforeAll(async () => {
-  [app, browser] = await Promise.all([TestApp.start(), HeadlessBrowser.launch()]);
+  [app, browser] = await Promise.all([sharedApp(), HeadlessBrowser.launch()]);
   org = await createOrganizationWithKeys(app);
   tenantName = (await createTenant(app, org.scope)).name;
 }, 90_000); // Chromium starts in a few seconds alone, longer on a loaded machine

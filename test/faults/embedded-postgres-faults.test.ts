@@ -8,7 +8,7 @@ import path from 'node:path';
 import { processAlive, readPidFile } from '../../src/db/postgres-process.js';
 import { freePort } from '../helpers/server-process.js';
 import { check, eventually } from '../helpers/eventually.js';
-import { FaultServer, health } from './fault-kit.js';
+import { FaultServer, health } from './fault-server.js';
 
 const dataDir = path.resolve('.data', `faults-embedded-${process.pid}`);
 const clusterDir = path.join(dataDir, 'pg');

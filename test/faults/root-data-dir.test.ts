@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres.js';
 import { freePort } from '../helpers/server-process.js';
-import { FaultServer } from './fault-kit.js';
+import { FaultServer } from './fault-server.js';
 
 const asRoot = process.getuid?.() === 0 ? it : it.skip;
 let closed: string;

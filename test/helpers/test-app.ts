@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
@@ -29,6 +28,7 @@ import type { DeviceActionSettings } from '../../src/devices/device-action.setti
 
 import { ApiClient } from './api-client.js';
 import { SqlCounter } from './sql-counter.js';
+import { createTestDatabase } from './test-database.js';
 
 let schemaPromise: Promise<GraphQLSchema> | null = null;
 /** Building the schema takes a while; one per test file is plenty (every server the file starts uses it). */
@@ -37,24 +37,8 @@ export function sharedSchema(): Promise<GraphQLSchema> {
   return schemaPromise;
 }
 
-function databaseUrl(database: string): string {
-  const url = new URL(process.env.TEST_DATABASE_ADMIN_URL!);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** A fresh database cloned from the migrated template: a few milliseconds, isolated from other files. */
-export async function createTestDatabase(): Promise<string> {
-  const name = `t_${randomUUID().replace(/-/g, '')}`;
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_ADMIN_URL });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}" template "${process.env.TEST_TEMPLATE_DATABASE}"`);
-  } finally {
-    await admin.end();
-  }
-  return databaseUrl(name);
-}
+// In a module of its own, so a file that only needs a database (a server process's) does not load the app.
+export { createTestDatabase };
 
 export interface TestAppOptions {
   /** Run background jobs in this process (tenant sync, ...). */

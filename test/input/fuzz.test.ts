@@ -4,11 +4,8 @@ import { restSchemaOf } from '../../rest-adapter/rest-schema.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import { buildAppSchema } from '../../src/schema.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, createUser, type OrganizationWithKeys } from '../factories/shared.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { graphqlCases, mutationFields } from './fuzz/graphql-cases.js';
 import { plausibleValues } from './fuzz/plausible.js';
 import { restCases, type RestCase } from './fuzz/rest-cases.js';
@@ -28,7 +25,7 @@ const GRAPHQL_RUNS = Number(process.env.FUZZ_GRAPHQL_RUNS ?? 2000);
 const MIN_RUNS_PER_TARGET = 10;
 const BUDGET_MS = 10 * 60_000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let audit: WriteAudit;
 let ids: string[];
@@ -37,7 +34,7 @@ let plausible: ReturnType<typeof plausibleValues>;
 
 beforeAll(async () => {
   // Unlimited rate, so thousands of requests in a minute are answered rather than throttled.
-  const suite = await startSuite({
+  const suite = await realmSuite({
     organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null },
     other: true,
     tenant: true,

@@ -5,7 +5,7 @@ import { lastLine, runCli } from '../helpers/cli.js';
 import { docCurls, runnable } from '../helpers/doc-curls.js';
 import { examplesScript, runShell as runShellAt, shellBlock } from '../helpers/doc-shell.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 /**
  * The README's first requests, run as written (bash and curl) against a started server: the `sh` blocks

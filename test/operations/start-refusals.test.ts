@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { readPidFile, processAlive } from '../../src/db/postgres-process.js';
-import { FaultServer } from '../faults/fault-kit.js';
+import { FaultServer } from '../faults/fault-server.js';
 import { freePort } from '../helpers/server-process.js';
 
 const dataDirs: string[] = [];

@@ -78,6 +78,16 @@ export class SimulatedBackupRestores {
         externalId: { $in: keys },
       });
       const storedByKey = new Map(stored.map((row) => [row.externalId, row]));
+      const placing = new Placing(request, found.resource, this.clock);
+      await placing.load(
+        em,
+        request.itemIds.flatMap((itemId) => {
+          const item = tree.get(itemId);
+          return item && !storedByKey.has(`${request.restoreKey}:${itemId}`) && !failing.has(itemId)
+            ? [item]
+            : [];
+        }),
+      );
       const results: CloudRestoreItemResult[] = [];
       for (const itemId of request.itemIds) {
         const key = `${request.restoreKey}:${itemId}`;
@@ -93,7 +103,7 @@ export class SimulatedBackupRestores {
           ? failed(itemId, 'The item is not in this snapshot')
           : failing.has(itemId)
             ? failed(itemId, 'The backup copy of this item failed its integrity check')
-            : await this.place(em, request, found.resource, item);
+            : placing.place(item);
         const record: StoredRestore = { result, applied: result.outcome === 'Restored' ? 1 : 0, requests: 1 };
         em.create(SimulatedCloudObject, {
           tenantExternalId: request.tenantExternalId,
@@ -104,6 +114,7 @@ export class SimulatedBackupRestores {
         });
         results.push(result);
       }
+      await placing.save(em);
       await em.flush();
       return results;
     });
@@ -137,69 +148,6 @@ export class SimulatedBackupRestores {
     );
   }
 
-  private async place(
-    em: EntityManager,
-    request: CloudRestoreRequest,
-    resource: ProtectedResource,
-    item: CloudBackupItemRecord,
-  ): Promise<CloudRestoreItemResult> {
-    const { target } = request;
-    if (target.kind === 'Export') {
-      return {
-        itemId: item.itemId,
-        outcome: 'Restored',
-        detail: null,
-        restoredTo: null,
-        exported: { ...item, content: `${item.itemType} "${item.name}" from ${item.path}` },
-      };
-    }
-    const place =
-      target.kind === 'Original location'
-        ? `${resource.name}/${item.path.slice(resource.name.length + 1)}`
-        : `${target.location}/${item.path.slice(resource.name.length + 1)}`;
-    const placedKey = `${place}`;
-    const placed = await em.count(SimulatedCloudObject, {
-      tenantExternalId: target.tenantExternalId,
-      kind: 'backup_placed_item',
-      externalId: placedKey,
-    });
-    const exists =
-      placed > 0 ||
-      (target.kind === 'Original location' && existsInLiveTenant(resource.resourceExternalId, item.itemId));
-    let restoredTo = place;
-    let detail: string | null = null;
-    if (exists) {
-      if (request.conflictPolicy === 'Skip') {
-        return {
-          itemId: item.itemId,
-          outcome: 'Skipped',
-          detail: 'An item with this name already exists at the target (conflict policy Skip)',
-          restoredTo: place,
-          exported: null,
-        };
-      }
-      if (request.conflictPolicy === 'Overwrite') {
-        detail = 'Replaced the existing item (conflict policy Overwrite)';
-      } else {
-        restoredTo = `${place} (restored)`;
-        detail = 'Restored beside the existing item under a new name (conflict policy Keep both)';
-      }
-    }
-    await em.upsert(
-      SimulatedCloudObject,
-      {
-        id: randomUUID(),
-        tenantExternalId: target.tenantExternalId,
-        kind: 'backup_placed_item',
-        externalId: restoredTo,
-        data: { itemId: item.itemId, restoreKey: request.restoreKey },
-        updatedAt: this.clock.now(),
-      },
-      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
-    );
-    return { itemId: item.itemId, outcome: 'Restored', detail, restoredTo, exported: null };
-  }
-
   private async fault(tenantExternalId: string): Promise<SimulatedBackupFault> {
     const row = await this.em().findOne(SimulatedCloudObject, {
       tenantExternalId,
@@ -212,4 +160,101 @@ export class SimulatedBackupRestores {
 
 function failed(itemId: string, detail: string): CloudRestoreItemResult {
   return { itemId, outcome: 'Failed', detail, restoredTo: null, exported: null };
+}
+
+/**
+ * Where a batch's items go and what is already there: the target's placed items read in one query before the
+ * batch and written in one statement after it, with the batch's own placements seen by the items after them (as
+ * one write per item would be).
+ */
+class Placing {
+  /** Target paths taken: placed before the batch (those the batch may meet) or by the batch so far. */
+  private readonly taken = new Set<string>();
+  /** The batch's placements by target path (the last write of a path wins, as an upsert per item did). */
+  private readonly placed = new Map<string, { itemId: string }>();
+
+  constructor(
+    private readonly request: CloudRestoreRequest,
+    private readonly resource: ProtectedResource,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Reads which of the places these items may take are already taken in the target. */
+  async load(em: EntityManager, items: CloudBackupItemRecord[]): Promise<void> {
+    if (this.request.target.kind === 'Export' || items.length === 0) return;
+    const places = items.flatMap((item) => [this.placeOf(item), `${this.placeOf(item)} (restored)`]);
+    const rows = await em.find(
+      SimulatedCloudObject,
+      {
+        tenantExternalId: this.request.target.tenantExternalId,
+        kind: 'backup_placed_item',
+        externalId: { $in: places },
+      },
+      { fields: ['externalId'] },
+    );
+    for (const row of rows) this.taken.add(row.externalId);
+  }
+
+  place(item: CloudBackupItemRecord): CloudRestoreItemResult {
+    const { target } = this.request;
+    if (target.kind === 'Export') {
+      return {
+        itemId: item.itemId,
+        outcome: 'Restored',
+        detail: null,
+        restoredTo: null,
+        exported: { ...item, content: `${item.itemType} "${item.name}" from ${item.path}` },
+      };
+    }
+    const place = this.placeOf(item);
+    const exists =
+      this.taken.has(place) ||
+      (target.kind === 'Original location' &&
+        existsInLiveTenant(this.resource.resourceExternalId, item.itemId));
+    let restoredTo = place;
+    let detail: string | null = null;
+    if (exists) {
+      if (this.request.conflictPolicy === 'Skip') {
+        return {
+          itemId: item.itemId,
+          outcome: 'Skipped',
+          detail: 'An item with this name already exists at the target (conflict policy Skip)',
+          restoredTo: place,
+          exported: null,
+        };
+      }
+      if (this.request.conflictPolicy === 'Overwrite') {
+        detail = 'Replaced the existing item (conflict policy Overwrite)';
+      } else {
+        restoredTo = `${place} (restored)`;
+        detail = 'Restored beside the existing item under a new name (conflict policy Keep both)';
+      }
+    }
+    this.taken.add(restoredTo);
+    this.placed.set(restoredTo, { itemId: item.itemId });
+    return { itemId: item.itemId, outcome: 'Restored', detail, restoredTo, exported: null };
+  }
+
+  /** The batch's placements, in one statement (a place taken before keeps its row, with the new item). */
+  async save(em: EntityManager): Promise<void> {
+    if (this.placed.size === 0) return;
+    await em.upsertMany(
+      SimulatedCloudObject,
+      [...this.placed].map(([externalId, { itemId }]) => ({
+        id: randomUUID(),
+        tenantExternalId: this.request.target.tenantExternalId,
+        kind: 'backup_placed_item',
+        externalId,
+        data: { itemId, restoreKey: this.request.restoreKey },
+        updatedAt: this.clock.now(),
+      })),
+      { onConflictFields: ['tenantExternalId', 'kind', 'externalId'], onConflictMergeFields: ['data'] },
+    );
+  }
+
+  private placeOf(item: CloudBackupItemRecord): string {
+    const { target } = this.request;
+    const base = target.kind === 'Original location' ? this.resource.name : target.location;
+    return `${base}/${item.path.slice(this.resource.name.length + 1)}`;
+  }
 }
