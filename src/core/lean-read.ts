@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { EXACT_TOTAL_LIMIT, pageOffset, type Page, type PageArgs } from './pagination.js';
 import type { Scope } from './scope.js';
 import { viewConstructorOf, viewPrototypeOf, type ViewColumn } from './perf/lean-view-constructor.js';
+import { runLeanStatement } from './lean-statement.js';
 
 /**
  * Read-only pages without the ORM's per-row work (entity construction, identity map, change tracking),
@@ -174,6 +175,14 @@ export async function findLeanPage<T extends object>(
     orderClause(shape, orderBy),
     args,
     extra ? `${shape.selectList}, ${extra.select}` : shape.selectList,
+    '',
+    // Prepared only when the list's plan cannot hinge on a value: a filter's selectivity (a status, a range, a
+    // search) is what a generic plan does not know, so a filtered page is planned with its values every time.
+    {
+      prepared:
+        conditions.length === 0 &&
+        !Object.values(where).some((value) => value !== null && typeof value === 'object'),
+    },
   );
   const items = rows.map((row) => {
     const view = toView<T>(shape, row);
@@ -197,17 +206,23 @@ export async function findPageRows<R extends object>(
   args: PageArgs,
   select = '*',
   alias = '',
+  /**
+   * As a named prepared statement (lean-statement.ts): for a page whose plan does not hinge on its values (the
+   * scope, a parent, the order); a filtered page is better planned with its values each time (unnamed).
+   */
+  options: { prepared?: boolean } = {},
 ): Promise<{ rows: R[]; pageInfo: Page<R>['pageInfo'] }> {
   const from = alias ? `${quote(table)} ${alias}` : quote(table);
-  const rows = await emOf(ctx)
-    .getConnection()
-    .execute<Array<R & { lean_total: string; lean_row: boolean }>>(
-      `select lean_count.lean_total, lean_page.* from ` +
-        `(select count(*) as lean_total from (select 1 from ${from} where ${filter.sql} limit ?) capped) lean_count ` +
-        `left join lateral (select true as lean_row, ${select === '*' ? `${alias || quote(table)}.*` : select} from ${from} ` +
-        `where ${filter.sql}${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
-      [...filter.params, EXACT_TOTAL_LIMIT + 1, ...filter.params, args.limit, pageOffset(args)],
-    );
+  // The count's cap is a constant of the text; the page's limit and offset are values (one statement per shape).
+  const rows = await runLeanStatement<R & { lean_total: string; lean_row: boolean }>(
+    emOf(ctx),
+    `select lean_count.lean_total, lean_page.* from ` +
+      `(select count(*) as lean_total from (select 1 from ${from} where ${filter.sql} limit ${EXACT_TOTAL_LIMIT + 1}) capped) lean_count ` +
+      `left join lateral (select true as lean_row, ${select === '*' ? `${alias || quote(table)}.*` : select} from ${from} ` +
+      `where ${filter.sql}${order ? ` order by ${order}` : ''} limit ? offset ?) lean_page on true`,
+    [...filter.params, ...filter.params, args.limit, pageOffset(args)],
+    { named: options.prepared ?? false },
+  );
   let total = rows.length > 0 ? Number(rows[0].lean_total) : 0;
   const totalEstimated = total > EXACT_TOTAL_LIMIT;
   if (totalEstimated) total = await estimatedTotal(ctx, from, filter, total);
@@ -224,12 +239,13 @@ async function estimatedTotal(
   filter: { sql: string; params: unknown[] },
   atLeast: number,
 ): Promise<number> {
-  const [explained] = await emOf(ctx)
-    .getConnection()
-    .execute<Array<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>>(
-      `explain (format json) select 1 from ${table} where ${filter.sql}`,
-      filter.params,
-    );
+  // Unnamed: a rare statement (only past EXACT_TOTAL_LIMIT), not worth a prepared statement per connection.
+  const [explained] = await runLeanStatement<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+    emOf(ctx),
+    `explain (format json) select 1 from ${table} where ${filter.sql}`,
+    filter.params,
+    { named: false },
+  );
   const planRows = explained?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0;
   return Math.max(atLeast, Math.round(planRows));
 }
@@ -246,12 +262,11 @@ export async function findLeanIn<T extends object>(
   const shape = shapeOf(emOf(ctx), entity);
   const filter = whereClause(shape, ctx.scope, {});
   const order = orderClause(shape, orderBy);
-  const rows = await emOf(ctx)
-    .getConnection()
-    .execute<Array<Record<string, unknown>>>(
-      `select ${shape.selectList} from ${quote(shape.table)} where ${filter.sql} and ${columnFor(shape, property)} in (?)` +
-        (order ? ` order by ${order}` : ''),
-      [...filter.params, [...values]],
-    );
+  const rows = await runLeanStatement<Record<string, unknown>>(
+    emOf(ctx),
+    `select ${shape.selectList} from ${quote(shape.table)} where ${filter.sql} and ${columnFor(shape, property)} in (?)` +
+      (order ? ` order by ${order}` : ''),
+    [...filter.params, [...values]],
+  );
   return rows.map((row) => toView<T>(shape, row));
 }
