@@ -1,8 +1,9 @@
-import type { EntityClass, EntityMetadata } from '@mikro-orm/core';
+import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EXACT_TOTAL_LIMIT, pageOffset, type Page, type PageArgs } from './pagination.js';
 import type { Scope } from './scope.js';
-import { viewConstructorOf, viewPrototypeOf, type ViewColumn } from './perf/lean-view-constructor.js';
+import type { LeanSelection } from './lean-selection.js';
+import { quote, selectedShape, shapeOf, type LeanShape } from './lean-shape.js';
 import { runLeanStatement } from './lean-statement.js';
 
 /**
@@ -21,50 +22,6 @@ export interface LeanRange {
 }
 export type LeanWhere<T> = Partial<Record<keyof T & string, ColumnValue | LeanRange>>;
 export type LeanOrder<T> = Partial<Record<keyof T & string, 'asc' | 'desc'>>;
-
-interface LeanShape {
-  table: string;
-  columns: ViewColumn[];
-  columnOf: Map<string, string>;
-  /** The mapped columns, quoted and comma-separated: what a page or batch selects (never `*`). */
-  selectList: string;
-  /** Builds one view from one row. */
-  toView: (row: Record<string, unknown>) => object;
-}
-
-const shapes = new WeakMap<EntityMetadata, LeanShape>();
-
-const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-
-function shapeOf(em: EntityManager, entity: EntityClass<object>): LeanShape {
-  const meta = em.getMetadata().get(entity);
-  let shape = shapes.get(meta);
-  if (!shape) {
-    const columns = meta.props
-      // Columns PostgreSQL generates (folded search keys) serve its indexes, never a view: not read at all.
-      .filter((prop) => prop.persist !== false && !prop.generated && prop.fieldNames?.length === 1)
-      .filter((prop) => prop.kind === 'scalar' || (prop.kind === 'm:1' && prop.mapToPk))
-      .map((prop) => ({
-        property: prop.name,
-        column: prop.fieldNames[0],
-        // A `date` column read into a string (a day, not an instant) stays PostgreSQL's YYYY-MM-DD text.
-        isDate: prop.runtimeType === 'Date' || /^timestamp/.test(prop.columnTypes?.[0] ?? ''),
-      }));
-    const prototype = viewPrototypeOf(
-      entity,
-      columns.map((column) => column.property),
-    );
-    shape = {
-      table: meta.tableName,
-      columns,
-      columnOf: new Map(columns.map(({ property, column }) => [property, column])),
-      selectList: columns.map(({ column }) => quote(column)).join(', '),
-      toView: viewConstructorOf(prototype, columns),
-    };
-    shapes.set(meta, shape);
-  }
-  return shape;
-}
 
 function columnFor(shape: LeanShape, property: string): string {
   const column = shape.columnOf.get(property);
@@ -161,8 +118,10 @@ export async function findLeanPage<T extends object>(
   orderBy: LeanOrder<T>,
   conditions: LeanCondition[] = [],
   extra?: LeanExtra<T>,
+  /** Only the columns of these fields (lean-selection.ts); every column without it. */
+  selection?: LeanSelection<T>,
 ): Promise<Page<T>> {
-  const shape = shapeOf(emOf(ctx), entity);
+  const shape = selectedShape(shapeOf(emOf(ctx), entity), selection);
   const filter = whereClause(shape, ctx.scope, where);
   for (const condition of conditions) {
     filter.sql += ` and (${condition.sql})`;
