@@ -7,11 +7,11 @@ import type { User } from './user.entity.js';
 
 /** The page's SKU ids in the same statement (oldest assignment first, as userLicensesLoader reads them). */
 export const HELD_SKU_IDS: LeanExtra<User> = {
-  select:
-    'array(select held.sku_id from license_assignments held where held.user_id = users.id ' +
-    'and held.organization_id = users.organization_id and held.environment = users.environment ' +
-    'order by held.assigned_at, held.sku_id) as held_sku_ids',
-  read: (user, row) => rememberHeldSkuIds(user, row.held_sku_ids as string[]),
+  // One grouped scan for the page's users, not a subquery per user (docs/benchmarks.md "eighth round").
+  overPage:
+    'select held.user_id as lean_key, array_agg(held.sku_id order by held.assigned_at, held.sku_id) as held_sku_ids ' +
+    'from license_assignments held where held.user_id in (select id from lean_page) group by held.user_id',
+  read: (user, row) => rememberHeldSkuIds(user, (row.held_sku_ids as string[] | null) ?? []),
 };
 
 /** The columns the User type's computed fields read (lean-selection.ts): a lean users page reads only these. */
