@@ -18,6 +18,13 @@ import { freePort, startChild, type ChildServer } from './children.js';
 import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadTarget } from './load.js';
+import {
+  describeHeapSummaries,
+  describeHeldObjects,
+  heapSnapshotOf,
+  summariseHeapSnapshot,
+  type HeapSummary,
+} from './heap-summary.js';
 import type { RssPoint, SamplerReport } from './mem-sampler.js';
 import { scaleData, type ScaledData } from './scale-data.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
@@ -38,6 +45,13 @@ const withBaseline = Boolean(baselineDir || baselineFlags !== undefined || basel
 const probeDir = path.join(config.dataDir, 'mem');
 // BENCH_MEM_TRACE_GC=1: every server's `--trace-gc` lines into <data>/mem/<name>-<trial>.gc.
 const traceGc = process.env.BENCH_MEM_TRACE_GC === '1';
+// BENCH_MEM_SNAPSHOT=1: a heap snapshot of every server after the load (read after its VmHWM, so the snapshot's own
+// memory is not in the peak), kept as <data>/mem/<name>-<trial>.heapsnapshot and summarised (bench/heap-summary.ts).
+// BENCH_MEM_SNAPSHOT=load: also one of this build's server in the middle of its first measured REST pass: what
+// is reachable while requests run (the objects a request holds, and anything held past its response). That
+// snapshot's own memory lands in the peak, so VmHWM means nothing in this mode.
+const snapshotDuringLoad = process.env.BENCH_MEM_SNAPSHOT === 'load';
+const snapshot = process.env.BENCH_MEM_SNAPSHOT === '1' || snapshotDuringLoad;
 rmSync(probeDir, { recursive: true, force: true });
 mkdirSync(probeDir, { recursive: true });
 const database = await openBenchDatabase(config, { onQuery: () => undefined, log });
@@ -90,7 +104,12 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
       script,
       port,
       env: { DATABASE_URL: database.url, PORT: String(port), ...env, ...probeEnv(name) },
-      nodeArgs: [...flags, ...probeArgs, ...(traceGc ? ['--trace-gc'] : [])],
+      nodeArgs: [
+        ...flags,
+        ...probeArgs,
+        ...(traceGc ? ['--trace-gc'] : []),
+        ...(snapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${probeDir}`] : []),
+      ],
       readyPath: '/health/ready',
       outputFile: traceGc ? path.join(probeDir, `${name}-${number}.gc`) : undefined,
     });
@@ -166,6 +185,22 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
     for (const server of order)
       for (const target of server.targets) {
         phase(`${label} ${server.name} ${target.name}`);
+        const during =
+          snapshotDuringLoad &&
+          server.name === 'this' &&
+          target.name === 'rest' &&
+          label.startsWith('r1@') &&
+          !prime
+            ? new Promise<void>((resolve) =>
+                setTimeout(resolve, (config.warmupSeconds + config.durationSeconds / 2) * 1000),
+              ).then(() =>
+                heapSnapshotOf(
+                  server.child.pid,
+                  probeDir,
+                  path.join(probeDir, `${server.name}-${number}-load.heapsnapshot`),
+                ),
+              )
+            : undefined;
         const result = await measure(
           target,
           prime
@@ -173,6 +208,10 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
             : { ...settings, connections },
           () => server.child.cpuMs(),
         );
+        if (during) {
+          log(`  ${server.name} during ${label} ${target.name} (reachable objects, by constructor):`);
+          for (const line of describeHeldObjects(summariseHeapSnapshot(await during))) log(`    ${line}`);
+        }
         const cpu = result.serverCpuMsPerRequest ?? NaN;
         if (!prime) cpuOf.set(server.name, [...(cpuOf.get(server.name) ?? []), cpu]);
         log(
@@ -217,6 +256,23 @@ async function trial(number: number, data: ScaledData): Promise<Map<string, numb
           : `; ${servers[0].name} ÷ this server per pass: ${base.map((value, index) => (value / cpu[index]).toFixed(2)).join(' ')}`),
     );
     log(`  by phase: ${byPhase.map(([name, point]) => `${name} ${mib(point.rss)}`).join(' | ')}`);
+  }
+  if (snapshot) {
+    const summaries = new Map<string, HeapSummary>();
+    for (const server of servers) {
+      const file = await heapSnapshotOf(
+        server.child.pid,
+        probeDir,
+        path.join(probeDir, `${server.name}-${number}.heapsnapshot`),
+      );
+      summaries.set(server.name, summariseHeapSnapshot(file));
+    }
+    const [first, second] = [
+      summaries.get('baseline') ?? summaries.get('this')!,
+      summaries.get('baseline') && summaries.get('this'),
+    ];
+    log(`heap after load${second ? ', baseline → this' : ''}:`);
+    for (const line of describeHeapSummaries(first, second)) log(`  ${line}`);
   }
   await Promise.all(servers.map((server) => server.child.stop()));
   return hwm;

@@ -1,4 +1,4 @@
-import { isCompiledQuery } from 'graphql-jit';
+import { isCompiledQuery } from '../src/core/perf/graphql-jit-serializer.js';
 import { compileLeanQuery } from '../src/core/perf/graphql-jit-leaf-arguments.js';
 import {
   coerceInputValue,
@@ -19,6 +19,7 @@ import {
 import type { Requirement } from '../src/core/permissions.js';
 import { ARGUMENT_REQUIREMENTS_EXTENSION } from '../src/core/authorize.js';
 import { operationRequirements } from '../src/http/operation-requirements.js';
+import { slimLocations } from '../src/core/slim-locations.js';
 import { TENANT_HEADER, type RouteDefinition } from './route.js';
 
 /** Where a variable's value came from, to name the right thing in an error. */
@@ -76,6 +77,8 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   const document = withEstimatedTotals(parse(definition.operation));
   const errors = validate(schema, document);
   if (errors.length > 0) throw new Error(`REST route ${where}: ${errors.map((e) => e.message).join('; ')}`);
+  // Kept for the server's life: without each location's token chain (src/core/slim-locations.ts).
+  slimLocations(document);
   const operation = getOperationAST(document);
   if (!operation) throw new Error(`REST route ${where}: the document must hold exactly one operation`);
   const fields = operation.selectionSet.selections.filter((s) => s.kind === 'Field');

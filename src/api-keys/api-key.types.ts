@@ -1,4 +1,4 @@
-import { IsOptional, Length } from 'class-validator';
+import { IsOptional, Length } from '../core/perf/class-validator-rules.js';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';

@@ -10,7 +10,8 @@ import {
   type SourceLocation,
 } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
-import { isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
+import { isCompiledQuery } from './perf/graphql-jit-serializer.js';
 import { compileLeanQuery } from './perf/graphql-jit-leaf-arguments.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];

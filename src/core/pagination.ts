@@ -1,4 +1,4 @@
-import { Max, Min } from 'class-validator';
+import { Max, Min } from './perf/class-validator-rules.js';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { groupedNumber } from './grouped-number.js';
 

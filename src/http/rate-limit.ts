@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes } from '../core/perf/rate-limiter-postgres.js';
 import { isDatabaseUnavailable } from '../core/database-outage.js';
 import { RateLimitedError } from '../core/errors.js';
 import { rateLimitRejections } from '../core/metrics.js';

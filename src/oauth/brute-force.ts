@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRes } from '../core/perf/rate-limiter-postgres.js';
 import { RATE_LIMIT_TABLE } from '../http/rate-limit.js';
 import { sha256 } from './oauth-secrets.js';
 import type { AttemptLimit } from './oauth.settings.js';

@@ -1,6 +1,6 @@
 import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { Max, Min } from 'class-validator';
+import { Max, Min } from '../core/perf/class-validator-rules.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { SecureScoreSource } from './secure-score.enums.js';
 

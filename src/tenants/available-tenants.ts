@@ -1,4 +1,4 @@
-import { IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional, Max, MaxLength, Min } from '../core/perf/class-validator-rules.js';
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';

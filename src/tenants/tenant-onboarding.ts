@@ -1,5 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { IsNotEmpty, MaxLength } from 'class-validator';
+import { IsNotEmpty, MaxLength } from '../core/perf/class-validator-rules.js';
 import { Field, InputType } from 'type-graphql';
 import { ConflictError } from '../core/errors.js';
 import type { ServiceContext } from '../core/service-context.js';

@@ -1,4 +1,4 @@
-import { Max, Min, ValidateBy } from 'class-validator';
+import { Max, Min, ValidateBy } from '../core/perf/class-validator-rules.js';
 import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';

@@ -1,4 +1,4 @@
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from '../core/perf/class-validator-rules.js';
 import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType } from 'type-graphql';
 

@@ -1,6 +1,6 @@
 import { invalid } from '../core/errors.js';
 import { parse } from 'csv-parse/sync';
-import { validate } from 'class-validator';
+import { validate } from '../core/perf/class-validator-rules.js';
 import { FORMULA_CELL_PROBLEM, isFormulaCell } from '../core/csv-formula.js';
 import type { FieldProblem } from '../core/errors.js';
 import { CreateUserInput } from '../users/user.types.js';

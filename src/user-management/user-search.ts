@@ -1,4 +1,4 @@
-import { IsOptional, MaxLength } from 'class-validator';
+import { IsOptional, MaxLength } from '../core/perf/class-validator-rules.js';
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, registerEnumType } from 'type-graphql';
 import type { Scope } from '../core/scope.js';

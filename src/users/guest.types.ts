@@ -1,4 +1,11 @@
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import {
+  IsBoolean,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+} from '../core/perf/class-validator-rules.js';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Actor } from '../actors/actor.types.js';

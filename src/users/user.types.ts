@@ -1,4 +1,11 @@
-import { IsBoolean, IsOptional, IsString, Matches, MaxLength, ValidateBy } from 'class-validator';
+import {
+  IsBoolean,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+} from '../core/perf/class-validator-rules.js';
 import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType } from 'type-graphql';
 import { AccountStatus, MfaStatus } from './user.enums.js';

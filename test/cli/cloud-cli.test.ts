@@ -1,12 +1,17 @@
 import pg from 'pg';
-import { lastLine, runCliInProcessWithEnv, runCliWithEnv, type CliResult } from '../helpers/cli.js';
+import {
+  createDemoDatabase,
+  lastLine,
+  runCliInProcessWithEnv,
+  runCliWithEnv,
+  type CliResult,
+} from '../helpers/cli.js';
 import {
   cliEnvFor,
   cloudConnectArgs,
   startGraphScenario,
   type GraphScenario,
 } from '../helpers/graph-fake.js';
-import { createTestDatabase } from '../helpers/test-app.js';
 
 /**
  * `npm run -s cli -- cloud connect | status | disconnect` against the HTTPS Graph fake: the child process trusts
@@ -22,9 +27,9 @@ const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, env, ...a
 const connectArgs = (secret: string) => cloudConnectArgs(scenario, secret);
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
+  [databaseUrl, scenario] = await Promise.all([createDemoDatabase(), startGraphScenario()]);
   env = cliEnvFor(scenario);
-  // The first command on a fresh database also seeds the demo organization.
+  // The demo organization as a fresh database's first CLI command seeds it (test/helpers/cli.ts).
   before = await runCliWithEnv(databaseUrl, env, 'cloud', 'status', '--org', 'demo');
 }, 120_000);
 afterAll(() => scenario.fake.stop());

@@ -1,6 +1,11 @@
 import pg from 'pg';
-import { lastLine, runCli, runCliInProcess } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import {
+  createDemoDatabase,
+  DEMO_DATABASE_TIMEOUT_MS,
+  lastLine,
+  runCli,
+  runCliInProcess,
+} from '../helpers/cli.js';
 
 let databaseUrl: string;
 // In this process (test/helpers/cli.ts); the first create runs the compiled CLI as a process.
@@ -21,8 +26,8 @@ async function organizationCount(): Promise<number> {
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
 beforeAll(async () => {
-  databaseUrl = await createTestDatabase();
-}, 60_000);
+  databaseUrl = await createDemoDatabase();
+}, DEMO_DATABASE_TIMEOUT_MS);
 
 describe('npm run cli -- organizations create', () => {
   it(

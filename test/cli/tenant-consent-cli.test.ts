@@ -1,6 +1,12 @@
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import {
+  createDemoDatabase,
+  DEMO_DATABASE_TIMEOUT_MS,
+  lastLine,
+  runCli,
+  runCliInProcess,
+  type CliResult,
+} from '../helpers/cli.js';
 
 /**
  * The documented step that creates a grant (docs/security-model.md "Tenant consent"): the operator plays the
@@ -15,10 +21,10 @@ const externalId = DEMO_AVAILABLE_TENANT.externalId!;
 let revoked: CliResult;
 
 beforeAll(async () => {
-  databaseUrl = await createTestDatabase();
-  // The first command on a fresh database seeds the demo organization (granting its customers).
+  databaseUrl = await createDemoDatabase();
+  // The demo organization as the CLI's first command seeds a fresh database (its customers granted).
   revoked = await runCli(databaseUrl, 'tenants', 'revoke-grant', externalId, '--org', 'demo');
-}, 90_000);
+}, DEMO_DATABASE_TIMEOUT_MS);
 
 describe('npm run cli -- tenants grant / revoke-grant', () => {
   it('revokes, refuses onboarding without a grant (saying how to get one), grants, then onboards', async () => {

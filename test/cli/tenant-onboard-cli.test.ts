@@ -5,8 +5,13 @@
  */
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli, runCliInProcess } from '../helpers/cli.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import {
+  createDemoDatabase,
+  DEMO_DATABASE_TIMEOUT_MS,
+  lastLine,
+  runCli,
+  runCliInProcess,
+} from '../helpers/cli.js';
 
 let databaseUrl: string;
 // In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
@@ -26,8 +31,8 @@ async function counts(): Promise<{ cloud: number; tenants: number }> {
 }
 
 beforeAll(async () => {
-  databaseUrl = await createTestDatabase();
-}, 60_000);
+  databaseUrl = await createDemoDatabase();
+}, DEMO_DATABASE_TIMEOUT_MS);
 
 describe('npm run cli -- tenants available / onboard --name --domain', () => {
   it('lists the demo customers with the one still to onboard', async () => {

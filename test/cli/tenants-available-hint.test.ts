@@ -1,11 +1,10 @@
-import { runCliInProcessWithEnv } from '../helpers/cli.js';
+import { createDemoDatabase, runCliInProcessWithEnv } from '../helpers/cli.js';
 import {
   cliEnvFor,
   cloudConnectArgs,
   startGraphScenario,
   type GraphScenario,
 } from '../helpers/graph-fake.js';
-import { createTestDatabase } from '../helpers/test-app.js';
 
 /**
  * `tenants available` with nothing to list says what the operator does next, as the provider has customers
@@ -18,7 +17,7 @@ let scenario: GraphScenario;
 const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createTestDatabase(), startGraphScenario()]);
+  [databaseUrl, scenario] = await Promise.all([createDemoDatabase(), startGraphScenario()]);
   expect((await cli(...cloudConnectArgs(scenario))).code).toBe(0);
 }, 120_000);
 afterAll(() => scenario.fake.stop());

@@ -11,8 +11,14 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { UserImport } from '../../src/user-management/user-import.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/tenants.js';
-import { lastLine, runCli, runCliInProcess } from '../helpers/cli.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import {
+  createDemoDatabase,
+  DEMO_DATABASE_TIMEOUT_MS,
+  lastLine,
+  runCli,
+  runCliInProcess,
+} from '../helpers/cli.js';
+import { TestApp } from '../helpers/test-app.js';
 
 let databaseUrl: string;
 let app: TestApp;
@@ -20,11 +26,11 @@ let org: OrganizationWithKeys;
 let folder: string;
 
 beforeAll(async () => {
-  databaseUrl = await createTestDatabase();
+  databaseUrl = await createDemoDatabase();
   app = await TestApp.start({ databaseUrl });
   org = await createOrganizationWithKeys(app);
   folder = await mkdtemp(path.join(tmpdir(), 'users-import-cli-'));
-}, 60_000);
+}, DEMO_DATABASE_TIMEOUT_MS);
 afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
   await app.stop();

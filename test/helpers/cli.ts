@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 
 export interface CliResult {
   code: number;
@@ -86,3 +88,61 @@ export function runNpmCli(databaseUrl: string, ...args: string[]): Promise<CliRe
 
 /** The CLI's contract: the value a script wants is alone on the last line of stdout. */
 export const lastLine = (text: string): string => text.trimEnd().split('\n').pop() ?? '';
+
+/** The run's database seeded as the CLI's first command seeds a fresh one (createDemoDatabase clones it). */
+const DEMO_TEMPLATE = 'msp_test_demo_template';
+/** The advisory lock (in the admin database) held while a file seeds DEMO_TEMPLATE or clones it. */
+const DEMO_TEMPLATE_LOCK = 2_028_007;
+
+/** A hook that calls createDemoDatabase may seed, or wait for a seed: up to a minute on the loaded machine. */
+export const DEMO_DATABASE_TIMEOUT_MS = 120_000;
+
+/**
+ * A fresh database holding the demo organization as the CLI's first command leaves a fresh database (migrated,
+ * demo seeded): a clone of one seeded once per run. The first file to ask seeds it through the CLI's program in
+ * its own process (`runCliInProcess`, so the same seed, environment and output as any CLI command's), the others
+ * wait for that under an advisory lock and clone it (a few milliseconds, where a seed costs some 3-5 s of CPU
+ * and 1 s of PostgreSQL's). For the CLI files that need the demo world but do not test the seeding itself;
+ * api-keys-cli and oauth/cli still seed a fresh database with their first command and check that it says so.
+ */
+export async function createDemoDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_ADMIN_URL });
+  await admin.connect();
+  try {
+    // Session-level: released when this client ends, also if the seed below fails.
+    await admin.query('select pg_advisory_lock($1)', [DEMO_TEMPLATE_LOCK]);
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [DEMO_TEMPLATE]);
+    if (exists.rowCount === 0) await seedDemoTemplate(admin);
+    const name = `t_${randomUUID().replace(/-/g, '')}`;
+    await admin.query(`create database "${name}" template "${DEMO_TEMPLATE}"`);
+    const url = new URL(process.env.TEST_DATABASE_ADMIN_URL!);
+    url.pathname = `/${name}`;
+    return url.toString();
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Seeds a fresh database with a CLI command, then makes it the template (renamed once complete). */
+async function seedDemoTemplate(admin: pg.Client): Promise<void> {
+  const { createTestDatabase } = await import('./test-app.js');
+  const databaseUrl = await createTestDatabase();
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const seeded = await runCliInProcess(databaseUrl, 'tenants', 'list', '--org', 'demo');
+  if (seeded.code !== 0 || !seeded.stderr.includes('Seeded the demo organization'))
+    throw new Error(`The demo template was not seeded (exit ${seeded.code}): ${seeded.stderr}`);
+  // A renamed (and cloned) database has no sessions: the command closed its pools; one still closing is ended.
+  for (let attempt = 1; ; attempt++) {
+    await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [name],
+    );
+    try {
+      await admin.query(`alter database "${name}" rename to "${DEMO_TEMPLATE}"`);
+      return;
+    } catch (error) {
+      if (attempt === 20) throw error; // "being accessed by other users" that long is not a closing session
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}

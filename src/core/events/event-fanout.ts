@@ -23,8 +23,16 @@ export interface OutboxSubscriber<Read = unknown> {
   /**
    * Acts on the event with the event's own EntityManager, in its transaction: what it writes commits with the
    * change or not at all. `read` is the value of its subquery. Returns how many rows it wrote (deliveries).
+   * What it reads there is what the caller flushed before recording, not its pending ORM changes (record-event.ts
+   * writes the event row by itself).
    */
   onEvent(em: EntityManager, scope: Scope, event: DomainEvent, clock: Clock, read: Read): Promise<number>;
+}
+
+/** The event row's own INSERT (`?` placeholders) and its parameters, for the fan-out to run first (record-event.ts). */
+export interface EventInsert {
+  sql: string;
+  params: unknown[];
 }
 
 /** What the fan-out needs from the process (AppDeps has it). */
@@ -43,20 +51,29 @@ export interface OutboxDeps {
  * they reach neither subscribers nor any outbox subscriber (a `*` webhook would match them), even if emitted
  * through recordEvent. Their sender writes the event row and that one webhook's delivery itself
  * (WebhookService.sendTest). Returns what each subscriber wrote, by name.
+ *
+ * `recording`: the event row's INSERT, not yet run, made the first part of the NOTIFY's statement (recordEvent
+ * in a transaction), so recording and announcing an event is one round trip.
  */
 export async function fanOutEvent(
   em: EntityManager,
   scope: Scope,
   event: DomainEvent,
   deps: OutboxDeps,
+  recording?: EventInsert,
 ): Promise<Record<string, number>> {
   const written: Record<string, number> = {};
-  if (WEBHOOK_ONLY_KINDS.has(event.kind)) return written;
+  if (WEBHOOK_ONLY_KINDS.has(event.kind)) {
+    if (recording) await em.execute(recording.sql, recording.params);
+    return written;
+  }
   const reads = deps.outboxSubscribers.map((subscriber) => subscriber.read?.(scope, event));
   const columns = reads.map((read, index) => (read ? `, (${read.sql}) as "read_${index}"` : '')).join('');
+  // A data-modifying WITH runs exactly once whether or not the select reads it; the subscribers' reads do not
+  // need the new row (their later statements, the deliveries' foreign key, see it).
   const [row] = await em.execute<Array<Record<string, unknown>>>(
-    `select pg_notify(?, ?) as notified${columns}`,
-    [EVENTS_CHANNEL, event.id, ...reads.flatMap((read) => read?.params ?? [])],
+    `${recording ? `with recorded as (${recording.sql}) ` : ''}select pg_notify(?, ?) as notified${columns}`,
+    [...(recording?.params ?? []), EVENTS_CHANNEL, event.id, ...reads.flatMap((read) => read?.params ?? [])],
   );
   for (const [index, subscriber] of deps.outboxSubscribers.entries()) {
     written[subscriber.name] = await subscriber.onEvent(em, scope, event, deps.clock, row[`read_${index}`]);

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { DomainEvent, type EventSeverity } from './domain-event.entity.js';
-import { fanOutEvent, type OutboxDeps } from './event-fanout.js';
+import { fanOutEvent, type EventInsert, type OutboxDeps } from './event-fanout.js';
 
 export interface EventTenant {
   id: string;
@@ -45,6 +45,15 @@ export function actionUrlOf(publicUrl: string, actionPath: string): string {
 /**
  * Writes the outbox row only: no NOTIFY (subscribers) and no fan-out (webhooks). For events addressed
  * to one recipient, such as a webhook's test ping, whose sender delivers them itself.
+ *
+ * Inside a transaction the row is its own INSERT in it (`em.insert`: the unit of work is neither flushed nor
+ * told), so recording an event costs one statement however many entities the caller's EntityManager holds
+ * (a tenant sync's fork holds hundreds, and a flush compares every one of them). The caller's pending changes
+ * are not written by it: they commit with the transaction (which flushes them at its end) or not at all, and
+ * the event with them. Nothing between the event and the commit reads them (the fan-out reads the webhooks
+ * table; subscribers and deliveries run after the commit); a caller whose later raw SQL needs them flushes
+ * first, as every caller does today (docs/decisions.md "Recording an event"). Outside a transaction the row
+ * is flushed with the caller's pending changes, as one transaction, so the event still exists only with them.
  */
 export async function writeEventRow(
   em: EntityManager,
@@ -53,6 +62,18 @@ export async function writeEventRow(
   publicUrl: string,
   event: NewEvent,
 ): Promise<DomainEvent> {
+  const row = eventRowOf(scope, clock, publicUrl, event);
+  if (em.isInTransaction()) {
+    await em.insert(row);
+  } else {
+    em.persist(row);
+    await em.flush();
+  }
+  return row;
+}
+
+/** The outbox row of `event`, not written. */
+function eventRowOf(scope: Scope, clock: Clock, publicUrl: string, event: NewEvent): DomainEvent {
   const occurredAt = clock.now();
   const row = new DomainEvent(scope, {
     kind: event.kind,
@@ -70,9 +91,29 @@ export async function writeEventRow(
     timestamp: occurredAt.toISOString(),
     actionUrl: actionUrlOf(publicUrl, event.actionPath),
   };
-  em.persist(row);
-  await em.flush();
   return row;
+}
+
+/**
+ * The row's INSERT as SQL: every column of DomainEvent (a column added there is added here; the event tests
+ * read the rows back). The time goes as its ISO text, the same instant as the payload's `timestamp`.
+ */
+function eventInsertOf(row: DomainEvent): EventInsert {
+  return {
+    sql: `insert into domain_events
+            (id, organization_id, environment, kind, severity, tenant_id, payload, occurred_at)
+          values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)`,
+    params: [
+      row.id,
+      row.organizationId,
+      row.environment,
+      row.kind,
+      row.severity,
+      row.tenantId,
+      JSON.stringify(row.payload),
+      row.occurredAt.toISOString(),
+    ],
+  };
 }
 
 /**
@@ -87,7 +128,14 @@ export async function recordEvent(
   deps: EventDeps,
   event: NewEvent,
 ): Promise<DomainEvent> {
-  const row = await writeEventRow(em, scope, deps.clock, deps.publicUrl, event);
-  await fanOutEvent(em, scope, row, deps);
+  if (!em.isInTransaction()) {
+    const written = await writeEventRow(em, scope, deps.clock, deps.publicUrl, event);
+    await fanOutEvent(em, scope, written, deps);
+    return written;
+  }
+  // In a transaction (every caller): the row's INSERT and the NOTIFY in one statement (writeEventRow says why
+  // the caller's unit of work is not flushed).
+  const row = eventRowOf(scope, deps.clock, deps.publicUrl, event);
+  await fanOutEvent(em, scope, row, deps, eventInsertOf(row));
   return row;
 }

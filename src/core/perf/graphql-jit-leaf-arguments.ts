@@ -22,7 +22,8 @@
  */
 import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
-import { compileQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
+import { compileQuery } from './graphql-jit-serializer.js';
 
 /** A list index of a path template: the `index`-th list index the generated code passes along. */
 class ParentIndex {

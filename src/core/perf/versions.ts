@@ -80,6 +80,27 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/perf-tricks.test.ts, test/http/graphql-errors.test.ts',
   },
   {
+    name: 'class-validator’s rules taken from their own files, without its index (libphonenumber-js, validator.js)',
+    file: 'class-validator-rules.ts',
+    library: 'class-validator',
+    version: '0.15.1',
+    verifiedBy: 'test/structure/lazy-modules.test.ts, test/input',
+  },
+  {
+    name: 'rate-limiter-flexible’s PostgreSQL store taken from its own file, without the other stores',
+    file: 'rate-limiter-postgres.ts',
+    library: 'rate-limiter-flexible',
+    version: '11.4.0',
+    verifiedBy: 'test/structure/lazy-modules.test.ts, test/rate-limit',
+  },
+  {
+    name: 'graphql-jit’s fast-json-stringify (and ajv) loaded on its first call, not with graphql-jit',
+    file: 'graphql-jit-serializer.ts',
+    library: 'graphql-jit',
+    version: '0.8.9',
+    verifiedBy: 'test/structure/lazy-modules.test.ts',
+  },
+  {
     name: 'the REST dispatch table matches paths with the router’s own route layers',
     file: 'express-route-layers.ts',
     library: 'router',

@@ -1,4 +1,5 @@
-import { validate, type ValidationError } from 'class-validator';
+import type { ValidationError } from 'class-validator';
+import { validate } from '../../core/perf/class-validator-rules.js';
 import {
   coerceInputValue,
   isInputObjectType,
