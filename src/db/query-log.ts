@@ -11,6 +11,11 @@ export class QueryLog {
   private recording = true;
   /** Row-level security settings applied to a reserved connection, counted apart from the statements. */
   sessionSettings = 0;
+  /**
+   * Lean reads as sent (`$n` text and values, core/lean-statement.ts), beside their `[query]` line with the
+   * values inlined: not counted again; the plan tests take PostgreSQL's generic plan of them.
+   */
+  leanStatements: Array<{ text: string; values: unknown[]; named: boolean }> = [];
 
   /**
    * @param ignored statements left out of the count (a cache refill that depends on wall time, not on the
@@ -29,6 +34,17 @@ export class QueryLog {
       this.sessionSettings++;
       return;
     }
+    const lean = message.indexOf('[lean-statement] ');
+    if (lean !== -1) {
+      this.leanStatements.push(
+        JSON.parse(message.slice(lean + 17).replace(/\x1b\[[0-9;]*m/g, '')) as {
+          text: string;
+          values: unknown[];
+          named: boolean;
+        },
+      );
+      return;
+    }
     if (this.options.ignored?.test(message)) return;
     if (message.includes('[query]') || /^\s*(select|insert|update|delete|with|begin|commit)/i.test(message))
       this.statements.push(message.replace(/\x1b\[[0-9;]*m/g, '')); // the logger colours its output
@@ -37,6 +53,7 @@ export class QueryLog {
   reset(): void {
     this.statements = [];
     this.sessionSettings = 0;
+    this.leanStatements = [];
   }
 
   /** The statements recorded since the last reset. */

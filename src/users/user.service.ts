@@ -32,7 +32,7 @@ import {
   validManager,
 } from './user.rules.js';
 import { markDeleted } from './user-soft-delete.js';
-import { rememberHeldSkuIds } from './user.loaders.js';
+import { HELD_SKU_IDS, USER_COMPUTED_FIELDS } from './user-list-columns.js';
 import { assertKeepsPrivilegedMfa, assertMayActOnPrivileged } from './privileged-account.js';
 
 /**
@@ -62,7 +62,12 @@ export class UserService {
    * the same statement, the SKU ids each holds (oldest assignment first, as userLicensesLoader reads them),
    * remembered on each view (`userLicenses`): the list answers in one round trip instead of two (issue #11).
    */
-  async listWithLicenses(tenantId: string, page: PageArgs): Promise<Page<User>> {
+  async listWithLicenses(
+    tenantId: string,
+    page: PageArgs,
+    /** The fields asked of each user (selectedItemFields): only their columns are read; all without it. */
+    fields?: ReadonlySet<string>,
+  ): Promise<Page<User>> {
     const users = await findLeanPage(
       this.ctx,
       User,
@@ -70,13 +75,9 @@ export class UserService {
       page,
       { createdAt: 'desc', id: 'desc' },
       [],
-      {
-        select:
-          'array(select held.sku_id from license_assignments held where held.user_id = users.id ' +
-          'and held.organization_id = users.organization_id and held.environment = users.environment ' +
-          'order by held.assigned_at, held.sku_id) as held_sku_ids',
-        read: (user, row) => rememberHeldSkuIds(user, row.held_sku_ids as string[]),
-      },
+      // The SKU ids only when asked (a selection without `licenses` spares the subquery).
+      fields && !fields.has('licenses') ? undefined : HELD_SKU_IDS,
+      { fields, computed: USER_COMPUTED_FIELDS },
     );
     // Rows prove the tenant is the caller's; only an empty page needs to tell "no users" from "no tenant".
     if (users.items.length === 0) await this.tenant(tenantId);

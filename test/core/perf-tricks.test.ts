@@ -6,7 +6,8 @@ import {
   GraphQLString,
   type GraphQLInputType,
 } from 'graphql';
-import { PostgresDriver, type PostgresPool } from 'kysely';
+import { Kysely, PostgresDialect, PostgresDriver, type PostgresPool } from 'kysely';
+import { executeStatement } from '../../src/core/perf/kysely-named-statement.js';
 import { fieldOfCoercionMessage } from '../../src/core/perf/graphql-coercion-messages.js';
 import { releaseReservedConnection } from '../../src/core/perf/kysely-release-connection.js';
 import {
@@ -60,8 +61,9 @@ describe('library versions of the tricks in src/core/perf', () => {
     );
     expect(message).toContain('reads its internals as of 0.29.6');
     expect(message).toContain('test/rls/session-settings-failure.test.ts');
-    // Only the trick concerned.
-    expect(message.split('\n- ')).toHaveLength(2);
+    expect(message).toContain('src/core/perf/kysely-named-statement.ts');
+    // Only the tricks concerned (the two on Kysely).
+    expect(message.split('\n- ')).toHaveLength(3);
   });
 
   it('names a library that is not installed', () => {
@@ -90,6 +92,20 @@ describe('the tricks hold on the installed libraries', () => {
     const connection = await driver.acquireConnection();
     releaseReservedConnection(connection);
     expect(released).toBe(1);
+  });
+
+  it('Kysely: a compiled query’s `sql` reaches pg’s client.query as given (a named statement’s config)', async () => {
+    const calls: unknown[][] = [];
+    const client = {
+      query: async (...args: unknown[]) => (calls.push(args), { rows: [{ one: 1 }], command: 'SELECT' }),
+      release: () => undefined,
+    };
+    const pool = { connect: async () => client, end: async () => undefined } as unknown as PostgresPool;
+    const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    const result = await executeStatement(kysely, { name: 'lean_x', text: 'select $1::int as one' }, [1]);
+    expect(result.rows).toEqual([{ one: 1 }]);
+    expect(calls).toEqual([[{ name: 'lean_x', text: 'select $1::int as one' }, [1]]]);
+    await kysely.destroy();
   });
 
   it('graphql-js: the coercion messages of a missing and an unknown input field name the field', () => {

@@ -44,6 +44,11 @@ export interface PageBudget {
   mayBeEmpty?: true;
   /** Tables none of the request's statements may read (a list served by stored counts instead of its rows). */
   untouched?: readonly string[];
+  /**
+   * Also plan the lean reads as sent (`$n` text, named prepared statements: src/core/lean-statement.ts) under
+   * PostgreSQL's generic plan, which a prepared statement may switch to after five executions.
+   */
+  generic?: true;
 }
 
 const SCAN_NODE = /Scan$/;
@@ -202,9 +207,65 @@ export async function expectListReadsItsPage(
     for (const problem of planProblems(plan, budget, statement))
       problems.push(`${problem}\n    in: ${statement.slice(0, 300)}`);
   }
+  if (budget.generic) {
+    const prepared = app.sql.leanStatements.filter((statement) => statement.named);
+    expect(prepared.length).toBeGreaterThan(0);
+    for (const statement of prepared) {
+      const plan = await explainGenericPlan(app, statement, budget.session);
+      for (const problem of planProblems(plan, budget, statement.text))
+        problems.push(`${problem}\n    in the generic plan of: ${statement.text.slice(0, 300)}`);
+    }
+  }
   // A plan over no rows proves nothing (e.g. a session naming the wrong organization sees an empty table).
   if (!budget.mayBeEmpty) expect(rowsReturned).toBeGreaterThan(0);
   expect(problems).toEqual([]);
+}
+
+/** A value as an untyped SQL literal (PostgreSQL casts it to the parameter's type), arrays as array literals. */
+function literalOf(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  const element = (item: unknown) =>
+    item === null ? 'NULL' : `"${String(item).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const text = Array.isArray(value)
+    ? `{${value.map(element).join(',')}}`
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/**
+ * A lean read as sent (`$n` text and its values, recorded by the SQL counter), run under EXPLAIN ANALYZE with
+ * PostgreSQL's generic plan forced (`plan_cache_mode`): the plan a named prepared statement may settle on, which
+ * knows the values only at execution (limit, offset, tenant). As the request ran it when `session` is given.
+ */
+export async function explainGenericPlan(
+  app: TestServer,
+  statement: { text: string; values: readonly unknown[] },
+  session?: Scope,
+): Promise<PlanNode> {
+  const client = await app.pool.connect();
+  try {
+    await client.query('begin read only');
+    if (session)
+      await client.query(
+        `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
+                set_config('role', $3, true)`,
+        [session.organizationId, session.environment, DEFAULT_APP_DATABASE_ROLE],
+      );
+    await client.query('set local plan_cache_mode = force_generic_plan');
+    await client.query(`prepare lean_generic_plan as ${statement.text}`);
+    const args = statement.values.map(literalOf).join(', ');
+    const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+      `explain (analyze, format json) execute lean_generic_plan${args ? `(${args})` : ''}`,
+    );
+    return result.rows[0]['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('rollback');
+    // PREPARE is not transactional. Only this one: the pool's other prepared statements (the rate limiter's) stay.
+    await client.query('deallocate lean_generic_plan').catch(() => undefined);
+    client.release();
+  }
 }
 
 /**
@@ -277,6 +338,8 @@ export async function expectPagesReadTheirRows(
   caller: { key: string; scope?: Scope },
   limit = 25,
   pages: readonly number[] = [1, 3],
+  /** Also the generic plans of its lean reads (PageBudget.generic). */
+  generic?: true,
 ): Promise<void> {
   for (const page of pages) {
     const paged = `${path}${path.includes('?') ? '&' : '?'}limit=${limit}&page=${page}`;
@@ -284,6 +347,7 @@ export async function expectPagesReadTheirRows(
       limit,
       offset: (page - 1) * limit,
       session: caller.scope,
+      ...(generic ? { generic } : {}),
     });
   }
 }

@@ -48,6 +48,34 @@ export function viewPrototypeOf(entityClass: EntityClass<object>, properties: st
   return view;
 }
 
+/**
+ * The prototype of a view built from some of the columns (a pruned page, core/lean-selection.ts): the columns
+ * read as in viewPrototypeOf, every other mapped property an accessor that throws, so code that needs a column
+ * the selection did not declare fails loudly instead of reading `undefined` (and an assignment to one throws in
+ * strict code, having no setter).
+ */
+export function prunedViewPrototypeOf(
+  entityClass: EntityClass<object>,
+  read: string[],
+  notRead: string[],
+  table: string,
+): object {
+  const view = viewPrototypeOf(entityClass, read);
+  for (const property of notRead) {
+    Object.defineProperty(view, property, {
+      get() {
+        throw new Error(
+          `${table}: "${property}" was not read for this lean view (declare the columns a computed field reads ` +
+            'in its LeanSelection, core/lean-selection.ts)',
+        );
+      },
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return view;
+}
+
 type ViewConstructor = new (row: Record<string, unknown>) => object;
 
 /** A function that copies the columns of a row into a new view over `prototype`, in one fixed order. */

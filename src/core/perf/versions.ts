@@ -51,6 +51,14 @@ export const PERF_TRICKS: readonly PerfTrick[] = [
     verifiedBy: 'test/core/perf-tricks.test.ts, test/rls/session-settings-failure.test.ts',
   },
   {
+    name: 'lean reads sent as named prepared statements: a pg query config passed through Kysely’s compiled query',
+    file: 'kysely-named-statement.ts',
+    library: 'kysely',
+    version: '0.29.6',
+    loadedBy: '@mikro-orm/postgresql',
+    verifiedBy: 'test/core/perf-tricks.test.ts, test/perf/lean-statements.test.ts',
+  },
+  {
     name: 'lean views built by a generated constructor over a prototype that shadows MikroORM’s accessors',
     file: 'lean-view-constructor.ts',
     library: '@mikro-orm/core',
