@@ -256,7 +256,7 @@ try {
     const profileArgs = ['--cpu-prof', '--cpu-prof-interval', '250', '--cpu-prof-dir', directory];
     // `floor`: the same profile of the floor, to tell what every Node server pays from what is ours.
     const server = profiled === 'floor' ? await startFloor(profileArgs) : await product(DIST, profileArgs);
-    await measure(
+    const profiledPass = await measure(
       profiled === 'rest'
         ? rest(server)
         : profiled === 'graphql'
@@ -267,7 +267,10 @@ try {
 
     await server.stop();
     const summary = summariseNewestProfile(directory);
-    console.log(`\nprofile of a ${profiled} pass (${summary.file}), busy ${summary.totalMs} ms`);
+    console.log(
+      `\nprofile of a ${profiled} pass (${summary.file}), busy ${summary.totalMs} ms; measured pass ` +
+        `${profiledPass.requests} requests, CPU ${profiledPass.serverCpuMsPerRequest} ms/req`,
+    );
     for (const entry of [...summary.byModule, ...summary.byFunction])
       console.log(`${entry.percent.toFixed(1).padStart(5)}%  ${entry.name}`);
     // The measured pass: the profile's last seconds (it also covers start-up and the warm-up).

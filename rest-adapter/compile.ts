@@ -15,12 +15,14 @@ import {
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { Requirement } from '../src/core/permissions.js';
 import { ARGUMENT_REQUIREMENTS_EXTENSION } from '../src/core/authorize.js';
 import { operationRequirements } from '../src/http/operation-requirements.js';
 import { slimLocations } from '../src/core/slim-locations.js';
 import { TENANT_HEADER, type RouteDefinition } from './route.js';
+import { planLeanRun } from './lean-run.js';
 
 /** Where a variable's value came from, to name the right thing in an error. */
 export interface VariableSource {
@@ -72,7 +74,11 @@ export function withEstimatedTotals(document: DocumentNode): DocumentNode {
  * Parses and validates a route's document against the schema at start-up, so a route that does
  * not fit the schema stops the server (and the route-table test) rather than failing a client.
  */
-export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema): CompiledRoute {
+export function compileRoute(
+  definition: RouteDefinition,
+  schema: GraphQLSchema,
+  { leanRuns = true }: { leanRuns?: boolean } = {},
+): CompiledRoute {
   const where = `${definition.method} ${definition.path}`;
   const document = withEstimatedTotals(parse(definition.operation));
   const errors = validate(schema, document);
@@ -117,7 +123,7 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
   // would otherwise wait for before answering (issue #11 item 6); the document is validated above either way.
   let compiled: CompiledRoute['run'] | undefined;
   const run: CompiledRoute['run'] = (context, variableValues) => {
-    compiled ??= jitRunner(schema, document);
+    compiled ??= runnerOf(schema, document, operation, leanRuns);
     return compiled(context, variableValues);
   };
   const requirements = operationRequirements(schema, operation);
@@ -141,6 +147,18 @@ export function compileRoute(definition: RouteDefinition, schema: GraphQLSchema)
     requirementsFor,
     run,
   };
+}
+
+/** graphql-jit's runner, behind the route's planned run when its document has one (./lean-run.ts). */
+function runnerOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  leanRuns: boolean,
+): CompiledRoute['run'] {
+  const jit = jitRunner(schema, document);
+  const lean = leanRuns ? planLeanRun(schema, document, operation) : null;
+  return lean ? (context, variables) => lean(context, variables, () => jit(context, variables)) : jit;
 }
 
 function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {

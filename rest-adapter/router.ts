@@ -23,6 +23,8 @@ export interface RestRouterDeps {
    * file and call a few of its 125 routes; test/rest/route-table.test.ts compiles every route at once.
    */
   compileRoutes?: 'at-start' | 'on-first-request';
+  /** false: every route's document runs through graphql-jit, none through its plan (./lean-run.ts; for a test). */
+  leanRuns?: boolean;
 }
 
 /** The text/csv body parser of the routes that take one (`csvBody`), with body-parser's errors as 400s. */
@@ -65,12 +67,14 @@ export function restRouter(
   const handlerDeps = { schema: restSchema, contextFor: deps.contextFor, logError: deps.logError };
   // Compiled against the REST copy, so variables are checked with the SPEC enum spellings too.
   const compiled =
-    deps.compileRoutes === 'on-first-request' ? [] : routes.map((route) => compileRoute(route, restSchema));
+    deps.compileRoutes === 'on-first-request'
+      ? []
+      : routes.map((route) => compileRoute(route, restSchema, { leanRuns: deps.leanRuns }));
   const handlerOf = (definition: RouteDefinition, index: number): RequestHandler => {
     if (deps.compileRoutes !== 'on-first-request') return restHandler(compiled[index], handlerDeps);
     let handler: RequestHandler | undefined;
     return (req, res, next) => {
-      handler ??= restHandler(compileRoute(definition, restSchema), handlerDeps);
+      handler ??= restHandler(compileRoute(definition, restSchema, { leanRuns: deps.leanRuns }), handlerDeps);
       return handler(req, res, next);
     };
   };

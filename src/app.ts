@@ -73,6 +73,8 @@ export interface AppOptions extends AppDeps {
   graphqlStackTraces?: boolean;
   /** REST reads through the dispatch table (rest-adapter/dispatch.ts; default true); false: Express's routers only. */
   restDispatch?: boolean;
+  /** REST reads through their document's plan where it has one (rest-adapter/lean-run.ts; default true); false: graphql-jit only. */
+  restLeanRuns?: boolean;
 }
 
 export interface App {
@@ -153,18 +155,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   );
   app.use(httpMetricsMiddleware());
   sampleDatabase('api', options.pool);
-  app.use(metricsRouter(options.metricsToken));
-  // The self-hosted GraphiQL page and its assets: static files that execute nothing by themselves.
-  app.use(graphiqlRouter());
-
-  app.get('/', homePage);
-  app.get('/health/live', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
-  // GET /openapi.json and the API reference at /docs (docs/openapi.md): public, they describe the API only.
-  app.use(openApiRouter(options.schema, options.publicUrl, ROUTE_MOUNTS));
-
   // Every API request: who is calling, count it (headers even on a 401), refuse if unknown, refuse a URL over
   // MAX_URL_LENGTH, then parse the body.
   const guard = express.Router();
@@ -200,6 +190,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     contextFor,
     logError,
     compileRoutes: options.compileRestRoutes,
+    leanRuns: options.restLeanRuns,
   };
   const versioned = restRouter(VERSIONED_ROUTES, routerDeps);
   const features = restRouter(FEATURE_ROUTES, routerDeps);
@@ -217,6 +208,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     ];
     app.use(restDispatch(mounts, [...guardSteps, ...restBody]));
   }
+  // After the dispatch table: none of these paths is under a REST mount, and a REST read no longer walks their
+  // routers and routes first (issue #31, eighth round: docs/benchmarks.md).
+  app.use(metricsRouter(options.metricsToken));
+  // The self-hosted GraphiQL page and its assets: static files that execute nothing by themselves.
+  app.use(graphiqlRouter());
+
+  app.get('/', homePage);
+  app.get('/health/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/health/ready', readinessHandler(options.pool, options.isReady));
+  // GET /openapi.json and the API reference at /docs (docs/openapi.md): public, they describe the API only.
+  app.use(openApiRouter(options.schema, options.publicUrl, ROUTE_MOUNTS));
+
   app.use('/v1/api', guard, restBody, features.router, notFound);
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);

@@ -84,6 +84,8 @@ export interface TestAppOptions {
   deviceActions?: Partial<DeviceActionSettings>;
   /** false: REST reads through Express's routers only, not the dispatch table (test/rest/dispatch.test.ts). */
   restDispatch?: boolean;
+  /** false: REST reads through graphql-jit only, not their documents' plans (rest-adapter/lean-run.ts). */
+  restLeanRuns?: boolean;
 }
 
 export type { ApiResponse, RequestOptions } from './api-client.js';
@@ -187,6 +189,7 @@ export class TestApp extends ApiClient {
       // (about 0.2 s of each file under Jest); test/rest/route-table.test.ts compiles every route.
       compileRestRoutes: 'on-first-request',
       restDispatch: options.restDispatch,
+      restLeanRuns: options.restLeanRuns,
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     const { port } = app.server.address() as AddressInfo;

@@ -5,6 +5,9 @@
  * rate-limit count) and the body's bytes must be the same, and so must the request-log line (but the duration and
  * the request id), over every REST read route under each of its mounts and the cases around them (refusals, bad
  * input, errors, spellings the table leaves to Express).
+ * The server without the table also runs every document through graphql-jit (`restLeanRuns: false`), the other
+ * through the document's plan where it has one (rest-adapter/lean-run.ts): the same comparison proves the plans give
+ * the same bytes.
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
@@ -13,6 +16,7 @@ import type { RequestLogFields } from '../../src/http/request-log.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
+import { leanRunCounts } from '../../rest-adapter/lean-run.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { createSku, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
@@ -53,6 +57,7 @@ beforeAll(async () => {
   express = await TestApp.start({
     databaseUrl: dispatched.databaseUrl,
     restDispatch: false,
+    restLeanRuns: false,
     logger: expressLog.logger,
   });
   const sku = await createSku(dispatched, tenant, { skuPartNumber: 'DISPATCH_E3', total: 5 });
@@ -135,6 +140,7 @@ it('answers every REST read route under each mount the same way, the table takin
   ];
   const statuses = new Set<number>();
   let routes = 0;
+  const lean = leanRunCounts();
   for (const [mount, table] of mounts) {
     for (const route of reads(table)) {
       const headers: Record<string, string> = { authorization: `Bearer ${org.keys.admin}` };
@@ -149,12 +155,16 @@ it('answers every REST read route under each mount the same way, the table takin
     }
   }
   expect(routes).toBeGreaterThan(60);
+  // Most documents have a plan, and none of these answers needed graphql-jit after all.
+  expect(leanRunCounts().answered - lean.answered).toBeGreaterThan(80);
+  expect(leanRunCounts().handedBack).toBe(lean.handedBack);
   expect(statuses).toContain(200);
   expect(statuses).toContain(404);
 }, 180_000); // some 300 requests: ~10 s on a quiet machine
 
 it('gives the users list the same bytes with pages, licenses and query parameters', async () => {
   const auth = { authorization: `Bearer ${org.keys.read}` };
+  const before = leanRunCounts();
   for (const query of ['', '?limit=2', '?limit=2&page=2', '?page=1&limit=100']) {
     const { answer, taken } = await bothWays(`/v1/tenants/${tenant.id}/users${query}`, auth);
     expect({ status: answer.status, taken }).toEqual({ status: 200, taken: true });
@@ -162,6 +172,15 @@ it('gives the users list the same bytes with pages, licenses and query parameter
   const { answer } = await bothWays(`/v1/tenants/${tenant.id}/users/${userId}`, auth);
   expect(answer.status).toBe(200);
   expect(answer.log?.route).toBe('/v1/tenants/:id/users/:userId');
+  // Both documents have a plan, and every answer came from it (none handed back to graphql-jit).
+  const after = leanRunCounts();
+  expect({
+    answered: after.answered - before.answered,
+    handedBack: after.handedBack - before.handedBack,
+  }).toEqual({
+    answered: 5,
+    handedBack: 0,
+  });
 });
 
 it('answers refusals, bad input and errors the same way', async () => {

@@ -28,6 +28,21 @@ type Method = (...args: unknown[]) => unknown;
 /** The field resolvers called directly, as `Type.field` (for the test). */
 export const directFieldResolvers: string[] = [];
 
+/** What a direct call answers for a parent that is not an instance of the object type (the resolver must run). */
+export const DIRECT_MISS: unique symbol = Symbol('not a direct call');
+
+type DirectCall = (root: unknown, context: unknown) => unknown;
+const directCalls = new WeakMap<GraphQLFieldResolver<unknown, unknown>, DirectCall>();
+
+/**
+ * The method behind a field's resolver when it is one of those called directly: it needs neither arguments nor a
+ * resolve info, so REST's planned runs (rest-adapter/lean-run.ts) call it without building them; `DIRECT_MISS` for a
+ * parent type-graphql would convert first.
+ */
+export function directCallOf(resolve: GraphQLFieldResolver<unknown, unknown>): DirectCall | undefined {
+  return directCalls.get(resolve);
+}
+
 /** The parameter kinds in order when a field resolver takes only `@Root()` and `@Ctx()`, else null. */
 function plainParameters(metadata: FieldResolverMetadata): Array<'root' | 'context'> | null {
   const params = [...(metadata.params ?? [])].sort((a, b) => a.index - b.index);
@@ -61,14 +76,19 @@ export function callFieldResolversDirectly(schema: GraphQLSchema): void {
     if (typeof method !== 'function') continue;
     const RootClass = objectClass as abstract new (...args: never[]) => unknown;
     const [first, second] = kinds;
-    field.resolve = (root, args, context, info) => {
-      // type-graphql would convert a parent of another class first: left to it.
-      if (!(root instanceof RootClass)) return wrapped(root, args, context, info);
+    const call = (root: unknown, context: unknown): unknown => {
       if (kinds.length === 2)
         return method.call(instance, first === 'root' ? root : context, second === 'root' ? root : context);
       if (kinds.length === 1) return method.call(instance, first === 'root' ? root : context);
       return method.call(instance);
     };
+    const resolve: GraphQLFieldResolver<unknown, unknown> = (root, args, context, info) =>
+      // type-graphql would convert a parent of another class first: left to it.
+      root instanceof RootClass ? call(root, context) : wrapped(root, args, context, info);
+    field.resolve = resolve;
+    directCalls.set(resolve, (root, context) =>
+      root instanceof RootClass ? call(root, context) : DIRECT_MISS,
+    );
     directFieldResolvers.push(`${type!.name}.${field.name}`);
   }
 }
