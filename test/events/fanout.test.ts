@@ -196,6 +196,29 @@ describe('fan-out from the outbox', () => {
     expect(event.payload.actionUrl).toBe('https://msp.example.com/admin/tenants/t1/users/u1');
   });
 
+  it('writes every persisted property of DomainEvent: the row read back equals the event returned', async () => {
+    const tenant = await createTenant(app, other.scope, { name: 'Columns' });
+    const recorded = await app.orm.em.fork().transactional((tx) =>
+      recordEvent(tx, other.scope, app.deps, {
+        kind: 'user.updated',
+        severity: 'medium',
+        tenant: tenant.eventRef,
+        details: { quoted: `it's a \\ path?`, nested: [1, null] },
+        actionPath: '/tenants/columns',
+      }),
+    );
+    const read = await app.orm.em.fork().findOneOrFail(DomainEvent, { id: recorded.id }, { filters: false });
+    const persisted = app.orm
+      .getMetadata()
+      .get(DomainEvent)
+      .props.filter((prop) => prop.persist !== false && !prop.formula);
+    expect(persisted.map((prop) => prop.name)).toContain('occurredAt');
+    for (const prop of persisted) {
+      const name = prop.name as keyof DomainEvent;
+      expect({ [name]: read[name] }).toEqual({ [name]: recorded[name] }); // names the column that differs
+    }
+  });
+
   it('never fans a webhook.test out, even through recordEvent: it is addressed to one webhook', async () => {
     const pinged = await createOrganizationWithKeys(app);
     await createWebhook(app, pinged.keys.admin, { url: receiver.url('/ping-all'), events: ['*'] });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 export interface CliResult {
   code: number;
@@ -128,7 +129,16 @@ async function seedDemoTemplate(admin: pg.Client): Promise<void> {
   const { createTestDatabase } = await import('./test-app.js');
   const databaseUrl = await createTestDatabase();
   const name = new URL(databaseUrl).pathname.slice(1);
-  const seeded = await runCliInProcess(databaseUrl, 'tenants', 'list', '--org', 'demo');
+  // With the test key, as the files that seeded with a Graph fake's environment did (their demo connectors'
+  // credentials sealed); the keyless files read no sealed secret of the demo (none opens a connector's).
+  const seeded = await runCliInProcessWithEnv(
+    databaseUrl,
+    { SECRETS_KEY: TEST_SECRETS_KEY },
+    'tenants',
+    'list',
+    '--org',
+    'demo',
+  );
   if (seeded.code !== 0 || !seeded.stderr.includes('Seeded the demo organization'))
     throw new Error(`The demo template was not seeded (exit ${seeded.code}): ${seeded.stderr}`);
   // A renamed (and cloned) database has no sessions: the command closed its pools; one still closing is ended.

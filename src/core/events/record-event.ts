@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, ReferenceKind, type EntityManager, type EntityMetadata } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Scope } from '../scope.js';
 import { DomainEvent, type EventSeverity } from './domain-event.entity.js';
@@ -94,26 +94,62 @@ function eventRowOf(scope: Scope, clock: Clock, publicUrl: string, event: NewEve
   return row;
 }
 
+/** domain_events' INSERT, a `?` per column, and how each column's value is read from a row. */
+interface EventInsertShape {
+  sql: string;
+  values: Array<(row: DomainEvent) => unknown>;
+}
+
+/** Per metadata: each ORM discovers its own (a test process opens several); built once for each. */
+const insertShapes = new WeakMap<EntityMetadata<DomainEvent>, EventInsertShape>();
+
+/** A property the row leaves undefined is written as its column's default, as `em.insert` and a flush do. */
+const COLUMN_DEFAULT = raw('default');
+
 /**
- * The row's INSERT as SQL: every column of DomainEvent (a column added there is added here; the event tests
- * read the rows back). The time goes as its ISO text, the same instant as the payload's `timestamp`.
+ * The INSERT of DomainEvent's rows, built from the ORM's metadata of it: every persisted property is a column
+ * (a column added to the entity is written with no change here), converted as the ORM converts it (its
+ * custom type: the payload to JSON text; a Date formatted by the platform, the payload's `timestamp` instant). A property this cannot
+ * write as a plain value (a relation, an embeddable, a type that wraps its parameter in SQL) throws, naming
+ * it, on the first event: never a column silently left out.
  */
-function eventInsertOf(row: DomainEvent): EventInsert {
-  return {
-    sql: `insert into domain_events
-            (id, organization_id, environment, kind, severity, tenant_id, payload, occurred_at)
-          values (?, ?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)`,
-    params: [
-      row.id,
-      row.organizationId,
-      row.environment,
-      row.kind,
-      row.severity,
-      row.tenantId,
-      JSON.stringify(row.payload),
-      row.occurredAt.toISOString(),
-    ],
+function eventInsertShapeOf(em: EntityManager): EventInsertShape {
+  const meta = em.getMetadata().get(DomainEvent);
+  const known = insertShapes.get(meta);
+  if (known) return known;
+  const platform = em.getPlatform();
+  const columns: string[] = [];
+  const values: Array<(row: DomainEvent) => unknown> = [];
+  for (const prop of meta.props) {
+    if (prop.persist === false || prop.formula || prop.generated) continue; // not a column one writes
+    const type = prop.customType;
+    if (
+      prop.kind !== ReferenceKind.SCALAR ||
+      prop.fieldNames.length !== 1 ||
+      (type?.convertToDatabaseValueSQL && type.convertToDatabaseValueSQL('?', platform) !== '?')
+    )
+      throw new Error(`recordEvent writes plain columns only: DomainEvent.${prop.name} needs its own SQL`);
+    const name = prop.name as keyof DomainEvent;
+    columns.push(platform.quoteIdentifier(prop.fieldNames[0]));
+    values.push((row) => {
+      const value = row[name];
+      if (value === undefined) return COLUMN_DEFAULT;
+      return type && value !== null ? type.convertToDatabaseValue(value, platform, { mode: 'query' }) : value;
+    });
+  }
+  const shape = {
+    sql: `insert into ${platform.quoteIdentifier(meta.tableName)} (${columns.join(', ')})
+          values (${columns.map(() => '?').join(', ')})`,
+    values,
   };
+  insertShapes.set(meta, shape);
+  return shape;
+}
+
+/** The row's INSERT as SQL (every column of DomainEvent: eventInsertShapeOf). */
+function eventInsertOf(em: EntityManager, row: DomainEvent): EventInsert {
+  const { sql, values } = eventInsertShapeOf(em);
+  return { sql, params: values.map((value) => value(row)) };
 }
 
 /**
@@ -136,6 +172,6 @@ export async function recordEvent(
   // In a transaction (every caller): the row's INSERT and the NOTIFY in one statement (writeEventRow says why
   // the caller's unit of work is not flushed).
   const row = eventRowOf(scope, deps.clock, deps.publicUrl, event);
-  await fanOutEvent(em, scope, row, deps, eventInsertOf(row));
+  await fanOutEvent(em, scope, row, deps, eventInsertOf(em, row));
   return row;
 }
