@@ -198,25 +198,15 @@ describe('fan-out from the outbox', () => {
 
   it('writes every persisted property of DomainEvent: the row read back equals the event returned', async () => {
     const tenant = await createTenant(app, other.scope, { name: 'Columns' });
-    const recorded = await app.orm.em.fork().transactional((tx) =>
-      recordEvent(tx, other.scope, app.deps, {
-        kind: 'user.updated',
-        severity: 'medium',
-        tenant: tenant.eventRef,
-        details: { quoted: `it's a \\ path?`, nested: [1, null] },
-        actionPath: '/tenants/columns',
-      }),
-    );
-    const read = await app.orm.em.fork().findOneOrFail(DomainEvent, { id: recorded.id }, { filters: false });
-    const persisted = app.orm
-      .getMetadata()
-      .get(DomainEvent)
-      .props.filter((prop) => prop.persist !== false && !prop.formula);
-    expect(persisted.map((prop) => prop.name)).toContain('occurredAt');
-    for (const prop of persisted) {
-      const name = prop.name as keyof DomainEvent;
-      expect({ [name]: read[name] }).toEqual({ [name]: recorded[name] }); // names the column that differs
-    }
+    const { persisted, differing } = await onServer(app, 'recordEventReadBack', other.scope, {
+      kind: 'user.updated',
+      severity: 'medium',
+      tenant: tenant.eventRef,
+      details: { quoted: `it's a \\ path?`, nested: [1, null] },
+      actionPath: '/tenants/columns',
+    });
+    expect(persisted).toContain('occurredAt');
+    expect(differing).toEqual([]); // names each property whose column differs, with both values
   });
 
   it('never fans a webhook.test out, even through recordEvent: it is addressed to one webhook', async () => {

@@ -4,6 +4,7 @@
  * backfill. Each runs with the server's ORM and entity classes what the file ran with its own TestApp's, and
  * hands back the values the file asserts on; the file keeps its assertions.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
 import { fanOutEvent } from '../../src/core/events/event-fanout.js';
@@ -126,6 +127,33 @@ async function recordEventThenFail(
   throw new Error('The transaction was expected to fail');
 }
 
+/**
+ * Records `event` in a transaction of its own, reads its row back through the ORM and compares every persisted
+ * property of DomainEvent (from the ORM's metadata) between the row read and the event returned: the properties
+ * compared, and those that differ with both values (recordEvent builds its INSERT from that same metadata).
+ */
+async function recordEventReadBack(
+  app: TestApp,
+  scope: Scope,
+  event: NewEvent,
+): Promise<{
+  persisted: string[];
+  differing: Array<{ property: string; read: unknown; recorded: unknown }>;
+}> {
+  const recorded = await app.orm.em.fork().transactional((tx) => recordEvent(tx, scope, app.deps, event));
+  const read = await app.orm.em.fork().findOneOrFail(DomainEvent, { id: recorded.id }, { filters: false });
+  const persisted = app.orm
+    .getMetadata()
+    .get(DomainEvent)
+    .props.filter((prop) => prop.persist !== false && !prop.formula)
+    .map((prop) => prop.name as keyof DomainEvent & string);
+  const differing = persisted
+    // structuredClone: values the test file passed in come from its realm (other prototypes), read ones from this.
+    .filter((name) => !isDeepStrictEqual(structuredClone(read[name]), structuredClone(recorded[name])))
+    .map((property) => ({ property, read: read[property], recorded: recorded[property] }));
+  return { persisted, differing };
+}
+
 /** The fan-out of a recorded event run (again) in a transaction of its own (core/events/event-fanout.ts). */
 async function fanOutAgain(app: TestApp, scope: Scope, eventId: string): Promise<Record<string, number>> {
   const em = app.orm.em.fork();
@@ -154,6 +182,7 @@ export const SERVER_SIDE_ORM = {
   recordEventWith,
   recordEventsTogether,
   recordEventThenFail,
+  recordEventReadBack,
   fanOutAgain,
   migrationQueries,
 };
