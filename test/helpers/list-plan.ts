@@ -1,4 +1,5 @@
 import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
+import type pg from 'pg';
 import type { Scope } from '../../src/core/scope.js';
 import type { TestServer } from './shared-suite.js';
 
@@ -125,6 +126,17 @@ export function statementOf(message: string): string {
 
 const READ_STATEMENT = /^(select|with)\b/i;
 
+/** A read-only transaction on `client`, as API requests run it when `session` is given (see explainAnalyze). */
+async function beginReadOnlyAs(client: pg.PoolClient, session?: Scope): Promise<void> {
+  await client.query('begin read only');
+  if (session)
+    await client.query(
+      `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
+              set_config('role', $3, true)`,
+      [session.organizationId, session.environment, DEFAULT_APP_DATABASE_ROLE],
+    );
+}
+
 /**
  * Runs `statement` again under EXPLAIN ANALYZE (inside a rolled-back transaction) and returns its plan. With
  * `session`, as API requests run it: the application role under the row-level security policies, with that
@@ -139,13 +151,7 @@ export async function explainAnalyze(
 ): Promise<PlanNode> {
   const client = await app.pool.connect();
   try {
-    await client.query('begin read only');
-    if (session)
-      await client.query(
-        `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
-                set_config('role', $3, true)`,
-        [session.organizationId, session.environment, DEFAULT_APP_DATABASE_ROLE],
-      );
+    await beginReadOnlyAs(client, session);
     const result = await client.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
       `explain (analyze, ${options.buffers ? 'buffers, ' : ''}format json) ${statement}`,
     );
@@ -246,13 +252,7 @@ export async function explainGenericPlan(
 ): Promise<PlanNode> {
   const client = await app.pool.connect();
   try {
-    await client.query('begin read only');
-    if (session)
-      await client.query(
-        `select set_config('app.organization_id', $1, true), set_config('app.environment', $2, true),
-                set_config('role', $3, true)`,
-        [session.organizationId, session.environment, DEFAULT_APP_DATABASE_ROLE],
-      );
+    await beginReadOnlyAs(client, session);
     await client.query('set local plan_cache_mode = force_generic_plan');
     await client.query(`prepare lean_generic_plan as ${statement.text}`);
     const args = statement.values.map(literalOf).join(', ');
