@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { Environment } from '../../src/core/scope.js';
 import { ormConfig } from '../../src/db/orm.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 // A reservation whose settings statement fails (here: a role that does not exist) must not keep the
 // connection: Kysely does not release it, core/db-session.ts does. With a pool of two, five failed

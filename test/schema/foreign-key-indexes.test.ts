@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 /**
  * Deleting a row checks every foreign key that points at it (and runs its ON DELETE action) with a query on

@@ -1,5 +1,5 @@
 import { openOrm } from '../../src/db/orm.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 describe('migrations', () => {
   it('build exactly the schema the entities describe (write a migration with `npm run migration:create` otherwise)', async () => {

@@ -11,7 +11,7 @@ import {
   seedDemoIfEmpty,
 } from '../../src/db/seeds/demo.js';
 import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
-import { createTestDatabase } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 const SEEDED_AT = new Date('2026-11-01T12:00:00Z');
 
