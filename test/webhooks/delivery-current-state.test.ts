@@ -1,10 +1,10 @@
 import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
+import { startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
 import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
@@ -20,17 +20,10 @@ const FAILING_SINCE = '2026-01-10T00:00:00.000Z';
 let app: TestApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
+let suite: BatchDeliverySuite;
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({
-    webhooks: { allowPrivateTargets: true, batchSize: 20, batchConcurrency: 4 },
-  }));
-});
-afterAll(async () => {
-  await app.stop();
-  await receiver.stop();
-});
+beforeAll(async () => ({ app, org, receiver } = suite = await startBatchDeliverySuite()));
+afterAll(() => suite.stop());
 
 /** A gate the receiver holds requests on until the test opens it. */
 function gate(): { held: Promise<void>; open: () => void } {

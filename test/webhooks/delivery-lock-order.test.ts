@@ -1,10 +1,10 @@
 import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { check, eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
 import type { TestApp } from '../helpers/test-app.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
+import { startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
 import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
@@ -22,17 +22,10 @@ import { jobHelpers } from '../helpers/job-queue.js';
 let app: TestApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
+let suite: BatchDeliverySuite;
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({
-    webhooks: { allowPrivateTargets: true, batchSize: 20, batchConcurrency: 4 },
-  }));
-});
-afterAll(async () => {
-  await app.stop();
-  await receiver.stop();
-});
+beforeAll(async () => ({ app, org, receiver } = suite = await startBatchDeliverySuite()));
+afterAll(() => suite.stop());
 
 /**
  * Waits until `count` backends wait, directly or behind another waiter, for a lock the backend `pid` holds (the
