@@ -75,6 +75,8 @@ export interface AppOptions extends AppDeps {
   restDispatch?: boolean;
   /** REST reads through their document's plan where it has one (rest-adapter/lean-run.ts; default true); false: graphql-jit only. */
   restLeanRuns?: boolean;
+  /** GraphQL queries through their plan where they have one (http/graphql-lean-run.ts; default true); false: graphql-jit only. */
+  graphqlLeanRuns?: boolean;
 }
 
 export interface App {
@@ -233,6 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     logger,
     stackTraces: options.graphqlStackTraces ?? false,
     contextFor,
+    leanRuns: options.graphqlLeanRuns,
   });
   // GraphQL over WebSocket (graphql-ws) on the same server and path: subscriptions to domain events.
   const subscriptions = await attachSubscriptionServer({

@@ -94,6 +94,16 @@ function withNormalisedErrors<T extends ExecutionResult>(result: T): T {
   return { ...result, errors: result.errors.map(normaliseError) };
 }
 
+/** A query's plan run instead of graphql-jit, which it calls (`fallback`) for anything off its happy path. */
+export type PlannedRun = (
+  context: object,
+  variables: Record<string, unknown>,
+  fallback: () => Promise<ExecutionResult> | ExecutionResult,
+) => Promise<ExecutionResult> | ExecutionResult;
+
+/** The plan of an operation of a validated document, or null when graphql-jit runs it. */
+export type Planner = (document: DocumentNode, operation: OperationDefinitionNode) => PlannedRun | null;
+
 /** A document the executor has run (so Apollo parsed and validated it), by its text: what /graphql's fast path reuses. */
 export interface RunDocument {
   document: DocumentNode;
@@ -116,11 +126,30 @@ export interface RunDocument {
  */
 export class JitExecutor {
   private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
+  /** Each operation's plan (null: none), by its parsed document and operation name. */
+  private readonly plans = new WeakMap<DocumentNode, Map<string, PlannedRun | null>>();
   private readonly documents = new Map<string, RunDocument>();
   /** Results computed by the fast path for Apollo to answer, by the request's `loaders` (shared by its clones). */
   private readonly replays = new WeakMap<object, Promise<ExecutionResult>>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    /** Plans a query to run instead of graphql-jit (src/http/graphql-lean-run.ts); none: graphql-jit runs all. */
+    private readonly planner?: Planner,
+  ) {}
+
+  private planFor(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | undefined,
+  ) {
+    if (!this.planner) return null;
+    let byName = this.plans.get(document);
+    if (!byName) this.plans.set(document, (byName = new Map()));
+    let plan = byName.get(operationName ?? '');
+    if (plan === undefined) byName.set(operationName ?? '', (plan = this.planner(document, operation)));
+    return plan;
+  }
 
   private compiledFor(document: DocumentNode, operationName: string | undefined) {
     let byName = this.compiled.get(document);
@@ -179,9 +208,10 @@ export class JitExecutor {
     const query = this.compiledFor(document, operationName);
     if (!isCompiledQuery(query)) return withNormalisedErrors(query);
     // The raw values: the compiled query coerces them itself (coercing twice would fail on enums).
-    return withNormalisedErrors(
-      await query.query(undefined, context, withOperationDefaults(operation, variables)),
-    );
+    const jit = () => query.query(undefined, context, withOperationDefaults(operation, variables));
+    const plan = this.planFor(document, operation, operationName);
+    // The plan coerces the raw values too (and applies the operation's defaults), handing anything unusual to jit.
+    return withNormalisedErrors(await (plan ? plan(context, variables, jit) : jit()));
   }
 
   private readonly executor: Executor = async (request) => {

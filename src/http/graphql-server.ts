@@ -13,6 +13,7 @@ import { UnauthorizedError } from '../core/errors.js';
 import { JitExecutor } from '../core/jit-gateway.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './graphql-errors.js';
 import { GraphQLFastPath } from './graphql-fast-path.js';
+import { planGraphQLLeanRun } from './graphql-lean-run.js';
 import { graphqlMiddleware } from './graphql-middleware.js';
 import { unsafeTextPlugin } from './input/graphql-input-plugin.js';
 import { variableProblemsPlugin } from './input/graphql-variables-plugin.js';
@@ -33,6 +34,8 @@ export interface GraphQLServerOptions {
   stackTraces: boolean;
   /** The request's context inside its organization database session (app.ts). */
   contextFor: (req: Request) => RequestContext;
+  /** Queries through their plan where they have one (./graphql-lean-run.ts; default true); false: graphql-jit only. */
+  leanRuns?: boolean;
 }
 
 export interface GraphQLServer {
@@ -70,7 +73,13 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     serviceUnavailableStatusPlugin,
     graphqlMetricsPlugin<RequestContext>(),
   ];
-  const jit = new JitExecutor(options.schema);
+  const { schema } = options;
+  const jit = new JitExecutor(
+    schema,
+    options.leanRuns === false
+      ? undefined
+      : (document, operation) => planGraphQLLeanRun(schema, document, operation),
+  );
   const apollo = new ApolloServer<RequestContext>({
     // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.
     gateway: jit.gateway(),

@@ -70,6 +70,8 @@ export interface TestAppOptions {
   restDispatch?: boolean;
   /** false: REST reads through graphql-jit only, not their documents' plans (rest-adapter/lean-run.ts). */
   restLeanRuns?: boolean;
+  /** false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts). */
+  graphqlLeanRuns?: boolean;
   /** Express's `trust proxy` (TRUST_PROXY): e.g. `['loopback']`, so a request's X-Forwarded-For is its address. */
   trustProxy?: AppOptions['trustProxy'];
   /** The OAuth sign-in and token endpoints' limits (src/oauth/oauth.settings.ts) other than the defaults. */
@@ -183,6 +185,7 @@ export class TestApp extends ApiClient {
       compileRestRoutes: 'on-first-request',
       restDispatch: options.restDispatch,
       restLeanRuns: options.restLeanRuns,
+      graphqlLeanRuns: options.graphqlLeanRuns,
       trustProxy: options.trustProxy,
       oauthLimits: options.oauthLimits,
     });
