@@ -1,15 +1,19 @@
 /**
  * GraphQL queries on the REST routes' plans (src/http/graphql-lean-run.ts, issue #31): a validated query whose
- * shape a plan takes runs the plan instead of graphql-jit, and must answer the same bytes. Two servers on one
- * database, one with plans and one without (`graphqlLeanRuns: false`), are sent the same requests, each twice (the
- * first goes through Apollo's pipeline, the second through the fast path, src/http/graphql-fast-path.ts): status,
- * headers (but the request id, the date and the rate-limit count) and the body's bytes must be the same, over a
- * query of every root field of the schema, every REST read document, variants of them (aliases, `__typename`,
- * fragments, @include/@skip, several root fields), another organization's tenant and bad variables.
+ * shape a plan takes runs the plan instead of graphql-jit, and must answer the same bytes; and POST /graphql's
+ * dispatch in front of Express's routers (src/http/graphql-dispatch.ts) must answer and log as the routers do. Two
+ * servers on one database, one with plans and the dispatch and one without either (`graphqlLeanRuns: false`,
+ * `graphqlDispatch: false`), are sent the same requests (the one with plans twice: the first goes through Apollo's
+ * pipeline, the second through the fast path, src/http/graphql-fast-path.ts): status, headers (but the request id,
+ * the date and the rate-limit count), the body's bytes and the request-log line (but its duration and request id)
+ * must be the same, over a query of every root field of the schema, every REST read document, variants of them
+ * (aliases, `__typename`, fragments, @include/@skip, several root fields), another organization's tenant, bad
+ * variables, refusals and requests the dispatch leaves to Express.
  */
 import { readFileSync } from 'node:fs';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
+import { graphqlDispatchTaken } from '../../src/http/graphql-dispatch.js';
 import { graphqlLeanRunCounts } from '../../src/http/graphql-lean-run.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
@@ -17,10 +21,13 @@ import { LIST_USERS } from '../../src/users/user.rest.js';
 import { createSku, createTenant, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { everyRootQuery, variantsOf } from '../helpers/graphql-documents.js';
+import { captureLogLines } from '../helpers/log-lines.js';
 import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 
 const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+const plannedLog = captureLogLines();
+const jitOnlyLog = captureLogLines();
 let planned: TestApp;
 let jitOnly: TestApp;
 let org: OrganizationWithKeys;
@@ -38,9 +45,15 @@ beforeAll(async () => {
   } = await startSuite({
     tenant: true,
     other: true,
+    logger: plannedLog.logger,
     organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null },
   }));
-  jitOnly = await TestApp.start({ databaseUrl: planned.databaseUrl, graphqlLeanRuns: false });
+  jitOnly = await TestApp.start({
+    databaseUrl: planned.databaseUrl,
+    graphqlLeanRuns: false,
+    graphqlDispatch: false,
+    logger: jitOnlyLog.logger,
+  });
   foreignTenant = await createTenant(planned, other.scope);
   const sku = await createSku(planned, tenant, { skuPartNumber: 'LEANGQL_E3', total: 5 });
   for (let index = 0; index < 3; index++) {
@@ -57,32 +70,55 @@ afterAll(async () => {
 /** Headers that differ between any two requests (the request id, the clock, the rate-limit count). */
 const PER_REQUEST = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
 
-async function post(app: TestApp, body: unknown) {
-  const response = await fetch(`${app.baseUrl}/graphql`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${org.keys.admin}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+interface Sent {
+  path?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  /** JSON-encoded unless a string. */
+  body?: unknown;
+}
+
+async function send(app: TestApp, log: ReturnType<typeof captureLogLines>, request: Sent) {
+  const from = log.lines.length;
+  const response = await fetch(`${app.baseUrl}${request.path ?? '/graphql'}`, {
+    method: request.method ?? 'POST',
+    headers: {
+      authorization: `Bearer ${org.keys.admin}`,
+      'content-type': 'application/json',
+      ...request.headers,
+    },
+    body: typeof request.body === 'string' ? request.body : JSON.stringify(request.body),
   });
   return {
     status: response.status,
     headers: [...response.headers].filter(([name]) => !PER_REQUEST.has(name)),
     text: await response.text(),
+    log: await log.requestLine(from),
   };
 }
 
 /**
- * Sends `body` to the server without plans, then twice to the one with them (Apollo's pipeline, then the fast
- * path); both answers must be graphql-jit's. Returns the answer and how many of the two requests a plan answered.
+ * Sends the request to the server without plans or dispatch, then twice to the one with them (Apollo's pipeline,
+ * then the fast path); both answers must be the first's. Returns the answer, how many of the two requests a plan
+ * answered and how many the dispatch took.
  */
-async function bothWays(label: string, body: { query: string; variables?: Record<string, unknown> }) {
-  const expected = await post(jitOnly, body);
-  const before = graphqlLeanRunCounts().answered;
+async function bothWays(label: string, request: Sent) {
+  const expected = await send(jitOnly, jitOnlyLog, request);
+  const before = { planned: graphqlLeanRunCounts().answered, taken: graphqlDispatchTaken() };
   for (const pass of ['apollo', 'fast path']) {
-    const answer = await post(planned, body);
+    const answer = await send(planned, plannedLog, request);
     expect({ label, pass, ...answer }).toStrictEqual({ label, pass, ...expected });
   }
-  return { answer: expected, plannedRuns: graphqlLeanRunCounts().answered - before };
+  return {
+    answer: expected,
+    plannedRuns: graphqlLeanRunCounts().answered - before.planned,
+    taken: graphqlDispatchTaken() - before.taken,
+  };
 }
+
+/** A GraphQL POST of `body` both ways. */
+const postBoth = (label: string, body: { query: string; variables?: Record<string, unknown> }) =>
+  bothWays(label, { body });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const uuidFor = (name: string) => (name === 'tenantId' ? tenant.id : name === 'id' ? userId : UNKNOWN);
@@ -115,7 +151,7 @@ it('answers a query of every root field the same bytes, the plans taking most', 
   const before = graphqlLeanRunCounts();
   let plannedDocuments = 0;
   for (const body of everyRootQuery(schema, uuidFor)) {
-    const { plannedRuns } = await bothWays(body.query, body);
+    const { plannedRuns } = await postBoth(body.query, body);
     if (plannedRuns > 0) plannedDocuments++;
   }
   expect(plannedDocuments).toBeGreaterThan(20);
@@ -127,9 +163,9 @@ it('answers every REST read document and its variants the same bytes', async () 
   let plannedDocuments = 0;
   for (const query of restReads) {
     const variables = variablesOf(query);
-    if ((await bothWays(query, { query, variables })).plannedRuns === 2) plannedDocuments++;
+    if ((await postBoth(query, { query, variables })).plannedRuns === 2) plannedDocuments++;
     for (const [variant, text] of Object.entries(variantsOf(schema, query)))
-      await bothWays(`${variant} of ${query}`, { query: text, variables });
+      await postBoth(`${variant} of ${query}`, { query: text, variables });
   }
   expect(plannedDocuments).toBeGreaterThan(40);
   expect(graphqlLeanRunCounts().answered - before.answered).toBeGreaterThan(200);
@@ -137,7 +173,7 @@ it('answers every REST read document and its variants the same bytes', async () 
 
 it('gives the users list the same bytes from its plan, and errors and bad variables as graphql-jit', async () => {
   const list = (variables: Record<string, unknown>) =>
-    bothWays(JSON.stringify(variables), { query: LIST_USERS, variables });
+    postBoth(JSON.stringify(variables), { query: LIST_USERS, variables });
   for (const limit of [1, 2, 25, 100]) {
     const { answer, plannedRuns } = await list({ tenantId: tenant.id, limit });
     expect({ status: answer.status, plannedRuns }).toEqual({ status: 200, plannedRuns: 2 });
@@ -151,7 +187,7 @@ it('gives the users list the same bytes from its plan, and errors and bad variab
   });
   expect(foreign.plannedRuns).toBe(2);
   const user = (id: string) =>
-    bothWays(id, {
+    postBoth(id, {
       query: restReads.find((query) => query.includes('user(tenantId'))!,
       variables: { tenantId: tenant.id, id },
     });
@@ -170,10 +206,43 @@ it('gives the users list the same bytes from its plan, and errors and bad variab
   expect(statuses).toContain(400);
   // A nullable root field: null and the error, in the plan's answer too.
   const application = `query Application($tenantId: UUID!) { informationBarrierApplication(tenantId: $tenantId) { __typename } }`;
-  await bothWays('nullable root', { query: application, variables: { tenantId: foreignTenant.id } });
+  await postBoth('nullable root', { query: application, variables: { tenantId: foreignTenant.id } });
   // Introspection, a mutation and a subscription over HTTP are graphql-jit's (and Apollo's) as before.
-  await bothWays('introspection', { query: '{ __schema { queryType { name } } __typename }' });
-  await bothWays('mutation', {
+  await postBoth('introspection', { query: '{ __schema { queryType { name } } __typename }' });
+  await postBoth('mutation', {
     query: 'mutation { deleteWebhook(id: "00000000-0000-4000-8000-000000000000") { id } }',
   });
 }, 120_000);
+
+it('answers refusals and bad bodies the same through the dispatch, and leaves other requests to Express', async () => {
+  const list = { query: LIST_USERS, variables: { tenantId: tenant.id, limit: 2 } };
+  const taken: Array<[string, Sent, number]> = [
+    ['no credentials', { body: list, headers: { authorization: '' } }, 401],
+    ['an unknown key', { body: list, headers: { authorization: 'Bearer svc_sk_test_not-a-real-key' } }, 401],
+    ['a body that is not JSON', { body: '{"query": ' }, 400],
+    [
+      'a body of another type',
+      { body: 'query { __typename }', headers: { 'content-type': 'text/plain' } },
+      400,
+    ],
+    ['no query', { body: { variables: {} } }, 400],
+    ['a query string', { path: '/graphql?x=1', body: list }, 200],
+    ['an empty query string', { path: '/graphql?', body: list }, 200],
+  ];
+  for (const [label, request, status] of taken) {
+    const { answer, taken: count } = await bothWays(label, request);
+    expect({ label, status: answer.status, count }).toEqual({ label, status, count: 2 });
+  }
+  const untaken: Array<[string, Sent]> = [
+    [
+      'a GET',
+      { method: 'GET', path: `/graphql?query=${encodeURIComponent('{ __typename }')}`, body: undefined },
+    ],
+    ['another case', { path: '/GraphQL', body: list }],
+    ['a trailing slash', { path: '/graphql/', body: list }],
+    ['a longer path', { path: '/graphqlx', body: list }],
+    ['a path below', { path: '/graphql/x', body: list }],
+  ];
+  for (const [label, request] of untaken)
+    expect({ label, taken: (await bothWays(label, request)).taken }).toEqual({ label, taken: 0 });
+});
