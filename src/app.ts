@@ -28,7 +28,6 @@ import { organizationSession } from './http/organization-session.js';
 import { readinessHandler } from './http/readiness.js';
 import { httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
-import { graphqlDispatch } from './http/graphql-dispatch.js';
 import { createGraphQLServer } from './http/graphql-server.js';
 import { isLandingPageRequest } from './http/landing-page.js';
 import { requestLog } from './http/request-log.js';
@@ -78,8 +77,6 @@ export interface AppOptions extends AppDeps {
   restLeanRuns?: boolean;
   /** GraphQL queries through their plan where they have one (http/graphql-lean-run.ts; default true); false: graphql-jit only. */
   graphqlLeanRuns?: boolean;
-  /** POST /graphql through its dispatch in front of Express's routers (http/graphql-dispatch.ts; default true). */
-  graphqlDispatch?: boolean;
 }
 
 export interface App {
@@ -201,19 +198,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const features = restRouter(FEATURE_ROUTES, routerDeps);
   const notFound = (req: Request, _res: Response, next: NextFunction) =>
     next(new NotFoundError('Route', `${req.method} ${req.originalUrl.split('?')[0]}`));
-  const graphql = await createGraphQLServer({
-    server,
-    schema: options.schema,
-    rateLimiter,
-    logger,
-    stackTraces: options.graphqlStackTraces ?? false,
-    contextFor,
-    leanRuns: options.graphqlLeanRuns,
-  });
-  // POST /graphql skips Express's routers: the same steps as its mount below, called in order (http/graphql-dispatch.ts).
-  // A step added to the /graphql mount must be added here too (test/http/graphql-lean-run.test.ts).
-  if (options.graphqlDispatch !== false)
-    app.use(graphqlDispatch([...guardSteps, ...jsonBody, ...graphql.handlers]));
   // Export archives: a signed link is its own authorization (src/backup/restore-download.ts).
   app.use(restoreDownloadRouter(orm, deps, rateLimiter, logError));
   // REST reads skip Express's routers: the same steps and handler, called from a table (rest-adapter/dispatch.ts).
@@ -244,6 +228,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use('/v1', guard, restBody, versioned.router, notFound);
   app.use('/api', guard, restBody, features.router, notFound);
 
+  const graphql = await createGraphQLServer({
+    server,
+    schema: options.schema,
+    rateLimiter,
+    logger,
+    stackTraces: options.graphqlStackTraces ?? false,
+    contextFor,
+    leanRuns: options.graphqlLeanRuns,
+  });
   // GraphQL over WebSocket (graphql-ws) on the same server and path: subscriptions to domain events.
   const subscriptions = await attachSubscriptionServer({
     server,

@@ -72,8 +72,6 @@ export interface TestAppOptions {
   restLeanRuns?: boolean;
   /** false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts). */
   graphqlLeanRuns?: boolean;
-  /** false: POST /graphql through Express's routers only, not its dispatch (src/http/graphql-dispatch.ts). */
-  graphqlDispatch?: boolean;
   /** Express's `trust proxy` (TRUST_PROXY): e.g. `['loopback']`, so a request's X-Forwarded-For is its address. */
   trustProxy?: AppOptions['trustProxy'];
   /** The OAuth sign-in and token endpoints' limits (src/oauth/oauth.settings.ts) other than the defaults. */
@@ -188,7 +186,6 @@ export class TestApp extends ApiClient {
       restDispatch: options.restDispatch,
       restLeanRuns: options.restLeanRuns,
       graphqlLeanRuns: options.graphqlLeanRuns,
-      graphqlDispatch: options.graphqlDispatch,
       trustProxy: options.trustProxy,
       oauthLimits: options.oauthLimits,
     });
