@@ -13,7 +13,6 @@ import { getVariableValues } from 'graphql/execution/values.js';
 import type { CompiledQuery } from 'graphql-jit';
 import { isCompiledQuery } from './perf/graphql-jit-serializer.js';
 import { compileLeanQuery } from './perf/graphql-jit-leaf-arguments.js';
-import { VariableCheck } from './perf/graphql-variable-check.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 type Executor = NonNullable<Awaited<ReturnType<GatewayInterface['load']>>['executor']>;
@@ -127,7 +126,6 @@ export interface RunDocument {
  */
 export class JitExecutor {
   private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | ExecutionResult>>();
-  private readonly variableCheck: VariableCheck;
   /** Each operation's plan (null: none), by its parsed document and operation name. */
   private readonly plans = new WeakMap<DocumentNode, Map<string, PlannedRun | null>>();
   private readonly documents = new Map<string, RunDocument>();
@@ -138,9 +136,7 @@ export class JitExecutor {
     private readonly schema: GraphQLSchema,
     /** Plans a query to run instead of graphql-jit (src/http/graphql-lean-run.ts); none: graphql-jit runs all. */
     private readonly planner?: Planner,
-  ) {
-    this.variableCheck = new VariableCheck(schema);
-  }
+  ) {}
 
   private planFor(
     document: DocumentNode,
@@ -187,8 +183,6 @@ export class JitExecutor {
     operation: OperationDefinitionNode,
     variables: Record<string, unknown>,
   ): GraphQLError[] | null {
-    // The common case, accepted variables, checked without graphql-js's generic walk; a refusal's messages are its.
-    if (this.variableCheck.accepts(operation, variables)) return null;
     const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], variables);
     if (!coerced.errors) return null;
     return coerced.errors.map(
