@@ -22,7 +22,7 @@ import { ARGUMENT_REQUIREMENTS_EXTENSION } from '../src/core/authorize.js';
 import { operationRequirements } from '../src/http/operation-requirements.js';
 import { slimLocations } from '../src/core/slim-locations.js';
 import { TENANT_HEADER, type RouteDefinition } from './route.js';
-import { planLeanRun } from './lean-run.js';
+import { planLeanRun } from '../src/core/lean-plan/lean-run.js';
 
 /** Where a variable's value came from, to name the right thing in an error. */
 export interface VariableSource {
@@ -186,7 +186,7 @@ export interface CoercionProblem {
 /**
  * Checks every variable against its type, collecting each problem with the path inside the value. `coerced`, when
  * given, receives each variable's coerced value that had no problem (what graphql-js's `coerceInputValue` answers),
- * so the planned run does not coerce it a second time (rest-adapter/lean-arguments.ts).
+ * so the planned run does not coerce it a second time (src/core/lean-plan/lean-arguments.ts).
  */
 export function coercionProblems(
   route: CompiledRoute,

@@ -74,7 +74,7 @@ export interface AppOptions extends AppDeps {
   graphqlStackTraces?: boolean;
   /** REST reads through the dispatch table (rest-adapter/dispatch.ts; default true); false: Express's routers only. */
   restDispatch?: boolean;
-  /** REST reads through their document's plan where it has one (rest-adapter/lean-run.ts; default true); false: graphql-jit only. */
+  /** REST reads through their document's plan where it has one (src/core/lean-plan/lean-run.ts; default true); false: graphql-jit only. */
   restLeanRuns?: boolean;
   /** GraphQL queries through their plan where they have one (http/graphql-lean-run.ts; default true); false: graphql-jit only. */
   graphqlLeanRuns?: boolean;

@@ -6,10 +6,10 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { planLeanRun, type LeanRun } from '../../rest-adapter/lean-run.js';
+import { planLeanRun, type LeanRun } from '../core/lean-plan/lean-run.js';
 
 /**
- * GraphQL queries on the REST routes' per-route plans (rest-adapter/lean-run.ts, issue #31 goal 1, ninth round).
+ * GraphQL queries on the REST routes' per-route plans (src/core/lean-plan/lean-run.ts, issue #31 goal 1, ninth round).
  *
  * A document Apollo has parsed, validated and cost-checked is planned once per operation (by its parsed document,
  * which Apollo's document store keeps per text, and operation name): which property, serializer or direct field

@@ -68,7 +68,7 @@ export interface TestAppOptions {
   deviceActions?: Partial<DeviceActionSettings>;
   /** false: REST reads through Express's routers only, not the dispatch table (test/rest/dispatch.test.ts). */
   restDispatch?: boolean;
-  /** false: REST reads through graphql-jit only, not their documents' plans (rest-adapter/lean-run.ts). */
+  /** false: REST reads through graphql-jit only, not their documents' plans (src/core/lean-plan/lean-run.ts). */
   restLeanRuns?: boolean;
   /** false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts). */
   graphqlLeanRuns?: boolean;

@@ -6,7 +6,7 @@
  * the request id), over every REST read route under each of its mounts and the cases around them (refusals, bad
  * input, errors, spellings the table leaves to Express).
  * The server without the table also runs every document through graphql-jit (`restLeanRuns: false`), the other
- * through the document's plan where it has one (rest-adapter/lean-run.ts): the same comparison proves the plans give
+ * through the document's plan where it has one (src/core/lean-plan/lean-run.ts): the same comparison proves the plans give
  * the same bytes.
  */
 import { Writable } from 'node:stream';
@@ -16,7 +16,7 @@ import type { RequestLogFields } from '../../src/http/request-log.js';
 import { Plan } from '../../src/organizations/organization.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
-import { leanRunCounts } from '../../rest-adapter/lean-run.js';
+import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { createSku, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';

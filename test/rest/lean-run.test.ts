@@ -1,5 +1,5 @@
 /**
- * A REST document's plan (rest-adapter/lean-run.ts) against graphql-jit on a small schema: the same answer (same JSON
+ * A REST document's plan (src/core/lean-plan/lean-run.ts) against graphql-jit on a small schema: the same answer (same JSON
  * text) where it is planned, graphql-jit's own answer wherever the plan leaves the happy path, and no plan for what
  * it does not take. test/rest/dispatch.test.ts compares both over every REST read route of the real schema.
  */
@@ -19,7 +19,7 @@ import {
   type ExecutionResult,
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from '../../src/core/perf/graphql-jit-serializer.js';
-import { leanRunCounts, planLeanRun } from '../../rest-adapter/lean-run.js';
+import { leanRunCounts, planLeanRun } from '../../src/core/lean-plan/lean-run.js';
 
 const Status = new GraphQLEnumType({
   name: 'Status',

@@ -36,7 +36,7 @@ const directCalls = new WeakMap<GraphQLFieldResolver<unknown, unknown>, DirectCa
 
 /**
  * The method behind a field's resolver when it is one of those called directly: it needs neither arguments nor a
- * resolve info, so REST's planned runs (rest-adapter/lean-run.ts) call it without building them; `DIRECT_MISS` for a
+ * resolve info, so REST's planned runs (src/core/lean-plan/lean-run.ts) call it without building them; `DIRECT_MISS` for a
  * parent type-graphql would convert first.
  */
 export function directCallOf(resolve: GraphQLFieldResolver<unknown, unknown>): DirectCall | undefined {

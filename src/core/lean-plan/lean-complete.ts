@@ -12,10 +12,10 @@ import {
   type GraphQLOutputType,
   type SelectionSetNode,
 } from 'graphql';
-import { directCallOf, DIRECT_MISS } from '../src/core/perf/type-graphql-direct-field-resolvers.js';
+import { directCallOf, DIRECT_MISS } from '../perf/type-graphql-direct-field-resolvers.js';
 
 /**
- * The objects of a planned run (rest-adapter/lean-run.ts): the plan of a selection (which property or direct field
+ * The objects of a planned run (lean-run.ts): the plan of a selection (which property or direct field
  * resolver answers each field, which serializer writes it) and the code that completes a value along it.
  */
 

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 
 /**
- * A planned run's variables and root arguments (rest-adapter/lean-run.ts), computed as graphql-js's
+ * A planned run's variables and root arguments (lean-run.ts), computed as graphql-js's
  * `getVariableValues` and `getArgumentValues` compute them, with what does not depend on the request worked out once
  * per route: the variables' types and defaults, each argument's source (a variable, a constant written in the
  * document, or its default). Those two generic functions were ~2% of a REST list's CPU in a planned run's profile

@@ -15,7 +15,9 @@ import { argumentsOf } from './lean-arguments.js';
 import { completeValue, completionOf, isThenable, type Run } from './lean-complete.js';
 
 /**
- * A REST read route's document run without graphql-jit's per-item machinery (issue #31 goal 2, eighth round).
+ * A REST read route's document, or a GraphQL query of one root field, run without graphql-jit's per-item machinery
+ * (issue #31 goals 1–2, eighth and ninth rounds). It lives in core/ because both paths use it: rest-adapter/compile.ts
+ * plans each REST read route, src/http/graphql-lean-run.ts each parsed GraphQL query.
  *
  * A route's document is fixed, so what graphql-jit does for every item of a page (a resolver call through a closure
  * with a response path and a resolve info per call, a closure pair per list item, a leaf check per field with its
