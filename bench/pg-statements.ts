@@ -192,7 +192,7 @@ try {
       `select query, calls, total_exec_time as exec_ms, total_plan_time as plan_ms, plans,
               shared_blks_hit as hit, shared_blks_read as read, wal_bytes as wal, wal_records
          from pg_stat_statements join pg_database on pg_database.oid = dbid
-        where datname = current_database() and query not like '%pg_stat_statements%'
+        where datname = current_database() and calls > 0 and query not like '%pg_stat_statements%'
         order by total_exec_time + total_plan_time desc`,
     );
     const requests = result.requests.total;
