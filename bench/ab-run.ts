@@ -29,6 +29,7 @@ import { gcPausesOf, summariseNewestProfile } from './profile.js';
 import { scaleData } from './scale-data.js';
 import { postgraphileBody, startPostGraphile } from './postgraphile-target.js';
 import { readProbe, postgresCpuMs, probeArgs, startProbe } from './ab-timeline.js';
+import { backendCpuMsBetween, snapshotBackends, type BackendSnapshot } from './pg-backends.js';
 import { GRAPHQL_USERS_DOCUMENT, graphqlUsersBody, itemFieldsOf, restUsersPath } from './targets.js';
 
 const DIST = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -153,6 +154,8 @@ try {
     warmupSeconds: config.warmupSeconds,
   };
   const results = new Map<string, LoadResult[]>(passes.map(([name]) => [name, []]));
+  // PostgreSQL's CPU per request of each pass, its own backends only (pg-backends.ts).
+  const backendCpu = new Map<string, number[]>(passes.map(([name]) => [name, []]));
   // A freshly started server's first pass pays for JIT and cold caches: prime each one unmeasured.
   for (const [, target, server] of passes)
     if (config.primeSeconds > 0 && process.env.BENCH_AB_ROUNDS !== '0')
@@ -175,16 +178,21 @@ try {
     for (const [name, target, server] of [floorPass, ...ordered]) {
       // Called at the measured pass's start and end: the server's CPU, PostgreSQL's, the probe's window.
       const postgres: number[] = [];
+      const backends: BackendSnapshot[] = [];
       const result = await measure(target, settings, () => {
         postgres.push(postgresCpuMs(config.dataDir));
+        backends.push(snapshotBackends(config.dataDir, server.pid));
         startProbe(server);
         return server.cpuMs();
       });
       results.get(name)!.push(result);
       const postgresPerRequest = (postgres[1] - postgres[0]) / Math.max(1, result.requests);
+      const backendsPerRequest = backendCpuMsBetween(backends[0], backends[1]) / Math.max(1, result.requests);
+      backendCpu.get(name)!.push(backendsPerRequest);
       log(
         `round ${round} ${name}: ${Math.round(result.requestsPerSecond)} req/s, ` +
-          `CPU ${result.serverCpuMsPerRequest} ms/req (PostgreSQL ${postgresPerRequest.toFixed(2)}), ` +
+          `CPU ${result.serverCpuMsPerRequest} ms/req (PostgreSQL ${postgresPerRequest.toFixed(2)}, ` +
+          `its backends ${backendsPerRequest.toFixed(2)}), ` +
           `p50 ${result.latencyP50Ms} p99 ${result.latencyP99Ms} ms` +
           (result.failures > 0 ? `, ${result.failures} FAILED` : ''),
       );
@@ -244,7 +252,20 @@ try {
             .join(' ') +
           `; p99 ms this/baseline: ${pairs.map(([mine, theirs]) => `${mine.latencyP99Ms}/${theirs.latencyP99Ms}`).join(' ')}`,
       );
+      const mine = backendCpu.get(`this ${kind}`)!;
+      const theirs = backendCpu.get(`baseline ${kind}`)!;
+      console.log(
+        `${kind} PostgreSQL backends' CPU/request this ÷ baseline, per round: ` +
+          mine.map((ms, round) => (ms / theirs[round]).toFixed(2)).join(' ') +
+          ` (ms: ${mine.map((ms, round) => `${ms.toFixed(2)}/${theirs[round].toFixed(2)}`).join(' ')})`,
+      );
     }
+    // Every pass's own backends (pg-backends.ts): steadier than the whole cluster's CPU printed per round.
+    for (const [name, perRound] of backendCpu)
+      if (perRound.length > 0)
+        console.log(
+          `PostgreSQL backends' CPU/request ${name}: ${perRound.map((ms) => ms.toFixed(2)).join(' ')} ms`,
+        );
     for (const [name, server] of builds)
       console.log(`peak RSS ${name}: ${((server.peakRssKiB() ?? 0) / 1024).toFixed(1)} MiB`);
   }

@@ -1,7 +1,9 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { selectedItemFields } from '../core/lean-selection.js';
 import { PageArgs, pageOffset } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { alertStatistics } from './alert-statistics.js';
@@ -34,8 +36,11 @@ export class AlertResolver {
     @Arg('sort', () => AlertSort, { nullable: true }) sort: AlertSort | null,
     @Args() page: PageArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return new AlertService(ctx).list(tenantId, filter ?? {}, sort ?? AlertSort.NEWEST, page);
+    // Only the columns of the fields asked are read (REST's route document arrives here the same way).
+    const fields = selectedItemFields(info);
+    return new AlertService(ctx).list(tenantId, filter ?? {}, sort ?? AlertSort.NEWEST, page, fields);
   }
 
   @Query(() => SecurityAlert, { description: 'One alert with its comments' })

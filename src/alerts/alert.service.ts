@@ -4,6 +4,7 @@ import { ActorType } from '../actors/actor.types.js';
 import { ConflictError, InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, below, containsText } from '../core/lean-conditions.js';
 import { findLeanPage, type LeanCondition, type LeanOrder } from '../core/lean-read.js';
+import type { LeanSelection } from '../core/lean-selection.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { emitEvent, type ServiceContext } from '../core/service-context.js';
 import type { CloudAlertChange } from '../cloud/security.provider.js';
@@ -78,6 +79,9 @@ function conditionsOf(filter: AlertFilter): LeanCondition[] {
  * (alert-sync.ts); a status move goes to the cloud first and then to our row with `alert.updated`, in one
  * transaction; assignment and comments are ours.
  */
+/** The columns the SecurityAlert type's computed fields read (lean-selection.ts): its notes are loaders', by id. */
+const ALERT_COMPUTED_FIELDS: LeanSelection<SecurityAlert>['computed'] = { comments: [], commentCount: [] };
+
 export class AlertService {
   constructor(private readonly ctx: ServiceContext) {}
 
@@ -87,6 +91,8 @@ export class AlertService {
     filter: AlertFilter = {},
     sort: AlertSort = AlertSort.NEWEST,
     page: PageArgs,
+    /** The fields asked of each alert (selectedItemFields): only their columns are read; all without it. */
+    fields?: ReadonlySet<string>,
   ): Promise<Page<SecurityAlert>> {
     const alerts = await findLeanPage(
       this.ctx,
@@ -95,6 +101,8 @@ export class AlertService {
       page,
       ORDERS[sort],
       conditionsOf(filter),
+      undefined,
+      { fields, computed: ALERT_COMPUTED_FIELDS },
     );
     if (alerts.items.length === 0) await this.tenant(tenantId);
     return alerts;

@@ -16,8 +16,13 @@ import { executeStatement, type NamedStatement } from './perf/kysely-named-state
  * or a table's definition changes.
  *
  * Only pages whose plan cannot hinge on a value are named (lean-read.ts decides: scope, parent and order, no
- * filter): a prepared statement may settle on PostgreSQL's generic plan, which does not know a filter's
- * selectivity (an open status among resolved alerts); a filtered page goes unnamed, planned with its values.
+ * filter), and the ORM's connections run them on their generic plan from the first execution
+ * (`plan_cache_mode = force_generic_plan`, src/db/orm.ts): PostgreSQL, left to choose, costed the generic plan's
+ * `limit $n` as a tenth of the tenant and re-planned the users page at every request on the bench's 100,000 users
+ * (0.9 ms of planning; docs/benchmarks.md "ninth round"). A generic plan does not know a filter's selectivity
+ * (an open status among resolved alerts), so a filtered page goes unnamed with its values in its text, as
+ * MikroORM sends its own statements: planned with them, whatever plan_cache_mode says (a statement without
+ * parameters has no generic plan).
  *
  * Callers write `?` placeholders as for MikroORM; `x in (?)` / `x not in (?)` with an array value become
  * `x = any($n)` / `x <> all($n)` (one text whatever the number of values); an array anywhere else is refused.
@@ -96,8 +101,12 @@ export async function runLeanStatement<R>(
   params: readonly unknown[],
   options: { named?: boolean } = {},
 ): Promise<R[]> {
-  const { text, values } = positional(sql, params);
-  const statement = options.named === false ? { text } : statementFor(text);
+  const unnamed = options.named === false;
+  // Unnamed: the values in the text (see above), as MikroORM formats them; named: `$n` parameters.
+  const { text, values } = unnamed
+    ? { text: em.getPlatform().formatQuery(sql, [...params]), values: [] }
+    : positional(sql, params);
+  const statement = unnamed ? { text } : statementFor(text);
   const started = Date.now();
   const logger = em.config.getLogger();
   try {

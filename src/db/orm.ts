@@ -46,6 +46,12 @@ export function ormConfig({
     // Merged into the pg pool's options: nothing waits for PostgreSQL without a bound (issue #34 item 4).
     driverOptions: {
       ...timedPoolOptions(timeouts),
+      // The named lean statements' generic plan from their first execution (src/core/lean-statement.ts): left to
+      // choose, PostgreSQL costs a generic `limit $n` as a tenth of the rows and, on the bench's 100,000 users,
+      // kept re-planning the users page every time (0.9 ms of planning a request; docs/benchmarks.md "ninth
+      // round"). Every other statement on these connections carries no parameters (MikroORM inlines its values,
+      // and so do unnamed lean statements), so it is planned with its values whatever this says.
+      options: '-c plan_cache_mode=force_generic_plan',
       onPoolCreated: (pool: pg.Pool) => guardPool(pool, timeouts),
     },
     // Row-level security: a connection reserved inside a request's session acts as the application role with

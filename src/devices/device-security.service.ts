@@ -2,6 +2,7 @@ import { groupByKey } from '../core/loaders.js';
 import { InvalidRequestError, NotFoundError, type FieldProblem } from '../core/errors.js';
 import { anyOf, atLeast, atMost, containsText } from '../core/lean-conditions.js';
 import { findLeanPage, type LeanCondition } from '../core/lean-read.js';
+import type { LeanSelection } from '../core/lean-selection.js';
 import { pageOffset, type Page, type PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
@@ -132,11 +133,20 @@ function timelineEntryOf(row: TimelineRow): DeviceTimelineEntry {
  * Device security of a tenant (SPEC 2.6 "Device", 4.2): the list, a device with its timeline, and the
  * recommendations with their stored device counts. Devices come from the cloud through sync (device-sync.ts).
  */
+/** The columns the Device type's computed fields read (lean-selection.ts): `timeline` is its loader's, by id. */
+const DEVICE_COMPUTED_FIELDS: LeanSelection<Device>['computed'] = { timeline: [] };
+
 export class DeviceSecurityService {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Riskiest first (risk level, then exposure score), then by name; one statement for page and total. */
-  async list(tenantId: string, filter: DeviceFilter, page: PageArgs): Promise<Page<Device>> {
+  async list(
+    tenantId: string,
+    filter: DeviceFilter,
+    page: PageArgs,
+    /** The fields asked of each device (selectedItemFields): only their columns are read; all without it. */
+    fields?: ReadonlySet<string>,
+  ): Promise<Page<Device>> {
     const devices = await findLeanPage(
       this.ctx,
       Device,
@@ -144,6 +154,8 @@ export class DeviceSecurityService {
       page,
       { riskRank: 'desc', exposureScore: 'desc', deviceName: 'asc', id: 'asc' },
       conditionsOf(filter),
+      undefined,
+      { fields, computed: DEVICE_COMPUTED_FIELDS },
     );
     if (devices.items.length === 0) await this.tenant(tenantId);
     return devices;

@@ -1,7 +1,9 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { selectedItemFields } from '../core/lean-selection.js';
 import { PageArgs } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { DeviceAction } from './device-action.entity.js';
@@ -34,8 +36,10 @@ export class DeviceResolver {
     @Arg('filter', () => DeviceFilter, { nullable: true }) filter: DeviceFilter | null,
     @Args() page: PageArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return new DeviceSecurityService(ctx).list(tenantId, filter ?? {}, page);
+    // Only the columns of the fields asked are read (REST's route document arrives here the same way).
+    return new DeviceSecurityService(ctx).list(tenantId, filter ?? {}, page, selectedItemFields(info));
   }
 
   @Query(() => Device, { description: 'One device with its security details and timeline' })

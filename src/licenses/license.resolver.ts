@@ -1,7 +1,9 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { selectedItemFields } from '../core/lean-selection.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { LicenseAssignment, TenantLicense } from './license.entity.js';
@@ -19,8 +21,10 @@ export class LicenseResolver {
     @Arg('tenantId', () => GraphQLUUID) tenantId: string,
     @Args() page: PageArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return new LicenseService(ctx).listLicenses(tenantId, page);
+    // Only the columns of the fields asked are read (REST's route document arrives here the same way).
+    return new LicenseService(ctx).listLicenses(tenantId, page, selectedItemFields(info));
   }
 
   @Query(() => LicenseAssignmentPage, { description: 'Who holds which license in a tenant, newest first' })

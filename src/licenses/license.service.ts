@@ -43,11 +43,23 @@ interface AssignmentSubjects {
 export class LicenseService {
   constructor(private readonly ctx: ServiceContext) {}
 
-  async listLicenses(tenantId: string, page: PageArgs): Promise<Page<TenantLicense>> {
-    const licenses = await findLeanPage(this.ctx, TenantLicense, { tenantId }, page, {
-      name: 'asc',
-      id: 'asc',
-    });
+  async listLicenses(
+    tenantId: string,
+    page: PageArgs,
+    /** The fields asked of each license (selectedItemFields): only their columns are read; all without it. */
+    fields?: ReadonlySet<string>,
+  ): Promise<Page<TenantLicense>> {
+    const licenses = await findLeanPage(
+      this.ctx,
+      TenantLicense,
+      { tenantId },
+      page,
+      { name: 'asc', id: 'asc' },
+      [],
+      undefined,
+      // `available` is a getter over the seat counts.
+      { fields, computed: { available: ['total', 'consumed'] } },
+    );
     // Rows prove the tenant is the caller's; only an empty page needs the tenant check (404).
     if (licenses.items.length === 0) await this.tenant(tenantId);
     return licenses;

@@ -1,7 +1,9 @@
 import { GraphQLUUID } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context.js';
 import { RequirePermission } from '../core/authorize.js';
+import { selectedItemFields } from '../core/lean-selection.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { FEATURES } from '../core/permissions.js';
 import { AvailableTenantPage, AvailableTenantsArgs, listAvailableTenants } from './available-tenants.js';
@@ -23,8 +25,10 @@ export class TenantResolver {
     @Args() page: PageArgs,
     @Arg('tenantGroupId', () => GraphQLUUID, { nullable: true }) tenantGroupId: string | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return new TenantService(ctx).list(page, tenantGroupId);
+    // Only the columns of the fields asked are read (REST's route document arrives here the same way).
+    return new TenantService(ctx).list(page, tenantGroupId, selectedItemFields(info));
   }
 
   @Query(() => Tenant)

@@ -2,6 +2,7 @@ import { enqueueJob } from '../core/jobs.js';
 import { TRACKED_JOB_QUEUE_ATTEMPTS } from '../core/tracked-job.js';
 import { NotFoundError } from '../core/errors.js';
 import { findLeanPage } from '../core/lean-read.js';
+import type { LeanSelection } from '../core/lean-selection.js';
 import { tenantGroupCondition } from './tenant-group-filter.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import type { ServiceContext } from '../core/service-context.js';
@@ -17,13 +18,28 @@ export interface TenantSyncJobPayload {
   environment: string;
 }
 
+/** The columns the Tenant type's computed fields read (lean-selection.ts): its getters and `health`'s sync age. */
+const TENANT_COMPUTED_FIELDS: LeanSelection<Tenant>['computed'] = {
+  health: ['lastSyncedAt'],
+  cloudPermissions: ['cloudPermissionsRead'],
+  passwordPolicy: ['passwordMinLength', 'passwordRequireComplexity'],
+};
+
 export class TenantService {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Newest first; only the members of `tenantGroupId` when given (404 for a group not the caller's). */
-  async list(args: PageArgs, tenantGroupId?: string | null): Promise<Page<Tenant>> {
+  async list(
+    args: PageArgs,
+    tenantGroupId?: string | null,
+    /** The fields asked of each tenant (selectedItemFields): only their columns are read; all without it. */
+    fields?: ReadonlySet<string>,
+  ): Promise<Page<Tenant>> {
     const inGroup = await tenantGroupCondition(this.ctx, tenantGroupId, '"id"');
-    return findLeanPage(this.ctx, Tenant, {}, args, { createdAt: 'desc', id: 'desc' }, inGroup);
+    return findLeanPage(this.ctx, Tenant, {}, args, { createdAt: 'desc', id: 'desc' }, inGroup, undefined, {
+      fields,
+      computed: TENANT_COMPUTED_FIELDS,
+    });
   }
 
   async get(id: string): Promise<Tenant> {

@@ -10,6 +10,7 @@ import { createLicenseUser, createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createUser, giveLicense } from '../factories/users.js';
 import { startSuite } from '../helpers/suite.js';
+import { insertSecurityRows } from '../security/security-kit.js';
 import type { TestApp } from '../helpers/test-app.js';
 
 /**
@@ -21,8 +22,17 @@ let app: TestApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
-/** The root fields whose lists are pruned today (their resolvers pass `selectedItemFields(info)`). */
-const PRUNED_LISTS = ['users'];
+/**
+ * The root fields whose lists are pruned today (their resolvers pass `selectedItemFields(info)`), each with a
+ * column its GET routes' documents do not show and one they do.
+ */
+const PRUNED_LISTS: Record<string, { unread: string; read: string; tenantInQuery?: true }> = {
+  users: { unread: '"invited_by"', read: '"display_name"' },
+  licenses: { unread: '"tenant_id", ', read: '"sku_part_number"' },
+  securityAlerts: { unread: '"external_id"', read: '"affected_entity"', tenantInQuery: true },
+  securityDevices: { unread: '"open_recommendations"', read: '"exposure_score"', tenantInQuery: true },
+  tenants: { unread: '"password_min_length"', read: '"last_synced_at"' },
+};
 
 beforeAll(async () => {
   ({ app, org, tenant } = await startSuite({ tenant: true }));
@@ -35,25 +45,33 @@ beforeAll(async () => {
     accountStatus: AccountStatus.DISABLED,
   });
   for (let i = 0; i < 3; i++) await giveLicense(app, tenant, await createLicenseUser(app, tenant), sku);
+  for (let i = 0; i < 2; i++) await insertSecurityRows(app, org.scope, tenant);
 }, 60_000);
 afterAll(() => {
   setLeanColumnPruning(true);
   return app.stop();
 });
 
-/** The answer with the columns pruned and with every column, and the statements of the pruned one. */
-async function bothWays<T>(read: () => Promise<T>): Promise<{ pruned: T; full: T; sql: string[] }> {
+/** The answer with the columns pruned and with every column, and the statements of each. */
+async function bothWays<T>(
+  read: () => Promise<T>,
+): Promise<{ pruned: T; full: T; sql: string[]; fullSql: string[] }> {
   await read(); // warm-up: the key is cached
   app.sql.reset();
   const pruned = await read();
   const sql = [...app.sql.log];
   setLeanColumnPruning(false);
   try {
-    return { pruned, full: await read(), sql };
+    app.sql.reset();
+    const full = await read();
+    return { pruned, full, sql, fullSql: [...app.sql.log] };
   } finally {
     setLeanColumnPruning(true);
   }
 }
+
+/** The statement of a lean page (its page and total: `lean_count`) among a request's statements. */
+const pageStatement = (sql: string[]) => sql.find((statement) => statement.includes('lean_count'));
 
 const rootFieldOf = (document: string) =>
   (getOperationAST(parse(document))?.selectionSet.selections[0] as FieldNode | undefined)?.name.value;
@@ -62,18 +80,24 @@ it('every GET route of a pruned list answers as with every column, reading fewer
   const routes = [
     ...VERSIONED_ROUTES.map((route) => ({ ...route, mount: '/v1' })),
     ...FEATURE_ROUTES.map((route) => ({ ...route, mount: '/api' })),
-  ].filter((route) => route.method === 'GET' && PRUNED_LISTS.includes(rootFieldOf(route.operation) ?? ''));
-  expect(routes.length).toBeGreaterThan(0);
+  ].filter((route) => route.method === 'GET' && (rootFieldOf(route.operation) ?? '') in PRUNED_LISTS);
+  const listed = new Set(routes.map((route) => rootFieldOf(route.operation)));
+  expect([...listed].sort()).toEqual(Object.keys(PRUNED_LISTS).sort());
   for (const route of routes) {
-    const path = `${route.mount}${route.path.replace(/:[A-Za-z]+/, tenant.id)}?limit=25`;
-    const { pruned, full, sql } = await bothWays(() => app.request('GET', path, { key: org.keys.admin }));
+    const columns = PRUNED_LISTS[rootFieldOf(route.operation)!];
+    const query = columns.tenantInQuery ? `?limit=25&tenantId=${tenant.id}` : '?limit=25';
+    const path = `${route.mount}${route.path.replace(/:[A-Za-z]+/, tenant.id)}${query}`;
+    const { pruned, full, sql, fullSql } = await bothWays(() =>
+      app.request('GET', path, { key: org.keys.admin }),
+    );
     expect({ path, status: pruned.status }).toEqual({ path, status: 200 });
+    expect((pruned.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect(pruned.body).toEqual(full.body);
-    const page = sql.find((statement) => statement.includes('lean_page'));
-    // Columns of the table the route's document does not show (wire shape: USER_FIELDS).
-    expect(page).toBeDefined();
-    expect(page).not.toContain('"invited_by"');
-    expect(page).toContain('"display_name"');
+    // A column of the table the route's document does not show is not read; one it shows is.
+    expect({ path, page: pageStatement(sql) }).toEqual({ path, page: expect.any(String) });
+    expect(pageStatement(sql)).not.toContain(columns.unread);
+    expect(pageStatement(sql)).toContain(columns.read);
+    expect(pageStatement(fullSql)).toContain(columns.unread);
   }
 });
 
@@ -102,6 +126,41 @@ it.each([
   expect(pruned.body.errors).toBeUndefined();
   expect(pruned.body.data?.users.items.length).toBeGreaterThan(3);
   expect(pruned.body).toEqual(full.body);
+});
+
+it.each([
+  ['licenses, `available` (a getter over the seat counts)', 'licenses', '{ skuId available }', '"consumed"'],
+  [
+    'alerts, their notes (loaders by id)',
+    'securityAlerts',
+    '{ id title commentCount comments { text } }',
+    '"title"',
+  ],
+  [
+    'devices, their timeline (a loader by id)',
+    'securityDevices',
+    '{ deviceName timeline { kind } }',
+    '"device_name"',
+  ],
+  [
+    'tenants, every computed field',
+    'tenants',
+    '{ id passwordPolicy { minLength requireComplexity } cloudPermissions { checkedAt } health }',
+    '"password_require_complexity"',
+  ],
+])('GraphQL %s: the same answer as with every column', async (_name, field, items, read) => {
+  const document =
+    field === 'tenants'
+      ? `query { tenants(limit: 25) { items ${items} pageInfo { total } } }`
+      : `query($tenantId: UUID!) { ${field}(tenantId: $tenantId, limit: 25) { items ${items} pageInfo { total } } }`;
+  const { pruned, full, sql, fullSql } = await bothWays(() =>
+    app.graphql<Record<string, { items: unknown[] }>>(org.keys.admin, document, { tenantId: tenant.id }),
+  );
+  expect(pruned.body.errors).toBeUndefined();
+  expect(pruned.body.data?.[field].items.length).toBeGreaterThan(0);
+  expect(pruned.body).toEqual(full.body);
+  expect(pageStatement(sql)).toContain(read);
+  expect(pageStatement(sql)!.length).toBeLessThan(pageStatement(fullSql)!.length);
 });
 
 it('a view read from some columns throws when code reads another one (a computed field declared short)', async () => {

@@ -127,6 +127,27 @@ describe('lean reads on the wire', () => {
     }
     expect([...seen.values()].some((organizations) => organizations.size === 2)).toBe(true);
   });
+
+  it('named statements run their generic plan from the first execution (no custom plan ever)', async () => {
+    // Left to choose, PostgreSQL costed a generic `limit $n` as a tenth of the tenant and kept re-planning the
+    // users page on the bench's 100,000 users (docs/benchmarks.md "ninth round"); src/db/orm.ts forces it.
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await app.request('GET', `/v1/tenants/${tenant.id}/users?limit=5`, { key: org.keys.admin })).status,
+      ).toBe(200);
+    const plans = await runInOrganizationSession(org.scope, () =>
+      runLeanStatement<{ generic: string; custom: string; mode: string }>(
+        app.orm.em,
+        `select coalesce(sum(generic_plans), 0) as generic, coalesce(sum(custom_plans), 0) as custom,
+                current_setting('plan_cache_mode') as mode
+           from pg_prepared_statements where name like 'lean\\_%' and ? = ?`,
+        [1, 1],
+      ),
+    );
+    expect(plans[0].mode).toBe('force_generic_plan');
+    expect(Number(plans[0].custom)).toBe(0);
+    expect(Number(plans[0].generic)).toBeGreaterThan(0);
+  });
 });
 
 describe('the generic plans of lean lists read O(limit) rows', () => {
@@ -189,5 +210,7 @@ describe('the generic plans of lean lists read O(limit) rows', () => {
     // the open status unknown); planned with the value, the page reads O(limit) rows.
     await expectPagesReadTheirRows(app, pathOf(), { key: org.keys.admin, scope: org.scope });
     expect(app.sql.leanStatements.map((statement) => statement.named)).toEqual([false]);
+    // Its values in its text, no parameters: planned with them whatever plan_cache_mode says (src/db/orm.ts).
+    expect(app.sql.leanStatements.map((statement) => statement.values)).toEqual([[]]);
   });
 });
