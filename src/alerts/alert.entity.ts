@@ -8,6 +8,7 @@ import { Device } from '../devices/device.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { AlertSeverity, AlertStatus } from './alert.enums.js';
+import './alert.graphql-enums.js';
 
 /**
  * A security alert of a tenant (SPEC 2.6 "Security alert"), copied from the upstream cloud by sync; status

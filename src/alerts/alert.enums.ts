@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /** SPEC 2.6 "Security alert": severity. */
 export enum AlertSeverity {
   HIGH = 'High',
@@ -7,7 +5,6 @@ export enum AlertSeverity {
   LOW = 'Low',
   INFORMATIONAL = 'Informational',
 }
-registerEnumType(AlertSeverity, { name: 'AlertSeverity', description: 'High, Medium, Low or Informational' });
 
 /** Sort weight of a severity (stored beside it, so "severity" sorts High first with an index). */
 export const SEVERITY_RANK: Record<AlertSeverity, number> = {
@@ -24,10 +21,6 @@ export enum AlertStatus {
   RESOLVED = 'Resolved',
   DISMISSED = 'Dismissed',
 }
-registerEnumType(AlertStatus, {
-  name: 'AlertStatus',
-  description: 'New (not yet reviewed), In Progress, Resolved, Dismissed (false positive or not actionable)',
-});
 
 /** Open alerts count against the investigation targets of SPEC 8.3. */
 export const OPEN_ALERT_STATUSES = [AlertStatus.NEW, AlertStatus.IN_PROGRESS] as const;
@@ -41,7 +34,3 @@ export enum AlertSort {
   OLDEST = 'oldest',
   SEVERITY = 'severity',
 }
-registerEnumType(AlertSort, {
-  name: 'AlertSort',
-  description: 'newest first (default), oldest first, or severity (High first, then newest)',
-});

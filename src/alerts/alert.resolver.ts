@@ -21,6 +21,7 @@ import {
   SecurityAlertPage,
   UpdateAlertInput,
 } from './alert.types.js';
+import './alert.graphql-enums.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);

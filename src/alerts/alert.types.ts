@@ -4,6 +4,7 @@ import { PageOf } from '../core/pagination.js';
 import { AlertComment, SecurityAlert } from './alert.entity.js';
 import { AlertSeverity, AlertStatus, HIGH_TARGET_HOURS, MEDIUM_TARGET_HOURS } from './alert.enums.js';
 import { ALERT_MAX_CATEGORIES_LISTED } from '../http/list-bounds.js';
+import './alert.graphql-enums.js';
 
 export const SecurityAlertPage = PageOf(SecurityAlert, 'SecurityAlert');
 export const AlertCommentPage = PageOf(AlertComment, 'AlertComment');

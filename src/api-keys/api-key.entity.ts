@@ -4,6 +4,7 @@ import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
 import { ScopedEntity, type Scope } from '../core/scope.js';
+import '../core/permissions.graphql-enums.js';
 
 /** An organization-scoped API key. Only a SHA-256 hash of the secret is stored. */
 @ObjectType({ description: 'An API key; the secret itself is shown once, at creation' })

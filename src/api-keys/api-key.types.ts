@@ -2,6 +2,7 @@ import { IsOptional, Length } from '../core/perf/class-validator-rules.js';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { PermissionLevel } from '../core/permissions.js';
 import { ApiKey } from './api-key.entity.js';
+import '../core/permissions.graphql-enums.js';
 
 @InputType({ description: 'A new API key for the caller’s organization and environment' })
 export class CreateApiKeyInput {

@@ -7,6 +7,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { BackupWorkload } from './backup.enums.js';
 import { BACKUP_RETENTION_DAYS } from './backup.settings.js';
+import './backup.graphql-enums.js';
 
 /**
  * A point-in-time backup of one protected mailbox, drive, site or team (SPEC 2.6 "Backup snapshot"): our

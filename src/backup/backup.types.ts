@@ -11,6 +11,7 @@ import {
 } from './backup.enums.js';
 import { RestoreJobItem } from './restore-job-item.entity.js';
 import { RestoreJob } from './restore-job.entity.js';
+import './backup.graphql-enums.js';
 
 export const BackupSnapshotPage = PageOf(BackupSnapshot, 'BackupSnapshot');
 export const RestoreJobPage = PageOf(RestoreJob, 'RestoreJob');

@@ -5,6 +5,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
 import { RestoreItemStatus } from './backup.enums.js';
 import { RestoreJob } from './restore-job.entity.js';
+import './backup.graphql-enums.js';
 
 /**
  * One item of a restore and its result. Written Pending when the restore is accepted; a batch's results

@@ -12,6 +12,7 @@ import {
   RestoreType,
 } from './backup.enums.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
+import './backup.graphql-enums.js';
 
 /**
  * A restore from a backup snapshot (SPEC 2.6 "Restore job"): its request, its status and counts. The items

@@ -1,6 +1,7 @@
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { CloudProviderKind } from './cloud-connection.enums.js';
+import './cloud-connection.graphql-enums.js';
 
 @InputType({ description: 'The cloud to connect the live environment to (tested before it is saved)' })
 export class ConnectCloudInput {

@@ -5,6 +5,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { ConnectorRunStatus } from './connector.enums.js';
 import { ComplianceConnector } from './connector.entity.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
+import './connector.graphql-enums.js';
 
 /** One import of a connector (its history, SPEC 4.2 GET .../:id/history): when, how much, what went wrong. */
 @ObjectType({ description: 'One import run of a connector' })

@@ -12,6 +12,7 @@ import {
   UserMappingStrategy,
 } from './connector.enums.js';
 import { DEFAULT_SCHEDULE_HOURS, MAX_SCHEDULE_HOURS, MIN_SCHEDULE_HOURS } from './connector-catalog.js';
+import './connector.graphql-enums.js';
 
 @ObjectType({ description: 'A source identity mapped to a tenant user' })
 export class UserMappingEntry {

@@ -13,6 +13,7 @@ import {
   UserMappingStrategy,
 } from './connector.enums.js';
 import { DEFAULT_SCHEDULE_HOURS, MAX_SCHEDULE_HOURS, MIN_SCHEDULE_HOURS } from './connector-catalog.js';
+import './connector.graphql-enums.js';
 
 export const ComplianceConnectorPage = PageOf(ComplianceConnector, 'ComplianceConnector');
 

@@ -5,6 +5,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { ContactSource, GalVisibility } from './contact.enums.js';
+import './contact.graphql-enums.js';
 
 /**
  * A mail contact of a tenant (SPEC 2.6 "Contact"): an outside address shown in the tenant's address book.

@@ -3,6 +3,7 @@ import { PageOf } from '../core/pagination.js';
 import { Contact } from './contact.entity.js';
 import { ContactImportRowStatus } from './contact.enums.js';
 import { MAX_EMAIL_ALIASES } from './contact.validation.js';
+import './contact.graphql-enums.js';
 
 export const ContactPage = PageOf(Contact, 'Contact');
 

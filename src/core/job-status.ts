@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /** The status of every job-backed operation (tenant sync, and the areas that adopt core/tracked-job.ts). */
 export enum JobStatus {
   QUEUED = 'Queued',
@@ -8,10 +6,6 @@ export enum JobStatus {
   FAILED = 'Failed',
   CANCELLED = 'Cancelled',
 }
-registerEnumType(JobStatus, {
-  name: 'JobStatus',
-  description: 'Queued → Running → Completed | Failed | Cancelled',
-});
 
 export const FINISHED_JOB_STATUSES: readonly JobStatus[] = [
   JobStatus.COMPLETED,

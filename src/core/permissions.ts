@@ -1,4 +1,3 @@
-import { registerEnumType } from 'type-graphql';
 import type { EventSubject } from './events/event-kinds.js';
 
 /** OAuth scopes of SPEC 5.2 plus the portal permission of SPEC 5.3. */
@@ -19,11 +18,6 @@ export enum PermissionLevel {
   WRITE = 'Write',
   ADMIN = 'Admin',
 }
-registerEnumType(PermissionLevel, {
-  name: 'PermissionLevel',
-  description:
-    'Read: view only. Write: create and update. Admin: everything, including deletions and key management.',
-});
 
 const READ_PERMISSIONS = [
   Permission.READ_TENANTS,

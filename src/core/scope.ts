@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { Environment } from './environment.js';
 
-/** Each organization has a live and a sandbox environment; data never crosses them. */
-export enum Environment {
-  LIVE = 'live',
-  SANDBOX = 'sandbox',
-}
+export { Environment };
 registerEnumType(Environment, {
   name: 'Environment',
   description: 'live (svc_sk_live_ keys) or sandbox (svc_sk_test_ keys)',

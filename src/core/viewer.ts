@@ -1,6 +1,7 @@
 import { ForbiddenError } from './errors.js';
 import { Permission, PermissionLevel, type Requirement } from './permissions.js';
-import { Environment, type Scope } from './scope.js';
+import { Environment } from './environment.js';
+import type { Scope } from './scope.js';
 
 export type CredentialKind = 'api_key' | 'access_token';
 

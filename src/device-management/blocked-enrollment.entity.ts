@@ -7,6 +7,8 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { BlockReason, EnrollmentPlatform } from './enrollment.enums.js';
 import { EnrollmentRestriction } from './enrollment-policy.entity.js';
+import './enrollment.graphql-enums.js';
+import '../devices/device.graphql-enums.js';
 
 /**
  * An enrollment attempt the restrictions refused (SPEC 2.6 "Blocked enrollment attempt"), recorded by tenant

@@ -1,6 +1,7 @@
 import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ComplianceState, DeviceOwnership, OsPlatform } from '../devices/device.enums.js';
+import '../devices/device.graphql-enums.js';
 
 /** SPEC 2.6 "Dashboard metrics (device)" filters; no tenant: every tenant of the organization. */
 @ArgsType()

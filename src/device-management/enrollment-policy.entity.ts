@@ -10,6 +10,7 @@ import {
   PlatformDeviceLimit,
   PlatformRestriction,
 } from './enrollment-policy.settings.js';
+import './enrollment.graphql-enums.js';
 
 /**
  * An enrollment restriction policy of a tenant (SPEC 2.6, 4.4; docs/devices.md "Policy model"). The

@@ -2,6 +2,8 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { OsPlatform } from '../devices/device.enums.js';
 import { EnrollmentPlatform, MAX_DEVICE_LIMIT, MIN_DEVICE_LIMIT } from './enrollment.enums.js';
+import './enrollment.graphql-enums.js';
+import '../devices/device.graphql-enums.js';
 
 /**
  * The settings a policy carries (stored as jsonb on the policy row): one class serves as the GraphQL output

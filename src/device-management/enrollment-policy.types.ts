@@ -16,6 +16,8 @@ import {
   MIN_DEVICE_LIMIT,
   RestrictionType,
 } from './enrollment.enums.js';
+import './enrollment.graphql-enums.js';
+import '../devices/device.graphql-enums.js';
 
 /** The rules on these fields are checked in one place, enrollment-policy.validation.ts. */
 @InputType({ description: 'A new enrollment restriction policy; it is placed just above the default' })

@@ -1,4 +1,3 @@
-import { registerEnumType } from 'type-graphql';
 import { OsPlatform } from '../devices/device.enums.js';
 
 /** SPEC 2.6 "Enrollment restriction policy": the platform rows of a device type restriction. */
@@ -9,10 +8,6 @@ export enum EnrollmentPlatform {
   ANDROID_ENTERPRISE = 'Android Enterprise',
   ANDROID_DEVICE_ADMIN = 'Android Device Admin',
 }
-registerEnumType(EnrollmentPlatform, {
-  name: 'EnrollmentPlatform',
-  description: 'Windows MDM, macOS, iOS/iPadOS, Android Enterprise or Android Device Admin',
-});
 
 /** The device OS family an enrollment platform enrolls (device counts and limits are per family). */
 export const OS_OF_ENROLLMENT_PLATFORM: Record<EnrollmentPlatform, OsPlatform> = {
@@ -33,11 +28,6 @@ export enum RestrictionType {
   DEVICE_TYPE = 'Device Type Restrictions',
   DEVICE_LIMIT = 'Device Limit Restrictions',
 }
-registerEnumType(RestrictionType, {
-  name: 'RestrictionType',
-  description:
-    'Device Type Restrictions (platforms, ownership, OS versions, manufacturers) or Device Limit Restrictions',
-});
 
 /** SPEC 2.6 "Blocked enrollment attempt": why an enrollment was refused. */
 export enum BlockReason {
@@ -46,11 +36,6 @@ export enum BlockReason {
   DEVICE_LIMIT = 'Device Limit',
   PERSONAL_DEVICE = 'Personal Device',
 }
-registerEnumType(BlockReason, {
-  name: 'BlockReason',
-  description:
-    'Platform Blocked (platform, corporate ownership or manufacturer), OS Version, Device Limit, Personal Device',
-});
 
 /** SPEC 8.3: the built-in default policy's limits. */
 export const DEFAULT_DEVICE_LIMIT = 15;

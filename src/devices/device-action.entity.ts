@@ -7,6 +7,7 @@ import { Tenant } from '../tenants/tenant.entity.js';
 import { Device } from './device.entity.js';
 import { DeviceActionKind, DeviceActionStatus, IsolationType, ScanType } from './device.enums.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
+import './device.graphql-enums.js';
 
 export const ACTIVE_ISOLATION_INDEX =
   'create unique index "device_actions_one_active_isolation" on "device_actions" ("device_id") where "kind" in (\'Isolate\', \'Release\') and "status" in (\'Pending\', \'InProgress\')';

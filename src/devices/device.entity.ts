@@ -15,6 +15,7 @@ import {
   OnboardingStatus,
   OsPlatform,
 } from './device.enums.js';
+import './device.graphql-enums.js';
 
 /**
  * A device of a tenant (SPEC 2.6 "Device", 3.2, 3.3), reconciled from the upstream cloud by sync. It carries

@@ -12,6 +12,7 @@ import {
   OsPlatform,
   ScanType,
 } from './device.enums.js';
+import './device.graphql-enums.js';
 
 export const DevicePage = PageOf(Device, 'Device');
 

@@ -6,6 +6,7 @@ import { Device } from '../devices/device.entity.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { DlpActionTaken, DlpActivity, DlpPolicyAction } from './dlp.enums.js';
+import './dlp.graphql-enums.js';
 
 /** An endpoint DLP policy of a tenant (SPEC 2.6), read-only here: copied from the cloud by sync. */
 @ObjectType({ description: 'An endpoint DLP policy (read-only; managed in the cloud)' })

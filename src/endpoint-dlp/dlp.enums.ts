@@ -1,15 +1,9 @@
-import { registerEnumType } from 'type-graphql';
-
 /** SPEC 2.6 "Endpoint DLP policy": action. */
 export enum DlpPolicyAction {
   AUDIT_ONLY = 'Audit only',
   BLOCK_WITH_OVERRIDE = 'Block with override',
   BLOCK = 'Block',
 }
-registerEnumType(DlpPolicyAction, {
-  name: 'DlpPolicyAction',
-  description: 'Audit only, Block with override, Block',
-});
 
 /** SPEC 2.6 "Endpoint DLP policy": the six monitored activities. */
 export enum DlpActivity {
@@ -20,7 +14,6 @@ export enum DlpActivity {
   PRINT = 'Print',
   CLIPBOARD_COPY_PASTE = 'Clipboard copy/paste',
 }
-registerEnumType(DlpActivity, { name: 'DlpActivity', description: 'An activity endpoint DLP monitors' });
 
 /** What the policy did to the activity. */
 export enum DlpActionTaken {
@@ -28,8 +21,3 @@ export enum DlpActionTaken {
   BLOCKED = 'Blocked',
   OVERRIDDEN = 'Overridden',
 }
-registerEnumType(DlpActionTaken, {
-  name: 'DlpActionTaken',
-  description:
-    'Audited (allowed and recorded), Blocked, Overridden (a block the user overrode with a reason)',
-});

@@ -3,6 +3,7 @@ import { Field, InputType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { EndpointDlpAlert, EndpointDlpPolicy } from './dlp.entity.js';
 import { DlpActionTaken, DlpActivity, DlpPolicyAction } from './dlp.enums.js';
+import './dlp.graphql-enums.js';
 
 export const EndpointDlpPolicyPage = PageOf(EndpointDlpPolicy, 'EndpointDlpPolicy');
 export const EndpointDlpAlertPage = PageOf(EndpointDlpAlert, 'EndpointDlpAlert');

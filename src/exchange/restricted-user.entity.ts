@@ -7,6 +7,7 @@ import { ScopedEntity } from '../core/scope.js';
 import { Tenant } from '../tenants/tenant.entity.js';
 import { User } from '../users/user.entity.js';
 import { RestrictionReason, RestrictionStatus } from './restricted-user.enums.js';
+import './restricted-user.graphql-enums.js';
 
 /**
  * A mail sender of a tenant restricted by the upstream cloud (SPEC 2.6 "Restricted user", 3.3). Our copy

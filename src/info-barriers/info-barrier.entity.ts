@@ -12,6 +12,7 @@ import {
   SegmentAttribute,
 } from './info-barrier.enums.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
+import './info-barrier.graphql-enums.js';
 
 @ObjectType({ description: 'An information-barrier segment: the users with one attribute value (SPEC 2.6)' })
 @Entity({ tableName: 'info_barrier_segments' })

@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /** SPEC 2.6 "Segment": the one user attribute that defines a segment. */
 export enum SegmentAttribute {
   DEPARTMENT = 'department',
@@ -23,18 +21,12 @@ export enum SegmentAttribute {
   EXTENSION_ATTRIBUTE_14 = 'extensionAttribute14',
   EXTENSION_ATTRIBUTE_15 = 'extensionAttribute15',
 }
-registerEnumType(SegmentAttribute, {
-  name: 'SegmentAttribute',
-  description:
-    'department, jobTitle, memberOf (a group name or id), office, company, extensionAttribute1..15',
-});
 
 /** SPEC 2.6 "Barrier policy", 4.4: Block restricts both ways; Allow is an exception to a block. */
 export enum BarrierPolicyType {
   BLOCK = 'Block',
   ALLOW = 'Allow',
 }
-registerEnumType(BarrierPolicyType, { name: 'BarrierPolicyType', description: 'Block or Allow' });
 
 /**
  * An application of the policy set: Pending (queued) → Applying (pushed to the cloud, which takes up to
@@ -48,8 +40,3 @@ export enum BarrierApplicationStatus {
 }
 /** SPEC 8.3 "Information barrier policy application: up to 24 hours": Applied this long after it started. */
 export const BARRIER_APPLICATION_HOURS = 24;
-
-registerEnumType(BarrierApplicationStatus, {
-  name: 'BarrierApplicationStatus',
-  description: `Pending, Applying, Applied (${BARRIER_APPLICATION_HOURS} h after it started), Failed`,
-});

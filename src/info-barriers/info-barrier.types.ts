@@ -3,6 +3,7 @@ import { Field, InputType } from 'type-graphql';
 import { PageOf } from '../core/pagination.js';
 import { BarrierPolicy, BarrierSegment } from './info-barrier.entity.js';
 import { BarrierPolicyType, SegmentAttribute } from './info-barrier.enums.js';
+import './info-barrier.graphql-enums.js';
 
 export const BarrierSegmentPage = PageOf(BarrierSegment, 'BarrierSegment');
 export const BarrierPolicyPage = PageOf(BarrierPolicy, 'BarrierPolicy');

@@ -3,13 +3,9 @@ import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, Index, PrimaryKey, Property, Unique } from '@mikro-orm/decorators/legacy';
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { MemberRole } from './member.enums.js';
 
-/** What a person may do when signing in (docs/oauth.md "Members"). */
-export enum MemberRole {
-  OWNER = 'owner',
-  ADMIN = 'admin',
-  MEMBER = 'member',
-}
+export { MemberRole };
 registerEnumType(MemberRole, {
   name: 'MemberRole',
   description:

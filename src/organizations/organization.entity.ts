@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { OptionalProps } from '@mikro-orm/core';
 import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Plan } from './organization.enums.js';
 
-export enum Plan {
-  STARTER = 'starter',
-  GROWTH = 'growth',
-  SCALE = 'scale',
-  CUSTOM = 'custom',
-}
+export { Plan };
 registerEnumType(Plan, { name: 'Plan', description: 'Commercial plan; sets the rate limit (SPEC 8.1)' });
 
 /** Requests per minute by plan (SPEC 8.1). Custom uses the organization's contracted number. */

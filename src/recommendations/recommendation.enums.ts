@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /** SPEC 2.6 "Security recommendation": severity. */
 export enum RecommendationSeverity {
   CRITICAL = 'Critical',
@@ -7,10 +5,6 @@ export enum RecommendationSeverity {
   MEDIUM = 'Medium',
   LOW = 'Low',
 }
-registerEnumType(RecommendationSeverity, {
-  name: 'RecommendationSeverity',
-  description: 'Critical, High, Medium, Low',
-});
 
 /** SPEC 2.6: categories (their short forms Identity, Data, Email, Device, Threat, Audit are accepted in filters). */
 export enum RecommendationCategory {
@@ -21,7 +15,6 @@ export enum RecommendationCategory {
   THREAT_PROTECTION = 'Threat Protection',
   AUDIT_AND_COMPLIANCE = 'Audit & Compliance',
 }
-registerEnumType(RecommendationCategory, { name: 'RecommendationCategory' });
 
 /** The short forms SPEC 2.6 names, by category. */
 export const CATEGORY_SHORT_FORMS: Record<RecommendationCategory, string> = {
@@ -43,10 +36,6 @@ export enum RecommendationStatus {
   DISMISSED = 'Dismissed',
   SNOOZED = 'Snoozed',
 }
-registerEnumType(RecommendationStatus, {
-  name: 'RecommendationStatus',
-  description: 'Open, In Progress (an apply is running), Dismissed, Snoozed',
-});
 
 /** SPEC 8.3 "Snooze durations": 7, 30 or 90 days, nothing else. */
 export const SNOOZE_DAYS = [7, 30, 90] as const;
@@ -60,11 +49,6 @@ export enum ApplyOutcome {
   NOT_SUPPORTED = 'not supported',
   FAILED = 'failed',
 }
-registerEnumType(ApplyOutcome, {
-  name: 'RecommendationApplyOutcome',
-  description:
-    'pending, would apply (dry run), applied, already compliant, not supported, failed (with a reason)',
-});
 
 /**
  * An apply operation: Queued → Running → Succeeded (no tenant failed) | PartiallyFailed (some did) |
@@ -77,7 +61,3 @@ export enum ApplyOperationStatus {
   PARTIALLY_FAILED = 'Partially Failed',
   FAILED = 'Failed',
 }
-registerEnumType(ApplyOperationStatus, {
-  name: 'RecommendationApplyStatus',
-  description: 'Queued, Running, Succeeded, Partially Failed, Failed',
-});

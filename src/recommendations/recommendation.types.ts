@@ -9,6 +9,7 @@ import {
   RecommendationSeverity,
   RecommendationStatus,
 } from './recommendation.enums.js';
+import './recommendation.graphql-enums.js';
 
 @ObjectType({ description: 'A recommendation in one affected tenant' })
 export class RecommendationTenantState {

@@ -1,5 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-
 /**
  * Where a tenant's secure score comes from, and so which points scale it is on: Microsoft's own Secure Score
  * (a tenant of the live environment on Microsoft 365), or ours computed from the recommendation states (the
@@ -10,8 +8,3 @@ export enum SecureScoreSource {
   RECOMMENDATIONS = 'recommendations',
   MICROSOFT365 = 'microsoft365',
 }
-registerEnumType(SecureScoreSource, {
-  name: 'SecureScoreSource',
-  description:
-    "recommendations: computed from our recommendations' points; microsoft365: Microsoft Secure Score's points",
-});

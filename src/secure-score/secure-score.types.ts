@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Max, Min } from '../core/perf/class-validator-rules.js';
 import { PageArgs, PageOf } from '../core/pagination.js';
 import { SecureScoreSource } from './secure-score.enums.js';
+import './secure-score.graphql-enums.js';
 
 @ObjectType({ description: 'Points earned and possible' })
 export class ScorePoints {

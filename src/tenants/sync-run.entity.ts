@@ -6,6 +6,7 @@ import { JobStatus } from '../core/job-status.js';
 import type { Scope } from '../core/scope.js';
 import { Tenant } from './tenant.entity.js';
 import { TrackedOperation } from '../core/tracked-operation.entity.js';
+import '../core/job-status.graphql-enums.js';
 
 export { JobStatus };
 

@@ -1,4 +1,4 @@
-import { TenantHealth } from './tenant.entity.js';
+import { TenantHealth } from './tenant.enums.js';
 
 /**
  * The signals tenant health is computed from (DECISIONS: "open high-severity alerts, secure score,

@@ -3,22 +3,14 @@ import { Entity, Enum, Index, Property, Unique } from '@mikro-orm/decorators/leg
 import { GraphQLDateTime } from 'graphql-scalars';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { ScopedEntity, type Scope } from '../core/scope.js';
+import { TenantHealth, TenantStatus } from './tenant.enums.js';
 import { TenantCloudPermissions, type StoredCloudPermissions } from './tenant.types.js';
 
 /** The constraint that keeps an upstream tenant in one environment of one organization. */
 export const UPSTREAM_TENANT_UNIQUE = 'tenants_external_id_unique';
 
-export enum TenantStatus {
-  ACTIVE = 'active',
-  SUSPENDED = 'suspended',
-}
+export { TenantHealth, TenantStatus };
 registerEnumType(TenantStatus, { name: 'TenantStatus' });
-
-export enum TenantHealth {
-  HEALTHY = 'healthy',
-  WARNING = 'warning',
-  CRITICAL = 'critical',
-}
 registerEnumType(TenantHealth, {
   name: 'TenantHealth',
   description: 'Portal health, computed by the rules in docs/tenant-health.md',

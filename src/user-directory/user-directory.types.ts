@@ -3,6 +3,7 @@ import { GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { CursorPageInfo, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
 import { AccountStatus, UserType } from '../users/user.enums.js';
+import '../users/user.graphql-enums.js';
 
 /** Shortest search term: trigram matching needs three characters to use its index. */
 export const MIN_SEARCH_LENGTH = 3;

@@ -3,6 +3,7 @@ import { GraphQLDateTime, GraphQLUUID } from 'graphql-scalars';
 import { ArgsType, Field, registerEnumType } from 'type-graphql';
 import type { Scope } from '../core/scope.js';
 import { AccountStatus, MfaStatus, UserSource, UserType } from '../users/user.enums.js';
+import '../users/user.graphql-enums.js';
 
 export const MAX_SEARCH_LENGTH = 256;
 

@@ -3,6 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Actor } from '../actors/actor.types.js';
 import { PageOf } from '../core/pagination.js';
 import { UserType } from './user.enums.js';
+import './user.graphql-enums.js';
 
 /** SPEC 8.3: a deleted user can be restored for 30 days, then it is permanently deleted. */
 export const RECOVERY_WINDOW_DAYS = 30;

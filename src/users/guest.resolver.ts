@@ -15,6 +15,7 @@ import {
   StaleGuestPage,
 } from './guest.types.js';
 import { InvitationStatus } from './user.enums.js';
+import './user.graphql-enums.js';
 
 const tenantIdArg = () => Arg('tenantId', () => GraphQLUUID);
 const idArg = () => Arg('id', () => GraphQLUUID);

@@ -13,6 +13,7 @@ import { PageInfo, PageOf, type Page } from '../core/pagination.js';
 import { RECOVERY_WINDOW_DAYS } from './deleted-user.types.js';
 import { AccountStatus, GuestSource, InvitationStatus, UserType } from './user.enums.js';
 import { USER_FIELD_MAX_LENGTH } from './user.types.js';
+import './user.graphql-enums.js';
 
 /** SPEC 2.6 "Guest user": a guest of a tenant as the guest routes show it. */
 @ObjectType({ description: 'A guest user of a tenant (SPEC 2.6 "Guest user")' })

@@ -14,6 +14,7 @@ import {
   UserSource,
   UserType,
 } from './user.enums.js';
+import './user.graphql-enums.js';
 
 /** Profile attributes a client may set; synced users cannot change these (SPEC 2.3). */
 export const EDITABLE_PROFILE_FIELDS = [

@@ -9,6 +9,7 @@ import {
 import { GraphQLUUID } from 'graphql-scalars';
 import { Field, InputType } from 'type-graphql';
 import { AccountStatus, MfaStatus } from './user.enums.js';
+import './user.graphql-enums.js';
 
 /**
  * Length limits follow the upstream cloud's directory (givenName 64, UPN 113, employeeId 16, ...),

@@ -1,5 +1,5 @@
 import { Permission } from '../../src/core/permissions.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import {
   createMember,
   createOAuthClient,

@@ -1,5 +1,5 @@
 import { PermissionLevel } from '../../src/core/permissions.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import type { Envelope } from '../helpers/envelope.js';
 import {
   createApiKey,

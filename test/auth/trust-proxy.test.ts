@@ -1,6 +1,6 @@
 import { loadConfig, parseTrustProxy } from '../../src/config.js';
 import { PermissionLevel } from '../../src/core/permissions.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import { createApiKey, createOrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { ServerProcess } from '../helpers/server-process.js';

@@ -22,7 +22,7 @@ import {
 } from '../factories/shared.js';
 import { assertMatchesOpenApi } from '../helpers/openapi-validator.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import { eventually } from '../helpers/eventually.js';
 
 /** The generated TypeScript client (clients/typescript) against a live server on a loopback port. */

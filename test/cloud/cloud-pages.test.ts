@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Environment } from '../../src/core/scope.js';
+import { Environment } from '../../src/core/environment.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Permission } from '../../src/core/permissions.js';
 import type { Scope } from '../../src/core/scope.js';
-import { MemberRole } from '../../src/members/member.entity.js';
+import { MemberRole } from '../../src/members/member.enums.js';
 import { MemberService } from '../../src/members/member.service.js';
 import { OAuthClientService } from '../../src/oauth/oauth-client.service.js';
 import { ACCESS_TOKEN_PREFIX, randomSecret } from '../../src/oauth/oauth-secrets.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiKeyService } from '../../src/api-keys/api-key.service.js';
 import { PermissionLevel } from '../../src/core/permissions.js';
-import { Environment, type Scope } from '../../src/core/scope.js';
+import { Environment } from '../../src/core/environment.js';
+import type { Scope } from '../../src/core/scope.js';
 import { Organization, Plan } from '../../src/organizations/organization.entity.js';
 import type { TestApp } from '../helpers/test-app.js';
 

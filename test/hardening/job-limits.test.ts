@@ -1,11 +1,9 @@
-import { parse } from 'graphql';
 import { MAX_JOBS_IN_FLIGHT } from '../../src/core/job-limits.js';
-import { queryCost } from '../../src/http/query-limits.js';
-import { buildAppSchema } from '../../src/schema.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { createTenant } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
@@ -48,11 +46,12 @@ describe('job-starting mutations', () => {
   });
 
   it('costs a job by its work: a user import by its rows, an apply by its tenants', async () => {
-    const schema = await buildAppSchema();
+    // queryCost on the server's schema (its fields' job extensions), onServer: the file builds no schema.
     const importCost = (rows: number) =>
-      queryCost(
-        schema,
-        parse('mutation ($t: UUID!, $csv: String!) { importUsers(tenantId: $t, csv: $csv) { importId } }'),
+      onServer(
+        app,
+        'queryCost',
+        'mutation ($t: UUID!, $csv: String!) { importUsers(tenantId: $t, csv: $csv) { importId } }',
         {
           t: tenant.id,
           csv: [
@@ -61,17 +60,16 @@ describe('job-starting mutations', () => {
           ].join('\n'),
         },
       );
-    expect(importCost(1)).toBeGreaterThanOrEqual(3000); // one rate point for the job
-    expect(importCost(9000) - importCost(1)).toBeGreaterThanOrEqual(8999);
+    expect(await importCost(1)).toBeGreaterThanOrEqual(3000); // one rate point for the job
+    expect((await importCost(9000)) - (await importCost(1))).toBeGreaterThanOrEqual(8999);
     const applyCost = (tenantIds: string[] | null) =>
-      queryCost(
-        schema,
-        parse(
-          'mutation ($ids: [UUID!]) { applySecurityRecommendation(id: "mfa", tenantIds: $ids) { status } }',
-        ),
+      onServer(
+        app,
+        'queryCost',
+        'mutation ($ids: [UUID!]) { applySecurityRecommendation(id: "mfa", tenantIds: $ids) { status } }',
         { ids: tenantIds },
       );
-    expect(applyCost(null)).toBeGreaterThan(applyCost([tenant.id]));
+    expect(await applyCost(null)).toBeGreaterThan(await applyCost([tenant.id]));
   });
 
   it(`refuses a request past ${MAX_JOBS_IN_FLIGHT} jobs in flight with 429 naming the limit, nothing written`, async () => {

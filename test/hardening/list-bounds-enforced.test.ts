@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import {
   SUMMARY_MAX_OVER_ALLOCATED_TENANTS,
   SUMMARY_MAX_SKUS,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { Permission } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';

@@ -9,23 +9,26 @@ import {
   typeFromAST,
   visit,
   type GraphQLInputType,
-  type GraphQLSchema,
 } from 'graphql';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
-import { QUERY_LIMITS, queryCost, ratePointsOf } from '../../src/http/query-limits.js';
-import { buildAppSchema } from '../../src/schema.js';
+import type { QUERY_LIMITS } from '../../src/http/query-limits.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { committedSchema } from '../helpers/committed-schema.js';
+import { onServer } from '../helpers/on-server.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
+/**
+ * The limits, the costs and the route list are the server's (onServer: src/http/query-limits.ts on the schema it
+ * serves), the variables' types the committed schema's, so that the file does not evaluate the app's modules.
+ */
 let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
-let schema: GraphQLSchema;
+let limits: typeof QUERY_LIMITS;
 
 beforeAll(async () => {
   ({ app, org, tenant } = await sharedSuite({ tenant: true }));
-  schema = await buildAppSchema();
+  limits = await onServer(app, 'queryLimits');
 });
 afterAll(() => app.stop());
 
@@ -54,7 +57,7 @@ describe('query limits (issue #9 item 2)', () => {
     const res = await post(query);
     expect(res.status).toBe(400);
     expect(res.body.errors?.[0].extensions.code).toBe('INVALID_REQUEST');
-    expect(res.body.errors?.[0].message).toContain(`${QUERY_LIMITS.maxTokens} tokens`);
+    expect(res.body.errors?.[0].message).toContain(`${limits.maxTokens} tokens`);
   });
 
   it('lets the standard introspection query (the IDE’s) through', async () => {
@@ -64,7 +67,7 @@ describe('query limits (issue #9 item 2)', () => {
   });
 
   it('refuses a document nested deeper than the depth limit', async () => {
-    const depth = QUERY_LIMITS.maxDepth + 1;
+    const depth = limits.maxDepth + 1;
     const query =
       '{ ' +
       '__schema { types { fields { type { '.repeat(1) +
@@ -77,7 +80,7 @@ describe('query limits (issue #9 item 2)', () => {
 
   it('refuses more aliases than the limit', async () => {
     const fields = Array.from(
-      { length: QUERY_LIMITS.maxAliases + 1 },
+      { length: limits.maxAliases + 1 },
       (_, i) => `a${i}: tenants { total: pageInfo { total } }`,
     );
     expectLimit(await post(`{ ${fields.join(' ')} }`), 'aliases');
@@ -85,7 +88,7 @@ describe('query limits (issue #9 item 2)', () => {
 
   it('refuses more directives than the limit', async () => {
     const fragments = Array.from(
-      { length: QUERY_LIMITS.maxDirectives + 1 },
+      { length: limits.maxDirectives + 1 },
       () => '... @include(if: true) { __typename }',
     );
     expectLimit(await post(`{ ${fragments.join(' ')} }`), 'directives');
@@ -99,7 +102,7 @@ describe('query limits (issue #9 item 2)', () => {
     const before = app.sql.count;
     const res = await post(`query($t: UUID!) { ${aliases} }`, { t: tenant.id });
     expectLimit(res, 'cost');
-    expect(res.body.errors?.[0].extensions.details?.actual).toBeGreaterThan(QUERY_LIMITS.maxCost);
+    expect(res.body.errors?.[0].extensions.details?.actual).toBeGreaterThan(limits.maxCost);
     expect(app.sql.count - before).toBeLessThan(5);
   });
 
@@ -122,17 +125,20 @@ describe('query limits (issue #9 item 2)', () => {
     const remainingAfterCheap = Number(first.headers.get('x-ratelimit-remaining'));
     const page = 'tenants(limit: 100) { items { id name domains status createdAt } }';
     const query = `{ ${Array.from({ length: 5 }, (_, i) => `t${i}: ${page}`).join(' ')} }`;
-    const points = ratePointsOf(queryCost(schema, parse(query), {}));
+    const points = await onServer(app, 'queryRatePoints', query);
     expect(points).toBeGreaterThan(1);
     const dear = await call(query);
     expect(dear.body.errors).toBeUndefined();
     expect(Number(dear.headers.get('x-ratelimit-remaining'))).toBe(remainingAfterCheap - points);
   });
 
-  it('keeps every REST route’s document well within the limits (cost at limit=100 under a quarter)', () => {
-    for (const route of [...VERSIONED_ROUTES, ...FEATURE_ROUTES]) {
+  it('keeps every REST route’s document well within the limits (cost at limit=100 under a quarter)', async () => {
+    const schema = committedSchema();
+    const routes = await onServer(app, 'restRoutes');
+    expect(routes.length).toBeGreaterThan(100);
+    for (const route of routes) {
       const where = `${route.method} ${route.path}`;
-      const document = parse(route.operation, { maxTokens: QUERY_LIMITS.maxTokens / 2 });
+      const document = parse(route.operation, { maxTokens: limits.maxTokens / 2 });
       const operation = getOperationAST(document)!;
       let aliases = 0;
       let directives = 0;
@@ -140,8 +146,8 @@ describe('query limits (issue #9 item 2)', () => {
         Field: (node) => void (node.alias && aliases++),
         Directive: () => void directives++,
       });
-      const withinAliases = aliases <= QUERY_LIMITS.maxAliases / 4;
-      const withinDirectives = directives <= QUERY_LIMITS.maxDirectives / 4;
+      const withinAliases = aliases <= limits.maxAliases / 4;
+      const withinDirectives = directives <= limits.maxDirectives / 4;
       expect({ where, withinAliases, withinDirectives }).toEqual({
         where,
         withinAliases: true,
@@ -154,8 +160,8 @@ describe('query limits (issue #9 item 2)', () => {
         if (name === 'limit') variables[name] = 100;
         else if (isNonNullType(type)) variables[name] = sampleValue(type);
       }
-      const cost = queryCost(schema, document, variables);
-      const ceiling = WITHIN_THE_LIMIT_ONLY.has(where) ? QUERY_LIMITS.maxCost : QUERY_LIMITS.maxCost / 4;
+      const cost = await onServer(app, 'queryCost', route.operation, variables);
+      const ceiling = WITHIN_THE_LIMIT_ONLY.has(where) ? limits.maxCost : limits.maxCost / 4;
       expect({ where, cost: cost > 0 && cost <= ceiling }).toEqual({ where, cost: true });
     }
   });

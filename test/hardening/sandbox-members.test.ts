@@ -1,5 +1,5 @@
 import { Permission } from '../../src/core/permissions.js';
-import { MemberRole } from '../../src/members/member.entity.js';
+import { MemberRole } from '../../src/members/member.enums.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';

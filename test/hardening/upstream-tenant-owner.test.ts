@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/shared.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';

@@ -1,6 +1,6 @@
 import { Permission } from '../../src/core/permissions.js';
 import { DEMO_MEMBER } from '../../src/members/demo-member.js';
-import { MemberRole } from '../../src/members/member.entity.js';
+import { MemberRole } from '../../src/members/member.enums.js';
 import { hashPassword, verifyPassword } from '../../src/members/member.password.js';
 import {
   createMember,

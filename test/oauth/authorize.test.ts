@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
-import { MemberRole } from '../../src/members/member.entity.js';
+import { MemberRole } from '../../src/members/member.enums.js';
 import {
   Browser,
   createMember,

@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import type { RequestLogFields } from '../../src/http/request-log.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
 import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
-import { ARGUMENT_REQUIREMENTS_EXTENSION, REQUIREMENT_EXTENSION } from '../../src/core/authorize.js';
-import { FEATURES, Permission } from '../../src/core/permissions.js';
-import { operationRequirements } from '../../src/http/operation-requirements.js';
-import { buildAppSchema } from '../../src/schema.js';
+import { Permission } from '../../src/core/permissions.js';
 import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { onServer } from '../helpers/on-server.js';
+import type { RootFieldRequirements } from '../helpers/server-side-schema.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 /**
  * One way to require a permission: a row of the permission table on the field, and, where an argument makes
  * the action stricter (offboarding with `deleteUser`), that argument's row declared on the field as well, so
  * the GraphQL pre-check refuses before the input is coerced, as it does for the field's own requirement.
+ * The schema's records are the server's (the schema it serves: onServer `rootFieldRequirements`,
+ * `operationRequirements`), so the file does not build one of its own.
  */
 let app: SharedApp;
 let org: OrganizationWithKeys;
-let schema: GraphQLSchema;
+let rootFields: RootFieldRequirements[];
 
 beforeAll(async () => {
   ({ app, org } = await sharedSuite());
-  schema = await buildAppSchema();
+  rootFields = await onServer(app, 'rootFieldRequirements');
 });
 afterAll(() => app.stop());
 
@@ -35,27 +35,22 @@ async function offboardCode(credential: string, input: Record<string, unknown>, 
 
 describe('every requirement is a row of the permission table', () => {
   it('holds for every query and mutation, and for every argument-dependent requirement', () => {
-    const rows = new Set<object>(Object.values(FEATURES).flatMap((row) => Object.values(row)));
+    // `row`: the FEATURES row the requirement is (the same object), null when it is none.
     const offTable: string[] = [];
-    for (const root of [schema.getQueryType(), schema.getMutationType()])
-      for (const field of Object.values(root?.getFields() ?? {})) {
-        const requirement = field.extensions[REQUIREMENT_EXTENSION] as object | undefined;
-        if (!requirement || !rows.has(requirement)) offTable.push(field.name);
-        const stricter = (field.extensions[ARGUMENT_REQUIREMENTS_EXTENSION] ?? []) as Array<{
-          requires: object;
-        }>;
-        for (const { requires } of stricter)
-          if (!rows.has(requires)) offTable.push(`${field.name} (argument)`);
-      }
+    for (const { field, requirement, stricter } of rootFields) {
+      if (!requirement?.row) offTable.push(field);
+      for (const { row } of stricter) if (!row) offTable.push(`${field} (argument)`);
+    }
+    expect(rootFields.length).toBeGreaterThan(100); // the schema's queries and mutations, not an empty list
     expect(offTable).toEqual([]);
   });
 });
 
 describe('offboardUser with deleteUser: a deletion, declared on the field', () => {
   it('records the stricter requirement of input.deleteUser in the schema', () => {
-    const field = schema.getMutationType()?.getFields().offboardUser;
-    expect(field?.extensions[REQUIREMENT_EXTENSION]).toEqual({ permission: 'write:users' });
-    expect(field?.extensions[ARGUMENT_REQUIREMENTS_EXTENSION]).toEqual([
+    const field = rootFields.find((root) => root.type === 'Mutation' && root.field === 'offboardUser');
+    expect(field?.requirement?.requires).toEqual({ permission: 'write:users' });
+    expect(field?.stricter.map(({ argument, requires }) => ({ argument, requires }))).toEqual([
       { argument: 'input.deleteUser', requires: { permission: 'write:users', destructive: true } },
     ]);
   });
@@ -130,15 +125,13 @@ describe('offboardUser with deleteUser: a deletion, declared on the field', () =
     });
   });
 
-  it('operationRequirements: the argument counts once its value is known, not before', () => {
-    const operation = getOperationAST(parse(OFFBOARD));
-    if (!operation) throw new Error('no operation');
+  it('operationRequirements: the argument counts once its value is known, not before', async () => {
+    const requirements = (variables?: Record<string, unknown>) =>
+      onServer(app, 'operationRequirements', OFFBOARD, variables);
     // A REST route is compiled before any request: its input is a variable, so only the field's own row.
-    expect(operationRequirements(schema, operation)).toEqual([{ permission: 'write:users' }]);
-    expect(operationRequirements(schema, operation, new Map(), { input: { deleteUser: false } })).toEqual([
-      { permission: 'write:users' },
-    ]);
-    expect(operationRequirements(schema, operation, new Map(), { input: { deleteUser: true } })).toEqual([
+    expect(await requirements()).toEqual([{ permission: 'write:users' }]);
+    expect(await requirements({ input: { deleteUser: false } })).toEqual([{ permission: 'write:users' }]);
+    expect(await requirements({ input: { deleteUser: true } })).toEqual([
       { permission: 'write:users' },
       { permission: 'write:users', destructive: true },
     ]);

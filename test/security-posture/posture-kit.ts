@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-posture.js';
+import { SIMULATED_SECURITY_CONTROLS } from '../../src/cloud/simulated/simulated-security-controls.js';
 import { onServer } from '../helpers/on-server.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { Envelope } from '../helpers/envelope.js';

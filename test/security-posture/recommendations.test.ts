@@ -1,7 +1,6 @@
 import { onServer } from '../helpers/on-server.js';
 import { DAY_MS } from '../../src/core/clock.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { cronItems } from '../../src/tasks.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
@@ -287,6 +286,7 @@ describe('dismiss, snooze and reopen (SPEC 3.3)', () => {
       expect(res.status).toBe(400);
       expect(res.body.error?.details.fields).toEqual([{ field: 'days', problem: 'must be 7, 30 or 90' }]);
     }
+    const cronItems = await onServer(app, 'cronItems');
     expect(cronItems.map((item) => item.task)).toContain('recommendation-snooze-expiry');
   });
 

@@ -1,5 +1,6 @@
 import type { EventPayload } from '../../src/core/events/event-filter.js';
-import { Environment, type Scope } from '../../src/core/scope.js';
+import { Environment } from '../../src/core/environment.js';
+import type { Scope } from '../../src/core/scope.js';
 import { EventHub, SubscriberTooSlowError } from '../../src/subscriptions/event-hub.js';
 import { subscriptionFieldName, SUBSCRIBABLE_EVENT_KINDS } from '../../src/subscriptions/event-kinds.js';
 

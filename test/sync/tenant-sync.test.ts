@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CloudUserRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import type { SimulatedTenantSpec } from '../../src/cloud/simulated/index.js';
-import { JobStatus } from '../../src/tenants/sync-run.entity.js';
+import type { SimulatedCloud, SimulatedTenantSpec } from '../../src/cloud/simulated/index.js';
+import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { grantConsent } from '../factories/shared.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';

@@ -1,4 +1,4 @@
-import { JobStatus } from '../../src/tenants/sync-run.entity.js';
+import { JobStatus } from '../../src/core/job-status.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { createTenant } from '../factories/shared.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';

@@ -8,25 +8,7 @@ import {
   type CloudSecurityControlRecord,
 } from '../security-posture.provider.js';
 import { SimulatedCloudObject } from './simulated-cloud.entity.js';
-
-/**
- * The security controls every simulated tenant has, and whether the cloud can switch each on by itself
- * (the others need work outside the cloud, such as DNS records or labelling decisions).
- */
-export const SIMULATED_SECURITY_CONTROLS: ReadonlyArray<{ controlId: string; applySupported: boolean }> = [
-  { controlId: 'mfa-admin-roles', applySupported: true },
-  { controlId: 'mfa-all-users', applySupported: true },
-  { controlId: 'block-legacy-authentication', applySupported: true },
-  { controlId: 'dlp-policies', applySupported: true },
-  { controlId: 'sensitivity-labels', applySupported: false },
-  { controlId: 'safe-links', applySupported: true },
-  { controlId: 'dmarc-records', applySupported: false },
-  { controlId: 'require-compliant-devices', applySupported: true },
-  { controlId: 'tamper-protection', applySupported: true },
-  { controlId: 'attack-surface-reduction', applySupported: true },
-  { controlId: 'unified-audit-log', applySupported: true },
-  { controlId: 'mailbox-auditing', applySupported: true },
-];
+import { SIMULATED_SECURITY_CONTROLS } from './simulated-security-controls.js';
 
 /** Stored control state; `applyFailure` makes the cloud refuse an apply (tests and demo faults). */
 type StoredControl = CloudSecurityControlRecord & { applyFailure?: string | null };
