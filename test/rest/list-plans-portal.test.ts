@@ -17,8 +17,8 @@ import { postureTenant } from '../security-posture/posture-kit.js';
  * page 3 of 25), not the table's size: 1,000 already sets a plan that reads them all (a sort, a bitmap scan) 16
  * times over its budget. What the size must do is make the planner choose the index it would choose on a real
  * tenant; these lists keep their index plans at 1,000 (3,000 cost some 2-3 s more of PostgreSQL's CPU and the
- * file's own per run). A list whose plan changes at this size fails here: raise it then (list-plans-identity keeps
- * 3,000, where the user search's plan is a bitmap scan at 1,000).
+ * file's own per run). A list whose plan changes at this size fails here: raise it then (list-plans-identity and
+ * -backup keep 3,000: see theirs).
  */
 const ROWS = 1000;
 
