@@ -17,8 +17,9 @@ import type { TestApp } from '../helpers/test-app.js';
  */
 /**
  * Rows per list: at 1,000 the restricted users' total was counted by a sequential scan in two runs of three
- * (reading the other statuses' rows too; presumably as the freshly filled pages are all-visible yet or not, which decides between
- * that and an index-only scan); at 3,000 through the index. list-plans-portal and -security take 1,000.
+ * (reading the other statuses' rows too; presumably whether the freshly filled pages are all-visible yet tips the
+ * planner between that and an index-only scan); at 3,000 through the index. list-plans-portal and -security take
+ * 1,000.
  */
 const ROWS = 3000;
 
