@@ -23,8 +23,8 @@ import { createGuest, DAY } from '../users/guest-kit.js';
  */
 /**
  * Rows per list: at 1,000 the planner reads the managed users search (page 3) through a bitmap scan of
- * users_department_index, 2,013 rows for 25; at 3,000 through the index in order, as on a real tenant. The other
- * list-plans files take 1,000 (see list-plans-portal.test.ts).
+ * users_department_index, 2,013 rows for 25; at 3,000 through the index in order, as on a real tenant. See
+ * list-plans-portal.test.ts on the size.
  */
 const ROWS = 3000;
 
