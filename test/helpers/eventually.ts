@@ -5,6 +5,12 @@ export interface EventuallyOptions {
   timeout?: number;
   /** Pause between two attempts, in ms (default 20). */
   interval?: number;
+  /**
+   * When given, the pause grows by half after each attempt, from `interval` up to this: for a wait whose length
+   * is unknown and whose probe is not free (a server start, 2-60 s on the loaded machine, probed by an HTTP
+   * request every 50 ms: some 3 s of the test process's CPU per start).
+   */
+  maxInterval?: number;
   /** What is awaited, for the time-out message ("the sync to finish"). */
   what?: string;
 }
@@ -32,10 +38,11 @@ export class EventuallyTimeout extends Error {
  */
 export async function eventually<T>(
   attempt: () => T | Promise<T>,
-  { timeout = 10_000, interval = 20, what = 'a condition' }: EventuallyOptions = {},
+  { timeout = 10_000, interval = 20, maxInterval = interval, what = 'a condition' }: EventuallyOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + timeout;
   let attempts = 0;
+  let pause = interval;
   for (;;) {
     attempts += 1;
     try {
@@ -49,7 +56,8 @@ export async function eventually<T>(
         );
       }
     }
-    await sleep(Math.min(interval, Math.max(0, deadline - Date.now())));
+    await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+    pause = Math.min(maxInterval, Math.ceil(pause * 1.5));
   }
 }
 

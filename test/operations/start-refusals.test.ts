@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { connectionUrl } from '../../src/db/embedded-postgres.js';
 import { readPidFile, processAlive } from '../../src/db/postgres-process.js';
 import { FaultServer } from '../faults/fault-server.js';
 import { freePort } from '../helpers/server-process.js';
@@ -36,6 +38,23 @@ async function refusal(env: Record<string, string | undefined>, port?: number): 
   expect(lines).toHaveLength(1);
   expect(server.output).not.toMatch(/\n\s+at |Error:/);
   return lines[0];
+}
+
+/**
+ * An organization in the embedded PostgreSQL of a running server (its superuser, the database the server uses:
+ * EMBEDDED_DATABASE_NAME of src/db/prepare.ts, which this file does not import: it would evaluate the ORM).
+ */
+async function addOrganization(pgPort: number, slug: string): Promise<void> {
+  const client = new pg.Client({ connectionString: connectionUrl(pgPort, 'msp') });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into organizations (id, slug, name, plan, created_at) values (gen_random_uuid(), $1, $1, 'starter', now())`,
+      [slug],
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 afterAll(() => {
@@ -89,10 +108,13 @@ describe('start-up refusals', () => {
       DATA_DIR: tempDataDir(),
       EMBEDDED_PG_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
+      // Servers and the CLI alike (the CLI's default would seed the demo organization on this fresh database).
+      SEED_DEMO: 'false',
     };
     const first = await FaultServer.start(env);
     servers.push(first);
+    // The CLI below needs one organization: a row, not the demo seed (some 4 s of the server's CPU for it).
+    await addOrganization(Number(env.EMBEDDED_PG_PORT), 'port-check');
     const line = await refusal(env);
     expect(line).toMatch(
       new RegExp(`^Cannot start: another server \\(pid ${first.pid}\\) is running on the data folder`),
@@ -109,7 +131,7 @@ describe('start-up refusals', () => {
           'oauth-clients',
           'create',
           '--org',
-          'demo',
+          'port-check',
           '--name',
           'Port check',
           '--redirect-uri',

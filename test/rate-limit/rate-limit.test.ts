@@ -70,10 +70,18 @@ describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environm
     }
   });
 
-  it('shares one count between two server processes on the same database', async () => {
-    const org = await createOrganizationWithKeys(app, { plan: Plan.STARTER });
-    const second = await ServerProcess.start(app.databaseUrl);
-    try {
+  describe('with a second server process on the same database', () => {
+    // One process for both tests (each has an organization of its own): a start is some 2 s of CPU.
+    let second: ServerProcess;
+    beforeAll(async () => {
+      second = await ServerProcess.start(app.databaseUrl);
+    }, 60_000);
+    afterAll(async () => {
+      expect(await second?.stop()).toBe(0);
+    });
+
+    it('shares one count between two server processes on the same database', async () => {
+      const org = await createOrganizationWithKeys(app, { plan: Plan.STARTER });
       const statuses: number[] = [];
       for (let i = 0; i < 60; i++) {
         const baseUrl = i % 2 === 0 ? app.baseUrl : second.baseUrl;
@@ -82,17 +90,12 @@ describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environm
       expect(statuses.filter((status) => status === 200)).toHaveLength(60);
       expect((await get(second.baseUrl, '/v1/tenants', org.keys.read)).status).toBe(429);
       expect((await get(app.baseUrl, '/v1/tenants', org.keys.read)).status).toBe(429);
-    } finally {
-      expect(await second.stop()).toBe(0);
-    }
-  }, 60_000);
+    }, 60_000);
 
-  it('Growth’s 300 of 400 concurrent reads across two processes: exactly 300 answered, 100 refused without data', async () => {
-    // Reads run beside their count and their answer waits for it (src/http/rate-limit-overlap.ts): the refused
-    // ones must still get the 429 alone, the limit must stay exact, and REST and GraphQL share the window.
-    const org = await createOrganizationWithKeys(app, { plan: Plan.GROWTH });
-    const second = await ServerProcess.start(app.databaseUrl);
-    try {
+    it('Growth’s 300 of 400 concurrent reads across two processes: exactly 300 answered, 100 refused without data', async () => {
+      // Reads run beside their count and their answer waits for it (src/http/rate-limit-overlap.ts): the refused
+      // ones must still get the 429 alone, the limit must stay exact, and REST and GraphQL share the window.
+      const org = await createOrganizationWithKeys(app, { plan: Plan.GROWTH });
       const read = async (i: number) => {
         const baseUrl = i % 2 === 0 ? app.baseUrl : second.baseUrl;
         const init =
@@ -115,10 +118,8 @@ describe('rate limits (SPEC 8.1, fixed 60 s window per organization and environm
       expect([answered.length, refused.length]).toEqual([300, 100]);
       expect(answered.every((outcome) => outcome.hasData)).toBe(true);
       expect(refused.some((outcome) => outcome.hasData)).toBe(false);
-    } finally {
-      expect(await second.stop()).toBe(0);
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 
   it('counts a burst exactly, in fewer statements than requests, and shares it with other processes', async () => {
     // The pool the limiter writes through, counting its statements.

@@ -61,7 +61,14 @@ export async function waitForDeliveries(
       if (res.status !== 200 || !done(res.body.data)) throw new Error(`not yet: ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
-    { timeout: timeoutMs, interval: 50, what: `the deliveries of webhook ${webhookId} to settle` },
+    // 50 ms apart at first, then up to 200 ms: each probe is a page of deliveries with their attempts through the
+    // API, and a retry schedule runs for seconds on the loaded machine.
+    {
+      timeout: timeoutMs,
+      interval: 50,
+      maxInterval: 200,
+      what: `the deliveries of webhook ${webhookId} to settle`,
+    },
   );
 }
 
