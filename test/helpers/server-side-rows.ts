@@ -29,6 +29,14 @@ async function findEntity(
   > | null;
 }
 
+/** A new `entity` made with `data` (em.create) and flushed: the entity as written (its id, its defaults). */
+async function createEntity(app: TestApp, entity: string, data: Where): Promise<Record<string, unknown>> {
+  const em = app.orm.em.fork();
+  const created = em.create(entityClass(app, entity), data as never);
+  await em.flush();
+  return created as Record<string, unknown>;
+}
+
 /** `em.nativeUpdate(entity, where, data)`, every filter off: the rows updated. */
 function updateEntities(app: TestApp, entity: string, where: Where, data: Where): Promise<number> {
   return app.orm.em
@@ -55,6 +63,7 @@ async function putCloudObject(
 
 export const SERVER_SIDE_ROWS = {
   findEntity,
+  createEntity,
   updateEntities,
   deleteEntities,
   putCloudObject,
