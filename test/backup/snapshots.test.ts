@@ -1,10 +1,7 @@
-import { refreshAllSnapshotCatalogs } from '../../src/backup/backup-catalog.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { cloudUserOf } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { cloudUserOf, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import {
   backupCall,
   backupTenant,
@@ -14,15 +11,15 @@ import {
   latestSnapshot,
   listSnapshots,
   refreshCatalog,
-  simulatedCloud,
   type SnapshotBody,
 } from './backup-kit.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+// A database of the file's own: the hourly catalog job's run covers every tenant and the test counts its snapshots.
+beforeAll(async () => ({ app, org, other } = await realmSuite({ other: true })));
 afterAll(() => app.stop());
 
 describe('GET /api/backup/snapshots', () => {
@@ -110,7 +107,7 @@ describe('GET /api/backup/snapshots', () => {
       org.organization.id,
     );
     app.clock.advance(4 * HOUR);
-    expect(await refreshAllSnapshotCatalogs(app.orm, app.deps)).toBeGreaterThan(0);
+    expect(await onServer(app, 'refreshAllSnapshotCatalogs')).toBeGreaterThan(0);
     expect(await listSnapshots(app, org.keys.read, kept.id, query)).toHaveLength(keptBefore.length + 1);
     expect(await listSnapshots(app, org.keys.read, revoked.id, query)).toEqual(revokedBefore);
     app.clock.set(new Date('2026-11-01T12:00:00Z'));
@@ -130,10 +127,9 @@ describe('GET /api/backup/snapshots', () => {
     expect([...before.keys()].sort()).toEqual(users.map((user) => `mbx-${user.externalId}`).sort());
     // Twelve members whose ids sort before every existing one: a "first 10 by id" cut would drop both users.
     const template = await cloudUserOf(app, tenant, users[0].externalId);
-    const em = app.orm.em.fork();
     for (let i = 0; i < 12; i++) {
       const externalId = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-      await simulatedCloud(app).put(em, tenant.externalId, 'user', externalId, {
+      await onServer(app, 'putCloudObject', tenant.externalId, 'user', externalId, {
         ...template,
         externalId,
         userPrincipalName: `early-${i}@${tenant.domain}`,

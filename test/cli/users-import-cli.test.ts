@@ -6,28 +6,28 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SimulatedCloudTenant } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { UserImport } from '../../src/user-management/user-import.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { UserImport } from '../../src/user-management/user-import.entity.js';
+import { createOrganizationWithKeys, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
 import {
   createDemoDatabase,
   DEMO_DATABASE_TIMEOUT_MS,
   lastLine,
   runCli,
-  runCliInProcess,
+  type CliResult,
 } from '../helpers/cli.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 let databaseUrl: string;
-let app: TestApp;
+/** The fixtures' server on the CLI's database, built in the worker's realm (realm-suite.ts). */
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let folder: string;
 
 beforeAll(async () => {
   databaseUrl = await createDemoDatabase();
-  app = await TestApp.start({ databaseUrl });
+  app = await realmApp({ databaseUrl });
   org = await createOrganizationWithKeys(app);
   folder = await mkdtemp(path.join(tmpdir(), 'users-import-cli-'));
 }, DEMO_DATABASE_TIMEOUT_MS);
@@ -42,9 +42,16 @@ async function csvFile(name: string, text: string): Promise<string> {
   return file;
 }
 
-/** In this process (test/helpers/cli.ts) unless `run` says otherwise (the first test: the CLI's process). */
-const importUsers = (tenant: Tenant, file: string, run = runCliInProcess) =>
+/**
+ * In the server's process (onServer `runCli`: test/helpers/cli.ts's in-process runner, so this file evaluates no
+ * app module) unless `run` says otherwise (the first test: the CLI's process).
+ */
+const inServer = (url: string, ...args: string[]): Promise<CliResult> =>
+  onServer(app, 'runCli', url, {}, args);
+const importUsers = (tenant: Tenant, file: string, run = inServer) =>
   run(databaseUrl, 'users', 'import', '--org', org.organization.slug, '--tenant', tenant.id, '--file', file);
+const importOf = async (id: string) =>
+  (await onServer(app, 'findEntity', 'UserImport', { id })) as unknown as UserImport;
 
 async function usersOf(tenant: Tenant): Promise<string[]> {
   const { rows } = await app.pool.query<{ upn: string }>(
@@ -66,7 +73,7 @@ describe('npm run cli -- users import', () => {
     const result = await importUsers(tenant, file, runCli);
     expect(result.code).toBe(0);
     const id = lastLine(result.stdout);
-    const operation = await app.orm.em.fork().findOneOrFail(UserImport, { id }, { filters: false });
+    const operation = await importOf(id);
     expect(operation).toMatchObject({ status: 'Completed', createdRows: 2, failedRows: 0, runAttempts: 1 });
     expect(result.stderr).toContain('processed 2/2 rows (created 2, failed 0)');
     expect(result.stderr).toContain('Import Completed: 2 created, 0 failed');
@@ -79,16 +86,14 @@ describe('npm run cli -- users import', () => {
   it('exits non-zero and lists the rows when rows failed in the job', async () => {
     const tenant = await createTenant(app, org.scope);
     // The upstream cloud no longer knows the tenant: every create is refused there, row by row.
-    await app.orm.em.fork().nativeDelete(SimulatedCloudTenant, { externalId: tenant.externalId });
+    await onServer(app, 'deleteEntities', 'SimulatedCloudTenant', { externalId: tenant.externalId });
     const file = await csvFile(
       'refused.csv',
       `UserPrincipalName,FirstName,LastName\nalan@${tenant.domain},Alan,Turing\n`,
     );
     const result = await importUsers(tenant, file);
     expect(result.code).toBe(1);
-    const operation = await app.orm.em
-      .fork()
-      .findOneOrFail(UserImport, { id: lastLine(result.stdout) }, { filters: false });
+    const operation = await importOf(lastLine(result.stdout));
     expect(operation).toMatchObject({ status: 'Failed', failedRows: 1, createdRows: 0 });
     expect(result.stderr).toMatch(/line 2 \(alan@[^)]+\): /);
     expect(result.stderr).toContain('error: 1 of 1 rows failed');

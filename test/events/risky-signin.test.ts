@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
-import { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { createJobContext } from '../../src/context.js';
+import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import { DAY_MS } from '../../src/core/clock.js';
-import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
-import { announceRiskySignIns } from '../../src/security/risky-signins.js';
-import { JobStatus } from '../../src/tenants/sync-run.entity.js';
-import { Tenant } from '../../src/tenants/tenant.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
+import { JobStatus } from '../../src/core/job-status.js';
+import type { Tenant } from '../../src/tenants/tenant.entity.js';
+import { grantConsent, type OrganizationWithKeys } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 import { createWebhook, type WebhookWithSecretBody } from '../webhooks/webhook-kit.js';
 import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
 
@@ -34,7 +30,7 @@ interface RiskyPayload {
   actionUrl: string;
 }
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 let cloud: SimulatedCloud;
@@ -42,7 +38,9 @@ let webhook: WebhookWithSecretBody;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  ({ app, org } = await startSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
+  // A database of the file's own: housekeeping runs over every organization. The sync's step and housekeeping are
+  // the server's (onServer).
+  ({ app, org } = await realmSuite({ jobs: true, webhooks: { allowPrivateTargets: true } }));
   cloud = app.deps.clouds as SimulatedCloud;
   webhook = await createWebhook(app, org.keys.admin, {
     url: receiver.url('/security'),
@@ -127,7 +125,7 @@ describe('security.risky_signin from tenant sync', () => {
     const fresh = received(tenantId).slice(before);
     expect(fresh).toHaveLength(1);
     const [payload] = fresh;
-    const tenant = await app.orm.em.fork().findOneOrFail(Tenant, { id: tenantId }, { filters: false });
+    const tenant = (await onServer(app, 'findEntity', 'Tenant', { id: tenantId })) as unknown as Tenant;
     const { rows } = await app.pool.query<{ id: string }>(
       'select id from users where tenant_id = $1 and lower(user_principal_name) = lower($2) and deleted_at is null',
       [tenantId, risky.userPrincipalName],
@@ -166,9 +164,7 @@ describe('security.risky_signin from tenant sync', () => {
   it('announces a sign-in once, even if a later sync reports it again', async () => {
     const signIns = await cloud.listSignIns(externalId, null);
     const risky = signIns.filter((signIn) => signIn.riskLevel === 'high' || signIn.riskLevel === 'medium');
-    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
-    const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId });
-    const emitted = await ctx.em.transactional((em) => announceRiskySignIns({ ...ctx, em }, tenant, signIns));
+    const emitted = await onServer(app, 'announceRiskySignIns', org.scope, tenantId, signIns);
     expect(risky.length).toBeGreaterThan(0);
     expect(emitted).toBe(0);
   });
@@ -188,8 +184,9 @@ describe('security.risky_signin from tenant sync', () => {
         .then(({ rows }) => rows[0].count);
     expect(await announcedEvents()).toBe(riskyIds.length);
 
+    const RETENTION = await onServer(app, 'housekeepingRetention');
     app.clock.advance(RETENTION.eventHistoryMs + DAY_MS);
-    const swept = await runHousekeeping(app.orm, app.clock);
+    const swept = await onServer(app, 'runHousekeeping');
     expect(swept.events).toBeGreaterThanOrEqual(riskyIds.length);
     expect(await announcedEvents()).toBe(0);
     const { rows } = await app.pool.query<{ sign_in_id: string }>(
@@ -200,9 +197,7 @@ describe('security.risky_signin from tenant sync', () => {
 
     // The provider reports every sign-in again (as on a first sync): nothing is news.
     const before = received(tenantId).length;
-    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
-    const tenant = await ctx.em.findOneOrFail(Tenant, { id: tenantId });
-    const emitted = await ctx.em.transactional((em) => announceRiskySignIns({ ...ctx, em }, tenant, signIns));
+    const emitted = await onServer(app, 'announceRiskySignIns', org.scope, tenantId, signIns);
     expect(emitted).toBe(0);
     await settle();
     expect(received(tenantId)).toHaveLength(before);
@@ -215,11 +210,7 @@ describe('security.risky_signin from tenant sync', () => {
       (signIn) => signIn.riskLevel === 'high',
     );
     const copy = { ...risky, id: `dup-${randomUUID()}` };
-    const ctx = createJobContext(app.orm, app.deps, org.scope, 'test');
-    const tenant = await ctx.em.findOneOrFail(Tenant, { id: freshTenantId });
-    const emitted = await ctx.em.transactional((em) =>
-      announceRiskySignIns({ ...ctx, em }, tenant, [copy, copy]),
-    );
+    const emitted = await onServer(app, 'announceRiskySignIns', org.scope, freshTenantId, [copy, copy]);
     expect(emitted).toBe(1);
   });
 });

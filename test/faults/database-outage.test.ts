@@ -6,22 +6,19 @@
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres.js';
-import { openOrm } from '../../src/db/orm.js';
-import { logPoolErrors, migrateSchema } from '../../src/db/prepare.js';
-import { DEFAULT_APP_DATABASE_ROLE } from '../../src/core/db-session.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { freePort } from '../helpers/server-process.js';
-import { TestApp } from '../helpers/test-app.js';
 
 const dataDir = path.resolve('.data', `faults-outage-${process.pid}`);
 let port: number;
 let database: EmbeddedDatabase;
-let app: TestApp;
+/** The server on that cluster, built in the worker's realm (realm-suite.ts): it migrates the database too. */
+let app: RealmApp;
 let org: OrganizationWithKeys;
 
 async function startDatabase(): Promise<EmbeddedDatabase> {
@@ -32,14 +29,8 @@ beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
   port = await freePort();
   database = await startDatabase();
-  const orm = await openOrm({ databaseUrl: database.url });
-  const pool = logPoolErrors(new pg.Pool({ connectionString: database.url }), () => undefined);
-  try {
-    await migrateSchema(orm, pool, DEFAULT_APP_DATABASE_ROLE);
-  } finally {
-    await Promise.all([orm.close(), pool.end()]);
-  }
-  app = await TestApp.start({ databaseUrl: database.url });
+  // The server is started on the database once migrated (its listener and job tables exist by then).
+  app = await realmApp({ databaseUrl: database.url, migrate: true });
   org = await createOrganizationWithKeys(app);
 }, 120_000);
 afterAll(async () => {

@@ -4,21 +4,24 @@
  * 503 SERVICE_UNAVAILABLE with Retry-After, /health/ready "not ready" within 2 s; a key never seen before
  * (authentication needs the database) too. Thawed, the same server serves again.
  */
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp, type ApiResponse } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import type { ApiResponse } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 import { FreezableProxy } from './tcp-proxy.js';
 
 let proxy: FreezableProxy;
-let app: TestApp;
+/** The server, built in the worker's realm (realm-suite.ts), on the database through the proxy. */
+let app: RealmApp;
 let org: OrganizationWithKeys;
 
 beforeAll(async () => {
   const direct = await createTestDatabase();
   const { hostname, port } = new URL(direct);
   proxy = await FreezableProxy.start({ host: hostname, port: Number(port) });
-  app = await TestApp.start({ databaseUrl: proxy.urlFor(direct) });
+  app = await realmApp({ databaseUrl: proxy.urlFor(direct) });
   org = await createOrganizationWithKeys(app);
 }, 60_000);
 afterAll(async () => {

@@ -6,12 +6,13 @@
 import { readdirSync } from 'node:fs';
 import { connect, Socket } from 'node:net';
 import { eventually } from '../helpers/eventually.js';
-import { TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { DEFAULT_HTTP_TIMEOUTS, httpServerOptions } from '../../src/http/server-timeouts.js';
 
-let app: TestApp;
+// A server of the file's own (built in the worker's realm): its HTTP timeouts are short, and the test counts its sockets.
+let app: RealmApp;
 beforeAll(async () => {
-  app = await TestApp.start({
+  app = await realmApp({
     httpTimeouts: { requestTimeoutMs: 1_000, headersTimeoutMs: 500, keepAliveTimeoutMs: 5_000 },
   });
 });

@@ -6,22 +6,25 @@
 import pg from 'pg';
 import { JobStatus } from '../../src/core/job-status.js';
 import { TRACKED_JOB_MAX_RUNS } from '../../src/core/tracked-job.js';
-import { TenantSync } from '../../src/tenants/sync-run.entity.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { TenantSync } from '../../src/tenants/sync-run.entity.js';
+import { createOrganizationWithKeys, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
+// The servers in this process (fixtures, the survivor, the worker) are built in the worker's realm
+// (realm-suite.ts) on the file's database; the one killed mid-job is a process of its own.
 let databaseUrl: string;
-let setup: TestApp;
+let setup: RealmApp;
 let org: OrganizationWithKeys;
 const stopping: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  setup = await TestApp.start({ databaseUrl });
+  setup = await realmApp({ databaseUrl });
   org = await createOrganizationWithKeys(setup);
 });
 afterAll(async () => {
@@ -30,7 +33,7 @@ afterAll(async () => {
 });
 
 async function syncRow(id: string): Promise<TenantSync> {
-  return (await setup.orm.em.fork().findOne(TenantSync, { id }, { filters: false }))!;
+  return (await onServer(setup, 'findEntity', 'TenantSync', { id })) as unknown as TenantSync;
 }
 
 async function startSync(app: { baseUrl: string }, tenantId: string): Promise<string> {
@@ -66,7 +69,7 @@ describe('[fault] interrupted jobs', () => {
     expect((await syncRow(syncId)).status).toBe(JobStatus.RUNNING);
 
     // A surviving worker releases the dead worker's job and the sync resumes there.
-    const survivor = await TestApp.start({ databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
+    const survivor = await realmApp({ databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
     stopping.push(() => survivor.stop());
     await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.COMPLETED), {
       timeout: 60_000,
@@ -85,15 +88,14 @@ describe('[fault] interrupted jobs', () => {
     const tenant = await createTenant(setup, org.scope);
     const syncId = await startSync(setup, tenant.id); // no worker in `setup`: it stays queued
     // As the row looks after TRACKED_JOB_MAX_RUNS runs that each died mid-job.
-    await setup.orm.em
-      .fork()
-      .nativeUpdate(
-        TenantSync,
-        { id: syncId },
-        { status: JobStatus.RUNNING, runAttempts: TRACKED_JOB_MAX_RUNS },
-        { filters: false },
-      );
-    const worker = await TestApp.start({ databaseUrl, jobs: true });
+    await onServer(
+      setup,
+      'updateEntities',
+      'TenantSync',
+      { id: syncId },
+      { status: JobStatus.RUNNING, runAttempts: TRACKED_JOB_MAX_RUNS },
+    );
+    const worker = await realmApp({ databaseUrl, jobs: true });
     stopping.push(() => worker.stop());
     await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.FAILED), {
       timeout: 30_000,

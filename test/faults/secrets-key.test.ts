@@ -4,18 +4,20 @@
  * sealed secrets exist, exits at start-up naming SECRETS_KEY.
  */
 import { SecretBox } from '../../src/core/secret-box.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 import { createWebhook } from '../webhooks/webhook-kit.js';
-import { FaultServer } from './fault-kit.js';
+import { FaultServer } from './fault-server.js';
 
 let databaseUrl: string;
-let setup: TestApp;
+/** The fixtures' server on the file's database, built in the worker's realm (realm-suite.ts). */
+let setup: RealmApp;
 const servers: FaultServer[] = [];
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  setup = await TestApp.start({ databaseUrl, webhooks: { allowPrivateTargets: true } });
+  setup = await realmApp({ databaseUrl, webhooks: { allowPrivateTargets: true } });
   const org = await createOrganizationWithKeys(setup);
   await createWebhook(setup, org.keys.admin, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
 });

@@ -2,21 +2,23 @@
  * Fault suite (docs/reliability.md): SIGTERM while clients keep writing. Every write the server
  * acknowledged (201) is in the database afterwards, and the process exits 0 within the shutdown bound.
  */
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
-import { FaultServer } from './fault-kit.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+import { FaultServer } from './fault-server.js';
 
 const WRITERS = 8;
 const SHUTDOWN_TIMEOUT_MS = 5_000;
 let databaseUrl: string;
-let setup: TestApp;
+/** The fixtures' and checks' server on the file's database, built in the worker's realm (realm-suite.ts). */
+let setup: RealmApp;
 let org: OrganizationWithKeys;
 let server: FaultServer | undefined;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  setup = await TestApp.start({ databaseUrl });
+  setup = await realmApp({ databaseUrl });
   org = await createOrganizationWithKeys(setup);
 });
 afterAll(async () => {

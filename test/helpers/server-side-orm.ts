@@ -10,6 +10,7 @@ import { DomainEvent } from '../../src/core/events/domain-event.entity.js';
 import { fanOutEvent } from '../../src/core/events/event-fanout.js';
 import { recordEvent, type NewEvent } from '../../src/core/events/record-event.js';
 import { findLeanIn } from '../../src/core/lean-read.js';
+import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { SCOPE_FILTER, type Scope } from '../../src/core/scope.js';
 import type { AppDeps } from '../../src/core/service-context.js';
 import { MIGRATIONS } from '../../src/db/migrations/index.js';
@@ -174,7 +175,44 @@ async function migrationQueries(app: TestApp, name: string): Promise<string[]> {
   return migration.getQueries().map(String);
 }
 
+/**
+ * Counts the forks of the server's root EntityManager (`orm.em.fork`) from now until `restore()`: what a request
+ * forks (src/context.ts forks only when something uses `ctx.em`). The file calls the two functions returned.
+ */
+async function countOrmForks(app: TestApp): Promise<{ count: () => number; restore: () => void }> {
+  const em = app.orm.em;
+  const fork = em.fork;
+  let count = 0;
+  em.fork = function countedFork(this: typeof em, ...args: Parameters<typeof fork>) {
+    count += 1;
+    return fork.apply(this, args);
+  } as typeof fork;
+  return {
+    count: () => count,
+    restore: () => {
+      em.fork = fork;
+    },
+  };
+}
+
+/**
+ * Raw SQL on the request path's connections (a fork of the server's ORM), in `scope`'s organization session
+ * (runInOrganizationSession: the application role and its settings) or, with `null`, in none: the rows it returns.
+ */
+function executeInSession(
+  app: TestApp,
+  scope: Scope | null,
+  sql: string,
+  params: unknown[] = [],
+): Promise<Array<Record<string, unknown>>> {
+  const em = app.orm.em.fork();
+  const run = () => em.getConnection().execute<Array<Record<string, unknown>>>(sql, params);
+  return scope ? runInOrganizationSession(scope, run) : run();
+}
+
 export const SERVER_SIDE_ORM = {
+  countOrmForks,
+  executeInSession,
   findTenantIds,
   snapshotLeanAndEntity,
   portalCountsWriter,

@@ -42,6 +42,7 @@ import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
+import { SERVER_SIDE_ROWS } from './server-side-rows.js';
 import { SERVER_SIDE_SCHEMA } from './server-side-schema.js';
 import { SERVER_SIDE_SERVICES } from './server-side-services.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
@@ -250,6 +251,7 @@ export const SERVER_SIDE = {
   createDatabase,
   runCli,
   ...SERVER_SIDE_ORM,
+  ...SERVER_SIDE_ROWS,
   ...SERVER_SIDE_JOBS,
   ...SERVER_SIDE_SERVICES,
   ...SERVER_SIDE_SCHEMA,

@@ -81,6 +81,24 @@ export interface TestAppOptions {
    * NOTIFYs of other servers on its database (to show what it does without them).
    */
   listenerDatabaseUrl?: string;
+  /**
+   * Run every migration on `databaseUrl` first (an empty database, e.g. on a cluster of the file's own), as
+   * global-setup.mjs does to the template: with row-level security for the application role.
+   */
+  migrate?: boolean;
+}
+
+/** Every migration on the database at `url`, with row-level security for the application role. */
+async function migrateDatabase(url: string): Promise<void> {
+  // Loaded here: the migrations' modules only for the file that asks.
+  const { logPoolErrors, migrateSchema } = await import('../../src/db/prepare.js');
+  const orm = await openOrm({ databaseUrl: url });
+  const pool = logPoolErrors(new pg.Pool({ connectionString: url }), () => undefined);
+  try {
+    await migrateSchema(orm, pool, DEFAULT_APP_DATABASE_ROLE);
+  } finally {
+    await Promise.all([orm.close(), pool.end()]);
+  }
 }
 
 export type { ApiResponse, RequestOptions } from './api-client.js';
@@ -136,6 +154,7 @@ export class TestApp extends ApiClient {
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const url = options.databaseUrl ?? (await createTestDatabase());
+    if (options.migrate) await migrateDatabase(url);
     const sql = new SqlCounter();
     const orm = await openOrm({
       databaseUrl: url,

@@ -7,17 +7,11 @@
  * - once `TRACKED_JOB_MAX_RUNS` runs died: the row is marked Failed with a reason, never left running.
  * The real kill of a worker process is test/faults/interrupted-job.test.ts.
  */
-import type { EntityClass } from '@mikro-orm/postgresql';
 import type { JobHelpers } from 'graphile-worker';
-import {
-  CONNECTOR_IMPORT_JOB,
-  CONNECTOR_IMPORT_TASK,
-  scheduleDueImports,
-} from '../../src/compliance/connector-import.js';
+import { CONNECTOR_IMPORT_JOB, CONNECTOR_IMPORT_TASK } from '../../src/compliance/connector-import.js';
 import { TRACKED_JOB_MAX_RUNS, type TrackedJobKind, type TrackedJobRow } from '../../src/core/tracked-job.js';
 import { DEVICE_ACTION_TASK } from '../../src/devices/device-action.service.js';
 import { DEVICE_ACTION_JOB } from '../../src/devices/device-action.task.js';
-import { BarrierApplication } from '../../src/info-barriers/info-barrier.entity.js';
 import { BARRIER_APPLY_TASK } from '../../src/info-barriers/barrier-application.service.js';
 import { BARRIER_APPLY_JOB } from '../../src/info-barriers/barrier-application.task.js';
 import { BarrierApplicationStatus } from '../../src/info-barriers/info-barrier.enums.js';
@@ -26,7 +20,6 @@ import { RECOMMENDATION_APPLY_JOB } from '../../src/recommendations/recommendati
 import type { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import { RESTORE_JOB } from '../../src/backup/restore-runner.js';
 import { RESTORE_TASK } from '../../src/backup/restore.service.js';
-import { taskList } from '../../src/tasks.js';
 import { TENANT_SYNC_TASK } from '../../src/tenants/tenant.service.js';
 import { TENANT_SYNC_JOB } from '../../src/tenants/tenant-sync.task.js';
 import { USER_OFFBOARDING_TASK } from '../../src/user-management/offboarding.service.js';
@@ -34,19 +27,20 @@ import { USER_OFFBOARDING_JOB } from '../../src/user-management/offboarding.task
 import { USER_IMPORT_TASK } from '../../src/user-management/user-import.service.js';
 import { USER_IMPORT_JOB } from '../../src/user-management/user-import.task.js';
 import { backupTenant, latestSnapshot, startRestore } from '../backup/backup-kit.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import { createTenant, createUser, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { seedSecurity } from '../security/security-kit.js';
 import { tenantMissing } from '../security-posture/posture-kit.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org } = await startSuite()));
+// A server of the file's own: the connectors' scheduler queues every organization's due imports, and the clock is
+// moved. The rows are read and written, and the tasks run, by the server (onServer: its ORM knows the entity
+// classes by name, kind.entity.name).
+beforeAll(async () => ({ app, org } = await realmSuite()));
 afterAll(() => app.stop());
 
 async function post<T>(path: string, body: unknown, tenantId?: string): Promise<T> {
@@ -156,25 +150,20 @@ const cases: Case[] = [
     start: async () => {
       const tenant = await createTenant(app, org.scope);
       // An empty configuration pushed (the segments and policies have their own tests).
-      const em = app.orm.em.fork();
-      const application = em.create(
-        BarrierApplication as EntityClass<BarrierApplication>,
-        {
-          ...org.scope,
-          tenantId: tenant.id,
-          status: BarrierApplicationStatus.PENDING,
-          startedAt: app.clock.now(),
-          segmentCount: 0,
-          policyCount: 0,
-          requestedBy: 'test',
-        } as never,
-      );
-      await em.flush();
+      const application = await onServer(app, 'createEntity', 'BarrierApplication', {
+        ...org.scope,
+        tenantId: tenant.id,
+        status: BarrierApplicationStatus.PENDING,
+        startedAt: app.clock.now(),
+        segmentCount: 0,
+        policyCount: 0,
+        requestedBy: 'test',
+      });
       await app.pool.query(`select graphile_worker.add_job($1, $2::json)`, [
         BARRIER_APPLY_TASK,
         JSON.stringify({ applicationId: application.id, ...org.scope }),
       ]);
-      return application.id;
+      return application.id as string;
     },
   },
   {
@@ -193,7 +182,7 @@ const cases: Case[] = [
         tenant.id,
       );
       app.clock.set(new Date(Math.max(app.clock.now().getTime(), Date.parse(connector.nextRunAt))));
-      await scheduleDueImports(app.orm, app.deps);
+      await onServer(app, 'scheduleImports');
       const { rows } = await app.pool.query<{ id: string }>(
         'select id from compliance_connector_runs where connector_id = $1',
         [connector.id],
@@ -204,19 +193,19 @@ const cases: Case[] = [
 ];
 
 async function rowOf(kind: TrackedJobKind<TrackedJobRow>, id: string): Promise<Record<string, unknown>> {
-  const row = await app.orm.em.fork().findOneOrFail(kind.entity, { id }, { filters: false });
-  return row as unknown as Record<string, unknown>;
+  const row = await onServer(app, 'findEntity', kind.entity.name, { id });
+  if (!row) throw new Error(`No ${kind.entity.name} ${id}`);
+  return row;
 }
 
 /** Runs the operation's task once, as graphile-worker's first attempt of a retried job would. */
 async function runTask(task: string, id: string): Promise<void> {
-  const tasks = taskList(app.orm, app.deps);
   const helpers = {
     job: { attempts: 1, max_attempts: 5 },
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
     abortSignal: new AbortController().signal,
   } as unknown as JobHelpers;
-  await tasks[task]!(await queuedPayload(task, id), helpers);
+  await onServer(app, 'runTask', task, await queuedPayload(task, id), helpers);
 }
 
 /** Kinds whose runs save item progress (a checkpoint): interruptions count from their last progress. */
@@ -224,11 +213,13 @@ const ITEM_PROGRESS = new Set(['user import', 'offboarding', 'recommendation app
 
 /** As the row looks after `runs` runs that each died mid-job. */
 async function diedRuns(kind: TrackedJobKind<TrackedJobRow>, id: string, runs: number): Promise<void> {
-  await app.orm.em
-    .fork()
-    .nativeUpdate(kind.entity, { id }, { status: kind.running, runAttempts: runs } as never, {
-      filters: false,
-    });
+  await onServer(
+    app,
+    'updateEntities',
+    kind.entity.name,
+    { id },
+    { status: kind.running, runAttempts: runs },
+  );
 }
 
 describe.each(cases.map((c) => [c.kind.name, c] as const))('tracked job: %s', (_name, c) => {

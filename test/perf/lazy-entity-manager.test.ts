@@ -1,9 +1,7 @@
-import { jest } from '@jest/globals';
 import { LIST_USERS } from '../../src/users/user.rest.js';
-import { createLicenseUser } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createLicenseUser, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 
 /**
@@ -11,25 +9,25 @@ import type { Tenant } from '../../src/tenants/tenant.entity.js';
  * (src/context.ts, issue #31): the users list reads through lean reads, which take the root's connection, and
  * forks nothing; a write still gets its own fork.
  */
-let app: TestApp;
+// The worker's shared server (no job runner: only this file's requests fork); the forks are counted on it.
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
   for (let i = 0; i < 3; i++) await createLicenseUser(app, tenant);
   // The key's first use reads it (src/api-keys): cached from here on, as in a running server.
   await app.request('GET', `/v1/tenants/${tenant.id}/users?limit=1`, { key: org.keys.admin });
 }, 60_000);
 afterAll(() => app.stop());
 
-function countForks(): { count: () => number; restore: () => void } {
-  const fork = jest.spyOn(app.orm.em, 'fork');
-  return { count: () => fork.mock.calls.length, restore: () => fork.mockRestore() };
+function countForks(): Promise<{ count: () => number; restore: () => void }> {
+  return onServer(app, 'countOrmForks');
 }
 
 it('reads the users list over REST and GraphQL without forking an EntityManager', async () => {
-  const forks = countForks();
+  const forks = await countForks();
   try {
     const rest = await app.request<{ data: unknown[] }>('GET', `/v1/tenants/${tenant.id}/users?limit=25`, {
       key: org.keys.admin,
@@ -53,7 +51,7 @@ it('forks one EntityManager for a request that uses it (a user read by id)', asy
       key: org.keys.admin,
     })
   ).body.data;
-  const forks = countForks();
+  const forks = await countForks();
   try {
     const res = await app.request('GET', `/v1/tenants/${tenant.id}/users/${user.id}`, {
       key: org.keys.admin,

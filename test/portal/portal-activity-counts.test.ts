@@ -1,18 +1,21 @@
 import type pg from 'pg';
-import { DAY_MS, MovableClock } from '../../src/core/clock.js';
+import { DAY_MS } from '../../src/core/clock.js';
 import type { TenantLicense } from '../../src/licenses/license.entity.js';
-import { INACTIVE_AFTER_DAYS, PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import { INACTIVE_AFTER_DAYS } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
+import {
+  createSku,
+  createTenant,
+  createUser,
+  giveLicense,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * The counts the writes keep for the portal's recount (portal_activity_counts, docs/portal.md "Aggregates")
@@ -23,7 +26,7 @@ import type { TestApp } from '../helpers/test-app.js';
  * 30-day line (the counts are by UTC day: the line's own day is read user by user).
  */
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 const tenants: Tenant[] = [];
 const skus = new Map<string, TenantLicense[]>();
@@ -100,11 +103,12 @@ const normalised = (figures: Figures): Figures => ({
 
 /** Recounts every tenant of the test at `now` (the same statement as the every-tenant recount) and reads it. */
 async function recountAt(now: Date): Promise<Record<string, Figures>> {
-  const clock = new MovableClock(now);
-  for (const tenant of tenants)
-    await app.orm.em
-      .fork()
-      .transactional((tx) => new PortalAggregates(tx, clock).recountInTransaction(tenant.id));
+  await onServer(
+    app,
+    'recountTenantsAt',
+    tenants.map((tenant) => tenant.id),
+    now,
+  );
   const { rows } = await app.pool.query<Figures & { tenant_id: string }>(
     `select tenant_id, inactive_by_sku, inactive_licensed_users, to_json(next_crossing_at) #>> '{}' as next_crossing_at
        from portal_tenant_aggregates where tenant_id = any($1)`,
@@ -127,7 +131,9 @@ async function expectRecountExact(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite({ jobs: true }));
+  // The worker's shared server: every count and recount here is of the file's own tenants (the five-minute fold
+  // folds every tenant's rows, which changes no figure).
+  ({ app, org } = await sharedSuite({ jobs: true }));
   for (let t = 0; t < 2; t++) {
     const tenant = await createTenant(app, org.scope);
     tenants.push(tenant);
@@ -294,7 +300,7 @@ it('fold into one row per key at the five-minute job, every figure kept', async 
   const rowsOf = async () =>
     (await app.pool.query(`select 1 from portal_activity_counts where tenant_id = any($1)`, [ids])).rowCount;
   const before = await rowsOf();
-  await new PortalAggregates(app.orm.em.fork(), app.clock).foldActivityCounts();
+  await onServer(app, 'foldActivityCounts');
   const { rows } = await app.pool.query<{ rows: number }>(
     `select count(*)::int as rows from portal_activity_counts where tenant_id = any($1)
       group by tenant_id, sku_id, day, disabled having count(*) > 1 or sum(n) = 0`,

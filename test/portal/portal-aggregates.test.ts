@@ -1,16 +1,19 @@
 import { DAY_MS } from '../../src/core/clock.js';
 import type { TenantLicense } from '../../src/licenses/license.entity.js';
-import { INACTIVE_AFTER_DAYS, PortalAggregates } from '../../src/portal/portal-aggregates.js';
+import { INACTIVE_AFTER_DAYS } from '../../src/portal/portal-aggregates.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { User } from '../../src/users/user.entity.js';
+import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
-import { createSku } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser, giveLicense } from '../factories/users.js';
+import {
+  createSku,
+  createTenant,
+  createUser,
+  giveLicense,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { countHealthSignals, NO_SIGNALS, type HealthSignalCounts } from '../tenants/health-kit.js';
 
 /**
@@ -20,7 +23,7 @@ import { countHealthSignals, NO_SIGNALS, type HealthSignalCounts } from '../tena
  * line has come), and with a write that commits while a recount runs.
  */
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenants: Tenant[];
 let skus: Map<string, TenantLicense[]>;
@@ -136,10 +139,18 @@ async function dirtyTenants(): Promise<string[]> {
   return rows.rows.map((row) => row.tenant_id);
 }
 
-const aggregates = () => new PortalAggregates(app.orm.em.fork(), app.clock);
+/** The portal's recounts, run by the server (PortalAggregates' refreshDirty and refreshAll). */
+const aggregates = () => ({
+  refreshDirty: () => onServer(app, 'recountMarkedTenants'),
+  refreshAll: () => onServer(app, 'recountAllTenants'),
+});
+const updateUser = (id: string, fields: Record<string, unknown>) =>
+  onServer(app, 'updateEntities', 'User', { id }, fields);
 
+// A database of the file's own: the five-minute recount covers every tenant, and the tests count the tenants it
+// recounted.
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await realmSuite());
   tenants = [await createTenant(app, org.scope), await createTenant(app, org.scope)];
   skus = new Map();
   users = [];
@@ -169,15 +180,9 @@ it('equal a direct recount after the full recalculation', async () => {
 
 it('follow our own writes: the writes mark their tenant, the one-minute job recounts it', async () => {
   const [first] = tenants;
-  const em = app.orm.em.fork();
   const youngUser = users[1]; // tenant 0, 12 days old, E3 + Visio
-  await em.nativeUpdate(
-    User,
-    { id: youngUser.id },
-    { accountStatus: AccountStatus.DISABLED },
-    { filters: false },
-  );
-  await em.nativeUpdate(User, { id: users[2].id }, { deletedAt: app.clock.now() }, { filters: false });
+  await updateUser(youngUser.id, { accountStatus: AccountStatus.DISABLED });
+  await updateUser(users[2].id, { deletedAt: app.clock.now() });
   // Through the API: the 36-day-old (inactive) user of the first tenant gives back a Visio seat.
   const res = await app.request<Envelope>('POST', `/v1/tenants/${first.id}/licenses/remove`, {
     key: org.keys.write,
@@ -222,9 +227,7 @@ it('serve the portal without writing: marked tenants wait for the one-minute job
   const [first] = tenants;
   const countedAt = app.clock.now().toISOString();
   app.clock.advance(60_000);
-  await app.orm.em
-    .fork()
-    .nativeUpdate(User, { id: users[1].id }, { accountStatus: AccountStatus.ENABLED }, { filters: false });
+  await updateUser(users[1].id, { accountStatus: AccountStatus.ENABLED });
   expect(await dirtyTenants()).toEqual([first.id]);
   const read = () =>
     app.request<Envelope<{ totals: { inactiveLicensedUsers: number } }> & { meta: { dataAsOf: string } }>(

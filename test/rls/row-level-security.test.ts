@@ -1,18 +1,18 @@
-import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { ISOLATION_POLICY } from '../../src/db/row-level-security.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 // Isolation in PostgreSQL itself (docs/security-model.md, "Row-level security"): whatever SQL the request
 // path writes, the database returns only the rows of the request's organization and environment.
-let app: TestApp;
+// A database of the file's own (a realm app, row-level security on as by default): some checks count every
+// tenant of the database. The request path's connections are the server's: raw SQL on them runs there (onServer).
+let app: RealmApp;
 let orgA: OrganizationWithKeys;
 let orgB: OrganizationWithKeys;
 
 beforeAll(async () => {
-  ({ app, org: orgA, other: orgB } = await startSuite({ rowLevelSecurity: true, other: true }));
+  ({ app, org: orgA, other: orgB } = await realmSuite({ rowLevelSecurity: true, other: true }));
   await Promise.all([
     createTenant(app, orgA.scope),
     createTenant(app, orgB.scope),
@@ -22,10 +22,12 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 /** Raw SQL on the request path's connections, in `scope`'s session (or none). */
-function rawInSession<T>(scope: OrganizationWithKeys['scope'] | null, sql: string, params: unknown[] = []) {
-  const em = app.orm.em.fork();
-  const run = () => em.getConnection().execute<T[]>(sql, params);
-  return scope ? runInOrganizationSession(scope, run) : run();
+async function rawInSession<T>(
+  scope: OrganizationWithKeys['scope'] | null,
+  sql: string,
+  params: unknown[] = [],
+) {
+  return (await onServer(app, 'executeInSession', scope, sql, params)) as unknown as T[];
 }
 
 describe('row-level security', () => {

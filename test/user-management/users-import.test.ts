@@ -1,19 +1,21 @@
-import { runUserImport } from '../../src/user-management/user-import.task.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createTenant, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp } from '../helpers/realm-suite.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { countUsers } from '../users/user-test-kit.js';
 import { um } from './um-kit.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
 
-let app: TestApp;
+let app: SharedApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 
-beforeAll(async () => ({ app, org, other } = await startSuite({ other: true })));
+// The worker's shared server: what the file reads in SQL is its own tenants' and imports' (the job queue's by
+// the import's key). Its job runner is off: the tests run the imports by hand (onServer), except the last one,
+// whose worker is a second server on the same database.
+beforeAll(async () => ({ app, org, other } = await sharedSuite({ other: true })));
 afterAll(() => app.stop());
 
 type ImportBody = DataOf<'getUserImport'>;
@@ -31,7 +33,7 @@ function submit(t: Tenant, csv: string, key = org.keys.write) {
 
 /** Runs the queued import the way the user-import job does (the job runner is not started here). */
 async function runJob(t: Tenant, importId: string): Promise<ImportBody> {
-  await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+  await onServer(app, 'runUserImport', org.scope, importId);
   const res = await um<ImportBody>(app, 'GET', `/bulk/${importId}?limit=100`, {
     key: org.keys.read,
     tenantId: t.id,
@@ -270,7 +272,7 @@ describe('POST /api/user-management-identity/users/bulk', () => {
     );
     const id = gql.body.data!.importUsers.operation.id;
     expect(gql.body.data!.importUsers.operation.status).toBe('QUEUED');
-    await runUserImport(app.orm, app.deps, { importId: id, ...org.scope });
+    await onServer(app, 'runUserImport', org.scope, id);
     const read = await app.graphql<{
       userImport: { status: string; rows: { items: Array<{ status: string }> } };
     }>(
@@ -293,7 +295,7 @@ describe('POST /api/user-management-identity/users/bulk', () => {
 
 describe('the user-import job on the worker', () => {
   it('runs a queued import to Completed through graphile-worker', async () => {
-    const worker = await TestApp.start({ jobs: true, databaseUrl: app.databaseUrl });
+    const worker = await realmApp({ jobs: true, databaseUrl: app.databaseUrl });
     try {
       const t = await tenantWithDomain();
       const res = await submit(t, `${HEADER}\nw1@${t.domain},W,One,,,,\nw2@${t.domain},W,Two,,,,\n`);

@@ -1,23 +1,30 @@
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { cronItems, taskList } from '../../src/tasks.js';
-import { DELETED_USER_PURGE_TASK, purgeExpiredUsers } from '../../src/users/deleted-user-purge.task.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { cloudUserOf, createUser } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { PurgeLimits } from '../../src/users/deleted-user-purge.task.js';
+import { cloudUserOf, createTenant, createUser, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { DAY, rowExists, softDelete } from './deleted-user-kit.js';
 import { cloudObjects, eventsAbout } from './user-test-kit.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+/**
+ * The purge job's task name (DELETED_USER_PURGE_TASK, src/users/deleted-user-purge.task.ts), spelled out: the
+ * module loads the app's services, and jobs already queued under the name must still find their task.
+ */
+const DELETED_USER_PURGE_TASK = 'deleted-user-purge';
+
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
 
-beforeAll(async () => ({ app, org, other, tenant } = await startSuite({ other: true, tenant: true })));
+// A database of the file's own: the purge runs over every organization, and the tests count what it purged. The
+// job itself is the server's (onServer: src/tasks.ts loads every feature).
+beforeAll(async () => ({ app, org, other, tenant } = await realmSuite({ other: true, tenant: true })));
 afterAll(() => app.stop());
+
+const purgeExpiredUsers = (limits?: PurgeLimits) => onServer(app, 'purgeExpiredUsers', limits);
 
 async function inCloud(externalId: string, target = tenant): Promise<boolean> {
   const users = await cloudObjects(app, target.externalId, 'user');
@@ -27,12 +34,12 @@ async function inCloud(externalId: string, target = tenant): Promise<boolean> {
 /** Purges what earlier tests left in the recycle bin, so each test counts only its own users. */
 async function drain(): Promise<void> {
   app.clock.advance(31 * DAY);
-  await purgeExpiredUsers(app.orm, app.deps);
+  await purgeExpiredUsers();
 }
 
 describe('the deleted-user purge job', () => {
-  it('is scheduled hourly on the job queue', () => {
-    expect(cronItems).toEqual(
+  it('is scheduled hourly on the job queue', async () => {
+    expect(await onServer(app, 'cronItems')).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           task: DELETED_USER_PURGE_TASK,
@@ -40,7 +47,7 @@ describe('the deleted-user purge job', () => {
         }),
       ]),
     );
-    expect(Object.keys(taskList(app.orm, app.deps))).toContain(DELETED_USER_PURGE_TASK);
+    expect(await onServer(app, 'taskNames')).toContain(DELETED_USER_PURGE_TASK);
   });
 
   it('purges only users deleted 30 or more days ago, across organizations, and says it was automatic', async () => {
@@ -55,11 +62,11 @@ describe('the deleted-user purge job', () => {
     const active = await createUser(app, tenant);
 
     app.clock.advance(29 * DAY - 1);
-    expect((await purgeExpiredUsers(app.orm, app.deps)).purged).toBe(0); // a millisecond short of 30 days
+    expect((await purgeExpiredUsers()).purged).toBe(0); // a millisecond short of 30 days
     expect(await rowExists(app, old.id)).toBe(true);
 
     app.clock.advance(1);
-    const result = await purgeExpiredUsers(app.orm, app.deps);
+    const result = await purgeExpiredUsers();
     expect(result).toMatchObject({ activeUpstream: 0, failed: 0 });
     expect(await rowExists(app, old.id)).toBe(false);
     expect(await rowExists(app, theirOld.id)).toBe(false);
@@ -83,7 +90,7 @@ describe('the deleted-user purge job', () => {
     expect(rows).toEqual([{ organization_id: other.organization.id }]);
 
     // Idempotent: a second run finds nothing more.
-    expect((await purgeExpiredUsers(app.orm, app.deps)).purged).toBe(0);
+    expect((await purgeExpiredUsers()).purged).toBe(0);
     expect((await eventsAbout(app, old.id)).filter((e) => e.kind === 'user.purged')).toHaveLength(1);
   });
 
@@ -94,11 +101,11 @@ describe('the deleted-user purge job', () => {
     for (const user of users) await softDelete(app, org.keys.admin, tenant, user);
     app.clock.advance(31 * DAY);
 
-    const one = await purgeExpiredUsers(app.orm, app.deps, { batchSize: 2, maxBatches: 1 });
+    const one = await purgeExpiredUsers({ batchSize: 2, maxBatches: 1 });
     expect(one.purged).toBe(2);
     const [a, b] = await Promise.all([
-      purgeExpiredUsers(app.orm, app.deps, { batchSize: 2, maxBatches: 10 }),
-      purgeExpiredUsers(app.orm, app.deps, { batchSize: 2, maxBatches: 10 }),
+      purgeExpiredUsers({ batchSize: 2, maxBatches: 10 }),
+      purgeExpiredUsers({ batchSize: 2, maxBatches: 10 }),
     ]);
     expect(a.purged + b.purged).toBe(5);
     for (const user of users) {
@@ -112,9 +119,16 @@ describe('the deleted-user purge job', () => {
     const user = await createUser(app, tenant);
     await softDelete(app, org.keys.admin, tenant, user);
     app.clock.advance(30 * DAY);
-    const task = taskList(app.orm, app.deps)[DELETED_USER_PURGE_TASK]!;
     const logged: string[] = [];
-    await task({}, { logger: { info: (message: string) => logged.push(message) } } as never);
+    await onServer(
+      app,
+      'runTask',
+      DELETED_USER_PURGE_TASK,
+      {},
+      {
+        logger: { info: (message: string) => logged.push(message) } as never,
+      },
+    );
     expect(await rowExists(app, user.id)).toBe(false);
     expect(logged.join()).toMatch(/"purged":1/);
   });
@@ -130,7 +144,7 @@ describe('the deleted-user purge job', () => {
       accountEnabled: true,
     });
     app.clock.advance(30 * DAY);
-    const result = await purgeExpiredUsers(app.orm, app.deps, { batchSize: 1, maxBatches: 5 });
+    const result = await purgeExpiredUsers({ batchSize: 1, maxBatches: 5 });
     expect(result).toEqual({ purged: 1, activeUpstream: 1, failed: 0 });
     expect(await rowExists(app, back.id)).toBe(true);
     expect(await rowExists(app, gone.id)).toBe(false);
@@ -148,7 +162,7 @@ describe('the deleted-user purge job', () => {
       org.organization.id,
     );
     app.clock.advance(30 * DAY);
-    const result = await purgeExpiredUsers(app.orm, app.deps);
+    const result = await purgeExpiredUsers();
     // (activeUpstream counts the user the test above restored upstream, still in our recycle bin.)
     expect(result).toMatchObject({ purged: 1, failed: 1 });
     expect(await rowExists(app, kept.id)).toBe(false);
