@@ -1,5 +1,5 @@
 import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/core/pagination.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/core/page-size.js';
 import type { RouteDefinition, RouteMount } from '../route.js';
 import { sharedComponents } from './components.js';
 import { JsonSchemaBuilder, type JsonSchema } from './json-schema.js';

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Scope } from '../core/scope.js';
-import { MAX_PAGE_SIZE } from '../core/pagination.js';
+import { MAX_PAGE_SIZE } from '../core/page-size.js';
 import type { Tenant } from '../tenants/tenant.entity.js';
 import type { TenantCloudPermissions } from '../tenants/tenant.types.js';
 import { TenantService } from '../tenants/tenant.service.js';

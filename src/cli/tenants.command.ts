@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import type { CloudProvider } from '../cloud/cloud-provider.js';
 import type { Scope } from '../core/scope.js';
 import { AppError } from '../core/errors.js';
-import { MAX_PAGE_SIZE } from '../core/pagination.js';
+import { MAX_PAGE_SIZE } from '../core/page-size.js';
 import { listAvailableTenants } from '../tenants/available-tenants.js';
 import { onboardTenant } from '../tenants/tenant-onboarding.js';
 import type { Tenant } from '../tenants/tenant.entity.js';

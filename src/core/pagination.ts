@@ -1,9 +1,9 @@
 import { Max, Min } from './perf/class-validator-rules.js';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { groupedNumber } from './grouped-number.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size.js';
 
-export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** page ≥ 1 (default 1), limit 1..100 (default 25): SPEC 8.2 and DECISIONS. */
 @ArgsType()
