@@ -40,7 +40,7 @@ import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
-import { useGraphAreas } from './graph-areas.js';
+import { SERVER_SIDE_CLOUD } from './server-side-cloud.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
 import { SERVER_SIDE_SERVICES } from './server-side-services.js';
@@ -249,10 +249,10 @@ export const SERVER_SIDE = {
   fastPathAnswers: fastPathAnswered,
   createDatabase,
   runCli,
-  useGraphAreas,
   ...SERVER_SIDE_ORM,
   ...SERVER_SIDE_JOBS,
   ...SERVER_SIDE_SERVICES,
+  ...SERVER_SIDE_CLOUD,
 };
 
 type ServerSide = typeof SERVER_SIDE;

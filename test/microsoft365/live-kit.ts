@@ -8,6 +8,7 @@ import {
   type GraphScenario,
 } from '../helpers/graph-fake.js';
 import { onServer } from '../helpers/on-server.js';
+import { realmApp, RealmApp } from '../helpers/realm-suite.js';
 import type { SharedLiveServer } from '../helpers/shared-live-server.js';
 import { SharedApp, type TestServer } from '../helpers/shared-suite.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
@@ -24,8 +25,9 @@ declare global {
  * sync a customer with the live Admin key. The tests assert the exact Graph requests (`graphCalls`).
  *
  * `sharedLiveWorld()` is that world on the jest worker's shared live server (test/helpers/shared-live-server.ts:
- * its app and its fake, reset for the file); `startLiveWorld()` starts a server and a fake of the file's own, for
- * files that configure them (call budgets, a database of their own, a crash).
+ * its app and its fake, reset for the file); `realmLiveWorld()` a server of the file's own in the worker's realm
+ * (realm-suite.ts: configured, e.g. call budgets, without evaluating the app's modules in the file) and a fake of
+ * the file's own; `startLiveWorld()` a TestApp in the file, for files that use the app's modules in the file.
  */
 export interface LiveWorld<App extends TestServer = TestApp> {
   scenario: GraphScenario;
@@ -61,6 +63,19 @@ export async function startLiveWorld(
   const { TestApp } = await import('../helpers/test-app.js');
   const scenario = await startGraphScenario();
   const app = await TestApp.start({ microsoft365: scenario.settings, ...options });
+  return connectLive(scenario, app, await createOrganizationWithKeys(app));
+}
+
+/**
+ * A live world on a server of the file's own in the worker's realm (realm-suite.ts), configured with `options`,
+ * and a fake of the file's own: for files that configure the server (call budgets) but need none of its modules
+ * in the file (in-process steps through `onServer`).
+ */
+export async function realmLiveWorld(
+  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
+): Promise<LiveWorld<RealmApp>> {
+  const scenario = await startGraphScenario();
+  const app = await realmApp({ microsoft365: scenario.settings, ...options });
   return connectLive(scenario, app, await createOrganizationWithKeys(app));
 }
 
@@ -104,7 +119,7 @@ export async function sharedLiveCli() {
 
 /** Stops the file's own server and fake; a shared live world's are the worker's (nothing to stop). */
 export async function stopLiveWorld(world: LiveWorld<TestServer> | undefined): Promise<void> {
-  if (!world || world.app instanceof SharedApp) return;
+  if (!world || (world.app instanceof SharedApp && !(world.app instanceof RealmApp))) return;
   await world.app.stop();
   await world.scenario.fake.stop();
 }
