@@ -1,10 +1,12 @@
 /**
- * Operations of server-side.ts (its SERVER_SIDE spreads them) over the server's cloud providers, for the
- * Microsoft 365 files on a server of their own in the worker's realm (realm-suite.ts): they reach the app's
- * clouds and ORM without evaluating the app's modules or the Graph client's in the file.
+ * Operations of server-side.ts (its SERVER_SIDE spreads them) for the Microsoft 365 files (test/microsoft365):
+ * the server's cloud providers, for files on a server of their own in the worker's realm (realm-suite.ts), and
+ * the demo database of the CLI files on the shared live server; none of the app's modules or the Graph client's
+ * is evaluated in the file for them.
  */
 import { ConnectedClouds } from '../../src/cloud-connection/connected-clouds.js';
 import type { Scope } from '../../src/core/scope.js';
+import { createDemoDatabase } from './cli.js';
 import { useGraphAreas } from './graph-areas.js';
 import type { TestApp } from './test-app.js';
 
@@ -21,4 +23,12 @@ async function connectedCloudName(
   return (await clouds.forPartner(scope)).name;
 }
 
-export const SERVER_SIDE_CLOUD = { useGraphAreas, connectedCloudName };
+/**
+ * A database of the file's own holding the demo organization as the CLI's first command leaves it: a clone of the
+ * run's seeded demo (createDemoDatabase, test/helpers/cli.ts), not a seed of its own (3-5 s of CPU).
+ */
+function demoDatabase(_app: TestApp): Promise<string> {
+  return createDemoDatabase();
+}
+
+export const SERVER_SIDE_CLOUD = { useGraphAreas, connectedCloudName, createDemoDatabase: demoDatabase };

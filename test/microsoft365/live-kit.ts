@@ -106,13 +106,14 @@ export async function sharedLiveScenario(
 }
 
 /**
- * The CLI files' world: the shared live scenario, a database of the file's own, and `cli(...args)` running the
- * CLI in the shared live server's process on it with the fake's environment (test/cli/ runs each command family
- * as a real process).
+ * The CLI files' world: the shared live scenario, a database of the file's own holding the demo organization (a
+ * clone of the run's seeded demo: the CLI's seed on a fresh database is test/cli/'s to check), and
+ * `cli(...args)` running the CLI in the shared live server's process on it with the fake's environment
+ * (test/cli/ runs each command family as a real process).
  */
 export async function sharedLiveCli() {
   const { app, scenario } = await sharedLiveScenario();
-  const databaseUrl = await onServer(app, 'createDatabase');
+  const databaseUrl = await onServer(app, 'createDemoDatabase');
   const cli = (...args: string[]) => onServer(app, 'runCli', databaseUrl, cliEnvFor(scenario), args);
   return { scenario, databaseUrl, cli };
 }
