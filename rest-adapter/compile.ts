@@ -47,8 +47,15 @@ export interface CompiledRoute {
    * validated. The same list as `requirements` for the routes whose field declares no argument requirement.
    */
   requirementsFor(variables: Readonly<Record<string, unknown>>): Requirement[];
-  /** Runs the document: compiled once, on the first call, with graphql-jit (fixed documents are its best case). */
-  run(context: unknown, variables: Record<string, unknown>): Promise<ExecutionResult> | ExecutionResult;
+  /**
+   * Runs the document: compiled once, on the first call, with graphql-jit (fixed documents are its best case).
+   * `coerced`: the variables' values as `coercionProblems` coerced them, for a planned run not to coerce them again.
+   */
+  run(
+    context: unknown,
+    variables: Record<string, unknown>,
+    coerced?: Readonly<Record<string, unknown>>,
+  ): Promise<ExecutionResult> | ExecutionResult;
 }
 
 /**
@@ -122,9 +129,9 @@ export function compileRoute(
   // Compiled on the route's first call, not here: graphql-jit takes ~0.5 s for all routes, which a restart
   // would otherwise wait for before answering (issue #11 item 6); the document is validated above either way.
   let compiled: CompiledRoute['run'] | undefined;
-  const run: CompiledRoute['run'] = (context, variableValues) => {
+  const run: CompiledRoute['run'] = (context, variableValues, coerced) => {
     compiled ??= runnerOf(schema, document, operation, leanRuns);
-    return compiled(context, variableValues);
+    return compiled(context, variableValues, coerced);
   };
   const requirements = operationRequirements(schema, operation);
   const rootDefinition = schema.getRootType(operation.operation)?.getFields()[fields[0].name.value];
@@ -158,7 +165,9 @@ function runnerOf(
 ): CompiledRoute['run'] {
   const jit = jitRunner(schema, document);
   const lean = leanRuns ? planLeanRun(schema, document, operation) : null;
-  return lean ? (context, variables) => lean(context, variables, () => jit(context, variables)) : jit;
+  return lean
+    ? (context, variables, coerced) => lean(context, variables, () => jit(context, variables), coerced)
+    : jit;
 }
 
 function jitRunner(schema: GraphQLSchema, document: DocumentNode): CompiledRoute['run'] {
@@ -174,8 +183,16 @@ export interface CoercionProblem {
   problem: string;
 }
 
-/** Checks every variable against its type, collecting each problem with the path inside the value. */
-export function coercionProblems(route: CompiledRoute, values: Record<string, unknown>): CoercionProblem[] {
+/**
+ * Checks every variable against its type, collecting each problem with the path inside the value. `coerced`, when
+ * given, receives each variable's coerced value that had no problem (what graphql-js's `coerceInputValue` answers),
+ * so the planned run does not coerce it a second time (rest-adapter/lean-arguments.ts).
+ */
+export function coercionProblems(
+  route: CompiledRoute,
+  values: Record<string, unknown>,
+  coerced?: Record<string, unknown>,
+): CoercionProblem[] {
   const problems: CoercionProblem[] = [];
   for (const [variable, { type, hasDefault }] of route.variables) {
     const value = values[variable];
@@ -184,9 +201,11 @@ export function coercionProblems(route: CompiledRoute, values: Record<string, un
         problems.push({ variable, path: '', problem: 'is required' });
       continue;
     }
-    coerceInputValue(value, type, (path, _invalid, error) => {
+    const before = problems.length;
+    const result: unknown = coerceInputValue(value, type, (path, _invalid, error) => {
       problems.push({ variable, path: path.join('.'), problem: error.message });
     });
+    if (coerced && problems.length === before) coerced[variable] = result;
   }
   return problems;
 }

@@ -220,7 +220,8 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       const variables = variablesOf(route, req);
       // An argument that asks for more (offboarding's deleteUser) is refused too before the input is validated.
       if (req.viewer) assertRequirements(req.viewer, route.requirementsFor(variables));
-      const problems = [...coercionProblems(route, variables), ...textProblems(variables)];
+      const coerced: Record<string, unknown> = {};
+      const problems = [...coercionProblems(route, variables, coerced), ...textProblems(variables)];
       if (problems.length > 0) {
         // An id that cannot exist (not a UUID) names nothing: 404, whether in the path or X-Tenant-Id.
         const unknownId = problems.find((p) => {
@@ -237,7 +238,7 @@ export function restHandler(route: CompiledRoute, deps: HandlerDeps): RequestHan
       const context = deps.contextFor(req);
       // Checked above, before the input: the resolver's @RequirePermission does not check a second time.
       if (req.viewer) context.preAuthorized = route.preAuthorized;
-      const result = await route.run(context, variables);
+      const result = await route.run(context, variables, coerced);
       if (result.errors?.length) {
         const [first] = result.errors;
         // A null sent for an argument that has a default but is not nullable (`"dryRun": null`): graphql-js

@@ -24,6 +24,8 @@ import {
  */
 export type ArgumentsOf = (
   inputs: Readonly<Record<string, unknown>>,
+  /** Values of `inputs` already coerced by `coerceInputValue` to their variable's type (not coerced again). */
+  coerced?: Readonly<Record<string, unknown>>,
 ) => { variables: Record<string, unknown>; args: Record<string, unknown> } | undefined;
 
 interface VariablePlan {
@@ -96,7 +98,7 @@ export function argumentsOf(
     }
     args.push(plan);
   }
-  return (inputs) => {
+  return (inputs, precoerced) => {
     const coerced: Record<string, unknown> = {};
     for (const variable of variables) {
       if (!Object.hasOwn(inputs, variable.name)) {
@@ -106,6 +108,10 @@ export function argumentsOf(
       }
       const value = inputs[variable.name];
       if (value === undefined || (value === null && variable.nonNull)) return undefined;
+      if (precoerced !== undefined && Object.hasOwn(precoerced, variable.name)) {
+        coerced[variable.name] = precoerced[variable.name];
+        continue;
+      }
       let refused = false;
       coerced[variable.name] = coerceInputValue(value, variable.type, () => {
         refused = true;

@@ -59,10 +59,15 @@ export function leanRunCounts(): { answered: number; handedBack: number } {
   return { answered, handedBack };
 }
 
+/**
+ * `coerced` (optional): values of `variables` already coerced to their types (the REST handler's
+ * `coercionProblems`), used instead of coercing them again; `variables` stays what graphql-jit gets on a hand-back.
+ */
 export type LeanRun = (
   context: unknown,
   variables: Record<string, unknown>,
   fallback: () => Promise<ExecutionResult> | ExecutionResult,
+  coerced?: Readonly<Record<string, unknown>>,
 ) => Promise<ExecutionResult> | ExecutionResult;
 function handBack(fallback: () => Promise<ExecutionResult> | ExecutionResult) {
   handedBack++;
@@ -113,9 +118,9 @@ export function planLeanRun(
     }
   }
 
-  return (context, inputs, fallback) => {
+  return (context, inputs, fallback, coerced) => {
     // Refused (e.g. a null for a non-null argument with a default): graphql-jit answers with its error.
-    const values = argumentValues(inputs);
+    const values = argumentValues(inputs, coerced);
     if (!values) return handBack(fallback);
     const { variables, args } = values;
     const info: GraphQLResolveInfo = {

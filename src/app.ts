@@ -17,6 +17,7 @@ import type { TrustProxySetting } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { NotFoundError, toAppError } from './core/errors.js';
 import type { AppDeps } from './core/service-context.js';
+import { withPlainQueryFastPath, type QueryParser } from './http/query-string.js';
 import { authenticate, requireViewer, type Authenticator } from './http/authenticate.js';
 import { answerClientError } from './http/input/client-error.js';
 import { runOnRequestPath } from './core/database-deadline.js';
@@ -118,6 +119,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   // API responses are personal and change often; hashing every body for an ETag costs more than it saves.
   app.set('etag', false);
   app.set('query parser', 'extended');
+  // The same parser with a fast path for plain query strings (src/http/query-string.ts).
+  app.set('query parser', withPlainQueryFastPath(app.get('query parser fn') as QueryParser));
 
   await options.listener.listen(API_KEY_REVOKED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));
   await options.listener.listen(API_KEY_CHANGED_CHANNEL, (apiKeyId) => apiKeys.forget(apiKeyId));

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Every OAuth artefact is a prefixed random string (so secret scanners and people can tell them apart)
@@ -20,8 +20,9 @@ export function generateClientId(): string {
   return randomSecret(CLIENT_ID_PREFIX, 16);
 }
 
+/** One-shot `crypto.hash`: an access token is hashed on every request it authenticates (as API keys are). */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Compares a presented secret with a stored SHA-256 hash without leaking where they differ. */

@@ -12,6 +12,7 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
   parse,
@@ -198,4 +199,35 @@ it('plans no document with fragments, directives, nested arguments or resolvers 
   expect(
     planLeanRun(withResolver, parse('{ page { total } }'), getOperationAST(parse('{ page { total } }'))!),
   ).not.toBeNull();
+});
+
+it('takes the variables the REST handler already coerced instead of coercing them again', async () => {
+  let parsed = 0;
+  const Counted = new GraphQLScalarType({
+    name: 'Counted',
+    parseValue: (value) => {
+      parsed++;
+      return Number(value);
+    },
+  });
+  const echoSchema = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        echo: {
+          type: GraphQLInt,
+          args: { value: { type: Counted } },
+          resolve: (_root, args: { value?: number }) => args.value,
+        },
+      },
+    }),
+  });
+  const document = parse('query ($value: Counted) { echo(value: $value) }');
+  const plan = planLeanRun(echoSchema, document, getOperationAST(document)!)!;
+  const fallback = (): ExecutionResult => ({ errors: [] });
+  expect(await plan({}, { value: '5' }, fallback)).toEqual({ data: { echo: 5 } });
+  expect(parsed).toBe(1);
+  // The handler's coercion (`coercionProblems`) hands its value on: not parsed again, and that value is used.
+  expect(await plan({}, { value: '5' }, fallback, { value: 7 })).toEqual({ data: { echo: 7 } });
+  expect(parsed).toBe(1);
 });
