@@ -4,6 +4,8 @@ import { MICROSOFT365_APPLICATION_PERMISSIONS } from '../../src/cloud/microsoft3
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import { GraphFake, fakeMicrosoft365Settings, trustFakeAuthority } from '../graph-fake/graph-fake.js';
 import { fakeUser, type FakeApp, type FakeTenant } from '../graph-fake/graph-fake-state.js';
+import { onServer } from './on-server.js';
+import type { TestServer } from './shared-suite.js';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 /** The partner's world on the fake: its tenant and app, and customers in each consent state. */
@@ -118,4 +120,21 @@ export function cloudConnectArgs(scenario: GraphScenario, secret = scenario.secr
     '--client-secret',
     secret,
   ];
+}
+
+/**
+ * One sandbox tenant of the file's server takes its areas besides the directory from Graph on the scenario's
+ * fake, in the fake tenant `upstream` (graph-areas.ts's `useGraphAreas`, run by the server: on a server of the
+ * file's own, realm-suite.ts, whose clouds nothing after the file uses).
+ */
+export function useGraphAreasOf(
+  app: TestServer,
+  scenario: GraphScenario,
+  tenantExternalId: string,
+  upstream: FakeTenant,
+): Promise<void> {
+  return onServer(app, 'useGraphAreas', tenantExternalId, upstream.id, scenario.settings, {
+    clientId: scenario.app.clientId,
+    clientSecret: scenario.secret,
+  });
 }

@@ -40,6 +40,7 @@ import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
+import { SERVER_SIDE_CLOUD } from './server-side-cloud.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
 import { SERVER_SIDE_ROWS } from './server-side-rows.js';
@@ -255,6 +256,7 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_JOBS,
   ...SERVER_SIDE_SERVICES,
   ...SERVER_SIDE_SCHEMA,
+  ...SERVER_SIDE_CLOUD,
 };
 
 type ServerSide = typeof SERVER_SIDE;

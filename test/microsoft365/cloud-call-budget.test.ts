@@ -6,33 +6,36 @@ import {
 } from '../../src/cloud/cloud-call-budget.js';
 import { isCloudError } from '../../src/cloud/cloud-error.js';
 import { MovableClock } from '../../src/core/clock.js';
-import { runInOrganizationSession } from '../../src/core/db-session.js';
+import { DEFAULT_APP_DATABASE_ROLE, runInOrganizationSession } from '../../src/core/db-session.js';
 import { Environment } from '../../src/core/scope.js';
 import { openOrm } from '../../src/db/orm.js';
-import { TestApp } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 /**
  * The per-tenant cloud call budget (src/cloud/cloud-call-budget.ts): counted in PostgreSQL, so two instances
  * (two ORMs, two pools, one database) share it exactly; a request finds it used up at once (Throttled with
  * Retry-After), a job waits on the clock and records how long per tenant.
  */
-let app: TestApp;
+/** A server's ORM (as TestApp opens it: the application role) and a second instance's, on one fresh database. */
+let firstOrm: MikroORM;
 let secondOrm: MikroORM;
 const clock = new MovableClock(new Date('2026-11-01T12:00:00Z'));
 const inRequest = <T>(work: () => Promise<T>) =>
   runInOrganizationSession({ organizationId: 'org-1', environment: Environment.LIVE }, work);
 
 function budgets(settings: Partial<CloudCallBudgetSettings>): [CloudCallBudget, CloudCallBudget] {
-  return [new CloudCallBudget(app.orm, clock, settings), new CloudCallBudget(secondOrm, clock, settings)];
+  return [new CloudCallBudget(firstOrm, clock, settings), new CloudCallBudget(secondOrm, clock, settings)];
 }
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  secondOrm = await openOrm({ databaseUrl: app.databaseUrl, poolMax: 5 });
+  // The budget needs a database only: no server (its modules, schema and listener) in the file.
+  const databaseUrl = await createTestDatabase();
+  firstOrm = await openOrm({ databaseUrl, poolMax: 20, appRole: DEFAULT_APP_DATABASE_ROLE });
+  secondOrm = await openOrm({ databaseUrl, poolMax: 5 });
 });
 afterAll(async () => {
   await secondOrm?.close();
-  await app?.stop();
+  await firstOrm?.close();
 });
 
 describe('two instances on one database', () => {
@@ -97,7 +100,7 @@ describe('two instances on one database', () => {
 describe('a job', () => {
   it('waits for the window on the clock and records the wait per tenant', async () => {
     const sleeps: number[] = [];
-    const budget = new CloudCallBudget(app.orm, clock, {
+    const budget = new CloudCallBudget(firstOrm, clock, {
       limits: { graph: [{ seconds: 20, limit: 2 }] },
       sleep: async (ms) => {
         sleeps.push(ms);
@@ -113,7 +116,7 @@ describe('a job', () => {
   });
 
   it('gives up with Throttled rather than wait longer than maxWaitSeconds (the queue retries it then)', async () => {
-    const budget = new CloudCallBudget(app.orm, clock, {
+    const budget = new CloudCallBudget(firstOrm, clock, {
       limits: { graph: [{ seconds: 3600, limit: 1 }] },
       maxWaitSeconds: 60,
       sleep: () => Promise.reject(new Error('must not sleep')),

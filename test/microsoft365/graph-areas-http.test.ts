@@ -2,15 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { SubscribedSku } from '@microsoft/microsoft-graph-types';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import { createLicenseUser, createSku, createTenant } from '../factories/shared.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
-import { useGraphAreas } from '../helpers/graph-areas.js';
-import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  FULL_ROLES,
+  startGraphScenario,
+  useGraphAreasOf,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { seatState, type Envelope } from '../licenses/license-test-kit.js';
 
 /**
@@ -20,7 +22,7 @@ import { seatState, type Envelope } from '../licenses/license-test-kit.js';
  * its licenses and user-management areas from Graph on the fake (its directory stays simulated); the shared
  * live matrix of the provider replaces this when it lands.
  */
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let scenario: GraphScenario;
 let sandbox: Tenant;
@@ -71,13 +73,13 @@ const graphWrites = () =>
     .map(({ method, url, body, status }) => ({ method, url, body, status }));
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await realmSuite());
   scenario = await startGraphScenario();
   sandbox = await createTenant(app, org.scope);
   live = await createTenant(app, org.scope);
   upstream = scenario.fake.state.addTenant({ id: live.externalId, displayName: live.name });
   upstream.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
-  useGraphAreas(app, scenario, live.externalId, upstream);
+  await useGraphAreasOf(app, scenario, live.externalId, upstream);
 });
 afterAll(async () => {
   await scenario.fake.stop();

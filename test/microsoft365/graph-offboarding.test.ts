@@ -1,17 +1,20 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { runOffboarding } from '../../src/user-management/offboarding.task.js';
 import type { User } from '../../src/users/user.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createGroup, createUser } from '../factories/users.js';
+import { createGroup, createUser } from '../factories/shared.js';
 import { fakeAreaState } from '../graph-fake/graph-fake-areas.js';
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import { fakeDrive, putDriveItem } from '../graph-fake/graph-fake-drives.js';
 import { fakeUser, type FakeTenant } from '../graph-fake/graph-fake-state.js';
 import type { DataOf } from '../helpers/api-types.js';
-import { useGraphAreas } from '../helpers/graph-areas.js';
-import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  FULL_ROLES,
+  startGraphScenario,
+  useGraphAreasOf,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { um } from '../user-management/um-kit.js';
 
 /**
@@ -19,7 +22,7 @@ import { um } from '../user-management/um-kit.js';
  * directory stays simulated: the automatic reply, the file transfer and the group removals go to Graph; an
  * offboarding that asks for the mailbox conversion, which Graph v1.0 has no API for, is refused before it starts.
  */
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let scenario: GraphScenario;
 let tenant: Tenant;
@@ -28,11 +31,11 @@ let upstream: FakeTenant;
 type OffboardingBody = DataOf<'getUserOffboarding'>;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true }));
   scenario = await startGraphScenario();
   upstream = scenario.fake.state.addTenant({ id: tenant.externalId });
   upstream.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
-  useGraphAreas(app, scenario, tenant.externalId, upstream);
+  await useGraphAreasOf(app, scenario, tenant.externalId, upstream);
 });
 afterAll(async () => {
   await scenario.fake.stop();
@@ -65,7 +68,7 @@ async function offboardAndRun(user: User, body: unknown): Promise<OffboardingBod
   });
   expect(started.status).toBe(202);
   scenario.fake.clearRequests();
-  await runOffboarding(app.orm, app.deps, { offboardingId: started.body.data.id, ...org.scope });
+  await onServer(app, 'runOffboarding', { offboardingId: started.body.data.id, ...org.scope });
   const res = await um<OffboardingBody>(app, 'GET', `/${user.id}/offboard/${started.body.data.id}`, {
     key: org.keys.read,
     tenantId: tenant.id,

@@ -1,12 +1,15 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { contactInput, createContact } from '../contacts/contact-kit.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser } from '../factories/users.js';
+import { createUser } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { useGraphAreas } from '../helpers/graph-areas.js';
-import { FULL_ROLES, startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import {
+  FULL_ROLES,
+  startGraphScenario,
+  useGraphAreasOf,
+  type GraphScenario,
+} from '../helpers/graph-fake.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { identity, scalar, softDelete } from '../users/deleted-user-kit.js';
 
 /**
@@ -14,17 +17,17 @@ import { identity, scalar, softDelete } from '../users/deleted-user-kit.js';
  * (graph-areas.ts): 501 NOT_SUPPORTED naming the capability and the provider, on REST (the answer the
  * OpenAPI document lists, checked by TestApp on every response) and GraphQL; nothing written, no Graph call.
  */
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let scenario: GraphScenario;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true }));
   scenario = await startGraphScenario();
   const upstream = scenario.fake.state.addTenant({ id: tenant.externalId });
   upstream.consents.set(scenario.app.clientId, { roles: FULL_ROLES });
-  useGraphAreas(app, scenario, tenant.externalId, upstream);
+  await useGraphAreasOf(app, scenario, tenant.externalId, upstream);
 });
 afterAll(async () => {
   await scenario.fake.stop();

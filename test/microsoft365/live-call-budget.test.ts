@@ -1,18 +1,19 @@
 import { syncAndWait } from '../helpers/tenant-sync.js';
-import { graphCalls, onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import type { RealmApp } from '../helpers/realm-suite.js';
+import { graphCalls, onboardLive, realmLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
  * A fan-out job under the tenant's cloud call budget (src/cloud/cloud-call-budget.ts), on the Graph fake: a
  * sync whose Graph calls outrun a small budget waits for each window (on the test's clock) and its result
  * says how long; a request that finds the budget used up answers 503 with Retry-After and sends nothing.
  */
-let world: LiveWorld;
+let world: LiveWorld<RealmApp>;
 const WINDOW = { seconds: 20, limit: 4 };
 
 beforeAll(async () => {
   // maxWaitSeconds: the sync's reads run side by side and a call may lose the race for several windows; here
   // it keeps waiting (on the clock) rather than fail Throttled and leave the retry to the queue's real time.
-  world = await startLiveWorld({
+  world = await realmLiveWorld({
     jobs: true,
     cloudCallBudget: { limits: { graph: [WINDOW] }, maxWaitSeconds: 3600 },
   });

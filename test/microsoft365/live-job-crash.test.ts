@@ -1,9 +1,11 @@
 import type { User } from '@microsoft/microsoft-graph-types';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
-import { FaultServer, userImportRow } from '../faults/fault-kit.js';
-import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+import { userImportRow } from '../helpers/user-import-row.js';
+import { FaultServer } from '../faults/fault-server.js';
+import { onboardLive, realmLiveWorld, stopLiveWorld, type LiveWorld } from './live-kit.js';
 
 /**
  * [fault] A job of the live provider killed with -9 mid-job (issue #29, docs/reliability.md): a bulk user
@@ -13,14 +15,15 @@ import { onboardLive, startLiveWorld, stopLiveWorld, type LiveWorld } from './li
  * Graph write is repeated.
  */
 let databaseUrl: string;
-let world: LiveWorld;
+let world: LiveWorld<RealmApp>;
 let tenantId: string;
 let server: FaultServer | undefined;
-let resumer: TestApp | undefined;
+let resumer: RealmApp | undefined;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  world = await startLiveWorld({ databaseUrl }); // fixtures and checks: runs no jobs
+  // Servers of the file's own in the worker's realm (realm-suite.ts), on the database the killed process uses.
+  world = await realmLiveWorld({ databaseUrl }); // fixtures and checks: runs no jobs
   const onboarded = await onboardLive(world, world.scenario.consented.id);
   expect(onboarded.body.errors).toBeUndefined();
   tenantId = onboarded.body.data!.onboardTenant.id;
@@ -73,7 +76,7 @@ describe('[fault] a live job killed -9', () => {
     expect(landed).toBe(UPNS[0]);
     expect(await userImportRow(world.app, importId)).toMatchObject({ status: 'Running', created_rows: 0 });
 
-    resumer = await TestApp.start({
+    resumer = await realmApp({
       databaseUrl,
       jobs: true,
       jobStaleAfterMs: 1_000,

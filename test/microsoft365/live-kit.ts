@@ -8,6 +8,7 @@ import {
   type GraphScenario,
 } from '../helpers/graph-fake.js';
 import { onServer } from '../helpers/on-server.js';
+import { realmApp, RealmApp } from '../helpers/realm-suite.js';
 import type { SharedLiveServer } from '../helpers/shared-live-server.js';
 import { SharedApp, type TestServer } from '../helpers/shared-suite.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
@@ -24,8 +25,9 @@ declare global {
  * sync a customer with the live Admin key. The tests assert the exact Graph requests (`graphCalls`).
  *
  * `sharedLiveWorld()` is that world on the jest worker's shared live server (test/helpers/shared-live-server.ts:
- * its app and its fake, reset for the file); `startLiveWorld()` starts a server and a fake of the file's own, for
- * files that configure them (call budgets, a database of their own, a crash).
+ * its app and its fake, reset for the file); `realmLiveWorld()` a server of the file's own in the worker's realm
+ * (realm-suite.ts: configured, e.g. call budgets, without evaluating the app's modules in the file) and a fake of
+ * the file's own; `startLiveWorld()` a TestApp in the file, for files that use the app's modules in the file.
  */
 export interface LiveWorld<App extends TestServer = TestApp> {
   scenario: GraphScenario;
@@ -65,6 +67,19 @@ export async function startLiveWorld(
 }
 
 /**
+ * A live world on a server of the file's own in the worker's realm (realm-suite.ts), configured with `options`,
+ * and a fake of the file's own: for files that configure the server (call budgets) but need none of its modules
+ * in the file (in-process steps through `onServer`).
+ */
+export async function realmLiveWorld(
+  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
+): Promise<LiveWorld<RealmApp>> {
+  const scenario = await startGraphScenario();
+  const app = await realmApp({ microsoft365: scenario.settings, ...options });
+  return connectLive(scenario, app, await createOrganizationWithKeys(app));
+}
+
+/**
  * The live world on the worker's shared live server: its app (jobs run while this file does when `jobs`), its
  * fake reset for this file and seeded with this file's partner, app and customers, and an organization of the
  * file's own. Device actions are polled every 0.5 s (LIVE_DEVICE_ACTION_POLL_MS).
@@ -91,20 +106,21 @@ export async function sharedLiveScenario(
 }
 
 /**
- * The CLI files' world: the shared live scenario, a database of the file's own, and `cli(...args)` running the
- * CLI in the shared live server's process on it with the fake's environment (test/cli/ runs each command family
- * as a real process).
+ * The CLI files' world: the shared live scenario, a database of the file's own holding the demo organization (a
+ * clone of the run's seeded demo: the CLI's seed on a fresh database is test/cli/'s to check), and
+ * `cli(...args)` running the CLI in the shared live server's process on it with the fake's environment
+ * (test/cli/ runs each command family as a real process).
  */
 export async function sharedLiveCli() {
   const { app, scenario } = await sharedLiveScenario();
-  const databaseUrl = await onServer(app, 'createDatabase');
+  const databaseUrl = await onServer(app, 'createDemoDatabase');
   const cli = (...args: string[]) => onServer(app, 'runCli', databaseUrl, cliEnvFor(scenario), args);
   return { scenario, databaseUrl, cli };
 }
 
 /** Stops the file's own server and fake; a shared live world's are the worker's (nothing to stop). */
 export async function stopLiveWorld(world: LiveWorld<TestServer> | undefined): Promise<void> {
-  if (!world || world.app instanceof SharedApp) return;
+  if (!world || (world.app instanceof SharedApp && !(world.app instanceof RealmApp))) return;
   await world.app.stop();
   await world.scenario.fake.stop();
 }

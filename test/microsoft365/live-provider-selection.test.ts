@@ -1,21 +1,22 @@
-import { ConnectedClouds } from '../../src/cloud-connection/connected-clouds.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
 import { startGraphScenario, type GraphScenario } from '../helpers/graph-fake.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * Which cloud the live environment acts on, per organization, from its connection row: two servers on one
  * database see the same choice at their next request (no in-memory-only truth).
  */
 let scenario: GraphScenario;
-let first: TestApp;
-let second: TestApp;
+let first: RealmApp;
+let second: RealmApp;
 let org: OrganizationWithKeys;
 
 beforeAll(async () => {
   scenario = await startGraphScenario();
-  first = await TestApp.start({ microsoft365: scenario.settings });
-  second = await TestApp.start({ microsoft365: scenario.settings, databaseUrl: first.databaseUrl });
+  first = await realmApp({ microsoft365: scenario.settings });
+  second = await realmApp({ microsoft365: scenario.settings, databaseUrl: first.databaseUrl });
   org = await createOrganizationWithKeys(first);
 });
 afterAll(async () => {
@@ -28,7 +29,7 @@ beforeEach(() => scenario.fake.clearRequests());
 const CUSTOMERS =
   'GET /v1.0/tenantRelationships/delegatedAdminCustomers?$select=id,tenantId,displayName&$top=25';
 
-async function available(app: TestApp, key: string): Promise<string[]> {
+async function available(app: RealmApp, key: string): Promise<string[]> {
   const res = await app.request<{ data: Array<{ externalId: string }> }>('GET', '/v1/available-tenants', {
     key,
   });
@@ -36,7 +37,7 @@ async function available(app: TestApp, key: string): Promise<string[]> {
   return res.body.data.map((item) => item.externalId);
 }
 
-const connect = (app: TestApp, body: Record<string, string>) =>
+const connect = (app: RealmApp, body: Record<string, string>) =>
   app.request('PUT', '/api/settings/cloud-connection', { key: org.liveAdminKey, body });
 
 describe('the live provider follows the connection row', () => {
@@ -83,12 +84,14 @@ describe('the live provider follows the connection row', () => {
   });
 
   it('with LIVE_WITHOUT_CLOUD_CONNECTION=none a live environment without a connection is refused (409), the sandbox is not', async () => {
-    const strict = new ConnectedClouds(first.orm, { ...first.deps, liveWithoutConnection: 'none' });
+    // A ConnectedClouds of the first server's ORM and dependencies, but for LIVE_WITHOUT_CLOUD_CONNECTION=none.
+    const strict = (scope: OrganizationWithKeys['scope']) =>
+      onServer(first, 'connectedCloudName', scope, 'none');
     const other = await createOrganizationWithKeys(first);
-    await expect(strict.forPartner(other.liveScope)).rejects.toMatchObject({
+    await expect(strict(other.liveScope)).rejects.toMatchObject({
       code: 'CONFLICT',
       message: expect.stringContaining('no cloud connection'),
     });
-    expect((await strict.forPartner(other.scope)).name).toBe('simulated');
+    expect(await strict(other.scope)).toBe('simulated');
   });
 });
