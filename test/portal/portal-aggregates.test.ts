@@ -1,6 +1,6 @@
 import { DAY_MS } from '../../src/core/clock.js';
 import type { TenantLicense } from '../../src/licenses/license.entity.js';
-import { INACTIVE_AFTER_DAYS } from '../../src/portal/portal-aggregates.js';
+import { INACTIVE_AFTER_DAYS } from '../../src/portal/portal-recount-statement.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';

@@ -40,6 +40,10 @@ const KNOWN: Record<string, string> = {
     "a migration's SQL constant: its module imports @mikro-orm/migrations' Migration",
   'test/security/device-recommendation-counts.test.ts':
     "a migration's SQL constant: its module imports @mikro-orm/migrations' Migration",
+  'test/jobs/tracked-jobs.test.ts':
+    "each tracked job's task name and job kind constants, from its feature's service and task modules",
+  // In-process CLI commands need the CLI's program (test/helpers/cli.ts loads reflect-metadata for it).
+  'test/cli/users-import-cli.test.ts': 'runCliInProcess from test/helpers/cli.ts',
   'test/client/typed-client.test.ts':
     'OPENAPI_FILE from rest-adapter/openapi/file.ts, whose document builder reads src/core/pagination.ts',
 };
