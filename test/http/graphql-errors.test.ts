@@ -46,9 +46,14 @@ describe('GraphQL errors are normalised at the gateway', () => {
       const answer = app.graphql(org.keys.read, '{ tenants { items { id } } }');
       const pid = await eventually(
         async () => {
+          // Inside the admin's transaction PostgreSQL reads the backends' activity once and keeps it for the
+          // transaction: without clearing that snapshot, a first look taken before the request reached the lock
+          // is all every later look sees (it timed out so under load).
+          await admin.query('select pg_stat_clear_snapshot()');
           const { rows } = await admin.query<{ pid: number }>(
-            `select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%tenants%'
-              and pid <> pg_backend_pid()`,
+            `select pid from pg_stat_activity
+              where wait_event_type = 'Lock' and pg_backend_pid() = any(pg_blocking_pids(pid))
+                and query ilike '%tenants%'`,
           );
           expect(rows).toHaveLength(1);
           return rows[0].pid;
