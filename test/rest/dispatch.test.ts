@@ -9,8 +9,6 @@
  * through the document's plan where it has one (src/core/lean-plan/lean-run.ts): the same comparison proves the plans give
  * the same bytes.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import type { RequestLogFields } from '../../src/http/request-log.js';
 import { Plan } from '../../src/organizations/organization.enums.js';
@@ -20,24 +18,12 @@ import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { createSku, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { eventually } from '../helpers/eventually.js';
+import { captureLogLines, type LogLines } from '../helpers/log-lines.js';
 import { startSuite } from '../helpers/suite.js';
 import { TestApp } from '../helpers/test-app.js';
 
-function capture(): { logger: pino.Logger; lines: Array<{ http?: RequestLogFields }> } {
-  const lines: Array<{ http?: RequestLogFields }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const text of chunk.toString().split('\n').filter(Boolean))
-        lines.push(JSON.parse(text) as { http?: RequestLogFields });
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
-
-const dispatchedLog = capture();
-const expressLog = capture();
+const dispatchedLog = captureLogLines();
+const expressLog = captureLogLines();
 let dispatched: TestApp;
 let express: TestApp;
 let org: OrganizationWithKeys;
@@ -84,7 +70,7 @@ interface Answer {
 
 async function send(
   app: TestApp,
-  log: ReturnType<typeof capture>,
+  log: LogLines,
   method: string,
   path: string,
   headers: Record<string, string>,
@@ -92,15 +78,7 @@ async function send(
   const before = log.lines.length;
   const response = await fetch(`${app.baseUrl}${path}`, { method, headers });
   const text = await response.text();
-  // The line is written when the response has finished, which may be after the client has it.
-  const line = await eventually(() => {
-    const found = log.lines.slice(before).find((entry) => entry.http);
-    if (!found?.http) throw new Error('no request log line yet');
-    return found.http;
-  });
-  const { durationMs, requestId, ...fields } = line;
-  void durationMs;
-  void requestId;
+  const fields = await log.requestLine(before);
   return {
     status: response.status,
     headers: [...response.headers].filter(([name]) => !PER_REQUEST.has(name)),
