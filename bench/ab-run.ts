@@ -20,7 +20,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild, type ChildServer } from './children.js';
-import { envPairs, loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import {
+  envPairs,
+  loadBenchConfig,
+  productEnvironment,
+  productNodeFlags,
+  productServerEnv,
+} from './config.js';
 import { openBenchDatabase } from './database.js';
 import { measure, type LoadResult, type LoadTarget } from './load.js';
 import { allocationProfile } from './heap-profile.js';
@@ -55,14 +61,7 @@ async function product(
     name: `product ${dist}`,
     script: path.join(dist, 'src', 'main.js'),
     port,
-    env: {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      RUN_WORKER: 'false',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: productServerEnv(database.url, port, env),
     nodeArgs: [...flags, ...probeArgs(DIST), ...nodeArgs],
     readyPath: '/health/ready',
     outputFile,

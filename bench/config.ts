@@ -129,3 +129,22 @@ export function productEnvironment(env: NodeJS.ProcessEnv = process.env): Record
   const override = env.BENCH_PRODUCT_ENV;
   return override === undefined ? { ...PRODUCT_ENV } : envPairs(override);
 }
+
+/**
+ * A bench product server's environment: the bench database, its port, no demo seed, no job worker (the bench
+ * drives requests only), warnings only, then `extra` (by default the PRODUCT_ENV of `productEnvironment`).
+ */
+export function productServerEnv(
+  databaseUrl: string,
+  port: number,
+  extra: Record<string, string> = productEnvironment(),
+): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    SEED_DEMO: 'false',
+    RUN_WORKER: 'false',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}

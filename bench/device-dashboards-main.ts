@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild } from './children.js';
-import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import { loadBenchConfig, productNodeFlags, productServerEnv } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { runDeviceDashboardScenario } from './device-dashboards.js';
 import { scaleData } from './scale-data.js';
@@ -36,14 +36,7 @@ try {
         script: PRODUCT_SCRIPT,
         nodeArgs: productNodeFlags(),
         port,
-        env: {
-          DATABASE_URL: database.url,
-          PORT: String(port),
-          SEED_DEMO: 'false',
-          RUN_WORKER: 'false',
-          LOG_LEVEL: 'warn',
-          ...productEnvironment(),
-        },
+        env: productServerEnv(database.url, port),
         readyPath: '/health/ready',
       });
     },

@@ -21,7 +21,7 @@ import { DEFAULT_APP_DATABASE_ROLE } from '../src/core/db-session.js';
 import type { ServiceContext } from '../src/core/service-context.js';
 import { UserService } from '../src/users/user.service.js';
 import { freePort, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import { loadBenchConfig, productNodeFlags, productServerEnv } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { postgresCpuMs } from './ab-timeline.js';
 import autocannon from 'autocannon';
@@ -227,14 +227,7 @@ async function startProduct(): Promise<ChildServer> {
     name: 'product',
     script: path.join(DIST, 'src', 'main.js'),
     port,
-    env: {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      RUN_WORKER: 'false',
-      LOG_LEVEL: 'warn',
-      ...productEnvironment(),
-    },
+    env: productServerEnv(database.url, port),
     nodeArgs: productNodeFlags(),
     readyPath: '/health/ready',
   });

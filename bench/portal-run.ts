@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild } from './children.js';
-import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import { loadBenchConfig, productNodeFlags, productServerEnv } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { formatPortalReport, measurePortalScale, portalSettingsFromEnv } from './portal-scale.js';
 
@@ -28,14 +28,7 @@ export async function startPortalProduct(database: BenchDatabase) {
     name: 'product server',
     script: PRODUCT_SCRIPT,
     port,
-    env: {
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      RUN_WORKER: 'false',
-      LOG_LEVEL: 'warn',
-      ...productEnvironment(),
-    },
+    env: productServerEnv(database.url, port),
     nodeArgs: productNodeFlags(),
     readyPath: '/health/ready',
   });

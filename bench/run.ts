@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, peakRssOf, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, productEnvironment, productNodeFlags, type BenchConfig } from './config.js';
+import { loadBenchConfig, productNodeFlags, productServerEnv, type BenchConfig } from './config.js';
 import { openBenchDatabase, type BenchDatabase } from './database.js';
 import { goalsOf } from './goals.js';
 import { keysOf, measureInterleaved, type MeasuredTarget, type TargetsOf } from './interleave.js';
@@ -57,15 +57,7 @@ async function cleanUp(): Promise<void> {
 const SECRETS_KEY = SecretBox.generateKey();
 
 function productEnv(database: BenchDatabase, port: number): Record<string, string> {
-  return {
-    DATABASE_URL: database.url,
-    SECRETS_KEY,
-    PORT: String(port),
-    SEED_DEMO: 'false',
-    RUN_WORKER: 'false',
-    LOG_LEVEL: 'warn',
-    ...productEnvironment(),
-  };
+  return { ...productServerEnv(database.url, port), SECRETS_KEY };
 }
 
 async function startProduct(

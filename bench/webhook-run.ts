@@ -12,7 +12,7 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startChild, type ChildServer } from './children.js';
-import { loadBenchConfig, productEnvironment, productNodeFlags } from './config.js';
+import { loadBenchConfig, productNodeFlags, productServerEnv } from './config.js';
 import { openBenchDatabase } from './database.js';
 import { scaleData } from './scale-data.js';
 import { deliverySettingsFromEnv, formatDeliveryReport, measureWebhookDelivery } from './webhook-delivery.js';
@@ -48,16 +48,7 @@ try {
             name: `product ${dist}`,
             script: path.join(dist, 'src', 'main.js'),
             port,
-            env: {
-              DATABASE_URL: database.url,
-              SECRETS_KEY: secretsKey,
-              PORT: String(port),
-              SEED_DEMO: 'false',
-              RUN_WORKER: 'false',
-              LOG_LEVEL: 'warn',
-              ...productEnvironment(),
-              ...env,
-            },
+            env: { ...productServerEnv(database.url, port), SECRETS_KEY: secretsKey, ...env },
             nodeArgs: productNodeFlags(),
             readyPath: '/health/ready',
           });
