@@ -28,14 +28,16 @@ if (!reason) {
     console.error(`build: dist is current (checked in ${Date.now() - started} ms)`);
 } else {
   const firstBuild = !existsSync(path.join(root, 'dist', '.build-stamp'));
-  // The first start compiles about 600 files (30 s or more on a small machine): say so, or it looks hung.
+  // The first start compiles about 600 files (several seconds on a small machine): say so, or it looks hung.
   if (!process.argv.includes('--quiet') || firstBuild)
     console.error(
       firstBuild
         ? 'build: compiling the TypeScript sources into dist/ (the first time takes a while; later starts skip it)…'
         : `build: sources changed (${reason}), compiling…`,
     );
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  // TypeScript 7's native compiler (the typescript-native alias, as in scripts/check.mjs): the same JavaScript as
+  // TypeScript 6's tsc in a fifth of the time.
+  const tsc = path.join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
     stdio: 'inherit',
   });

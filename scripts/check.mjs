@@ -11,11 +11,15 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+// TypeScript 7 (the native compiler, under the alias typescript-native): it type-checks and emits dist/ in about
+// 4 s where TypeScript 6's tsc took 21 s, with the same JavaScript out (docs/development.md "Suite time").
+// TypeScript 6 stays for what needs its JavaScript API (ts-jest, typescript-eslint, openapi-typescript).
+const nativeTsc = path.join(root, 'node_modules', 'typescript-native', 'bin', 'tsc');
 
 const CHECKS = [
   {
     name: 'tsc',
-    command: bin('tsc'),
+    command: nativeTsc,
     args: ['-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo-check'],
     // dist/ was just compiled from every input of the build: `npm run build` / `npm start` can skip tsc.
     then: [process.execPath, [path.join(root, 'scripts', 'build-if-stale.mjs'), '--mark-built']],
