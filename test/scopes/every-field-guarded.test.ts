@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  buildSchema,
   getNamedType,
   GraphQLEnumType,
   GraphQLInputObjectType,
@@ -24,23 +25,23 @@ import {
   createOrganizationWithKeys,
   issueAccessToken,
 } from '../factories/shared.js';
-import { committedSchema } from '../helpers/committed-schema.js';
 import { onServer } from '../helpers/on-server.js';
 import type { ViewerData } from '../helpers/server-side-documents.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { bearer, connect, type Connection } from '../subscriptions/subscription-kit.js';
 
 /**
- * On the worker's shared server: the fields come from the committed schema (test/schema/schema-drift holds it
- * equal to the served one), and each document runs on the server's schema as a viewer the test describes
- * (onServer `executeAsViewer`: graphql-js's execute with a request context made as a request's is), so that the
- * file neither starts an app nor evaluates the app's modules.
+ * On the worker's shared server: the fields are those of the schema it serves (onServer `servedSchemaSdl`), and
+ * each document runs on that schema as a viewer the test describes (onServer `executeAsViewer`: graphql-js's
+ * execute with a request context made as a request's is), so that the file neither starts an app nor evaluates
+ * the app's modules.
  */
 let app: SharedApp;
-const schema: GraphQLSchema = committedSchema();
+let schema: GraphQLSchema;
 
 beforeAll(async () => {
   ({ app } = await sharedSuite());
+  schema = buildSchema(await onServer(app, 'servedSchemaSdl'));
 });
 afterAll(() => app.stop());
 
