@@ -41,6 +41,7 @@ import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
 import { SERVER_SIDE_CLOUD } from './server-side-cloud.js';
+import { SERVER_SIDE_DOCUMENTS } from './server-side-documents.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
 import { SERVER_SIDE_ROWS } from './server-side-rows.js';
@@ -257,6 +258,7 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_SERVICES,
   ...SERVER_SIDE_SCHEMA,
   ...SERVER_SIDE_CLOUD,
+  ...SERVER_SIDE_DOCUMENTS,
 };
 
 type ServerSide = typeof SERVER_SIDE;

@@ -1,14 +1,11 @@
 import fc from 'fast-check';
-import { compileRoute } from '../../rest-adapter/compile.js';
-import { restSchemaOf } from '../../rest-adapter/rest-schema.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
-import { buildAppSchema } from '../../src/schema.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import { createTenant, createUser, type OrganizationWithKeys } from '../factories/shared.js';
 import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { graphqlCases, mutationFields } from './fuzz/graphql-cases.js';
 import { plausibleValues } from './fuzz/plausible.js';
 import { restCases, type RestCase } from './fuzz/rest-cases.js';
+import { fuzzTargets, type FuzzTargets } from './fuzz/routes.js';
 import { closeConnections, envelopeProblem, sendRaw } from './fuzz/send.js';
 import { WriteAudit } from './fuzz/write-audit.js';
 
@@ -17,6 +14,8 @@ import { WriteAudit } from './fuzz/write-audit.js';
  * (read from the schema). Each case must answer below 500, every REST error in the envelope naming its
  * field, no GraphQL INTERNAL_ERROR, and a refused request must not have written a row (WriteAudit).
  * FUZZ_SEED picks another sequence; FUZZ_RUNS and FUZZ_GRAPHQL_RUNS raise the budget (docs/testing-fuzz.md).
+ * The routes, the schema and the enums' spellings are the server's (fuzz/routes.ts): the file does not evaluate
+ * the app's modules.
  */
 const SEED = Number(process.env.FUZZ_SEED ?? 18);
 const REST_RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
@@ -31,6 +30,7 @@ let audit: WriteAudit;
 let ids: string[];
 let tenantIds: string[];
 let plausible: ReturnType<typeof plausibleValues>;
+let targets: FuzzTargets;
 
 beforeAll(async () => {
   // Unlimited rate, so thousands of requests in a minute are answered rather than throttled.
@@ -47,6 +47,7 @@ beforeAll(async () => {
   tenantIds = [tenant.id, foreignTenant.id];
   plausible = plausibleValues(tenant.domain, tenant.id);
   ids = [tenant.id, user.id, foreignTenant.id, foreignUser.id, org.organization.id];
+  targets = await fuzzTargets(app);
   audit = await WriteAudit.install(app.pool);
   await audit.writesSinceLastCall();
 });
@@ -67,18 +68,22 @@ const describeRest = (c: RestCase) =>
 it(
   'answers every REST route below 500, errors in the envelope, and writes nothing when it refuses',
   async () => {
-    const schema = restSchemaOf(await buildAppSchema());
-    const routes = [
-      ...VERSIONED_ROUTES.map((definition) => ({ prefix: '/v1', route: compileRoute(definition, schema) })),
-      ...FEATURE_ROUTES.map((definition) => ({ prefix: '/api', route: compileRoute(definition, schema) })),
-    ];
+    const { routes, restEnumValues } = targets;
     const runsPerRoute = Math.max(MIN_RUNS_PER_TARGET, Math.ceil(REST_RUNS / routes.length));
     const keys = [org.keys.admin, org.keys.write, org.keys.read];
     const failures: Failure[] = [];
     let sent = 0;
     let accepted = 0;
     for (const [index, { prefix, route }] of routes.entries()) {
-      const context = { prefix, ids, tenantIds, keys, plausible, enumSpelling: 'rest' as const };
+      const context = {
+        prefix,
+        ids,
+        tenantIds,
+        keys,
+        plausible,
+        enumSpelling: 'rest' as const,
+        restEnumValues,
+      };
       const cases = fc.sample(restCases(route, context), { seed: SEED + index, numRuns: runsPerRoute });
       for (const c of cases) {
         const response = await sendRaw(app.baseUrl, c);
@@ -106,7 +111,7 @@ it(
 it(
   'answers every GraphQL mutation without INTERNAL_ERROR, and writes nothing when it refuses',
   async () => {
-    const fields = mutationFields(await buildAppSchema());
+    const fields = mutationFields(targets.schema);
     const runsPerMutation = Math.max(MIN_RUNS_PER_TARGET, Math.ceil(GRAPHQL_RUNS / fields.length));
     const keys = [org.keys.admin, org.keys.write];
     const failures: Failure[] = [];

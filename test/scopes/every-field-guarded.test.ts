@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  execute,
+  buildSchema,
   getNamedType,
   GraphQLEnumType,
   GraphQLInputObjectType,
@@ -8,34 +8,53 @@ import {
   GraphQLNonNull,
   GraphQLScalarType,
   isCompositeType,
-  parse,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { createRequestContext } from '../../src/context.js';
+import { Environment } from '../../src/core/environment.js';
 import { Permission } from '../../src/core/permissions.js';
-import { Environment } from '../../src/core/scope.js';
-import type { Viewer } from '../../src/core/viewer.js';
-import { buildAppSchema } from '../../src/schema.js';
 import {
   readPermissionOfKind,
   SUBSCRIBABLE_EVENT_KINDS,
   subscriptionFieldName,
 } from '../../src/subscriptions/event-kinds.js';
-import { createMember, createOAuthClient, issueAccessToken } from '../factories/oauth.js';
-import { createOrganizationWithKeys } from '../factories/organizations.js';
-import { TestApp } from '../helpers/test-app.js';
+import {
+  createMember,
+  createOAuthClient,
+  createOrganizationWithKeys,
+  issueAccessToken,
+} from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import type { ViewerData } from '../helpers/server-side-documents.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { bearer, connect, type Connection } from '../subscriptions/subscription-kit.js';
 
-let app: TestApp;
+/**
+ * On the worker's shared server: the fields are those of the schema it serves (onServer `servedSchemaSdl`), and
+ * each document runs on that schema as a viewer the test describes (onServer `executeAsViewer`: graphql-js's
+ * execute with a request context made as a request's is), so that the file neither starts an app nor evaluates
+ * the app's modules.
+ */
+let app: SharedApp;
 let schema: GraphQLSchema;
 
 beforeAll(async () => {
-  app = await TestApp.start();
-  schema = await buildAppSchema();
+  ({ app } = await sharedSuite());
+  schema = buildSchema(await onServer(app, 'servedSchemaSdl'));
 });
 afterAll(() => app.stop());
+
+/** A sandbox viewer of an organization that does not exist, holding no permission at all. */
+const nobody = (): ViewerData => ({
+  organizationId: randomUUID(),
+  organizationSlug: 'nobody',
+  environment: Environment.SANDBOX,
+  rateLimitPerMinute: 60,
+  credentialKind: 'access_token',
+  credentialId: randomUUID(),
+  permissions: [],
+});
 
 /** A value of the right type for every required argument, so execution reaches the resolver's guard. */
 function sampleValue(type: GraphQLInputType): unknown {
@@ -76,20 +95,12 @@ function documentFor(
   const text = `${operation}${definitions.length ? `(${definitions.join(', ')})` : ''} { ${field.name}${
     args.length ? `(${args.join(', ')})` : ''
   } ${selection} }`;
-  return { text, document: parse(text), variables };
+  return { text, variables };
 }
 
 describe('every GraphQL query and mutation (and so every REST route) checks a permission', () => {
   it('refuses a credential that holds no permission at all, with FORBIDDEN naming what is needed', async () => {
-    const viewer: Viewer = {
-      organizationId: randomUUID(),
-      organizationSlug: 'nobody',
-      environment: Environment.SANDBOX,
-      rateLimitPerMinute: 60,
-      credentialKind: 'access_token',
-      credentialId: randomUUID(),
-      permissions: new Set(),
-    };
+    const viewer = nobody();
     const unguarded: string[] = [];
     const roots = [
       ['query', schema.getQueryType()],
@@ -98,18 +109,11 @@ describe('every GraphQL query and mutation (and so every REST route) checks a pe
     let checked = 0;
     for (const [operation, root] of roots) {
       for (const field of Object.values(root?.getFields() ?? {})) {
-        const { document, variables } = documentFor(operation, field);
-        const result = await execute({
-          schema,
-          document,
-          variableValues: variables,
-          contextValue: createRequestContext(app.orm, app.deps, viewer),
-        });
-        const error = result.errors?.[0];
-        const extensions = (error?.originalError ?? error) as
-          { extensions?: { code?: string; details?: { required?: string } } } | undefined;
+        const { text, variables } = documentFor(operation, field);
+        const result = await onServer(app, 'executeAsViewer', text, variables, viewer);
+        const error = result.errors[0];
         checked++;
-        if (extensions?.extensions?.code !== 'FORBIDDEN' || !extensions.extensions.details?.required)
+        if (error?.extensions?.code !== 'FORBIDDEN' || !error.extensions.details?.required)
           unguarded.push(`${operation} ${field.name}: ${error?.message ?? 'no error'}`);
       }
     }
@@ -119,33 +123,27 @@ describe('every GraphQL query and mutation (and so every REST route) checks a pe
 });
 
 describe('the permission is checked once per request', () => {
-  const nobody = (): Viewer => ({
-    organizationId: randomUUID(),
-    organizationSlug: 'nobody',
-    environment: Environment.SANDBOX,
-    rateLimitPerMinute: 60,
-    credentialKind: 'access_token',
-    credentialId: randomUUID(),
-    permissions: new Set(),
-  });
-  const run = (preAuthorized?: ReadonlySet<string>) => {
-    const contextValue = createRequestContext(app.orm, app.deps, nobody());
-    contextValue.preAuthorized = preAuthorized;
-    return execute({ schema, document: parse('{ tenants { items { id } } }'), contextValue });
-  };
+  const run = (preAuthorized?: ReadonlySet<string>) =>
+    onServer(
+      app,
+      'executeAsViewer',
+      '{ tenants { items { id } } }',
+      {},
+      nobody(),
+      preAuthorized && [...preAuthorized],
+    );
 
   it('by the pre-check (REST handler, GraphQL plugin) alone: a field it cleared does not check again', async () => {
     // The viewer holds nothing: the field runs only because its check is the pre-check's, already passed.
     const cleared = await run(new Set(['tenants']));
-    expect(cleared.errors).toBeUndefined();
+    expect(cleared.errors).toEqual([]);
     expect(cleared.data).toEqual({ tenants: { items: [] } });
   });
 
   it('by the field itself wherever no pre-check cleared it', async () => {
     for (const preAuthorized of [undefined, new Set<string>(), new Set(['tenant'])]) {
       const result = await run(preAuthorized);
-      const error = (result.errors?.[0]?.originalError ?? {}) as { code?: string };
-      expect(error.code).toBe('FORBIDDEN');
+      expect(result.errors[0]?.thrownCode).toBe('FORBIDDEN');
     }
   });
 });

@@ -23,9 +23,6 @@ const HEAVY: Array<[what: string, matches: (module: string) => boolean]> = [
 
 /** Files that still load one of them, and why (each taken off the list once it no longer does). */
 const KNOWN: Record<string, string> = {
-  // The route table and the fuzz's inputs from src/features.ts (suite9slow's and the fuzz's own).
-  'test/scopes/every-route-matrix.test.ts': 'FEATURE_ROUTES from src/features.ts',
-  'test/input/fuzz.test.ts': 'FEATURE_ROUTES from src/features.ts',
   // Constants or functions in modules that are services, tasks or entities.
   'test/members/members.test.ts': 'DEMO_MEMBER from src/members/demo-member.ts (MemberService)',
   'test/security-posture/recommendation-apply.test.ts':

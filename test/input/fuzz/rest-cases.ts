@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { GraphQLInputObjectType, GraphQLNonNull } from 'graphql';
+import { GraphQLInputObjectType, GraphQLNonNull, type GraphQLInputType } from 'graphql';
 import type { CompiledRoute } from '../../../rest-adapter/compile.js';
 import { TENANT_HEADER, TENANT_QUERY_PARAM } from '../../../rest-adapter/route.js';
 import { nastyString, objectValue, valueOf, type ValueContext } from './values.js';
@@ -12,6 +12,16 @@ export interface RestCase {
   path: string;
   headers: Record<string, string>;
   body: Buffer | null;
+}
+
+/**
+ * What the fuzz reads of a compiled route (rest-adapter/compile.ts): its definition, its variables' types and
+ * which variables come from elsewhere than the body. Rebuilt in the file from the server's (fuzz/routes.ts).
+ */
+export interface FuzzRoute {
+  definition: CompiledRoute['definition'];
+  variables: ReadonlyMap<string, { type: GraphQLInputType }>;
+  sources: ReadonlyMap<string, unknown>;
 }
 
 export interface RestFuzzContext extends ValueContext {
@@ -45,7 +55,7 @@ function pathValue(context: RestFuzzContext): fc.Arbitrary<string> {
 }
 
 /** Declared parameters with ordinary values: what a correct client sends. */
-function plainQueryString(route: CompiledRoute): fc.Arbitrary<string> {
+function plainQueryString(route: FuzzRoute): fc.Arbitrary<string> {
   const declared = Object.entries(route.definition.query ?? {});
   const valueOfType = {
     int: '5',
@@ -61,7 +71,7 @@ function plainQueryString(route: CompiledRoute): fc.Arbitrary<string> {
 }
 
 /** Declared parameters with good and bad values, repeated, `name[]`, `name[k]`, and unknown ones. */
-function queryString(route: CompiledRoute, context: RestFuzzContext): fc.Arbitrary<string> {
+function queryString(route: FuzzRoute, context: RestFuzzContext): fc.Arbitrary<string> {
   const names = [...Object.keys(route.definition.query ?? {}), 'unknownParam'];
   if (route.definition.tenant) names.push(TENANT_QUERY_PARAM);
   const value = fc.oneof(
@@ -76,7 +86,7 @@ function queryString(route: CompiledRoute, context: RestFuzzContext): fc.Arbitra
 }
 
 /** The body as the route reads it: its input object, its spread variables, or CSV, or something else. */
-function bodyValue(route: CompiledRoute, context: RestFuzzContext): fc.Arbitrary<unknown> {
+function bodyValue(route: FuzzRoute, context: RestFuzzContext): fc.Arbitrary<unknown> {
   const { body } = route.definition;
   const shaped: fc.Arbitrary<unknown>[] = [];
   if (body && body !== 'spread') {
@@ -109,7 +119,7 @@ function bodyValue(route: CompiledRoute, context: RestFuzzContext): fc.Arbitrary
 }
 
 /** The top-level fields of the route's body: its input object's fields, or its spread variables. */
-function bodyFieldNames(route: CompiledRoute): string[] {
+function bodyFieldNames(route: FuzzRoute): string[] {
   const { body } = route.definition;
   if (body === 'spread') return [...route.variables.keys()].filter((name) => !route.sources.has(name));
   if (!body) return [];
@@ -148,7 +158,7 @@ const ODD_ENCODINGS: Encoding[] = ['gzip', 'gzip-not-compressed', 'br-not-compre
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Every request the fuzzer may send to `route`, as an arbitrary (seeded by the caller). */
-export function restCases(route: CompiledRoute, context: RestFuzzContext): fc.Arbitrary<RestCase> {
+export function restCases(route: FuzzRoute, context: RestFuzzContext): fc.Arbitrary<RestCase> {
   const { definition } = route;
   const params = definition.path.match(/:[A-Za-z]+/g) ?? [];
   return fc

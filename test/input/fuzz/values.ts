@@ -112,6 +112,11 @@ export interface ValueContext {
   /** Enum values as the surface spells them: SPEC spelling on REST, UPPER_SNAKE names on GraphQL. */
   enumSpelling: 'rest' | 'graphql';
   /**
+   * REST's spelling: each enum's internal values by its name, in the app's order (the server's, onServer
+   * `enumInternalValues`: the file's schema is built from SDL, whose enums carry only their names).
+   */
+  restEnumValues?: Readonly<Record<string, readonly string[]>>;
+  /**
    * A value that passes the field's own rules (a UPN in the tenant's domain, a public URL), by field name:
    * with them, a case gets past the first check and its other fields reach the service and the database.
    */
@@ -150,9 +155,11 @@ function scalarValue(type: GraphQLScalarType, context: ValueContext): fc.Arbitra
 }
 
 function enumValue(type: GraphQLEnumType, context: ValueContext): fc.Arbitrary<unknown> {
-  const spelled = type
-    .getValues()
-    .map((value) => (context.enumSpelling === 'rest' ? String(value.value) : value.name));
+  const spelled =
+    context.enumSpelling === 'rest'
+      ? context.restEnumValues?.[type.name]
+      : type.getValues().map((value) => value.name);
+  if (!spelled?.length) throw new Error(`no ${context.enumSpelling} spelling of the enum ${type.name}`);
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...spelled) },
     { weight: 1, arbitrary: nastyString },
