@@ -70,8 +70,11 @@ export interface TestAppOptions {
   restDispatch?: boolean;
   /** false: REST reads through graphql-jit only, not their documents' plans (src/core/lean-plan/lean-run.ts). */
   restLeanRuns?: boolean;
-  /** false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts). */
-  graphqlLeanRuns?: boolean;
+  /**
+   * false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts); a function:
+   * asked at each request (one server answers with and without plans: test/http/graphql-lean-run.test.ts).
+   */
+  graphqlLeanRuns?: AppOptions['graphqlLeanRuns'];
   /** Express's `trust proxy` (TRUST_PROXY): e.g. `['loopback']`, so a request's X-Forwarded-For is its address. */
   trustProxy?: AppOptions['trustProxy'];
   /** The OAuth sign-in and token endpoints' limits (src/oauth/oauth.settings.ts) other than the defaults. */

@@ -1,0 +1,50 @@
+/**
+ * Operations of server-side.ts (its SERVER_SIDE spreads them) for the differential files of the REST dispatch
+ * table and the lean plans (test/rest/dispatch.test.ts, test/http/graphql-lean-run.test.ts): the server's
+ * counters of which way a request went and its two route tables, read by the server from its own modules, so
+ * that such a file can run on a server of the worker's realm without evaluating the app's modules itself.
+ * What they return is plain data.
+ */
+import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
+import type { RouteDefinition } from '../../rest-adapter/route.js';
+import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
+import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
+import { graphqlLeanRunCounts as graphqlCounts } from '../../src/http/graphql-lean-run.js';
+
+/** A route of a table as plain data: what the differential files read of it. */
+export type RouteData = Pick<RouteDefinition, 'method' | 'path' | 'operation' | 'tenant' | 'csvBody'>;
+
+const dataOf = ({ method, path, operation, tenant, csvBody }: RouteDefinition): RouteData => ({
+  method,
+  path,
+  operation,
+  tenant,
+  csvBody,
+});
+
+/** The versioned table (mounted at /v1) and the features' table (at /api and /v1/api), in their order. */
+async function routeTables(): Promise<{ versioned: RouteData[]; features: RouteData[] }> {
+  return { versioned: VERSIONED_ROUTES.map(dataOf), features: FEATURE_ROUTES.map(dataOf) };
+}
+
+/** REST reads the dispatch table took in this process (rest-adapter/dispatch.ts). */
+async function restDispatchCount(): Promise<number> {
+  return restDispatchTaken();
+}
+
+/** REST runs of a document's plan in this process, answered and handed back (src/core/lean-plan/lean-run.ts). */
+async function restLeanRunCounts(): Promise<{ answered: number; handedBack: number }> {
+  return leanRunCounts();
+}
+
+/** GraphQL runs of a plan in this process: started, answered, handed back (src/http/graphql-lean-run.ts). */
+async function graphqlLeanRunCounts(): Promise<{ started: number; answered: number; handedBack: number }> {
+  return graphqlCounts();
+}
+
+export const SERVER_SIDE_LEAN = {
+  routeTables,
+  restDispatchCount,
+  restLeanRunCounts,
+  graphqlLeanRunCounts,
+};
