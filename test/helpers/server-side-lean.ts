@@ -1,15 +1,17 @@
 /**
  * Operations of server-side.ts (its SERVER_SIDE spreads them) for the differential files of the REST dispatch
  * table and the lean plans (test/rest/dispatch.test.ts, test/http/graphql-lean-run.test.ts): the server's
- * counters of which way a request went and its two route tables, read by the server from its own modules, so
- * that such a file can run on a server of the worker's realm without evaluating the app's modules itself.
- * What they return is plain data.
+ * counters of which way a request went, its two route tables and its statement recorder (test/perf/round-trips),
+ * read by the server from its own modules, so that such a file can run on a server of the worker's realm without
+ * evaluating the app's modules itself. What they return is plain data, but the recorder.
  */
 import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { graphqlLeanRunCounts as graphqlCounts } from '../../src/http/graphql-lean-run.js';
+import type { RoundTripRecorder } from './round-trips.js';
+import type { TestApp } from './test-app.js';
 
 /** A route of a table as plain data: what the differential files read of it. */
 export type RouteData = Pick<RouteDefinition, 'method' | 'path' | 'operation' | 'tenant' | 'csvBody'>;
@@ -42,7 +44,17 @@ async function graphqlLeanRunCounts(): Promise<{ started: number; answered: numb
   return graphqlCounts();
 }
 
+/**
+ * The server's statement recorder (TestAppOptions' `recordRoundTrips`): this realm's `pg`, the one its pools use.
+ * The file calls it as its own (`during`, `delayAnswers`); what it records are this realm's arrays.
+ */
+async function roundTripRecorder(app: TestApp): Promise<RoundTripRecorder> {
+  if (!app.roundTrips) throw new Error('The server records no statements: start it with `recordRoundTrips`');
+  return app.roundTrips;
+}
+
 export const SERVER_SIDE_LEAN = {
+  roundTripRecorder,
   routeTables,
   restDispatchCount,
   restLeanRunCounts,
