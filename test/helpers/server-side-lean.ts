@@ -1,13 +1,16 @@
 /**
- * Operations of server-side.ts (its SERVER_SIDE spreads them) for the differential files of the REST dispatch
- * table and the lean plans (test/rest/dispatch.test.ts, test/http/graphql-lean-run.test.ts): the server's
- * counters of which way a request went, its two route tables and its statement recorder (test/perf/round-trips),
+ * Operations of server-side.ts (its SERVER_SIDE spreads them) for the differential and perf files of the REST
+ * dispatch table and the lean plans (test/rest/dispatch, test/http/graphql-lean-run, test/perf): the server's
+ * counters of which way a request went, its two route tables, its statement recorder and its lean statements,
  * read by the server from its own modules, so that such a file can run on a server of the worker's realm without
  * evaluating the app's modules itself. What they return is plain data, but the recorder.
  */
 import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
+import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
+import { runLeanStatement } from '../../src/core/lean-statement.js';
+import type { Scope } from '../../src/core/scope.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { graphqlLeanRunCounts as graphqlCounts } from '../../src/http/graphql-lean-run.js';
 import type { RoundTripRecorder } from './round-trips.js';
@@ -53,8 +56,24 @@ async function roundTripRecorder(app: TestApp): Promise<RoundTripRecorder> {
   return app.roundTrips;
 }
 
+/**
+ * `runLeanStatement` (src/core/lean-statement.ts: a named prepared statement unless `named` is false) on the
+ * server's root EntityManager, in `scope`'s organization session: the rows (test/perf/lean-statements).
+ */
+function leanStatementIn(
+  app: TestApp,
+  scope: Scope,
+  sql: string,
+  params: unknown[],
+): Promise<Array<Record<string, unknown>>> {
+  return runInOrganizationSession(scope, () =>
+    runLeanStatement<Record<string, unknown>>(app.orm.em, sql, params),
+  );
+}
+
 export const SERVER_SIDE_LEAN = {
   roundTripRecorder,
+  leanStatementIn,
   routeTables,
   restDispatchCount,
   restLeanRunCounts,
