@@ -9,10 +9,14 @@ import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
 import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { runInOrganizationSession } from '../../src/core/db-session.js';
 import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
+import { findLeanPage } from '../../src/core/lean-read.js';
+import { setLeanColumnPruning } from '../../src/core/lean-selection.js';
 import { runLeanStatement } from '../../src/core/lean-statement.js';
+import { PageArgs } from '../../src/core/pagination.js';
 import type { Scope } from '../../src/core/scope.js';
 import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import { graphqlLeanRunCounts as graphqlCounts } from '../../src/http/graphql-lean-run.js';
+import { User } from '../../src/users/user.entity.js';
 import type { RoundTripRecorder } from './round-trips.js';
 import type { TestApp } from './test-app.js';
 
@@ -71,7 +75,47 @@ function leanStatementIn(
   );
 }
 
+/** Lean pages read only their fields' columns (src/core/lean-selection.ts) unless switched off, server-wide. */
+async function leanColumnPruning(_app: TestApp, on: boolean): Promise<void> {
+  setLeanColumnPruning(on);
+}
+
+/**
+ * A page of a tenant's users read as a lean view of `fields` only (`computed`: the columns each computed field is
+ * declared to read), and what reading each of `reads` on its first item gave: the value's type, or the error's
+ * message (test/perf/lean-columns-differential: a computed field declared short throws).
+ */
+async function leanUsersPage(
+  app: TestApp,
+  scope: Scope,
+  tenantId: string,
+  view: { fields: string[]; computed: Record<string, Array<keyof User & string>> },
+  reads: string[],
+): Promise<{ items: number; read: Record<string, { type: string } | { error: string }> }> {
+  const page = await findLeanPage(
+    { em: app.orm.em.fork(), scope },
+    User,
+    { tenantId, deletedAt: null },
+    Object.assign(new PageArgs(), { page: 1, limit: 5 }),
+    { createdAt: 'desc', id: 'desc' },
+    [],
+    undefined,
+    { fields: new Set(view.fields), computed: view.computed },
+  );
+  const read: Record<string, { type: string } | { error: string }> = {};
+  for (const field of reads) {
+    try {
+      read[field] = { type: typeof page.items[0]?.[field as keyof User] };
+    } catch (error) {
+      read[field] = { error: (error as Error).message };
+    }
+  }
+  return { items: page.items.length, read };
+}
+
 export const SERVER_SIDE_LEAN = {
+  leanColumnPruning,
+  leanUsersPage,
   roundTripRecorder,
   leanStatementIn,
   routeTables,
