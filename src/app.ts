@@ -30,6 +30,7 @@ import { readinessHandler } from './http/readiness.js';
 import { httpMetricsMiddleware, metricsRouter } from './http/metrics.js';
 import { graphiqlRouter } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql-server.js';
+import type { LeanRunSwitch } from './http/graphql-lean-run.js';
 import { isLandingPageRequest } from './http/landing-page.js';
 import { requestLog } from './http/request-log.js';
 import { homePage } from './http/home.js';
@@ -76,8 +77,11 @@ export interface AppOptions extends AppDeps {
   restDispatch?: boolean;
   /** REST reads through their document's plan where it has one (src/core/lean-plan/lean-run.ts; default true); false: graphql-jit only. */
   restLeanRuns?: boolean;
-  /** GraphQL queries through their plan where they have one (http/graphql-lean-run.ts; default true); false: graphql-jit only. */
-  graphqlLeanRuns?: boolean;
+  /**
+   * GraphQL queries through their plan where they have one (http/graphql-lean-run.ts; default true); false:
+   * graphql-jit only; a function (tests only, never from configuration): asked at each request.
+   */
+  graphqlLeanRuns?: boolean | LeanRunSwitch;
 }
 
 export interface App {

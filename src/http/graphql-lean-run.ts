@@ -28,19 +28,36 @@ import { planLeanRun, type LeanRun } from '../core/lean-plan/lean-run.js';
  */
 export type GraphQLLeanRun = LeanRun;
 
+let started = 0;
 let answered = 0;
 let handedBack = 0;
 
-/** GraphQL requests a plan answered, and those it handed back to graphql-jit, in this process (tests read them). */
-export function graphqlLeanRunCounts(): { answered: number; handedBack: number } {
-  return { answered, handedBack };
+/**
+ * GraphQL requests that ran a plan in this process (started: whatever came of it), those it answered and those it
+ * handed back to graphql-jit (tests read them). A request no plan started ran graphql-jit alone.
+ */
+export function graphqlLeanRunCounts(): { started: number; answered: number; handedBack: number } {
+  return { started, answered, handedBack };
 }
 
-/** The plan of `operation` in `document`, or null when graphql-jit runs it. */
+/**
+ * Whether plans run for the request being executed: AppOptions' `graphqlLeanRuns` as a function, which only tests
+ * give (test/http/graphql-lean-run.test.ts asks one server for the same request with and without its plans). No
+ * configuration makes a function: a server started by src/main.ts passes no `graphqlLeanRuns` at all.
+ */
+export type LeanRunSwitch = () => boolean;
+
+const ALWAYS: LeanRunSwitch = () => true;
+
+/**
+ * The plan of `operation` in `document`, or null when graphql-jit runs it. `enabled` false at a request: that
+ * request runs graphql-jit from the start, as on a server without plans (its counts unchanged).
+ */
 export function planGraphQLLeanRun(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
+  enabled: LeanRunSwitch = ALWAYS,
 ): GraphQLLeanRun | null {
   const { selections } = operation.selectionSet;
   // The REST plans run a route's one root field; several root fields (each its own resolver) are graphql-jit's.
@@ -59,6 +76,8 @@ export function planGraphQLLeanRun(
       ? { errors: result.errors, data: rootNonNull ? null : { [key]: null } }
       : result;
   return (context, variables, fallback) => {
+    if (!enabled()) return fallback();
+    started++;
     let fellBack = false;
     const jit = () => {
       fellBack = true;

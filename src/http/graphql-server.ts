@@ -13,7 +13,7 @@ import { UnauthorizedError } from '../core/errors.js';
 import { JitExecutor } from '../core/jit-gateway.js';
 import { formatGraphQLError, serviceUnavailableStatusPlugin } from './graphql-errors.js';
 import { GraphQLFastPath } from './graphql-fast-path.js';
-import { planGraphQLLeanRun } from './graphql-lean-run.js';
+import { planGraphQLLeanRun, type LeanRunSwitch } from './graphql-lean-run.js';
 import { graphqlMiddleware } from './graphql-middleware.js';
 import { unsafeTextPlugin } from './input/graphql-input-plugin.js';
 import { variableProblemsPlugin } from './input/graphql-variables-plugin.js';
@@ -34,8 +34,11 @@ export interface GraphQLServerOptions {
   stackTraces: boolean;
   /** The request's context inside its organization database session (app.ts). */
   contextFor: (req: Request) => RequestContext;
-  /** Queries through their plan where they have one (./graphql-lean-run.ts; default true); false: graphql-jit only. */
-  leanRuns?: boolean;
+  /**
+   * Queries through their plan where they have one (./graphql-lean-run.ts; default true); false: graphql-jit only;
+   * a function (tests only): asked at each request whether its plan runs.
+   */
+  leanRuns?: boolean | LeanRunSwitch;
 }
 
 export interface GraphQLServer {
@@ -73,12 +76,13 @@ export async function createGraphQLServer(options: GraphQLServerOptions): Promis
     serviceUnavailableStatusPlugin,
     graphqlMetricsPlugin<RequestContext>(),
   ];
-  const { schema } = options;
+  const { schema, leanRuns } = options;
+  const leanRunsOn = typeof leanRuns === 'function' ? leanRuns : undefined;
   const jit = new JitExecutor(
     schema,
-    options.leanRuns === false
+    leanRuns === false
       ? undefined
-      : (document, operation) => planGraphQLLeanRun(schema, document, operation),
+      : (document, operation) => planGraphQLLeanRun(schema, document, operation, leanRunsOn),
   );
   const apollo = new ApolloServer<RequestContext>({
     // graphql-jit executes the documents (src/core/jit-gateway.ts); Apollo takes the schema from it.

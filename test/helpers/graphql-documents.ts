@@ -12,12 +12,15 @@ import {
   print,
   visit,
   type ASTNode,
+  type DefinitionNode,
   type DocumentNode,
+  type FragmentDefinitionNode,
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -120,58 +123,99 @@ function eachSelectionSet(
   );
 }
 
+const nameNode = (value: string) => ({ kind: Kind.NAME, value }) as const;
+
 /**
  * Variants of a one-operation query: its root field aliased; `__typename` and an aliased copy of the first field in
- * every selection set; the root's selection in a named fragment; the first field of each set under `@include` and
- * `@skip` of a variable; a second root field (`__typename`).
+ * every selection set under the root; the root field's selection in a named fragment; the first field of each set
+ * under the root under `@include` and the last under `@skip` of a variable that is true (kept, skipped: one
+ * variant since the tenth round, which had two, `include` and `skip`); a second root field (`__typename`).
+ * Built on the document's tree and printed: a field's printed text depends on its depth, so replacing the root
+ * field's own printed text in the document's (as this did until the tenth round) matched only roots of one line,
+ * and the aliased, fragment and twice variants of every REST document were the document itself or (fragment) it
+ * with an unused fragment, refused by validation. `aliased` and `typename` leave the root one field, so a plan may
+ * take them (src/http/graphql-lean-run.ts); no plan takes the other three.
  */
 export function variantsOf(schema: GraphQLSchema, query: string): Record<string, string> {
   const document = parse(query);
   const operation = operationOf(document);
+  const root = operation.selectionSet.selections[0];
   const firstField = (set: SelectionSetNode) => set.selections.find((node) => node.kind === Kind.FIELD);
   const typename = eachSelectionSet(query, (set, atRoot) => {
+    // Not at the root: a second root field is a document no plan takes (`twice` is that one).
     const first = firstField(set);
-    // Not at the root: two root fields that fail may list their errors in either order (graphql-jit runs them at once).
-    const copy =
-      first?.kind === Kind.FIELD && !atRoot
-        ? [{ ...first, alias: { kind: Kind.NAME, value: `copyOf${first.name.value}` } as const }]
-        : [];
+    if (atRoot || first?.kind !== Kind.FIELD) return set;
+    const copy = { ...first, alias: nameNode(`copyOf${first.name.value}`) };
     return {
       ...set,
-      selections: [
-        { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } },
-        ...set.selections,
-        ...copy,
-      ],
+      selections: [{ kind: Kind.FIELD, name: nameNode('__typename') }, ...set.selections, copy],
     };
   });
+  /** The document with its root selections replaced (and definitions added after it). */
+  const withRoot = (selections: readonly SelectionNode[], added: readonly DefinitionNode[] = []) =>
+    print({
+      ...document,
+      definitions: [
+        ...document.definitions.map((definition) =>
+          definition === operation
+            ? { ...operation, selectionSet: { ...operation.selectionSet, selections } }
+            : definition,
+        ),
+        ...added,
+      ],
+    });
   const printed = print(document);
-  const root = operation.selectionSet.selections[0];
-  const rootText = root ? print(root) : '';
-  const withDirective = (directive: string) =>
-    eachSelectionSet(query, (set, atRoot) => {
-      const first = firstField(set);
-      if (!first || atRoot) return set;
-      const marked = operationOf(parse(`{ a @${directive}(if: $flag) }`)).selectionSet.selections[0]!;
-      const field = { ...first, directives: [...(first.directives ?? []), ...(marked.directives ?? [])] };
-      return { ...set, selections: set.selections.map((s) => (s === first ? field : s)) };
-    }).replace(/query (\w+)(\(([^)]*)\))?/, (_all, name: string, _p, vars?: string) =>
-      vars ? `query ${name}(${vars}, $flag: Boolean = true)` : `query ${name}($flag: Boolean = true)`,
-    );
+  // One variant for both directives: no plan takes a document with any directive (lean-run.ts's
+  // hasFragmentsOrDirectives), and graphql-jit runs each the same in either document.
+  const directives = eachSelectionSet(query, (set, atRoot) => {
+    const fields = set.selections.filter((node) => node.kind === Kind.FIELD);
+    if (fields.length === 0 || atRoot) return set;
+    const [first, last] = [fields[0]!, fields[fields.length - 1]!];
+    const marked = operationOf(parse('{ a @include(if: $flag) @skip(if: $flag) }')).selectionSet
+      .selections[0]!;
+    const [include, skip] = marked.directives!;
+    const mark = (node: SelectionNode) =>
+      node === first || node === last
+        ? {
+            ...node,
+            directives: [
+              ...(node.directives ?? []),
+              ...(node === first ? [include!] : []),
+              ...(node === last ? [skip!] : []),
+            ],
+          }
+        : node;
+    return { ...set, selections: set.selections.map(mark) };
+  }).replace(/query (\w+)(\(([^)]*)\))?/, (_all, name: string, _p, vars?: string) => {
+    const flag = '$flag: Boolean = true';
+    return vars ? `query ${name}(${vars}, ${flag})` : `query ${name}(${flag})`;
+  });
   const fragmentOf = () => {
     if (root?.kind !== Kind.FIELD || !root.selectionSet) return printed;
     const field = schema.getQueryType()?.getFields()[root.name.value];
     const type = field && getNamedType(field.type);
     if (!isObjectType(type)) return printed;
-    const inner = root.selectionSet.selections.map((node) => print(node)).join(' ');
-    return `${printed.replace(print(root.selectionSet), '{ ...Root }')}\nfragment Root on ${type.name} { ${inner} }`;
+    const spread = { kind: Kind.FRAGMENT_SPREAD, name: nameNode('Root') } as const;
+    const fragment: FragmentDefinitionNode = {
+      kind: Kind.FRAGMENT_DEFINITION,
+      name: nameNode('Root'),
+      typeCondition: { kind: Kind.NAMED_TYPE, name: nameNode(type.name) },
+      selectionSet: root.selectionSet,
+    };
+    return withRoot(
+      [{ ...root, selectionSet: { kind: Kind.SELECTION_SET, selections: [spread] } }],
+      [fragment],
+    );
   };
+  if (root?.kind !== Kind.FIELD) throw new Error(`Not a query of a root field: ${query}`);
   return {
-    aliased: printed.replace(rootText, `aliasedRoot: ${rootText}`),
+    aliased: withRoot([{ ...root, alias: nameNode('aliasedRoot') }]),
     typename,
     fragment: fragmentOf(),
-    include: withDirective('include'),
-    skip: withDirective('skip'),
-    twice: printed.replace(rootText, `first: ${rootText} second: __typename`),
+    directives,
+    twice: withRoot([
+      { ...root, alias: nameNode('first') },
+      { kind: Kind.FIELD, alias: nameNode('second'), name: nameNode('__typename') },
+    ]),
   };
 }

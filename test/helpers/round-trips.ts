@@ -8,6 +8,9 @@ export interface SentStatement {
   pipelined: boolean;
   /** Sent while another recorded statement, on any connection, was still unanswered: not on its own. */
   overlapped: boolean;
+  /** A named (prepared) statement's name (src/core/lean-statement.ts), and the values sent with it. */
+  name?: string;
+  values?: unknown[];
 }
 
 /**
@@ -46,8 +49,9 @@ export class RoundTripRecorder {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const recorder = this;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as string | { text?: string };
+      const config = args[0] as string | { text?: string; name?: string };
       const sql = typeof config === 'string' ? config : (config?.text ?? '');
+      const name = typeof config === 'string' ? undefined : config?.name;
       let id = recorder.ids.get(this);
       if (!id) recorder.ids.set(this, (id = recorder.nextId++));
       const pending = recorder.inFlight.get(this) ?? 0;
@@ -56,6 +60,7 @@ export class RoundTripRecorder {
         connection: id,
         pipelined: pending > 0 && isPipelined(this),
         overlapped: recorder.inFlightAnywhere > 0,
+        ...(name ? { name, values: [...((args[1] as unknown[] | undefined) ?? [])] } : {}),
       });
       recorder.inFlight.set(this, pending + 1);
       recorder.inFlightAnywhere++;

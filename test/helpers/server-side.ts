@@ -45,6 +45,7 @@ import { SERVER_SIDE_DOCUMENTS } from './server-side-documents.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
 import { SERVER_SIDE_ROWS } from './server-side-rows.js';
+import { SERVER_SIDE_LEAN } from './server-side-lean.js';
 import { SERVER_SIDE_SCHEMA } from './server-side-schema.js';
 import { SERVER_SIDE_SERVICES } from './server-side-services.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
@@ -257,6 +258,7 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_JOBS,
   ...SERVER_SIDE_SERVICES,
   ...SERVER_SIDE_SCHEMA,
+  ...SERVER_SIDE_LEAN,
   ...SERVER_SIDE_CLOUD,
   ...SERVER_SIDE_DOCUMENTS,
 };

@@ -27,6 +27,7 @@ import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsof
 import type { DeviceActionSettings } from '../../src/devices/device-action.settings.js';
 
 import { ApiClient } from './api-client.js';
+import { RoundTripRecorder } from './round-trips.js';
 import { SqlCounter } from './sql-counter.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -70,8 +71,11 @@ export interface TestAppOptions {
   restDispatch?: boolean;
   /** false: REST reads through graphql-jit only, not their documents' plans (src/core/lean-plan/lean-run.ts). */
   restLeanRuns?: boolean;
-  /** false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts). */
-  graphqlLeanRuns?: boolean;
+  /**
+   * false: GraphQL queries through graphql-jit only, not their plans (src/http/graphql-lean-run.ts); a function:
+   * asked at each request (one server answers with and without plans: test/http/graphql-lean-run.test.ts).
+   */
+  graphqlLeanRuns?: AppOptions['graphqlLeanRuns'];
   /** Express's `trust proxy` (TRUST_PROXY): e.g. `['loopback']`, so a request's X-Forwarded-For is its address. */
   trustProxy?: AppOptions['trustProxy'];
   /** The OAuth sign-in and token endpoints' limits (src/oauth/oauth.settings.ts) other than the defaults. */
@@ -86,6 +90,12 @@ export interface TestAppOptions {
    * global-setup.mjs does to the template: with row-level security for the application role.
    */
   migrate?: boolean;
+  /**
+   * Record the statements every `pg` client of this realm sends (a RoundTripRecorder, round-trips.ts), installed
+   * before the server's pools connect (each client binds its query method when it connects) and removed when the
+   * server stops: `app.roundTrips`, or onServer `roundTripRecorder` for a realm server (test/perf/round-trips).
+   */
+  recordRoundTrips?: boolean;
 }
 
 /** Every migration on the database at `url`, with row-level security for the application role. */
@@ -155,6 +165,8 @@ export class TestApp extends ApiClient {
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
     const url = options.databaseUrl ?? (await createTestDatabase());
     if (options.migrate) await migrateDatabase(url);
+    const roundTrips = options.recordRoundTrips ? new RoundTripRecorder() : undefined;
+    roundTrips?.install();
     const sql = new SqlCounter();
     const orm = await openOrm({
       databaseUrl: url,
@@ -213,11 +225,14 @@ export class TestApp extends ApiClient {
     const testApp = new TestApp(`http://127.0.0.1:${port}`, url, orm, pool, clock, deps, sql, app, listener, {
       staleAfterMs: options.jobStaleAfterMs,
     });
+    testApp.roundTrips = roundTrips;
     if (options.jobs) await testApp.runJobs(true);
     return testApp;
   }
 
   private runner: Runner | null = null;
+  /** The statements' recorder (TestAppOptions' `recordRoundTrips`), if asked. */
+  roundTrips: RoundTripRecorder | undefined;
 
   /** Starts or stops this server's job runner (TestAppOptions' `jobs`; the shared server's follows each file's). */
   async runJobs(on: boolean): Promise<void> {
@@ -253,5 +268,6 @@ export class TestApp extends ApiClient {
     await this.listener.stop();
     await this.orm.close();
     await this.pool.end();
+    this.roundTrips?.uninstall();
   }
 }

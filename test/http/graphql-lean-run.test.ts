@@ -1,67 +1,65 @@
 /**
  * GraphQL queries on the REST routes' plans (src/http/graphql-lean-run.ts, issue #31): a validated query whose
- * shape a plan takes runs the plan instead of graphql-jit, and must answer the same bytes. Two servers on one
- * database, one with plans and one without (`graphqlLeanRuns: false`), are sent the same requests (the one with
- * plans twice: the first goes through Apollo's pipeline, the second through the fast path,
- * src/http/graphql-fast-path.ts): status, headers (but the request id, the date and the rate-limit count), the
- * body's bytes and the request-log line (but its duration and request id) must be the same, over a query of every
- * root field of the schema, every REST read document, variants of them (aliases, `__typename`, fragments,
- * @include/@skip, several root fields), another organization's tenant, bad variables and refusals.
+ * shape a plan takes runs the plan instead of graphql-jit, and must answer the same bytes. One server is asked each
+ * request three ways: with its plans through Apollo's pipeline, with its plans through the fast path
+ * (src/http/graphql-fast-path.ts), and without them through Apollo's pipeline (its `graphqlLeanRuns` switch, a
+ * test-only function: the last test shows no production code can give one). Status, headers (but the request id,
+ * the date and the rate-limit count), the body's bytes and the request-log line (but its duration and request id)
+ * must be the same, over a query of every root field of the schema, every REST read document, variants of them
+ * (aliases, `__typename`, fragments, @include/@skip, several root fields), another organization's tenant, bad
+ * variables and refusals.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
-import { graphqlLeanRunCounts } from '../../src/http/graphql-lean-run.js';
-import { Plan } from '../../src/organizations/organization.entity.js';
+import { Plan } from '../../src/organizations/organization.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { LIST_USERS } from '../../src/users/user.rest.js';
 import { createSku, createTenant, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { everyRootQuery, variantsOf } from '../helpers/graphql-documents.js';
 import { captureLogLines } from '../helpers/log-lines.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
-const plannedLog = captureLogLines();
-const jitOnlyLog = captureLogLines();
-let planned: TestApp;
-let jitOnly: TestApp;
+const log = captureLogLines();
+/** Read by the server at each request (TestAppOptions' `graphqlLeanRuns`): true while a request runs without plans. */
+let plansOff = false;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let foreignTenant: Tenant;
 let userId: string;
+let restReads: string[];
 beforeAll(async () => {
   let other: OrganizationWithKeys;
-  // Unlimited: the same org makes some 1,500 requests in one window of the test clock.
-  ({
-    app: planned,
-    org,
-    other,
-    tenant,
-  } = await startSuite({
+  // Unlimited: the same org makes some 1,200 requests in one window of the test clock.
+  ({ app, org, other, tenant } = await realmSuite({
     tenant: true,
     other: true,
-    logger: plannedLog.logger,
+    logger: log.logger,
+    graphqlLeanRuns: () => !plansOff,
     organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null },
   }));
-  jitOnly = await TestApp.start({
-    databaseUrl: planned.databaseUrl,
-    graphqlLeanRuns: false,
-    logger: jitOnlyLog.logger,
-  });
-  foreignTenant = await createTenant(planned, other.scope);
-  const sku = await createSku(planned, tenant, { skuPartNumber: 'LEANGQL_E3', total: 5 });
+  foreignTenant = await createTenant(app, other.scope);
+  const sku = await createSku(app, tenant, { skuPartNumber: 'LEANGQL_E3', total: 5 });
   for (let index = 0; index < 3; index++) {
-    const user = await createUser(planned, tenant, { lastName: `Lean${index}` });
-    if (index > 0) await giveLicense(planned, tenant, user, sku);
+    const user = await createUser(app, tenant, { lastName: `Lean${index}` });
+    if (index > 0) await giveLicense(app, tenant, user, sku);
     userId = user.id;
   }
+  restReads = [
+    ...new Set(
+      (await onServer(app, 'restRoutes'))
+        .filter((route) => route.method === 'GET')
+        .map((route) => route.operation)
+        .filter((query) => operationOf(query).operation === 'query'),
+    ),
+  ];
 });
-afterAll(async () => {
-  await jitOnly?.stop();
-  await planned?.stop();
-});
+afterAll(() => app?.stop());
+
+const counts = () => onServer(app, 'graphqlLeanRunCounts');
 
 /** Headers that differ between any two requests (the request id, the clock, the rate-limit count). */
 const PER_REQUEST = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
@@ -74,8 +72,16 @@ interface Sent {
   body?: unknown;
 }
 
-async function send(app: TestApp, log: ReturnType<typeof captureLogLines>, request: Sent) {
+/**
+ * `apollo`: the body with an empty `extensions` member, which Apollo reads as none and the fast path leaves to
+ * Apollo (graphql-fast-path.ts's fastRequestOf), so the request goes through Apollo's pipeline even when its
+ * document is known.
+ */
+async function send(request: Sent, apollo: boolean) {
   const from = log.lines.length;
+  const { body } = request;
+  const json =
+    typeof body === 'string' ? body : JSON.stringify(apollo ? { ...(body as object), extensions: {} } : body);
   const response = await fetch(`${app.baseUrl}${request.path ?? '/graphql'}`, {
     method: request.method ?? 'POST',
     headers: {
@@ -83,7 +89,7 @@ async function send(app: TestApp, log: ReturnType<typeof captureLogLines>, reque
       'content-type': 'application/json',
       ...request.headers,
     },
-    body: typeof request.body === 'string' ? request.body : JSON.stringify(request.body),
+    body: json,
   });
   return {
     status: response.status,
@@ -94,22 +100,33 @@ async function send(app: TestApp, log: ReturnType<typeof captureLogLines>, reque
 }
 
 /**
- * Sends the request to the server without plans, then twice to the one with them (Apollo's pipeline, then the fast
- * path); both answers must be the first's. Returns the answer and how many of the two requests a plan answered.
+ * Sends the request with plans through Apollo's pipeline, then through the fast path, then without plans through
+ * Apollo's pipeline; the first two answers must be the last's. `whenPlanned`: the last only when a plan started
+ * for the first two (graphqlLeanRunCounts' `started`): otherwise both ran graphql-jit alone, which is what the
+ * server without plans runs (src/core/jit-gateway.ts's `execute`: a null plan, or a switched-off one, is
+ * `jit()`), so their bytes against their own graphql-jit prove nothing more; the first two are still compared.
+ * Returns the answer and how many of the two requests a plan answered.
  */
-async function bothWays(label: string, request: Sent) {
-  const expected = await send(jitOnly, jitOnlyLog, request);
-  const before = graphqlLeanRunCounts().answered;
-  for (const pass of ['apollo', 'fast path']) {
-    const answer = await send(planned, plannedLog, request);
-    expect({ label, pass, ...answer }).toStrictEqual({ label, pass, ...expected });
+async function bothWays(label: string, request: Sent, whenPlanned = false) {
+  const before = await counts();
+  const apollo = await send(request, true);
+  const fast = await send(request, false);
+  expect({ label, pass: 'fast path', ...fast }).toStrictEqual({ label, pass: 'fast path', ...apollo });
+  const after = await counts();
+  if (!whenPlanned || after.started > before.started) {
+    plansOff = true;
+    const expected = await send(request, true).finally(() => (plansOff = false));
+    expect({ label, pass: 'apollo', ...apollo }).toStrictEqual({ label, pass: 'apollo', ...expected });
   }
-  return { answer: expected, plannedRuns: graphqlLeanRunCounts().answered - before };
+  return { answer: apollo, plannedRuns: after.answered - before.answered };
 }
 
 /** A GraphQL POST of `body` both ways. */
-const postBoth = (label: string, body: { query: string; variables?: Record<string, unknown> }) =>
-  bothWays(label, { body });
+const postBoth = (
+  label: string,
+  body: { query: string; variables?: Record<string, unknown> },
+  whenPlanned = false,
+) => bothWays(label, { body }, whenPlanned);
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const uuidFor = (name: string) => (name === 'tenantId' ? tenant.id : name === 'id' ? userId : UNKNOWN);
@@ -129,37 +146,28 @@ function variablesOf(query: string, uuid = uuidFor): Record<string, unknown> {
   return variables;
 }
 
-const restReads = [
-  ...new Set(
-    [...VERSIONED_ROUTES, ...FEATURE_ROUTES]
-      .filter((route) => route.method === 'GET')
-      .map((route) => route.operation)
-      .filter((query) => operationOf(query).operation === 'query'),
-  ),
-];
-
 it('answers a query of every root field the same bytes, the plans taking most', async () => {
-  const before = graphqlLeanRunCounts();
+  const before = await counts();
   let plannedDocuments = 0;
   for (const body of everyRootQuery(schema, uuidFor)) {
-    const { plannedRuns } = await postBoth(body.query, body);
+    const { plannedRuns } = await postBoth(body.query, body, true);
     if (plannedRuns > 0) plannedDocuments++;
   }
   expect(plannedDocuments).toBeGreaterThan(20);
-  expect(graphqlLeanRunCounts().handedBack).toBe(before.handedBack);
+  expect((await counts()).handedBack).toBe(before.handedBack);
 }, 300_000);
 
 it('answers every REST read document and its variants the same bytes', async () => {
-  const before = graphqlLeanRunCounts();
+  const before = await counts();
   let plannedDocuments = 0;
   for (const query of restReads) {
     const variables = variablesOf(query);
-    if ((await postBoth(query, { query, variables })).plannedRuns === 2) plannedDocuments++;
+    if ((await postBoth(query, { query, variables }, true)).plannedRuns === 2) plannedDocuments++;
     for (const [variant, text] of Object.entries(variantsOf(schema, query)))
-      await postBoth(`${variant} of ${query}`, { query: text, variables });
+      await postBoth(`${variant} of ${query}`, { query: text, variables }, true);
   }
   expect(plannedDocuments).toBeGreaterThan(40);
-  expect(graphqlLeanRunCounts().answered - before.answered).toBeGreaterThan(200);
+  expect((await counts()).answered - before.answered).toBeGreaterThan(200);
 }, 600_000);
 
 it('gives the users list the same bytes from its plan, and errors and bad variables as graphql-jit', async () => {
@@ -216,4 +224,26 @@ it('answers refusals and bad bodies the same', async () => {
   ];
   for (const [label, request, status] of cases)
     expect({ label, status: (await bothWays(label, request)).answer.status }).toEqual({ label, status });
+});
+
+it('takes its switch from no production code: only a test passes a function for `graphqlLeanRuns`', () => {
+  // The switch is AppOptions' `graphqlLeanRuns` as a function (src/app.ts, forwarded to graphql-server.ts, which
+  // hands it to the plans): outside test/, app.ts alone names the option in code, and the servers' createApp
+  // calls (src/main.ts, bench/) pass none of it, so a production server runs every plan it has.
+  const root = new URL('../../', import.meta.url);
+  const codeOf = (path: string) =>
+    readFileSync(new URL(path, root), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+  const named: string[] = [];
+  for (const folder of ['src', 'rest-adapter', 'bench', 'scripts'])
+    for (const file of readdirSync(new URL(folder, root), { recursive: true, encoding: 'utf8' }))
+      if (/\.(ts|mts|js|mjs)$/.test(file) && codeOf(`${folder}/${file}`).includes('graphqlLeanRuns'))
+        named.push(`${folder}/${file}`);
+  expect(named).toEqual(['src/app.ts']);
+  // Declared, and forwarded as graphql-server's `leanRuns`.
+  expect(codeOf('src/app.ts').match(/graphqlLeanRuns.*/g)).toEqual([
+    'graphqlLeanRuns?: boolean | LeanRunSwitch;',
+    'graphqlLeanRuns,',
+  ]);
 });

@@ -1,24 +1,28 @@
 import { getOperationAST, parse, type FieldNode } from 'graphql';
-import { findLeanPage } from '../../src/core/lean-read.js';
-import { PageArgs } from '../../src/core/pagination.js';
-import { setLeanColumnPruning } from '../../src/core/lean-selection.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { User } from '../../src/users/user.entity.js';
 import { AccountStatus } from '../../src/users/user.enums.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createUser, giveLicense } from '../factories/users.js';
-import { startSuite } from '../helpers/suite.js';
+import {
+  createLicenseUser,
+  createSku,
+  createUser,
+  giveLicense,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import type { RouteData } from '../helpers/server-side-lean.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 import { insertSecurityRows } from '../security/security-kit.js';
-import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * Lean pages read only the columns of the fields asked (src/core/lean-selection.ts). Differential: every GET
  * route whose document runs a pruned list, and GraphQL selections of every kind, answer exactly as with every
  * column read (the pruning switched off), while the statement sent selects fewer columns.
+ *
+ * On the worker's shared server: the switch is the server's (onServer `leanColumnPruning`), off only within one
+ * `bothWays` (and on again at the file's end); every request and statement meanwhile is this file's.
  */
-let app: TestApp;
+let app: SharedApp;
+let tables: { versioned: RouteData[]; features: RouteData[] };
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
@@ -35,7 +39,8 @@ const PRUNED_LISTS: Record<string, { unread: string; read: string; tenantInQuery
 };
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await sharedSuite({ tenant: true }));
+  tables = await onServer(app, 'routeTables');
   const sku = await createSku(app, tenant, { total: 10 });
   const manager = await createUser(app, tenant, { jobTitle: 'Head', department: 'Sales' });
   await createUser(app, tenant, {
@@ -47,10 +52,12 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await giveLicense(app, tenant, await createLicenseUser(app, tenant), sku);
   for (let i = 0; i < 2; i++) await insertSecurityRows(app, org.scope, tenant);
 }, 60_000);
-afterAll(() => {
-  setLeanColumnPruning(true);
-  return app.stop();
+afterAll(async () => {
+  await pruning(true);
+  await app.stop();
 });
+
+const pruning = (on: boolean) => onServer(app, 'leanColumnPruning', on);
 
 /** The answer with the columns pruned and with every column, and the statements of each. */
 async function bothWays<T>(
@@ -60,13 +67,13 @@ async function bothWays<T>(
   app.sql.reset();
   const pruned = await read();
   const sql = [...app.sql.log];
-  setLeanColumnPruning(false);
+  await pruning(false);
   try {
     app.sql.reset();
     const full = await read();
     return { pruned, full, sql, fullSql: [...app.sql.log] };
   } finally {
-    setLeanColumnPruning(true);
+    await pruning(true);
   }
 }
 
@@ -78,8 +85,8 @@ const rootFieldOf = (document: string) =>
 
 it('every GET route of a pruned list answers as with every column, reading fewer', async () => {
   const routes = [
-    ...VERSIONED_ROUTES.map((route) => ({ ...route, mount: '/v1' })),
-    ...FEATURE_ROUTES.map((route) => ({ ...route, mount: '/api' })),
+    ...tables.versioned.map((route) => ({ ...route, mount: '/v1' })),
+    ...tables.features.map((route) => ({ ...route, mount: '/api' })),
   ].filter((route) => route.method === 'GET' && (rootFieldOf(route.operation) ?? '') in PRUNED_LISTS);
   const listed = new Set(routes.map((route) => rootFieldOf(route.operation)));
   expect([...listed].sort()).toEqual(Object.keys(PRUNED_LISTS).sort());
@@ -164,20 +171,19 @@ it.each([
 });
 
 it('a view read from some columns throws when code reads another one (a computed field declared short)', async () => {
-  const ctx = { em: app.orm.em.fork(), scope: org.scope };
-  const page = await findLeanPage(
-    ctx,
-    User,
-    { tenantId: tenant.id, deletedAt: null },
-    Object.assign(new PageArgs(), { page: 1, limit: 5 }),
-    { createdAt: 'desc', id: 'desc' },
-    [],
-    undefined,
-    // `privileged` reads directoryRoles: declared as reading nothing, the view has no roles to give it.
-    { fields: new Set(['id', 'privileged']), computed: { privileged: [] } },
+  // `privileged` reads directoryRoles: declared as reading nothing, the view has no roles to give it.
+  const page = await onServer(
+    app,
+    'leanUsersPage',
+    org.scope,
+    tenant.id,
+    { fields: ['id', 'privileged'], computed: { privileged: [] } },
+    ['id', 'privileged', 'displayName'],
   );
-  expect(page.items.length).toBeGreaterThan(0);
-  expect(page.items[0].id).toEqual(expect.any(String));
-  expect(() => page.items[0].privileged).toThrow(/"directoryRoles" was not read for this lean view/);
-  expect(() => page.items[0].displayName).toThrow(/was not read/);
+  expect(page.items).toBeGreaterThan(0);
+  expect(page.read.id).toEqual({ type: 'string' });
+  expect(page.read.privileged).toEqual({
+    error: expect.stringMatching(/"directoryRoles" was not read for this lean view/),
+  });
+  expect(page.read.displayName).toEqual({ error: expect.stringMatching(/was not read/) });
 });

@@ -1,15 +1,17 @@
-import pg from 'pg';
-import { runInOrganizationSession } from '../../src/core/db-session.js';
-import { positional, runLeanStatement } from '../../src/core/lean-statement.js';
+import { positional } from '../../src/core/lean-statement.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { LIST_USERS } from '../../src/users/user.rest.js';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { giveLicense } from '../factories/users.js';
+import {
+  createLicenseUser,
+  createSku,
+  createTenant,
+  giveLicense,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
 import { expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
+import type { RoundTripRecorder } from '../helpers/round-trips.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
 /**
@@ -48,27 +50,21 @@ describe('positional: `?` placeholders as `$n`', () => {
 });
 
 describe('lean reads on the wire', () => {
-  let app: TestApp;
+  let app: RealmApp;
   let org: OrganizationWithKeys;
   let other: OrganizationWithKeys;
   let tenant: Tenant;
-  /** Every statement any pg client of this process sent with a name, in order. */
-  const named: Array<{ name: string; text: string; values: unknown[] }> = [];
-  const originalQuery = pg.Client.prototype.query;
+  /** Every statement the server's pg clients send (round-trips.ts), from before its pools connect. */
+  let recorder: RoundTripRecorder;
 
   beforeAll(async () => {
-    // Before the pools connect: each client binds its query method when it connects (round-trips.ts).
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const config = args[0] as { name?: string; text?: string; values?: unknown[] };
-      if (typeof config === 'object' && config?.name?.startsWith('lean_'))
-        named.push({
-          name: config.name,
-          text: config.text ?? '',
-          values: [...((args[1] as unknown[]) ?? [])],
-        });
-      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof pg.Client.prototype.query;
-    ({ app, org, other, tenant } = await startSuite({ rowLevelSecurity: true, other: true, tenant: true }));
+    ({ app, org, other, tenant } = await realmSuite({
+      rowLevelSecurity: true,
+      other: true,
+      tenant: true,
+      recordRoundTrips: true,
+    }));
+    recorder = await onServer(app, 'roundTripRecorder');
     await createTenant(app, other.scope);
     const sku = await createSku(app, tenant, { total: 100 });
     for (let i = 0; i < 6; i++) {
@@ -76,25 +72,30 @@ describe('lean reads on the wire', () => {
       if (i % 2 === 0) await giveLicense(app, tenant, user, sku);
     }
   }, 120_000);
-  afterAll(async () => {
-    pg.Client.prototype.query = originalQuery;
-    await app?.stop();
-  });
+  afterAll(() => app?.stop());
+
+  /** `runLeanStatement` on the server's root EntityManager, in `caller`'s organization session. */
+  const leanStatement = <R>(caller: OrganizationWithKeys, sql: string) =>
+    onServer(app, 'leanStatementIn', caller.scope, sql, [1, 1]) as Promise<R[]>;
 
   it('a users list is one named statement, its values apart; REST and GraphQL, any page, the same name', async () => {
     const second = await createTenant(app, org.scope);
     await createLicenseUser(app, second);
-    named.length = 0;
-    const rest = await app.request('GET', `/v1/tenants/${tenant.id}/users?limit=5&page=2`, {
-      key: org.keys.admin,
+    const sent = await recorder.during(async () => {
+      const rest = await app.request('GET', `/v1/tenants/${tenant.id}/users?limit=5&page=2`, {
+        key: org.keys.admin,
+      });
+      expect(rest.status).toBe(200);
+      const graphql = await app.graphql<{ users: { items: unknown[] } }>(org.keys.admin, LIST_USERS, {
+        tenantId: second.id,
+        limit: 25,
+      });
+      expect(graphql.body.errors).toBeUndefined();
     });
-    expect(rest.status).toBe(200);
-    const graphql = await app.graphql<{ users: { items: unknown[] } }>(org.keys.admin, LIST_USERS, {
-      tenantId: second.id,
-      limit: 25,
-    });
-    expect(graphql.body.errors).toBeUndefined();
-    const users = named.filter((statement) => statement.text.includes('from "users"'));
+    const users = sent
+      .filter((statement) => statement.name?.startsWith('lean_'))
+      .map(({ name, sql, values }) => ({ name, text: sql, values }))
+      .filter((statement) => statement.text.includes('from "users"'));
     expect(users).toHaveLength(2);
     expect(users[1].name).toBe(users[0].name);
     expect(users[1].text).toBe(users[0].text);
@@ -111,12 +112,9 @@ describe('lean reads on the wire', () => {
     const seen = new Map<number, Set<string>>();
     for (let round = 0; round < 8; round++) {
       for (const caller of [org, other]) {
-        const rows = await runInOrganizationSession(caller.scope, () =>
-          runLeanStatement<{ organization_id: string; pid: number }>(
-            app.orm.em,
-            'select organization_id, pg_backend_pid() as pid from tenants where ? = ?',
-            [1, 1],
-          ),
+        const rows = await leanStatement<{ organization_id: string; pid: number }>(
+          caller,
+          'select organization_id, pg_backend_pid() as pid from tenants where ? = ?',
         );
         expect(rows.length).toBeGreaterThan(0);
         expect(new Set(rows.map((row) => row.organization_id))).toEqual(new Set([caller.organization.id]));
@@ -135,14 +133,11 @@ describe('lean reads on the wire', () => {
       expect(
         (await app.request('GET', `/v1/tenants/${tenant.id}/users?limit=5`, { key: org.keys.admin })).status,
       ).toBe(200);
-    const plans = await runInOrganizationSession(org.scope, () =>
-      runLeanStatement<{ generic: string; custom: string; mode: string }>(
-        app.orm.em,
-        `select coalesce(sum(generic_plans), 0) as generic, coalesce(sum(custom_plans), 0) as custom,
-                current_setting('plan_cache_mode') as mode
-           from pg_prepared_statements where name like 'lean\\_%' and ? = ?`,
-        [1, 1],
-      ),
+    const plans = await leanStatement<{ generic: string; custom: string; mode: string }>(
+      org,
+      `select coalesce(sum(generic_plans), 0) as generic, coalesce(sum(custom_plans), 0) as custom,
+              current_setting('plan_cache_mode') as mode
+         from pg_prepared_statements where name like 'lean\\_%' and ? = ?`,
     );
     expect(plans[0].mode).toBe('force_generic_plan');
     expect(Number(plans[0].custom)).toBe(0);
@@ -153,12 +148,13 @@ describe('lean reads on the wire', () => {
 describe('the generic plans of lean lists read O(limit) rows', () => {
   const ROWS = 3000;
   const NEIGHBOURS = 12;
-  let app: TestApp;
+  let app: RealmApp;
   let org: OrganizationWithKeys;
   let tenant: Tenant;
 
   beforeAll(async () => {
-    ({ app, org, tenant } = await startSuite({ tenant: true }));
+    // A database of its own (a realm server's): the plans depend on the whole tables' statistics.
+    ({ app, org, tenant } = await realmSuite({ tenant: true }));
     const sku = await createSku(app, tenant, { total: 10 });
     const user = await createLicenseUser(app, tenant);
     await giveLicense(app, tenant, user, sku);

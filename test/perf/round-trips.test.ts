@@ -1,22 +1,25 @@
 import { randomUUID } from 'node:crypto';
+import { getOperationAST, parse } from 'graphql';
 import { PermissionLevel } from '../../src/core/permissions.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { LIST_USERS } from '../../src/users/user.rest.js';
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
-import { getOperationAST, parse } from 'graphql';
-import { createLicenseUser, createSku } from '../factories/licenses.js';
-import { createApiKey, type OrganizationWithKeys } from '../factories/organizations.js';
-import { giveLicense } from '../factories/users.js';
+import {
+  createApiKey,
+  createLicenseUser,
+  createSku,
+  giveLicense,
+  type OrganizationWithKeys,
+} from '../factories/shared.js';
+import { check, eventually } from '../helpers/eventually.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import {
   describe as describeStatements,
-  RoundTripRecorder,
   roundTrips,
   sequentialRoundTrips,
+  type RoundTripRecorder,
   type SentStatement,
 } from '../helpers/round-trips.js';
-import { check, eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
 
 /**
  * The PostgreSQL round trips of one users-list request (issue #31), counted at the `pg` client, whatever sends
@@ -28,25 +31,23 @@ import type { TestApp } from '../helpers/test-app.js';
 const COUNT_ANSWER_DELAY_MS = 300;
 const RATE_LIMIT_SQL = /rate_limits/;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
-const recorder = new RoundTripRecorder();
+/** The server's (realm-server.ts): its pg is the worker realm's, installed before its pools connected. */
+let recorder: RoundTripRecorder;
 
 beforeAll(async () => {
-  recorder.install(); // before the pools connect: each client binds its query method when it connects
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true, recordRoundTrips: true }));
+  recorder = await onServer(app, 'roundTripRecorder');
   const sku = await createSku(app, tenant, { total: 100 });
   for (let i = 0; i < 30; i++) {
     const user = await createLicenseUser(app, tenant);
     if (i % 3 !== 0) await giveLicense(app, tenant, user, sku);
   }
 }, 60_000);
-afterAll(async () => {
-  recorder.uninstall();
-  await app.stop();
-});
-afterEach(() => recorder.clearDelays());
+afterAll(() => app?.stop()); // the recorder is removed with its server
+afterEach(() => recorder?.clearDelays());
 
 const restList = (key: string) => async () => {
   const res = await app.request<{ data: unknown[] }>('GET', `/v1/tenants/${tenant.id}/users?limit=25`, {
@@ -137,8 +138,8 @@ it('a mutation waits for its count before it sends anything', async () => {
   expect(writes.filter((s) => s.overlapped)).toEqual([]);
 });
 
-it('every REST GET route runs a query: a read held for its count has nothing to undo if refused', () => {
-  const writing = [...VERSIONED_ROUTES, ...FEATURE_ROUTES]
+it('every REST GET route runs a query: a read held for its count has nothing to undo if refused', async () => {
+  const writing = (await onServer(app, 'restRoutes'))
     .filter(
       (route) => route.method === 'GET' && getOperationAST(parse(route.operation))?.operation !== 'query',
     )

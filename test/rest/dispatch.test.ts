@@ -9,38 +9,38 @@
  * through the document's plan where it has one (src/core/lean-plan/lean-run.ts): the same comparison proves the plans give
  * the same bytes.
  */
-import { FEATURE_ROUTES, VERSIONED_ROUTES } from '../../src/features.js';
 import type { RequestLogFields } from '../../src/http/request-log.js';
 import { Plan } from '../../src/organizations/organization.enums.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { restDispatchTaken } from '../../rest-adapter/dispatch.js';
-import { leanRunCounts } from '../../src/core/lean-plan/lean-run.js';
-import type { RouteDefinition } from '../../rest-adapter/route.js';
 import { createSku, createUser, giveLicense } from '../factories/shared.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { captureLogLines, type LogLines } from '../helpers/log-lines.js';
-import { startSuite } from '../helpers/suite.js';
-import { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmApp, realmSuite, type RealmApp } from '../helpers/realm-suite.js';
+import type { RouteData } from '../helpers/server-side-lean.js';
 
+// Both servers are built in the worker's realm (realm-suite.ts): the file evaluates none of the app's modules;
+// the counters and route tables are the servers' (server-side-lean.ts).
 const dispatchedLog = captureLogLines();
 const expressLog = captureLogLines();
-let dispatched: TestApp;
-let express: TestApp;
+let dispatched: RealmApp;
+let express: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let userId: string;
+let tables: { versioned: RouteData[]; features: RouteData[] };
 beforeAll(async () => {
   // Unlimited: the same org makes some 700 requests in one window of the test clock.
   ({
     app: dispatched,
     org,
     tenant,
-  } = await startSuite({
+  } = await realmSuite({
     tenant: true,
     logger: dispatchedLog.logger,
     organization: { plan: Plan.CUSTOM, customRateLimitPerMinute: null },
   }));
-  express = await TestApp.start({
+  express = await realmApp({
     databaseUrl: dispatched.databaseUrl,
     restDispatch: false,
     restLeanRuns: false,
@@ -52,11 +52,16 @@ beforeAll(async () => {
     if (index > 0) await giveLicense(dispatched, tenant, user, sku);
     userId = user.id;
   }
+  tables = await onServer(dispatched, 'routeTables');
 });
 afterAll(async () => {
   await express?.stop();
   await dispatched?.stop();
 });
+
+/** Both servers are in this process: the counters are the process's, the dispatched server's alone counting. */
+const restDispatchTaken = () => onServer(dispatched, 'restDispatchCount');
+const leanRunCounts = () => onServer(dispatched, 'restLeanRunCounts');
 
 /** Headers that differ between any two requests (the request id, the clock, the rate-limit count). */
 const PER_REQUEST = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
@@ -69,7 +74,7 @@ interface Answer {
 }
 
 async function send(
-  app: TestApp,
+  app: RealmApp,
   log: LogLines,
   method: string,
   path: string,
@@ -90,9 +95,9 @@ async function send(
 /** Sends the request to both servers; returns the answer and whether the table took it. */
 async function bothWays(path: string, headers: Record<string, string> = {}, method = 'GET') {
   const viaExpress = await send(express, expressLog, method, path, headers);
-  const before = restDispatchTaken();
+  const before = await restDispatchTaken();
   const viaTable = await send(dispatched, dispatchedLog, method, path, headers);
-  const taken = restDispatchTaken() - before;
+  const taken = (await restDispatchTaken()) - before;
   expect({ path, ...viaTable }).toStrictEqual({ path, ...viaExpress });
   return { answer: viaTable, taken: taken === 1 };
 }
@@ -100,7 +105,7 @@ async function bothWays(path: string, headers: Record<string, string> = {}, meth
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
 /** The route's path with its parameters filled: the tenant for a tenant's `:id`, an unknown id otherwise. */
-function pathOf(route: RouteDefinition): string {
+function pathOf(route: RouteData): string {
   return route.path.replace(/:(\w+)/g, (_match, name: string, offset: number) =>
     name === 'id' && route.path.startsWith('/tenants/') && offset === '/tenants/'.length
       ? tenant.id
@@ -108,17 +113,17 @@ function pathOf(route: RouteDefinition): string {
   );
 }
 
-const reads = (routes: readonly RouteDefinition[]) => routes.filter((route) => route.method === 'GET');
+const reads = (routes: readonly RouteData[]) => routes.filter((route) => route.method === 'GET');
 
 it('answers every REST read route under each mount the same way, the table taking each', async () => {
-  const mounts: Array<[string, readonly RouteDefinition[]]> = [
-    ['/v1', VERSIONED_ROUTES],
-    ['/api', FEATURE_ROUTES],
-    ['/v1/api', FEATURE_ROUTES],
+  const mounts: Array<[string, readonly RouteData[]]> = [
+    ['/v1', tables.versioned],
+    ['/api', tables.features],
+    ['/v1/api', tables.features],
   ];
   const statuses = new Set<number>();
   let routes = 0;
-  const lean = leanRunCounts();
+  const lean = await leanRunCounts();
   for (const [mount, table] of mounts) {
     for (const route of reads(table)) {
       const headers: Record<string, string> = { authorization: `Bearer ${org.keys.admin}` };
@@ -134,15 +139,16 @@ it('answers every REST read route under each mount the same way, the table takin
   }
   expect(routes).toBeGreaterThan(60);
   // Most documents have a plan, and none of these answers needed graphql-jit after all.
-  expect(leanRunCounts().answered - lean.answered).toBeGreaterThan(80);
-  expect(leanRunCounts().handedBack).toBe(lean.handedBack);
+  const after = await leanRunCounts();
+  expect(after.answered - lean.answered).toBeGreaterThan(80);
+  expect(after.handedBack).toBe(lean.handedBack);
   expect(statuses).toContain(200);
   expect(statuses).toContain(404);
 }, 180_000); // some 300 requests: ~10 s on a quiet machine
 
 it('gives the users list the same bytes with pages, licenses and query parameters', async () => {
   const auth = { authorization: `Bearer ${org.keys.read}` };
-  const before = leanRunCounts();
+  const before = await leanRunCounts();
   for (const query of ['', '?limit=2', '?limit=2&page=2', '?page=1&limit=100']) {
     const { answer, taken } = await bothWays(`/v1/tenants/${tenant.id}/users${query}`, auth);
     expect({ status: answer.status, taken }).toEqual({ status: 200, taken: true });
@@ -151,7 +157,7 @@ it('gives the users list the same bytes with pages, licenses and query parameter
   expect(answer.status).toBe(200);
   expect(answer.log?.route).toBe('/v1/tenants/:id/users/:userId');
   // Both documents have a plan, and every answer came from it (none handed back to graphql-jit).
-  const after = leanRunCounts();
+  const after = await leanRunCounts();
   expect({
     answered: after.answered - before.answered,
     handedBack: after.handedBack - before.handedBack,
