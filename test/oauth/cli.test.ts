@@ -1,6 +1,6 @@
 import pg from 'pg';
 import * as client from 'openid-client';
-import { DEMO_MEMBER } from '../../src/members/demo-member.js';
+import { DEMO_MEMBER } from '../../src/members/demo-member-account.js';
 import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { lastLine, runCli, runNpmCli, type CliResult } from '../helpers/cli.js';
