@@ -2,7 +2,6 @@ import * as client from 'openid-client';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import {
   Browser,
-  createMember,
   createOAuthClient,
   openIdConfiguration,
   postForm,
@@ -11,9 +10,8 @@ import {
   type RegisteredClient,
   type Server,
 } from '../factories/oauth.js';
-import { hashPassword } from '../../src/members/member.password.js';
 import { SIGN_IN_LIMITS, TOKEN_ENDPOINT_LIMITS } from '../../src/oauth/oauth.settings.js';
-import { onServer } from '../helpers/on-server.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 /** Small limits for the server that shows the caps without hundreds of requests. */
@@ -49,19 +47,8 @@ afterAll(async () => {
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
 
-/**
- * A member whose stored hash has scrypt's cost at 2^10 instead of 2^15. A sign-in checks a password at the cost
- * stored with the hash (src/members/member.password.ts), so each of this file's some 16 sign-ins at a known
- * account costs about 3 ms of CPU instead of 90, and is counted as any other: the limits are what is tested
- * here, not the cost (test/members/members.test.ts). Unknown emails are still checked at the full cost, against
- * the server's dummy hash.
- */
-async function signInMember(email: string): Promise<{ id: string; email: string; password: string }> {
-  const member = await createMember(app, org.organization.id, { email });
-  const passwordHash = await hashPassword(member.password, { N: 2 ** 10, r: 8, p: 1 });
-  await onServer(app, 'updateEntities', 'Member', { id: member.id }, { passwordHash });
-  return member;
-}
+/** The file's sign-ins at known accounts check low-cost hashes (low-cost-member.ts): the limits are tested here. */
+const signInMember = (email: string) => createLowCostMember(app, org.organization.id, { email });
 
 function authorizeUrl(server: Server, registered: RegisteredClient): string {
   return (
