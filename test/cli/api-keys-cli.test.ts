@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
-import { lastLine, runCli, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCli, type CliResult } from '../helpers/cli-process.js';
 import { cliOn, type Cli } from '../helpers/cli-on-server.js';
 import { eventually } from '../helpers/eventually.js';
 import { realmApp, type RealmApp } from '../helpers/realm-suite.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli-process.js';
 import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 import type { SharedApp } from '../helpers/shared-suite.js';
 import {

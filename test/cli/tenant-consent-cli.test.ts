@@ -1,5 +1,5 @@
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
-import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli, type CliResult } from '../helpers/cli.js';
+import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli, type CliResult } from '../helpers/cli-process.js';
 import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
-import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli } from '../helpers/cli.js';
+import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli } from '../helpers/cli-process.js';
 import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 
 let databaseUrl: string;

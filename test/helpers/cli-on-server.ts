@@ -4,7 +4,7 @@
  * file, so a CLI file evaluates none of the app's modules: about 1-2 s of CPU a file (the app's module graph in
  * the file's own registry). Each command family still runs once as the compiled CLI's process (`runCli`).
  */
-import type { CliResult } from './cli.js';
+import type { CliResult } from './cli-process.js';
 import { onServer } from './on-server.js';
 import { sharedApp, type SharedApp } from './shared-suite.js';
 

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import { DEMO_MEMBER } from '../../src/members/demo-member-account.js';
 import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { lastLine, runCli, runNpmCli, type CliResult } from '../helpers/cli.js';
+import { lastLine, runCli, runNpmCli, type CliResult } from '../helpers/cli-process.js';
 import { cliOn, type Cli } from '../helpers/cli-on-server.js';
 import { realmApp } from '../helpers/realm-suite.js';
 import { sharedApp } from '../helpers/shared-suite.js';

@@ -3,7 +3,7 @@
  * imports the whole app to seed them), so a test or tool that needs an external id or a name of theirs does
  * not evaluate the app for it. demo.ts re-exports both.
  */
-import type { SimulatedTenantSpec } from '../../cloud/simulated/simulated-tenant-spec.js';
+import type { SimulatedTenantSpec } from '../../cloud/simulated/index.js';
 
 /**
  * The demo organization's customers, onboarded into its sandbox. Fixed seeds and ids: every fresh
