@@ -4,9 +4,10 @@ import express, { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { RouteMount } from '../route.js';
 import { buildOpenApiDocument } from './document.js';
+import { DOCS_TITLE } from './docs-title.js';
 
 /** The title of the API reference page (browser tests look for it). */
-export const DOCS_TITLE = 'MSP administration platform — API reference';
+export { DOCS_TITLE };
 
 /** The swagger-ui-dist files the page needs, served from node_modules: no CDN, works offline. */
 const SWAGGER_ASSETS = [

@@ -22,10 +22,20 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, length: 
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** scrypt's cost parameters, stored with each hash (so a check uses the cost the hash was made with). */
+export type ScryptParameters = Readonly<{ N: number; r: number; p: number }>;
+
+/**
+ * A new hash, at the current cost unless `parameters` says otherwise (a raised cost later; tests that need many
+ * sign-ins and do not test the cost store cheaper hashes, which verifyPassword checks at their own cost).
+ */
+export async function hashPassword(
+  password: string,
+  parameters: ScryptParameters = PARAMETERS,
+): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const key = await derive(password, salt, PARAMETERS, KEY_LENGTH);
-  const { N, r, p } = PARAMETERS;
+  const key = await derive(password, salt, parameters, KEY_LENGTH);
+  const { N, r, p } = parameters;
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 

@@ -1,7 +1,7 @@
 import { createOrganizationWithKeys, createTenant, type OrganizationWithKeys } from '../factories/shared.js';
 import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
 import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
-import { DOCS_TITLE } from '../../rest-adapter/openapi/serve.js';
+import { DOCS_TITLE } from '../../rest-adapter/openapi/docs-title.js';
 
 let app: SharedApp;
 let org: OrganizationWithKeys;
@@ -32,14 +32,15 @@ describe('/docs in a real browser, offline', () => {
     const scheme = page.locator('.auth-container').filter({ hasText: 'ApiKey' });
     await scheme.locator('input').first().fill(org.keys.read);
     await scheme.locator('button.authorize').click();
-    await saveScreenshot(page, 'docs-authorized');
+    // The viewport: the authorization dialog and, below, the operation (the whole reference is some ten screens).
+    await saveScreenshot(page, 'docs-authorized', { fullPage: false });
     await page.locator('button.btn-done').first().click();
 
     await operation.locator('.execute').click();
     const status = operation.locator('.live-responses-table tbody .response-col_status').first();
     await status.waitFor();
     await operation.locator('.live-responses-table').getByText(tenantName).first().waitFor();
-    await saveScreenshot(page, 'docs-try-it-out');
+    await saveScreenshot(page, 'docs-try-it-out', { fullPage: false });
     expect((await status.innerText()).trim()).toBe('200');
   }, 90_000);
 });

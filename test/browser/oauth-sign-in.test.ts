@@ -1,7 +1,8 @@
 import type { Route } from 'playwright-core';
-import { createMember, createOAuthClient, REDIRECT_URI, type RegisteredClient } from '../factories/oauth.js';
+import { createOAuthClient, REDIRECT_URI, type RegisteredClient } from '../factories/oauth.js';
 import { HeadlessBrowser, saveScreenshot } from '../helpers/browser.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { sharedApp, type SharedApp } from '../helpers/shared-suite.js';
 
 let app: SharedApp;
@@ -14,7 +15,7 @@ beforeAll(async () => {
   [app, browser] = await Promise.all([sharedApp(), HeadlessBrowser.launch()]);
   org = await createOrganizationWithKeys(app);
   registered = await createOAuthClient(app, org.scope, { name: 'Browser PSA' });
-  member = await createMember(app, org.organization.id);
+  member = await createLowCostMember(app, org.organization.id);
 }, 90_000); // Chromium starts in a few seconds alone, longer on a loaded machine
 afterAll(async () => {
   await browser?.close();

@@ -1,25 +1,29 @@
 import pg from 'pg';
-import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import { lastLine, runCli, runCliInProcess, type CliResult } from '../helpers/cli.js';
+import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
+import { lastLine, runCli, type CliResult } from '../helpers/cli-process.js';
+import { cliOn, type Cli } from '../helpers/cli-on-server.js';
 import { eventually } from '../helpers/eventually.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 let databaseUrl: string;
 
-// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
-const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
+// In the server's process (test/helpers/cli-on-server.ts); the first command runs the compiled CLI as a process.
+let cli: Cli;
 
 let created: CliResult;
 /**
- * One server on the CLI's database for the whole file (its start, schema and ORM are about 2 s of CPU each
- * time). A key it has cached stays cached until a change reaches it: the revocation test below waits for the
- * CLI's NOTIFY to drop it, as a running server sees a revocation made by the CLI.
+ * One server on the CLI's database for the whole file, built in the worker's realm (realm-suite.ts: the file
+ * evaluates none of the app's modules, and the in-process commands run there too). A key it has cached stays
+ * cached until a change reaches it: the revocation test below waits for the CLI's NOTIFY to drop it, as a
+ * running server sees a revocation made by the CLI.
  */
-let app: TestApp;
+let app: RealmApp;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  app = await TestApp.start({ databaseUrl });
+  app = await realmApp({ databaseUrl });
+  cli = cliOn(app, databaseUrl);
   // The first command on a fresh database seeds the demo organization, as on a fresh clone.
   created = await runCli(
     databaseUrl,

@@ -1,11 +1,7 @@
 import pg from 'pg';
-import {
-  createDemoDatabase,
-  lastLine,
-  runCliInProcessWithEnv,
-  runCliWithEnv,
-  type CliResult,
-} from '../helpers/cli.js';
+import { lastLine, runCliWithEnv, type CliResult } from '../helpers/cli-process.js';
+import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
+import type { SharedApp } from '../helpers/shared-suite.js';
 import {
   cliEnvFor,
   cloudConnectArgs,
@@ -18,17 +14,19 @@ import {
  * the fake's certificate authority through NODE_EXTRA_CA_CERTS (set by test/global-setup.mjs) and reaches it
  * through MICROSOFT_LOGIN_URL / MICROSOFT_GRAPH_URL.
  */
+let app: SharedApp;
 let databaseUrl: string;
 let scenario: GraphScenario;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 let before: CliResult;
-// In this process (test/helpers/cli.ts); the first command and the refused endpoint run the compiled CLI.
-const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, env, ...args);
+// In the shared server's process (test/helpers/cli-on-server.ts); the first command runs the compiled CLI.
+let cli: Cli;
 const connectArgs = (secret: string) => cloudConnectArgs(scenario, secret);
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createDemoDatabase(), startGraphScenario()]);
+  [{ app, databaseUrl }, scenario] = await Promise.all([demoCliOnServer(), startGraphScenario()]);
   env = cliEnvFor(scenario);
+  cli = cliOn(app, databaseUrl, env);
   // The demo organization as a fresh database's first CLI command seeds it (test/helpers/cli.ts).
   before = await runCliWithEnv(databaseUrl, env, 'cloud', 'status', '--org', 'demo');
 }, 120_000);
@@ -89,14 +87,10 @@ describe('npm run cli -- cloud', () => {
   }, 120_000);
 
   it('refuses a Microsoft endpoint that is not https', async () => {
-    const result = await runCliInProcessWithEnv(
-      databaseUrl,
-      { ...env, MICROSOFT_GRAPH_URL: 'http://graph.example.test' },
-      'cloud',
-      'status',
-      '--org',
-      'demo',
-    );
+    const result = await cliOn(app, databaseUrl, {
+      ...env,
+      MICROSOFT_GRAPH_URL: 'http://graph.example.test',
+    })('cloud', 'status', '--org', 'demo');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('MICROSOFT_GRAPH_URL must use https://');
   });

@@ -1,15 +1,11 @@
 import pg from 'pg';
-import {
-  createDemoDatabase,
-  DEMO_DATABASE_TIMEOUT_MS,
-  lastLine,
-  runCli,
-  runCliInProcess,
-} from '../helpers/cli.js';
+import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli } from '../helpers/cli-process.js';
+import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 
 let databaseUrl: string;
-// In this process (test/helpers/cli.ts); the first create runs the compiled CLI as a process.
-const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
+// In the shared server's process (test/helpers/cli-on-server.ts); the first create runs the compiled CLI as a
+// process.
+let cli: Cli;
 
 async function organizationCount(): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -26,7 +22,9 @@ async function organizationCount(): Promise<number> {
 const CLI_TEST_TIMEOUT_MS = 120_000;
 
 beforeAll(async () => {
-  databaseUrl = await createDemoDatabase();
+  const { app, databaseUrl: url } = await demoCliOnServer();
+  databaseUrl = url;
+  cli = cliOn(app, databaseUrl);
 }, DEMO_DATABASE_TIMEOUT_MS);
 
 describe('npm run cli -- organizations create', () => {

@@ -1,27 +1,22 @@
-import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import {
-  createDemoDatabase,
-  DEMO_DATABASE_TIMEOUT_MS,
-  lastLine,
-  runCli,
-  runCliInProcess,
-  type CliResult,
-} from '../helpers/cli.js';
+import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
+import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli, type CliResult } from '../helpers/cli-process.js';
+import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 
 /**
  * The documented step that creates a grant (docs/security-model.md "Tenant consent"): the operator plays the
  * customer's administrator of the simulated cloud. The demo's waiting customer is granted by the seed; here
  * it is revoked, refused, granted again and onboarded.
  */
-let databaseUrl: string;
-// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
-const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
+// In the shared server's process (test/helpers/cli-on-server.ts); the first command runs the compiled CLI as a
+// process.
+let cli: Cli;
 const externalId = DEMO_AVAILABLE_TENANT.externalId!;
 
 let revoked: CliResult;
 
 beforeAll(async () => {
-  databaseUrl = await createDemoDatabase();
+  const { app, databaseUrl } = await demoCliOnServer();
+  cli = cliOn(app, databaseUrl);
   // The demo organization as the CLI's first command seeds a fresh database (its customers granted).
   revoked = await runCli(databaseUrl, 'tenants', 'revoke-grant', externalId, '--org', 'demo');
 }, DEMO_DATABASE_TIMEOUT_MS);

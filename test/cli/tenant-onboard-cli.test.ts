@@ -4,18 +4,14 @@
  * with a stack trace, leaving an empty "active" tenant. `tenants available` lists what may be onboarded.
  */
 import pg from 'pg';
-import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo.js';
-import {
-  createDemoDatabase,
-  DEMO_DATABASE_TIMEOUT_MS,
-  lastLine,
-  runCli,
-  runCliInProcess,
-} from '../helpers/cli.js';
+import { DEMO_AVAILABLE_TENANT } from '../../src/db/seeds/demo-tenants.js';
+import { DEMO_DATABASE_TIMEOUT_MS, lastLine, runCli } from '../helpers/cli-process.js';
+import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 
 let databaseUrl: string;
-// In this process (test/helpers/cli.ts); the first command runs the compiled CLI as a process.
-const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
+// In the shared server's process (test/helpers/cli-on-server.ts); the first command runs the compiled CLI as a
+// process.
+let cli: Cli;
 
 async function counts(): Promise<{ cloud: number; tenants: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -31,7 +27,9 @@ async function counts(): Promise<{ cloud: number; tenants: number }> {
 }
 
 beforeAll(async () => {
-  databaseUrl = await createDemoDatabase();
+  const { app, databaseUrl: url } = await demoCliOnServer();
+  databaseUrl = url;
+  cli = cliOn(app, databaseUrl);
 }, DEMO_DATABASE_TIMEOUT_MS);
 
 describe('npm run cli -- tenants available / onboard --name --domain', () => {

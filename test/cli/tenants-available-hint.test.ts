@@ -1,4 +1,4 @@
-import { createDemoDatabase, runCliInProcessWithEnv } from '../helpers/cli.js';
+import { cliOn, demoCliOnServer, type Cli } from '../helpers/cli-on-server.js';
 import {
   cliEnvFor,
   cloudConnectArgs,
@@ -12,12 +12,14 @@ import {
  * command); on Microsoft 365 the customer's administrator consents to the app (its admin-consent URL, shown by
  * `cloud status`), and `tenants onboard --env live` then onboards it (docs/microsoft365.md section 2).
  */
-let databaseUrl: string;
 let scenario: GraphScenario;
-const cli = (...args: string[]) => runCliInProcessWithEnv(databaseUrl, cliEnvFor(scenario), ...args);
+/** In the shared server's process (test/helpers/cli-on-server.ts), with the fake's environment. */
+let cli: Cli;
 
 beforeAll(async () => {
-  [databaseUrl, scenario] = await Promise.all([createDemoDatabase(), startGraphScenario()]);
+  const [{ app, databaseUrl }, started] = await Promise.all([demoCliOnServer(), startGraphScenario()]);
+  scenario = started;
+  cli = cliOn(app, databaseUrl, cliEnvFor(scenario));
   expect((await cli(...cloudConnectArgs(scenario))).code).toBe(0);
 }, 120_000);
 afterAll(() => scenario.fake.stop());

@@ -1,42 +1,18 @@
 import 'reflect-metadata';
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
+import type { CliResult } from './cli-process.js';
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-const CLI = path.resolve('dist/src/cli/main.js');
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeout: number): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(command, args, { env, timeout, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** Runs the compiled CLI as a user would, against the given database, with its logs silenced. */
-export function runCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  return runCliWithEnv(databaseUrl, {}, ...args);
-}
-
-/** `runCli` with more environment variables (MICROSOFT_GRAPH_URL of the Graph fake, SECRETS_KEY, ...). */
-export function runCliWithEnv(
-  databaseUrl: string,
-  extra: NodeJS.ProcessEnv,
-  ...args: string[]
-): Promise<CliResult> {
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...extra };
-  return run(process.execPath, [path.resolve(CLI), ...args], env, 60_000);
-}
+export {
+  DEMO_DATABASE_TIMEOUT_MS,
+  lastLine,
+  runCli,
+  runCliWithEnv,
+  runNpmCli,
+  type CliResult,
+} from './cli-process.js';
 
 /** A stream that keeps what is written to it. */
 function capture(): { stream: Writable; text: () => string } {
@@ -75,28 +51,10 @@ export async function runCliInProcessWithEnv(
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-/**
- * The contract command exactly as scripts run it, `npm run -s cli -- …` (which builds first when the sources changed), with the
- * default logging: neither LOG_LEVEL nor NODE_ENV=test (which would silence the logs) is passed on.
- */
-export function runNpmCli(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
-  delete env.LOG_LEVEL;
-  delete env.NODE_ENV;
-  delete env.NODE_OPTIONS; // jest's --experimental-vm-modules is not for the CLI
-  return run('npm', ['run', '-s', 'cli', '--', ...args], env, 120_000);
-}
-
-/** The CLI's contract: the value a script wants is alone on the last line of stdout. */
-export const lastLine = (text: string): string => text.trimEnd().split('\n').pop() ?? '';
-
 /** The run's database seeded as the CLI's first command seeds a fresh one (createDemoDatabase clones it). */
 const DEMO_TEMPLATE = 'msp_test_demo_template';
 /** The advisory lock (in the admin database) held while a file seeds DEMO_TEMPLATE or clones it. */
 const DEMO_TEMPLATE_LOCK = 2_028_007;
-
-/** A hook that calls createDemoDatabase may seed, or wait for a seed: up to a minute on the loaded machine. */
-export const DEMO_DATABASE_TIMEOUT_MS = 120_000;
 
 /**
  * A fresh database holding the demo organization as the CLI's first command leaves a fresh database (migrated,

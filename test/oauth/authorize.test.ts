@@ -10,6 +10,7 @@ import {
   type RegisteredClient,
 } from '../factories/oauth.js';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 let app: SharedApp;
@@ -19,7 +20,7 @@ let owner: { email: string; password: string };
 
 beforeAll(async () => {
   ({ app, org } = await sharedSuite());
-  owner = await createMember(app, org.organization.id, { email: 'ana.owner@example.com' });
+  owner = await createLowCostMember(app, org.organization.id, { email: 'ana.owner@example.com' });
   registered = await createOAuthClient(app, org.scope, {
     name: 'Acme <PSA> & "Friends"',
     redirectUris: [REDIRECT_URI, 'https://psa.example.com/oauth/callback'],
@@ -200,7 +201,7 @@ describe('POST /oauth/authorize: signing in and consenting', () => {
   });
 
   it('lets a plain member grant everything but admin (invalid_scope after sign-in)', async () => {
-    const plain = await createMember(app, org.organization.id, { role: MemberRole.MEMBER });
+    const plain = await createLowCostMember(app, org.organization.id, { role: MemberRole.MEMBER });
     const browser = new Browser(app);
     const refused = await browser.submit(await browser.get(authorizeUrl({ scope: 'read:tenants admin' })), {
       ...plain,

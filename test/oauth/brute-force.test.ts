@@ -2,7 +2,6 @@ import * as client from 'openid-client';
 import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import {
   Browser,
-  createMember,
   createOAuthClient,
   openIdConfiguration,
   postForm,
@@ -12,6 +11,7 @@ import {
   type Server,
 } from '../factories/oauth.js';
 import { SIGN_IN_LIMITS, TOKEN_ENDPOINT_LIMITS } from '../../src/oauth/oauth.settings.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 
 /** Small limits for the server that shows the caps without hundreds of requests. */
@@ -46,6 +46,9 @@ afterAll(async () => {
 });
 
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+/** The file's sign-ins at known accounts check low-cost hashes (low-cost-member.ts): the limits are tested here. */
+const signInMember = (email: string) => createLowCostMember(app, org.organization.id, { email });
 
 function authorizeUrl(server: Server, registered: RegisteredClient): string {
   return (
@@ -96,8 +99,8 @@ function tokenRequest(server: Server, registered: RegisteredClient, clientSecret
 describe('sign-in limits (per account and address, per account, per address)', () => {
   it('locks an account for the address that failed 10 times, not for its owner elsewhere', async () => {
     const registered = await createOAuthClient(app, org.scope);
-    const victim = await createMember(app, org.organization.id, { email: 'victim@example.com' });
-    const bystander = await createMember(app, org.organization.id, { email: 'bystander@example.com' });
+    const victim = await signInMember('victim@example.com');
+    const bystander = await signInMember('bystander@example.com');
     const attacker = new Browser(proxied, from('198.51.100.10'));
     const perAccountIp = SIGN_IN_LIMITS.perAccountIp.points;
 
@@ -140,7 +143,7 @@ describe('sign-in limits (per account and address, per account, per address)', (
 
   it('caps failures at one account from anywhere, so an attack spread over addresses is slowed', async () => {
     const registered = await createOAuthClient(app, org.scope);
-    const target = await createMember(app, org.organization.id, { email: 'spread@example.com' });
+    const target = await signInMember('spread@example.com');
     const { perAccountIp, perAccount } = SMALL.signIn;
     const addresses = Array.from(
       { length: perAccount.points / perAccountIp.points },

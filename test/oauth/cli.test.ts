@@ -1,16 +1,20 @@
 import pg from 'pg';
 import * as client from 'openid-client';
-import { DEMO_MEMBER } from '../../src/members/demo-member.js';
+import { DEMO_MEMBER } from '../../src/members/demo-member-account.js';
 import { authorizeInBrowser, openIdConfiguration, REDIRECT_URI } from '../factories/oauth.js';
 import type { Envelope } from '../helpers/envelope.js';
-import { lastLine, runCli, runCliInProcess, runNpmCli, type CliResult } from '../helpers/cli.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { lastLine, runCli, runNpmCli, type CliResult } from '../helpers/cli-process.js';
+import { cliOn, type Cli } from '../helpers/cli-on-server.js';
+import { realmApp } from '../helpers/realm-suite.js';
+import { sharedApp } from '../helpers/shared-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 let databaseUrl: string;
 
-// In this process (test/helpers/cli.ts); oauth-clients create runs through `npm run -s cli` below and the
-// first members create as the compiled CLI's process.
-const cli = (...args: string[]) => runCliInProcess(databaseUrl, ...args);
+// In the shared server's process (test/helpers/cli-on-server.ts: this file evaluates none of the app's
+// modules); oauth-clients create runs through `npm run -s cli` below and the first members create as the
+// compiled CLI's process.
+let cli: Cli;
 
 let registered: CliResult;
 let pool: pg.Pool;
@@ -18,6 +22,7 @@ let pool: pg.Pool;
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  cli = cliOn(await sharedApp(), databaseUrl);
   // The first command seeds the demo organization (and its member), as on a fresh clone.
   registered = await cli(
     'oauth-clients',
@@ -48,7 +53,8 @@ describe('npm run cli -- oauth-clients create / members create', () => {
         `&redirect_uri=${encodeURIComponent(REDIRECT_URI)}&scope=read:tenants`,
     );
 
-    const app = await TestApp.start({ databaseUrl });
+    // The server on the CLI's database, built in the worker's realm (realm-suite.ts).
+    const app = await realmApp({ databaseUrl });
     try {
       const config = openIdConfiguration(app, {
         id: '',

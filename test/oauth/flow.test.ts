@@ -2,13 +2,13 @@ import * as client from 'openid-client';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import {
   authorizeInBrowser,
-  createMember,
   createOAuthClient,
   openIdConfiguration,
   type RegisteredClient,
 } from '../factories/oauth.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { createTenant } from '../factories/shared.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 let app: SharedApp;
@@ -20,7 +20,7 @@ let config: client.Configuration;
 beforeAll(async () => {
   ({ app, org } = await sharedSuite());
   await createTenant(app, org.scope, { name: 'Contoso Flow' });
-  member = await createMember(app, org.organization.id);
+  member = await createLowCostMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);
   config = openIdConfiguration(app, registered);
 });

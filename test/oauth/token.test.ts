@@ -3,7 +3,6 @@ import * as client from 'openid-client';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import {
   authorizeInBrowser,
-  createMember,
   createOAuthClient,
   openIdConfiguration,
   postForm,
@@ -12,6 +11,7 @@ import {
 } from '../factories/oauth.js';
 import { sha256 } from '../../src/oauth/oauth-secrets.js';
 import type { Envelope } from '../helpers/envelope.js';
+import { createLowCostMember } from '../helpers/low-cost-member.js';
 import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
 let app: SharedApp;
@@ -22,7 +22,7 @@ let config: client.Configuration;
 
 beforeAll(async () => {
   ({ app, org } = await sharedSuite());
-  member = await createMember(app, org.organization.id);
+  member = await createLowCostMember(app, org.organization.id);
   registered = await createOAuthClient(app, org.scope);
   config = openIdConfiguration(app, registered);
 });
