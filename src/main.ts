@@ -7,15 +7,14 @@ import type { Runner } from 'graphile-worker';
 import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
-import { startJobRunner } from './core/jobs.js';
 import { assertPerfTrickVersions } from './core/perf/versions.js';
 import { describeListenError, portProblem } from './core/port-check.js';
-import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
-import { prepareDatabase } from './db/prepare.js';
 import { chooseSecretBox } from './db/secrets-key.js';
 import { verifySecretsKey } from './db/secrets-key-check.js';
 import { shutdownInSteps } from './core/shutdown.js';
+// Only light modules above: the configuration is read and checked before the ORM, graphile-worker and pg load
+// (below), so a wrong setting or a busy port is reported at once instead of after a second of module loading.
 
 /** A start-up the operator can fix (a setting, a busy port): one line saying why, exit 1, no stack trace. */
 function refuseToStart(reason: unknown): never {
@@ -51,6 +50,9 @@ const logger = pino({
     : undefined,
 });
 
+// The database's start once the configuration holds. prepare.js is light (it loads the ORM only when it opens
+// it), so the embedded PostgreSQL starts at once and the ORM loads with the rest below, while PostgreSQL starts.
+const { prepareDatabase } = await import('./db/prepare.js');
 const databaseReady = prepareDatabase(config, {
   log: (message) => logger.debug(message),
   notice: (message) => logger.warn(message),
@@ -59,6 +61,9 @@ const databaseReady = prepareDatabase(config, {
   // A start-up that cannot reach its database says why in one line, not with a stack trace.
   refuseToStart(error);
 });
+// A refusal prepareDatabase makes at once (another server on the data folder) is reported before the loading
+// below: Node resolves and links much of a dynamic import's module graph synchronously (some 0.4 s of CPU here).
+await null;
 // While PostgreSQL starts and the migrations are checked (another process, and waiting on it), load the rest of
 // the server and build the GraphQL schema: about a second of module loading that a restart no longer waits for
 // in sequence (docs/performance.md "Cold start").
@@ -69,6 +74,8 @@ const [
   { SimulatedCloud },
   demoSeed,
   { OUTBOX_SUBSCRIBERS },
+  { startJobRunner },
+  { PgListener },
 ] = await Promise.all([
   import('./app.js'),
   import('./schema.js'),
@@ -76,6 +83,8 @@ const [
   import('./cloud/simulated/index.js'),
   import('./db/seeds/demo.js'),
   import('./features.js'),
+  import('./core/jobs.js'),
+  import('./core/pg-listener.js'),
 ]);
 const phases: Record<string, number> = { modules: performance.now() };
 const schema = await buildAppSchema();
