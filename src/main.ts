@@ -176,6 +176,9 @@ await new Promise<void>((resolve) => {
   });
 });
 ready = true;
+// Started with an IPC channel (PM2's `wait_ready`, a test's ServerProcess), the parent hears it from this process
+// itself: no polling of /health/ready, and no taking another program that answers on the port for this server.
+process.send?.('ready');
 // Milliseconds since the process started, at the end of each start-up step (docs/performance.md "Cold start").
 phases.listening = performance.now();
 logger.info(
