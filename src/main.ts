@@ -4,12 +4,15 @@
  */
 import 'reflect-metadata';
 import type { Runner } from 'graphile-worker';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { assertPerfTrickVersions } from './core/perf/versions.js';
 import { describeListenError, portProblem } from './core/port-check.js';
 import type { AppDeps } from './core/service-context.js';
+import { runningServerUrl } from './db/data-dir-lock.js';
 import { chooseSecretBox } from './db/secrets-key.js';
 import { verifySecretsKey } from './db/secrets-key-check.js';
 import { shutdownInSteps } from './core/shutdown.js';
@@ -41,6 +44,22 @@ try {
 const httpPort = { port: config.port, what: 'HTTP', variable: 'PORT' };
 const busyPort = await portProblem(httpPort);
 if (busyPort) refuseToStart(busyPort);
+// The embedded PostgreSQL's port likewise, before any module of the database loads, when nothing of this data
+// folder can be what holds it: no PostgreSQL pid file (one that runs is joined) and no server on the folder (that
+// refusal names it). Otherwise prepareDatabase decides, as it did alone before (the same message).
+if (
+  !config.databaseUrl &&
+  !existsSync(path.join(config.dataDir, 'pg', 'postmaster.pid')) &&
+  runningServerUrl(config.dataDir) === null
+) {
+  const busyDatabasePort = await portProblem({
+    port: config.embeddedPostgresPort,
+    host: '127.0.0.1',
+    what: 'embedded PostgreSQL',
+    variable: 'EMBEDDED_PG_PORT',
+  });
+  if (busyDatabasePort) refuseToStart(busyDatabasePort);
+}
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,
