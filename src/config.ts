@@ -1,8 +1,11 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { DEFAULT_APP_DATABASE_ROLE } from './core/db-session.js';
 import { parseSecretsKey } from './core/secret-box.js';
-import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/database-timeouts.js';
+import {
+  DEFAULT_APP_DATABASE_ROLE,
+  DEFAULT_DATABASE_TIMEOUTS,
+  type DatabaseTimeouts,
+} from './db/database-defaults.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 import { heartbeatIntervalFor, MIN_STALE_AFTER_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 import {

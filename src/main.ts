@@ -4,18 +4,20 @@
  */
 import 'reflect-metadata';
 import type { Runner } from 'graphile-worker';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
-import { startJobRunner } from './core/jobs.js';
 import { assertPerfTrickVersions } from './core/perf/versions.js';
 import { describeListenError, portProblem } from './core/port-check.js';
-import { PgListener } from './core/pg-listener.js';
 import type { AppDeps } from './core/service-context.js';
-import { prepareDatabase } from './db/prepare.js';
+import { runningServerUrl } from './db/data-dir-lock.js';
 import { chooseSecretBox } from './db/secrets-key.js';
 import { verifySecretsKey } from './db/secrets-key-check.js';
 import { shutdownInSteps } from './core/shutdown.js';
+// Only light modules above: the configuration is read and checked before the ORM, graphile-worker and pg load
+// (below), so a wrong setting or a busy port is reported at once instead of after a second of module loading.
 
 /** A start-up the operator can fix (a setting, a busy port): one line saying why, exit 1, no stack trace. */
 function refuseToStart(reason: unknown): never {
@@ -42,6 +44,22 @@ try {
 const httpPort = { port: config.port, what: 'HTTP', variable: 'PORT' };
 const busyPort = await portProblem(httpPort);
 if (busyPort) refuseToStart(busyPort);
+// The embedded PostgreSQL's port likewise, before any module of the database loads, when nothing of this data
+// folder can be what holds it: no PostgreSQL pid file (one that runs is joined) and no server on the folder (that
+// refusal names it). Otherwise prepareDatabase decides, as it did alone before (the same message).
+if (
+  !config.databaseUrl &&
+  !existsSync(path.join(config.dataDir, 'pg', 'postmaster.pid')) &&
+  runningServerUrl(config.dataDir) === null
+) {
+  const busyDatabasePort = await portProblem({
+    port: config.embeddedPostgresPort,
+    host: '127.0.0.1',
+    what: 'embedded PostgreSQL',
+    variable: 'EMBEDDED_PG_PORT',
+  });
+  if (busyDatabasePort) refuseToStart(busyDatabasePort);
+}
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.
 const logger = pino({
   level: config.logLevel,
@@ -51,6 +69,9 @@ const logger = pino({
     : undefined,
 });
 
+// The database's start once the configuration holds. prepare.js is light (it loads the ORM only when it opens
+// it), so the embedded PostgreSQL starts at once and the ORM loads with the rest below, while PostgreSQL starts.
+const { prepareDatabase } = await import('./db/prepare.js');
 const databaseReady = prepareDatabase(config, {
   log: (message) => logger.debug(message),
   notice: (message) => logger.warn(message),
@@ -59,6 +80,9 @@ const databaseReady = prepareDatabase(config, {
   // A start-up that cannot reach its database says why in one line, not with a stack trace.
   refuseToStart(error);
 });
+// A refusal prepareDatabase makes at once (another server on the data folder) is reported before the loading
+// below: Node resolves and links much of a dynamic import's module graph synchronously (some 0.4 s of CPU here).
+await null;
 // While PostgreSQL starts and the migrations are checked (another process, and waiting on it), load the rest of
 // the server and build the GraphQL schema: about a second of module loading that a restart no longer waits for
 // in sequence (docs/performance.md "Cold start").
@@ -69,6 +93,8 @@ const [
   { SimulatedCloud },
   demoSeed,
   { OUTBOX_SUBSCRIBERS },
+  { startJobRunner },
+  { PgListener },
 ] = await Promise.all([
   import('./app.js'),
   import('./schema.js'),
@@ -76,6 +102,8 @@ const [
   import('./cloud/simulated/index.js'),
   import('./db/seeds/demo.js'),
   import('./features.js'),
+  import('./core/jobs.js'),
+  import('./core/pg-listener.js'),
 ]);
 const phases: Record<string, number> = { modules: performance.now() };
 const schema = await buildAppSchema();
@@ -167,6 +195,9 @@ await new Promise<void>((resolve) => {
   });
 });
 ready = true;
+// Started with an IPC channel (PM2's `wait_ready`, a test's ServerProcess), the parent hears it from this process
+// itself: no polling of /health/ready, and no taking another program that answers on the port for this server.
+process.send?.('ready');
 // Milliseconds since the process started, at the end of each start-up step (docs/performance.md "Cold start").
 phases.listening = performance.now();
 logger.info(

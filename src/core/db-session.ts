@@ -13,8 +13,8 @@ import { CompiledQuery, type DatabaseConnection } from 'kysely';
 import type { Scope } from './scope.js';
 import { releaseReservedConnection } from './perf/kysely-release-connection.js';
 
-/** The role the request path acts as unless APP_DATABASE_ROLE names another. */
-export const DEFAULT_APP_DATABASE_ROLE = 'msp_app';
+/** The role the request path acts as unless APP_DATABASE_ROLE names another (db/database-defaults.ts). */
+export { DEFAULT_APP_DATABASE_ROLE } from '../db/database-defaults.js';
 
 const sessions = new AsyncLocalStorage<Scope>();
 

@@ -11,17 +11,9 @@ import { onRequestPath } from '../core/database-deadline.js';
  *   within the statement timeout plus a margin, destroys its connection (core/database-deadline.ts).
  * All of them answer 503 SERVICE_UNAVAILABLE with Retry-After on the API (core/database-outage.ts).
  */
-export interface DatabaseTimeouts {
-  connectTimeoutMs: number;
-  statementTimeoutMs: number;
-  requestQueryTimeoutMs: number;
-}
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './database-defaults.js';
 
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
-  connectTimeoutMs: 3_000,
-  statementTimeoutMs: 30_000,
-  requestQueryTimeoutMs: 3_000,
-};
+export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts };
 
 /** Past the server's own statement_timeout, the server has had its chance to cancel cleanly. */
 const BACKGROUND_MARGIN_MS = 5_000;

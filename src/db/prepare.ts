@@ -1,12 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { runMigrations } from 'graphile-worker';
 import type pg from 'pg';
 import { openTimedPool } from './database-timeouts.js';
 import type { AppConfig } from '../config.js';
 import { mkdirSync } from 'node:fs';
 import { claimDataDir } from './data-dir-lock.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
-import { migrate, openOrm } from './orm.js';
 import { applyRowLevelSecurity } from './row-level-security.js';
 
 export const EMBEDDED_DATABASE_NAME = 'msp';
@@ -50,6 +48,7 @@ export function logPoolErrors(pool: pg.Pool, log: (message: string) => void): pg
  * path queues jobs). `pool`: one with logPoolErrors.
  */
 export async function migrateSchema(orm: MikroORM, pool: pg.Pool, appRole: string): Promise<void> {
+  const [{ migrate }, { runMigrations }] = await Promise.all([import('./orm.js'), import('graphile-worker')]);
   await migrate(orm);
   await runMigrations({ pgPool: pool });
   await applyRowLevelSecurity(pool, appRole);
@@ -77,6 +76,9 @@ export async function prepareDatabase(config: AppConfig, options: PrepareOptions
     });
     url = embedded.url;
   }
+  // MikroORM (most of this module's loading) only now: a start refused above (another server's data folder, a
+  // busy embedded PostgreSQL port) says so without loading it (src/main.ts).
+  const { openOrm } = await import('./orm.js');
   const orm = await openOrm({
     databaseUrl: url,
     onQuery: options.onQuery,

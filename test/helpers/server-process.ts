@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { check, eventually } from './eventually.js';
 import { TEST_SECRETS_KEY } from './test-secrets.js';
 
 /**
@@ -22,6 +21,13 @@ export async function freePort(...taken: number[]): Promise<number> {
   }
 }
 
+/** A start on the loaded 2-core machine takes several seconds; this bounds a hung one. */
+const START_TIMEOUT_MS = 60_000;
+/** Starts whose port another program took between `freePort` and the server's listen, tried again on another. */
+const PORT_ATTEMPTS = 3;
+
+type Started = { ready: true } | { ready: false; exit: number | string | null };
+
 /** The real server (`node dist/src/main.js`) as a second process on an existing database. */
 export class ServerProcess {
   private constructor(
@@ -30,39 +36,51 @@ export class ServerProcess {
   ) {}
 
   static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-    const port = await freePort();
-    const child = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PORT: String(port),
-        SEED_DEMO: 'false',
-        RUN_WORKER: 'false',
-        LOG_LEVEL: 'warn',
-        SECRETS_KEY: TEST_SECRETS_KEY,
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const baseUrl = `http://127.0.0.1:${port}`;
-    // A bound in time, not in attempts: on a loaded 2-core machine a start takes several seconds. An exit
-    // ends the wait at once (returned: a throw would only mean "not yet").
-    const exitCode = await eventually(
-      async () => {
-        if (child.exitCode !== null) return child.exitCode;
-        check((await fetch(`${baseUrl}/health/ready`).catch(() => null))?.ok, 'not ready');
-        return null;
-      },
-      // 20 ms apart at first, then up to 250 ms (a start of many seconds probed every 20 ms cost seconds of CPU).
-      { timeout: 60_000, maxInterval: 250, what: 'the server to be ready' },
-    ).catch((error: unknown) => {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become ready: ${stderr}`, { cause: error });
-    });
-    if (exitCode !== null) throw new Error(`server exited with ${exitCode}: ${stderr}`);
-    return new ServerProcess(baseUrl, child);
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const child = spawn(process.execPath, [path.resolve('dist/src/main.js')], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          PORT: String(port),
+          SEED_DEMO: 'false',
+          RUN_WORKER: 'false',
+          LOG_LEVEL: 'warn',
+          SECRETS_KEY: TEST_SECRETS_KEY,
+          ...env,
+        },
+        // The IPC channel: the server says 'ready' once it listens (src/main.ts). Ready is heard from this child
+        // only, never from another program answering on the port (a port taken between freePort and the
+        // server's listen once gave a test someone else's server: 401 on every request), and without polling.
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const started = await new Promise<Started>((resolve) => {
+        const timer = setTimeout(() => resolve({ ready: false, exit: 'timeout' }), START_TIMEOUT_MS);
+        child.on('message', (message) => {
+          if (message !== 'ready') return;
+          clearTimeout(timer);
+          resolve({ ready: true });
+        });
+        // 'close', not 'exit': the refusal on stderr is read whole first.
+        child.once('close', (code, signal) => {
+          clearTimeout(timer);
+          resolve({ ready: false, exit: code ?? signal });
+        });
+      });
+      if (started.ready) {
+        child.disconnect(); // nothing more to hear; the channel would only hold this process's event loop
+        return new ServerProcess(`http://127.0.0.1:${port}`, child);
+      }
+      if (started.exit === 'timeout') {
+        child.kill('SIGKILL');
+        throw new Error(`server did not become ready in ${START_TIMEOUT_MS} ms: ${stderr}`);
+      }
+      // The server refuses a busy port (src/main.ts): another program took it since freePort; another port.
+      if (attempt < PORT_ATTEMPTS && stderr.includes(`port ${port} (HTTP) is already in use`)) continue;
+      throw new Error(`server exited with ${started.exit}: ${stderr}`);
+    }
   }
 
   /** SIGKILL, as in a crash: no clean-up of any kind. Resolves once the process is gone. */

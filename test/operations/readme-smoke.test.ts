@@ -102,18 +102,35 @@ describe("the docs' curl examples against the same server (issue #33 item 9)", (
   it('every such read answers a success envelope on the demo data', async () => {
     const tenants = await runShell(`curl -s -H "Authorization: Bearer $KEY" "$BASE/v1/tenants?limit=1"`);
     const tenant = (JSON.parse(tenants.stdout) as { data: Array<{ id: string }> }).data[0].id;
+    // All in one shell, each read as written between markers with its exit code after it: a shell per read (a
+    // process start from this test process each) cost more than the reads.
+    const script = [
+      'set +e',
+      ...reads.map(
+        (curl, index) =>
+          `printf '\\n@@read ${index}\\n'; ${runnable(curl)}; code=$?; printf '\\n@@code %d\\n' $code`,
+      ),
+    ].join('\n');
+    const result = await runShellAt(script, server.baseUrl, { KEY: key, TENANT: tenant });
+    expect(result.code).toBe(0);
+    const answers = new Map(
+      [...result.stdout.matchAll(/\n@@read (\d+)\n([\s\S]*?)\n@@code (\d+)\n/g)].map((match) => [
+        Number(match[1]),
+        { stdout: match[2], code: Number(match[3]) },
+      ]),
+    );
     const failed: string[] = [];
-    for (const curl of reads) {
-      const result = await runShellAt(runnable(curl), server.baseUrl, { KEY: key, TENANT: tenant });
+    reads.forEach((curl, index) => {
+      const answer = answers.get(index) ?? { stdout: '(no answer)', code: -1 };
       let success = false;
       try {
-        success = (JSON.parse(result.stdout) as { success?: boolean }).success === true;
+        success = (JSON.parse(answer.stdout) as { success?: boolean }).success === true;
       } catch {
         // not JSON: reported below
       }
-      if (result.code !== 0 || !success)
-        failed.push(`${curl.file}: ${curl.command} → ${result.stdout.slice(0, 300)}`);
-    }
+      if (answer.code !== 0 || !success)
+        failed.push(`${curl.file}: ${curl.command} → ${answer.stdout.slice(0, 300)}`);
+    });
     expect(failed).toEqual([]);
   }, 180_000);
 });
@@ -143,12 +160,14 @@ describe("the docs' example sequences, writes included, run whole (issue #33 ite
     'docs/%s.md: every request answers success',
     async (doc) => {
       // Each section sets $TENANT itself (the demo's Contoso Dental Group), as a reader runs it.
-      // Each answer goes to a file as well as to the script (curl shadowed by a function that tees it).
+      // Each answer goes to a file as well as to the script (curl shadowed by a function that keeps it, with
+      // curl's exit status: no `tee` process per request).
       const script = [
         'answers=$(mktemp)',
         // Printed however the script ends (set -e stops it at the first failed step).
         `trap 'echo; echo ANSWERS; cat "$answers"; rm -f "$answers"' EXIT`,
-        'curl() { command curl "$@" | tee -a "$answers"; echo >> "$answers"; }',
+        'curl() { local answer status=0; answer=$(command curl "$@") || status=$?; ' +
+          `printf '%s\\n' "$answer" >> "$answers"; printf '%s' "$answer"; return $status; }`,
         // The live key is made by the test (the CLI line needs the server's data directory).
         examplesScript(`docs/${doc}.md`)
           .replace(/^LIVE_ADMIN_KEY=.*$/m, '')
