@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { contactInput, createContact } from '../contacts/contact-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, createTenant, createUser } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import {
   expectListReadsItsPage,
@@ -10,8 +9,7 @@ import {
   expectStatementsConstantInLimit,
   multiplyRows,
 } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { um } from '../user-management/um-kit.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { createGuest, DAY } from '../users/guest-kit.js';
@@ -28,13 +26,13 @@ import { createGuest, DAY } from '../users/guest-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let importId: string;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true }));
   const contact = await createContact(app, org.keys.admin, tenant.id, contactInput('ann@fabrikam.example'));
   expect(contact.status).toBe(201);
   await multiplyRows(app, 'contacts', contact.body.data.id, ROWS);
