@@ -46,6 +46,7 @@ import { SERVER_SIDE_ORM } from './server-side-orm.js';
 import { SERVER_SIDE_ROWS } from './server-side-rows.js';
 import { SERVER_SIDE_SCHEMA } from './server-side-schema.js';
 import { SERVER_SIDE_SERVICES } from './server-side-services.js';
+import { SERVER_SIDE_SYNC } from './server-side-sync.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
@@ -257,6 +258,7 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_SERVICES,
   ...SERVER_SIDE_SCHEMA,
   ...SERVER_SIDE_CLOUD,
+  ...SERVER_SIDE_SYNC,
 };
 
 type ServerSide = typeof SERVER_SIDE;
