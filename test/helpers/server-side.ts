@@ -40,6 +40,7 @@ import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
+import { SERVER_SIDE_BUDGET } from './server-side-budget.js';
 import { SERVER_SIDE_CLOUD } from './server-side-cloud.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
 import { SERVER_SIDE_ORM } from './server-side-orm.js';
@@ -259,6 +260,7 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_SCHEMA,
   ...SERVER_SIDE_CLOUD,
   ...SERVER_SIDE_SYNC,
+  ...SERVER_SIDE_BUDGET,
 };
 
 type ServerSide = typeof SERVER_SIDE;
