@@ -1,9 +1,9 @@
 import { Max, Min } from './perf/class-validator-rules.js';
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { groupedNumber } from './grouped-number.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-size.js';
+import { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE } from './page-size.js';
 
-export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
+export { DEFAULT_PAGE_SIZE, EXACT_TOTAL_LIMIT, MAX_PAGE_SIZE };
 
 /** page ≥ 1 (default 1), limit 1..100 (default 25): SPEC 8.2 and DECISIONS. */
 @ArgsType()
@@ -17,13 +17,6 @@ export class PageArgs {
   @Max(MAX_PAGE_SIZE)
   limit: number = DEFAULT_PAGE_SIZE;
 }
-
-/**
- * Above this many matching rows a list's total is the planner's estimate (PageInfo.totalEstimated = true);
- * up to it the total is exact. Counting is index-only and capped, so even a huge tenant costs at most this many
- * index entries per page (docs/performance.md; the count itself is in lean-read.ts).
- */
-export const EXACT_TOTAL_LIMIT = 100_000;
 
 @ObjectType({ description: 'Where a page stands in the whole list' })
 export class PageInfo {

@@ -44,6 +44,11 @@ export interface Fault {
   times?: number;
   /** Wait this long before answering (a Graph that does not answer in time). */
   delayMs?: number;
+  /**
+   * Answer once this settles (after `delayMs`, if both): a request the test holds while it looks at what the app
+   * does meanwhile, then lets go (a gate, test/helpers/cloud-gate.ts), rather than a delay it hopes is long enough.
+   */
+  until?: PromiseLike<void>;
   /** Do the real thing first, then answer the failure (an answer lost on the way back; the Defender origin). */
   lostAnswer?: boolean;
 }
@@ -198,6 +203,7 @@ export class GraphFake {
     let reply: FakeReply;
     const fault = this.takeFault(service, record.method, url);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault?.until) await fault.until;
     if (service === 'login') {
       const tenantRef = parsed.pathname.split('/')[1] ?? '';
       const form = new URLSearchParams(raw);

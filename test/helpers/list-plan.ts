@@ -279,6 +279,12 @@ export async function multiplyRows(
   templateId: string,
   copies: number,
   keep: string[] = ['organization_id', 'environment', 'tenant_id'],
+  /**
+   * Columns whose copies are an SQL expression of the template's columns and `copy` (1..copies) instead: a spread
+   * written with the rows rather than by an UPDATE afterwards, which would write every copy and its index entries
+   * a second time.
+   */
+  set: Record<string, string> = {},
 ): Promise<void> {
   const columns = await app.pool.query<{ name: string; type: string }>(
     `select column_name as name, data_type as type from information_schema.columns
@@ -312,6 +318,7 @@ export async function multiplyRows(
     );
   const expressions = columns.rows.map(({ name, type }) => {
     const column = `"${name}"`;
+    if (name in set) return set[name];
     if (name === 'id') return 'gen_random_uuid()';
     if (name === 'created_at') return `${column} - copy * interval '1 second'`;
     if (keep.includes(name) || references.has(name) || !inUniqueIndex(name)) return column;

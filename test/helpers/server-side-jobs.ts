@@ -7,6 +7,7 @@
  */
 import type { CronItem, JobHelpers } from 'graphile-worker';
 import { refreshAllSnapshotCatalogs as refreshAllCatalogs } from '../../src/backup/backup-catalog.js';
+import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
 import {
   syncEveryTenantsContacts as syncEveryContacts,
@@ -103,9 +104,19 @@ async function recountTenantsAt(app: TestApp, tenantIds: string[], at: Date): Pr
       .transactional((tx) => new PortalAggregates(tx, clock).recountInTransaction(tenantId));
 }
 
-/** One run of the user import job for the import `importId` of `scope` (no queue attempt: a first run). */
-function runUserImport(app: TestApp, scope: Scope, importId: string): Promise<void> {
-  return runImport(app.orm, app.deps, { importId, ...scope });
+/**
+ * One run of the user import job for the import `importId` of `scope` (no queue attempt: a first run), on the
+ * app's cloud or on `clouds` (a test's gated copy of it, test/helpers/cloud-gate.ts), told to stop by
+ * `abortSignal` when given (the worker's SIGTERM).
+ */
+function runUserImport(
+  app: TestApp,
+  scope: Scope,
+  importId: string,
+  options: { clouds?: CloudProviders; abortSignal?: AbortSignal } = {},
+): Promise<void> {
+  const deps = options.clouds ? { ...app.deps, clouds: options.clouds } : app.deps;
+  return runImport(app.orm, deps, { importId, ...scope }, undefined, options.abortSignal);
 }
 
 /** The sync's risky sign-in step for `signIns` of the tenant `tenantId`, in a transaction: the events recorded. */

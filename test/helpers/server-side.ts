@@ -40,6 +40,7 @@ import { createTenant, grantConsent } from '../factories/tenants.js';
 import { cloudUserOf, createGroup, createUser, giveLicense } from '../factories/users.js';
 import { createGuest } from '../users/guest-factory.js';
 import type { CliResult } from './cli.js';
+import { SERVER_SIDE_BUDGET } from './server-side-budget.js';
 import { SERVER_SIDE_CLOUD } from './server-side-cloud.js';
 import { SERVER_SIDE_DOCUMENTS } from './server-side-documents.js';
 import { SERVER_SIDE_JOBS } from './server-side-jobs.js';
@@ -48,6 +49,7 @@ import { SERVER_SIDE_ROWS } from './server-side-rows.js';
 import { SERVER_SIDE_LEAN } from './server-side-lean.js';
 import { SERVER_SIDE_SCHEMA } from './server-side-schema.js';
 import { SERVER_SIDE_SERVICES } from './server-side-services.js';
+import { SERVER_SIDE_SYNC } from './server-side-sync.js';
 import { createTestDatabase, type TestApp } from './test-app.js';
 
 /** Runs the tenant sync in-process (as the job would) and returns its summary. */
@@ -261,6 +263,8 @@ export const SERVER_SIDE = {
   ...SERVER_SIDE_LEAN,
   ...SERVER_SIDE_CLOUD,
   ...SERVER_SIDE_DOCUMENTS,
+  ...SERVER_SIDE_SYNC,
+  ...SERVER_SIDE_BUDGET,
 };
 
 type ServerSide = typeof SERVER_SIDE;

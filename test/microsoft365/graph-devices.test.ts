@@ -421,9 +421,15 @@ describe('Defender for Endpoint machine actions', () => {
     scenario.fake.inject({ service: 'defender', url: '/api/machines', status: 503, times: 3 });
     expect(await cloudFailure(allPages(security.listDevices()))).toMatchObject({ kind: 'Transient' });
 
-    // A Defender that does not answer within the deadline (5 s here) fails Transient too.
-    scenario.fake.inject({ service: 'defender', url: '/machineactions/', status: 200, delayMs: 5_500 });
-    expect(await cloudFailure(security.getDeviceAction(started.externalId))).toMatchObject({
+    // A Defender that does not answer within the deadline fails Transient too: a client whose deadline is 300 ms
+    // (requestTimeoutMs, 5 s on the fake's other clients), so the test does not sit out 5 s of silence.
+    const impatient = graphTenantAreas(
+      new GraphTransport(
+        microsoft365SettingsOf({ microsoft365: { ...scenario.settings, requestTimeoutMs: 300 } }),
+      ).forTenant({ clientId: scenario.app.clientId, clientSecret: scenario.secret }, scenario.consented.id),
+    ).security;
+    scenario.fake.inject({ service: 'defender', url: '/machineactions/', status: 200, delayMs: 1_000 });
+    expect(await cloudFailure(impatient.getDeviceAction(started.externalId))).toMatchObject({
       kind: 'Transient',
       message: expect.stringContaining('Defender for Endpoint could not be reached'),
     });

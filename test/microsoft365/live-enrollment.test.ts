@@ -1,5 +1,6 @@
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import { fakeEnrollmentConfigurations } from '../graph-fake/graph-fake-enrollment.js';
+import { gate } from '../helpers/cloud-gate.js';
 import { eventually } from '../helpers/eventually.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
 import { api, RESTRICTIONS, type PolicyBody } from '../device-management/device-management-kit.js';
@@ -278,11 +279,13 @@ describe('what Intune cannot hold, or a throttled Intune, stores nothing', () =>
 
 describe('Graph is called outside the default policy lock, and a save that fails after it is safe to retry', () => {
   it("while Intune answers a create, the tenant's default policy row is not locked", async () => {
+    // Intune's answer is held until the lock has been looked at.
+    const answer = gate();
     world.scenario.fake.inject({
       url: /deviceEnrollmentConfigurations$/,
       method: 'POST',
       status: 201,
-      delayMs: 2_000,
+      until: answer.opened,
     });
     const pending = request<PolicyBody>('POST', RESTRICTIONS, {
       name: 'Slow limit',
@@ -302,6 +305,7 @@ describe('Graph is called outside the default policy lock, and a save that fails
       await client.query('rollback');
     } finally {
       client.release();
+      answer.open();
     }
     expect((await pending).status).toBe(201);
   });
@@ -352,11 +356,20 @@ describe('Graph is called outside the default policy lock, and a save that fails
   it('an update saved by another request meanwhile: 412 with If-Match, and Intune gets the stored values back', async () => {
     const policy = (await policies()).find((found) => found.name === 'Slow limit')!;
     const made = configurations().find((found) => found.displayName === 'Slow limit')!;
-    // Intune answers our PATCH slowly; another update is saved while it does.
-    world.scenario.fake.inject({ url: made.id, method: 'PATCH', status: 200, delayMs: 1_500, times: 1 });
+    // Intune answers our PATCH slowly (held until then); another update is saved while it does.
+    const answer = gate();
+    world.scenario.fake.inject({
+      url: made.id,
+      method: 'PATCH',
+      status: 200,
+      until: answer.opened,
+      times: 1,
+    });
     const slow = request('PUT', `${RESTRICTIONS}/${policy.id}`, { deviceLimit: 7 }, { 'If-Match': '"1"' });
     await eventually(() => expect(graphCalls(world)).toContain(`PATCH ${CONFIGURATIONS}/${made.id}`));
-    const fast = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${policy.id}`, { deviceLimit: 8 });
+    const fast = await request<PolicyBody>('PUT', `${RESTRICTIONS}/${policy.id}`, {
+      deviceLimit: 8,
+    }).finally(answer.open);
     expect(fast.status).toBe(200);
     expect((await slow).status).toBe(412);
     expect((await policies()).find((found) => found.id === policy.id)).toMatchObject({

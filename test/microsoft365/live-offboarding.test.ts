@@ -3,6 +3,7 @@ import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import type { FakeTenant } from '../graph-fake/graph-fake-state.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { eventually } from '../helpers/eventually.js';
+import { retryNow } from '../helpers/job-queue.js';
 import { um } from '../user-management/um-kit.js';
 import {
   graphCalls,
@@ -145,6 +146,10 @@ describe('a step Graph throttles (429 with Retry-After)', () => {
     expect(wait).toMatchObject({ attempts: 1, error: expect.stringMatching(/throttling/) });
     // Graph's Retry-After (4 s) is longer than the queue's first backoff (e ≈ 2.7 s): the retry comes then.
     expect(Date.parse(wait.retryAt!) - Date.parse(wait.finishedAt!)).toBe(4_000);
+    // The queue holds the job's retry for it; made due now rather than sat out (the retry is the claim here).
+    const retry = await retryNow(world.app.pool, `user-offboarding:${started.body.data.id}`);
+    expect(retry.attempts).toBe(1);
+    expect(retry.secondsAhead).toBeGreaterThan(1);
 
     // Returns the final state, so a Failed offboarding fails the test at once.
     const done = await eventually(

@@ -2,6 +2,7 @@ import { fakeUser } from '../graph-fake/graph-fake-state.js';
 import { fakeDirectory } from '../graph-fake/graph-fake-directory.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { FULL_ROLES } from '../helpers/graph-fake.js';
+import { retryTaskNow } from '../helpers/job-queue.js';
 import { syncAndWait, type SyncBody } from '../helpers/tenant-sync.js';
 import {
   graphCalls,
@@ -268,7 +269,13 @@ describe('the live environment on Microsoft 365', () => {
     it('a failing Graph during a sync is retried by the job after its Retry-After, and the sync completes', async () => {
       // More 503s than the transport's own retries (2): the job fails its attempt and comes back.
       world.scenario.fake.inject({ url: '/v1.0/users/delta', status: 503, retryAfterSeconds: 1, times: 3 });
-      const sync = await syncAndWait(world.app, world.org, tenantId, 60_000, world.key);
+      // The queue holds the retry at least the Retry-After (src/core/jobs.ts); made due once it waits there.
+      const [sync, retry] = await Promise.all([
+        syncAndWait(world.app, world.org, tenantId, 60_000, world.key),
+        retryTaskNow(world.app.pool, 'tenant.sync', { organizationId: world.org.organization.id }),
+      ]);
+      expect(retry.attempts).toBe(1);
+      expect(retry.secondsAhead).toBeGreaterThan(1);
       expect(sync).toMatchObject({ status: 'Completed', error: null });
       const deltas = world.scenario.fake.requests.filter((r) => r.url.startsWith('/v1.0/users/delta'));
       expect(deltas.map((r) => r.status).slice(0, 4)).toEqual([503, 503, 503, 200]);

@@ -1,4 +1,3 @@
-import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { backupCall, backupTenant, listSnapshots, startRestore } from '../backup/backup-kit.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
@@ -7,8 +6,8 @@ import {
   expectStatementsConstantInLimit,
   multiplyRows,
 } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 
 /**
  * Issue #11 plan tests for the backup, compliance and Exchange lists: ~3,000 snapshots, finished restores,
@@ -25,7 +24,7 @@ import type { TestApp } from '../helpers/test-app.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let snapshotId: string;
@@ -50,7 +49,7 @@ async function numberedCopies(table: string, id: string, column: string, unique:
 }
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await realmSuite());
   const backup = await backupTenant(app, org);
   tenant = backup.tenant;
   const [snapshot] = await listSnapshots(app, org.keys.read, tenant.id, '?workload=Mailbox&limit=1');
@@ -104,7 +103,7 @@ beforeAll(async () => {
   });
   expect(connector.status).toBe(201);
   connectorId = connector.body.data.id;
-  await scheduleDueImports(app.orm, app.deps); // queues the first run (no job worker here)
+  await onServer(app, 'scheduleImports'); // queues the first run (no job worker here)
   const { rows: runs } = await app.pool.query<{ id: string }>(
     'select id from compliance_connector_runs where connector_id = $1',
     [connectorId],

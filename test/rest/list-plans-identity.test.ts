@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import { contactInput, createContact } from '../contacts/contact-kit.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { createUser } from '../factories/users.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, createTenant, createUser } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import {
   expectListReadsItsPage,
@@ -10,8 +9,7 @@ import {
   expectStatementsConstantInLimit,
   multiplyRows,
 } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { um } from '../user-management/um-kit.js';
 import { softDelete } from '../users/deleted-user-kit.js';
 import { createGuest, DAY } from '../users/guest-kit.js';
@@ -28,33 +26,38 @@ import { createGuest, DAY } from '../users/guest-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 let importId: string;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true }));
   const contact = await createContact(app, org.keys.admin, tenant.id, contactInput('ann@fabrikam.example'));
   expect(contact.status).toBe(201);
   await multiplyRows(app, 'contacts', contact.body.data.id, ROWS);
 
   const now = app.clock.now();
+  // Each guest inactive a little longer than the last: 100 days before its creation (copies are a second older
+  // each), written with the copies.
   const guest = await createGuest(app, tenant, { lastSignInAt: new Date(now.getTime() - 100 * DAY) });
-  await multiplyRows(app, 'users', guest.id, ROWS);
-  // Each copy inactive a little longer than the last (copies are a second older each).
-  await app.pool.query(
-    `update users set last_sign_in_at = $2::timestamptz - interval '100 days' - ($3::timestamptz - created_at)
-      where tenant_id = $1 and user_type = 'Guest'`,
-    [tenant.id, now, guest.createdAt],
-  );
+  await app.pool.query(`update users set last_sign_in_at = created_at - interval '100 days' where id = $1`, [
+    guest.id,
+  ]);
+  await multiplyRows(app, 'users', guest.id, ROWS, undefined, {
+    last_sign_in_at: `"last_sign_in_at" - copy * interval '1 second'`,
+  });
+  // The members older than five minutes are disabled, the copies as they are written.
   const member = await createUser(app, tenant, { firstName: 'Searchable', lastName: 'Person' });
-  await multiplyRows(app, 'users', member.id, ROWS);
+  const disabledBefore = `'${now.toISOString()}'::timestamptz - interval '5 minutes'`;
   await app.pool.query(
-    `update users set account_status = 'Disabled' where tenant_id = $1 and user_type = 'Member'
-       and created_at < $2::timestamptz - interval '5 minutes'`,
-    [tenant.id, now],
+    `update users set account_status = 'Disabled' where id = $1 and created_at < ${disabledBefore}`,
+    [member.id],
   );
+  await multiplyRows(app, 'users', member.id, ROWS, undefined, {
+    account_status: `case when "created_at" - copy * interval '1 second' < ${disabledBefore}
+                       then 'Disabled' else "account_status" end`,
+  });
   await multiplyRows(
     app,
     'users',

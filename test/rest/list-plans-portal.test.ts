@@ -1,10 +1,9 @@
 import { DEVICE_RECOMMENDATIONS } from '../../src/devices/device-recommendations.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import { createTenant } from '../factories/shared.js';
 import { expectListReadsItsPage, expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 import { postureTenant } from '../security-posture/posture-kit.js';
 
@@ -22,7 +21,7 @@ import { postureTenant } from '../security-posture/posture-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let posture: Tenant;
 let devicesTenant: Tenant;
@@ -30,7 +29,7 @@ let states: number;
 let devices: number;
 
 beforeAll(async () => {
-  ({ app, org } = await startSuite());
+  ({ app, org } = await realmSuite());
   posture = await postureTenant(app, org.scope);
   await multiplyRows(app, 'tenants', posture.id, ROWS);
   // Every copy gets the recommendation states of the first (one row per tenant and recommendation).

@@ -1,8 +1,7 @@
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
 import { expectPagesReadTheirRows, multiplyRows } from '../helpers/list-plan.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { insertSecurityRows } from '../security/security-kit.js';
 
 /**
@@ -20,12 +19,12 @@ import { insertSecurityRows } from '../security/security-kit.js';
  */
 const ROWS = 3000;
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ app, org, tenant } = await startSuite({ tenant: true }));
+  ({ app, org, tenant } = await realmSuite({ tenant: true }));
   const scope = [org.scope.organizationId, org.scope.environment, tenant.id];
   const { alertId, deviceId } = await insertSecurityRows(app, org.scope, tenant);
   await multiplyRows(app, 'security_alerts', alertId, ROWS);

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
-import { createJobContext } from '../../src/context.js';
-import { FEATURE_MODULES, SYNC_STEPS } from '../../src/features.js';
+import type { FeatureModule } from '../../src/core/feature-module.js';
 import type { SyncStep } from '../../src/sync/sync-step.js';
 import { syncStepsOf } from '../../src/sync/sync-steps.js';
-import { reconcileTenant, syncTenant } from '../../src/tenants/tenant-reconcile.js';
-import { onboardTenant } from '../../src/tenants/tenant-onboarding.js';
 import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { grantConsent } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { grantConsent } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { sharedSuite, type SharedApp } from '../helpers/shared-suite.js';
 
-/** src/sync: every feature's `syncStep`, each with its own result, in one transaction per tenant. */
+/**
+ * src/sync: every feature's `syncStep`, each with its own result, in one transaction per tenant. On the worker's
+ * shared server: the features' list and steps are the server's (test/helpers/server-side-sync.ts), the syncs run
+ * there with the steps composed here, and every count is of the file's own tenants.
+ */
 
 /** The summary of a tenant sync as the API has always shown it (REST/GraphQL `summary`, `tenant.synced`). */
 const SUMMARY_KEYS = [
@@ -45,6 +46,18 @@ const step = (name: string, after?: string[]): SyncStep => ({
   name,
   after,
   read: async () => async () => ({}),
+});
+
+let app: SharedApp;
+let org: OrganizationWithKeys;
+let SYNC_STEPS: readonly SyncStep[];
+let FEATURE_MODULES: readonly FeatureModule[];
+beforeAll(async () => {
+  ({ app, org } = await sharedSuite());
+  [SYNC_STEPS, FEATURE_MODULES] = await Promise.all([
+    onServer(app, 'syncSteps'),
+    onServer(app, 'featureModules'),
+  ]);
 });
 
 describe('syncStepsOf', () => {
@@ -84,17 +97,8 @@ describe('syncStepsOf', () => {
 });
 
 describe('syncTenant', () => {
-  let app: TestApp;
-  let org: OrganizationWithKeys;
   let cloud: SimulatedCloud;
-
-  beforeAll(async () => {
-    ({ app, org } = await startSuite());
-    cloud = app.deps.clouds as SimulatedCloud;
-  });
-  afterAll(() => app.stop());
-
-  const context = () => createJobContext(app.orm, app.deps, org.scope, 'system:test-sync');
+  beforeAll(() => (cloud = app.deps.clouds as SimulatedCloud));
 
   /** A fresh cloud tenant with a directory, granted and onboarded (not synced yet). */
   async function onboarded(): Promise<string> {
@@ -107,7 +111,7 @@ describe('syncTenant', () => {
       employees: 12,
     });
     await grantConsent(app, tenant.externalId, org.organization.id);
-    return (await onboardTenant(context(), { externalId: tenant.externalId })).id;
+    return onServer(app, 'onboardTenant', org.scope, tenant.externalId);
   }
 
   const rows = async (sql: string, tenantId: string) =>
@@ -117,7 +121,7 @@ describe('syncTenant', () => {
   it("returns each step's result; the summary is the summarized steps' counts, as the API shows it", async () => {
     const tenantId = await onboarded();
     const progress: number[] = [];
-    const run = await syncTenant(context(), tenantId, SYNC_STEPS, async (percent) => {
+    const run = await onServer(app, 'syncTenantWith', org.scope, tenantId, SYNC_STEPS, async (percent) => {
       progress.push(percent);
     });
     expect(run.failed).toBeNull();
@@ -157,7 +161,7 @@ describe('syncTenant', () => {
     };
     // First in the list: it runs as soon as the licenses are written, before the other steps.
     const steps = syncStepsOf([{ name: 'broken', syncStep: brokenStep }, ...FEATURE_MODULES]);
-    const run = await syncTenant(context(), tenantId, steps, async () => undefined);
+    const run = await onServer(app, 'syncTenantWith', org.scope, tenantId, steps, async () => undefined);
     expect(run.failed).toEqual({ step: 'broken', status: 'failed', error: broken });
     const statusOf = new Map(run.steps.map((result) => [result.step, result.status]));
     expect(statusOf.get('users')).toBe('completed');
@@ -169,7 +173,9 @@ describe('syncTenant', () => {
     expect(await rows("domain_events where tenant_id = $1 and kind = 'tenant.synced'", tenantId)).toBe(0);
     expect(await rows('tenants where id = $1 and last_synced_at is not null', tenantId)).toBe(0);
     // The caller that wants the summary gets the step's own error (the sync record stores its message).
-    await expect(reconcileTenant(context(), tenantId, steps, async () => undefined)).rejects.toBe(broken);
+    await expect(
+      onServer(app, 'reconcileTenantWith', org.scope, tenantId, steps, async () => undefined),
+    ).rejects.toBe(broken);
   });
 
   it('writes nothing when a read fails: every step is read before the transaction', async () => {
@@ -177,7 +183,7 @@ describe('syncTenant', () => {
     const unreadable = new Error('the cloud did not answer');
     const steps = [...SYNC_STEPS, { name: 'unreadable', read: () => Promise.reject(unreadable) }];
     const progress: number[] = [];
-    const run = await syncTenant(context(), tenantId, steps, async (percent) => {
+    const run = await onServer(app, 'syncTenantWith', org.scope, tenantId, steps, async (percent) => {
       progress.push(percent);
     });
     expect(run.failed).toEqual({ step: 'unreadable', status: 'failed', error: unreadable });

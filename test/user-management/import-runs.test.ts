@@ -7,25 +7,33 @@
  * - a worker told to stop ends between two rows, uncounted, and the next run goes on;
  * - a Failed import is retried, REST and GraphQL, for its remaining rows only.
  */
-import type { AppDeps } from '../../src/core/service-context.js';
-import { LostRunError, RunStopped } from '../../src/core/tracked-job.js';
+import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import { runUserImport } from '../../src/user-management/user-import.task.js';
-import { runHousekeeping, RETENTION } from '../../src/housekeeping/housekeeping.task.js';
-import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
+import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, createTenant } from '../factories/shared.js';
 import type { DataOf } from '../helpers/api-types.js';
 import { gate, gatedProvider } from '../helpers/cloud-gate.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import { um } from './um-kit.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 
-let app: TestApp;
+/**
+ * A server of the file's own in the worker's realm (realm-suite.ts): the housekeeping test's run erases every
+ * organization's expired passwords. The runs are the server's (onServer `runUserImport`) on the file's gated copy
+ * of its cloud; their errors are the server's classes, told apart by name (LostRunError, RunStopped).
+ */
+let app: RealmApp;
 let org: OrganizationWithKeys;
-beforeAll(async () => ({ app, org } = await startSuite()));
+beforeAll(async () => ({ app, org } = await realmSuite()));
 afterAll(() => app.stop());
+
+/** One run of the import job on the server (on `clouds` when given, told to stop by `abortSignal`). */
+const runUserImport = (
+  importId: string,
+  options: { clouds?: CloudProviders; abortSignal?: AbortSignal } = {},
+): Promise<void> => onServer(app, 'runUserImport', org.scope, importId, options);
 
 type ImportBody = DataOf<'getUserImport'>;
 type SubmissionBody = DataOf<'importUsers'>;
@@ -54,11 +62,10 @@ async function read(tenant: Tenant, importId: string): Promise<ImportBody> {
   return res.body.data;
 }
 
-/** Deps whose user creations wait at `hold(n)` for the n-th creation (1-based) of this run. */
-function depsHolding(hold: (n: number) => Promise<void> | void): AppDeps {
+/** The server's cloud, its user creations waiting at `hold(n)` for the n-th creation (1-based) of this run. */
+function holding(hold: (n: number) => Promise<void> | void): { clouds: CloudProviders } {
   let creations = 0;
   return {
-    ...app.deps,
     clouds: gatedProvider(app.deps.clouds, (path) =>
       path.endsWith('.createUser') ? hold(++creations) : undefined,
     ),
@@ -75,14 +82,13 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
     const { tenant, importId } = await importOf(6);
     const frozen = gate();
     const stale = runUserImport(
-      app.orm,
-      depsHolding((n) => (n === 3 ? frozen.opened : undefined)),
-      { importId, ...org.scope },
+      importId,
+      holding((n) => (n === 3 ? frozen.opened : undefined)),
     );
     // The stale run is at the cloud call of row 3 (rows 1 and 2 are Created).
     await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(2));
     // Its job was released (the worker looked dead): another run takes the import over and finishes it.
-    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    await runUserImport(importId);
     expect(await read(tenant, importId)).toMatchObject({
       status: 'Completed',
       processedRows: 6,
@@ -90,7 +96,7 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
     });
 
     frozen.open();
-    await expect(stale).rejects.toBeInstanceOf(LostRunError);
+    await expect(stale).rejects.toHaveProperty('name', 'LostRunError');
     const after = await read(tenant, importId);
     // The old code counted the stale row again: processed 7 of 6, one Failed ("already exists").
     expect(after).toMatchObject({ status: 'Completed', processedRows: 6, createdRows: 6, failedRows: 0 });
@@ -103,16 +109,12 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
     // Three runs each create two users and "die" at their third creation (held for good).
     for (let run = 1; run <= 3; run += 1) {
       void runUserImport(
-        app.orm,
-        depsHolding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
-        {
-          importId,
-          ...org.scope,
-        },
+        importId,
+        holding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
       ).catch(() => undefined);
       await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(run * 2));
     }
-    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    await runUserImport(importId);
     // The old code gave up here: "Stopped after 3 interrupted runs", 2 rows left Pending.
     expect(await read(tenant, importId)).toMatchObject({
       status: 'Completed',
@@ -125,16 +127,13 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
   it('a worker told to stop ends between two rows, uncounted; the next run goes on', async () => {
     const { tenant, importId } = await importOf(5);
     const stop = new AbortController();
-    const run = runUserImport(
-      app.orm,
-      depsHolding((n) => {
+    const run = runUserImport(importId, {
+      ...holding((n) => {
         if (n === 2) stop.abort(); // SIGTERM arrives while row 2 is at the cloud
       }),
-      { importId, ...org.scope },
-      undefined,
-      stop.signal,
-    );
-    await expect(run).rejects.toBeInstanceOf(RunStopped);
+      abortSignal: stop.signal,
+    });
+    await expect(run).rejects.toHaveProperty('name', 'RunStopped');
     const stopped = await read(tenant, importId);
     expect(stopped).toMatchObject({ status: 'Running', processedRows: 2, createdRows: 2 });
     const [{ run_attempts }] = (
@@ -143,7 +142,7 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
       ])
     ).rows;
     expect(run_attempts).toBe(0);
-    await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+    await runUserImport(importId);
     expect(await read(tenant, importId)).toMatchObject({ status: 'Completed', createdRows: 5 });
   });
 
@@ -152,12 +151,8 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
       const { tenant, importId } = await importOf(4);
       // Two rows done, then the import gave up (as after runs that died without progress).
       void runUserImport(
-        app.orm,
-        depsHolding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
-        {
-          importId,
-          ...org.scope,
-        },
+        importId,
+        holding((n) => (n === 3 ? new Promise(() => undefined) : undefined)),
       ).catch(() => undefined);
       await eventually(async () => expect((await read(tenant, importId)).createdRows).toBe(2));
       await app.pool.query(
@@ -203,7 +198,7 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
         [`user-import:${importId}`],
       );
       expect(Number(rows[0].n)).toBe(1);
-      await runUserImport(app.orm, app.deps, { importId, ...org.scope });
+      await runUserImport(importId);
       const done = await read(tenant, importId);
       expect(done).toMatchObject({ status: 'Completed', processedRows: 4, createdRows: 4, failedRows: 0 });
       expect(await cloudUsers(tenant)).toBe(4);
@@ -220,6 +215,7 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
 
   it('erases a Failed import’s sealed passwords a week after the failure; its retry then answers 409 naming why', async () => {
     const { tenant, importId } = await importOf(3);
+    const RETENTION = await onServer(app, 'housekeepingRetention');
     await app.pool.query(
       `update user_imports set status = 'Failed', failure_reason = 'Stopped after 3 interrupted runs',
               finished_at = $2, run_attempts = 3 where id = $1`,
@@ -236,12 +232,12 @@ describe('user import runs (issue #34 items 2 and 3)', () => {
 
     // Within the retention nothing is erased: the retry stays possible.
     app.clock.advance(RETENTION.failedImportPasswordsMs - 60_000);
-    await runHousekeeping(app.orm, app.clock);
+    await onServer(app, 'runHousekeeping');
     expect(await kept()).toBe(3);
     expect((await read(tenant, importId)).passwordsPurgedAt).toBeNull();
 
     app.clock.advance(2 * 60_000);
-    const result = await runHousekeeping(app.orm, app.clock);
+    const result = await onServer(app, 'runHousekeeping');
     expect(result.failedImportPasswords).toBeGreaterThanOrEqual(3);
     expect(await kept()).toBe(0);
     const purged = await read(tenant, importId);
