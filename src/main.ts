@@ -109,6 +109,7 @@ const deps: AppDeps = {
     defenderUrl: config.microsoftDefenderUrl,
   },
   liveWithoutConnection: config.liveWithoutConnection,
+  restores: { pollMinDelayMs: config.restorePollMinDelayMs },
 };
 
 if (config.seedDemo) {
