@@ -9,6 +9,11 @@ import {
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server-timeouts.js';
 import { heartbeatIntervalFor, MIN_STALE_AFTER_MS, STALE_AFTER_MS } from './core/job-worker-liveness.js';
 import {
+  RESTORE_POLL_MAX_DELAY_MS,
+  RESTORE_POLL_MIN_DELAY_FLOOR_MS,
+  RESTORE_POLL_MIN_DELAY_MS,
+} from './backup/backup.settings.js';
+import {
   DEFAULT_MICROSOFT_DEFENDER_URL,
   DEFAULT_MICROSOFT_GRAPH_URL,
   DEFAULT_MICROSOFT_LOGIN_URL,
@@ -92,6 +97,11 @@ export interface AppConfig {
    * (default, development and the demo) or `none` (409 until a connection is saved); docs/microsoft365.md.
    */
   liveWithoutConnection: 'simulated' | 'none';
+  /**
+   * RESTORE_POLL_MIN_DELAY_MS: the shortest pause between two looks of a restore job at a restore the cloud is
+   * still doing (Microsoft 365 Backup's restore sessions; backup/backup.settings.ts), 5 s by default.
+   */
+  restorePollMinDelayMs: number;
 }
 
 /** A value Express accepts for `app.set('trust proxy', …)`. */
@@ -151,6 +161,17 @@ function staleAfterFromEnv(env: NodeJS.ProcessEnv): number {
     throw new Error(
       `JOB_STALE_AFTER_MS must be at least ${MIN_STALE_AFTER_MS} (four heartbeats of a live worker, ` +
         `${heartbeatIntervalFor(MIN_STALE_AFTER_MS)} ms apart), got ${value}`,
+    );
+  return value;
+}
+
+/** Within the bounds of backup.settings.ts: not a busy loop against the backup service, not past the longest pause. */
+function restorePollMinDelayFromEnv(env: NodeJS.ProcessEnv): number {
+  const value = intFromEnv(env, 'RESTORE_POLL_MIN_DELAY_MS', RESTORE_POLL_MIN_DELAY_MS);
+  if (value < RESTORE_POLL_MIN_DELAY_FLOOR_MS || value > RESTORE_POLL_MAX_DELAY_MS)
+    throw new Error(
+      `RESTORE_POLL_MIN_DELAY_MS must be between ${RESTORE_POLL_MIN_DELAY_FLOOR_MS} and ` +
+        `${RESTORE_POLL_MAX_DELAY_MS} (the longest pause between two looks at a restore), got ${value}`,
     );
   return value;
 }
@@ -223,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       DEFAULT_MICROSOFT_DEFENDER_URL,
     ),
     liveWithoutConnection: parseLiveWithoutConnection(env.LIVE_WITHOUT_CLOUD_CONNECTION),
+    restorePollMinDelayMs: restorePollMinDelayFromEnv(env),
   };
 }
 

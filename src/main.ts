@@ -137,6 +137,7 @@ const deps: AppDeps = {
     defenderUrl: config.microsoftDefenderUrl,
   },
   liveWithoutConnection: config.liveWithoutConnection,
+  restores: { pollMinDelayMs: config.restorePollMinDelayMs },
 };
 
 if (config.seedDemo) {

@@ -20,8 +20,8 @@ import {
   RESTORE_BATCH_SIZE,
   RESTORE_MAX_ATTEMPTS,
   RESTORE_MAX_WAIT_MS,
-  RESTORE_POLL_MAX_DELAY_MS,
-  RESTORE_POLL_MIN_DELAY_MS,
+  restorePollDelayMs,
+  restoreSettingsOf,
 } from './backup.settings.js';
 import { newDownloadSecret } from './restore-download.js';
 import { RestoreJobItem } from './restore-job-item.entity.js';
@@ -107,7 +107,7 @@ export const RESTORE_JOB: Omit<TrackedJobKind<RestoreJob>, 'giveUp'> = {
  * stop (the job's abort signal), the run stops after the batch at hand and the queue runs it again later.
  * A cloud that restores asynchronously (a Microsoft 365 Backup restore session) answers InProgress for items
  * it is still working on: they stay Pending, the run queues its next look (sooner at first, then further
- * apart: RESTORE_POLL_MIN_DELAY_MS .. RESTORE_POLL_MAX_DELAY_MS) and ends, and that look asks the same batch
+ * apart: the RESTORE_POLL_MIN_DELAY_MS setting .. RESTORE_POLL_MAX_DELAY_MS) and ends, and that look asks the same batch
  * again under the same key (the cloud answers from the session it already has); past RESTORE_MAX_WAIT_MS
  * since the start the job fails saying so, never left running.
  */
@@ -177,7 +177,7 @@ export class RestoreRunner {
         tenant,
         `The backup service did not finish the restore within ${RESTORE_MAX_WAIT_MS / 3_600_000} hours`,
       );
-    const delay = Math.min(RESTORE_POLL_MAX_DELAY_MS, Math.max(RESTORE_POLL_MIN_DELAY_MS, waited / 10));
+    const delay = restorePollDelayMs(waited, restoreSettingsOf(this.ctx));
     await this.ctx.em.transactional(async (em) => {
       const payload: RestoreJobPayload = { jobId: job.id, ...this.ctx.scope };
       await enqueueJob(

@@ -1,6 +1,6 @@
-import { createOrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys } from '../factories/shared.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { ServerProcess } from '../helpers/server-process.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
 import {
   backupTenant,
   getRestore,
@@ -15,14 +15,16 @@ import { eventually } from '../helpers/eventually.js';
  * A real crash: the server running the restore is killed with SIGKILL mid-run, a second one takes over the
  * job (released by the job workers' liveness check) and finishes it. No item may be restored twice.
  */
-let setup: TestApp;
+// The fixtures' server, without a job runner: a server of the file's own built in the worker's realm, on a fresh
+// database, which the server processes share.
+let setup: RealmApp;
 let servers: ServerProcess[] = [];
 // The killed server's locked job comes back after JOB_STALE_AFTER_MS: the shortest allowed (four 500 ms
 // heartbeats), not the default 20 s, which the test only sat out (as test/webhooks/restart.test.ts does).
 const SERVER_ENV = { RUN_WORKER: 'true', WORKER_CONCURRENCY: '2', JOB_STALE_AFTER_MS: '2000' };
 
 beforeAll(async () => {
-  setup = await TestApp.start({ databaseUrl: await createTestDatabase() });
+  setup = await realmApp();
 });
 afterAll(async () => {
   for (const server of servers) await server.kill();

@@ -1,12 +1,8 @@
-import { exportArchive } from '../../src/backup/restore-download.js';
-import { runHousekeeping } from '../../src/housekeeping/housekeeping.task.js';
-import { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
 import type { User } from '../../src/users/user.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { createTenant } from '../factories/tenants.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import { createTenant, type OrganizationWithKeys } from '../factories/shared.js';
+import { onServer } from '../helpers/on-server.js';
+import { realmSuite, type RealmApp } from '../helpers/realm-suite.js';
 import {
   backupCall,
   backupTenant,
@@ -23,7 +19,7 @@ import {
 } from './backup-kit.js';
 import { apiKeyActor } from '../actors/actor-kit.js';
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let other: OrganizationWithKeys;
 let tenant: Tenant;
@@ -31,8 +27,10 @@ let users: User[];
 let sibling: Tenant;
 let siblingUsers: User[];
 
+// A server of the file's own (built in the worker's realm): the housekeeping run below purges the expired exports of
+// every organization, and counts them.
 beforeAll(async () => {
-  ({ app, org, other } = await startSuite({ jobs: true, other: true }));
+  ({ app, org, other } = await realmSuite({ jobs: true, other: true }));
   ({ tenant, users } = await backupTenant(app, org));
   ({ tenant: sibling, users: siblingUsers } = await backupTenant(app, org));
 });
@@ -236,9 +234,7 @@ describe('restore outcomes', () => {
     expect(download.body.items.map((item) => item.itemId)).toEqual(['documents/1', 'documents/2']);
     expect(download.headers.get('content-type')).toBe('application/json; charset=utf-8');
     // Streamed a page at a time (src/backup/restore-download.ts): pages of one item make the same archive.
-    const stored = await app.orm.em.fork().findOneOrFail(RestoreJob, { id: job.id }, { filters: false });
-    let archive = '';
-    for await (const chunk of exportArchive(app.orm.em.fork(), stored, 1)) archive += chunk;
+    const archive = await onServer(app, 'restoreExportArchive', job.id, 1);
     expect(JSON.parse(archive)).toEqual(download.body);
     const forged = await app.request('GET', path.replace(/signature=[^&]+/, 'signature=AAAA'));
     expect(forged.status).toBe(403);
@@ -251,7 +247,7 @@ describe('restore outcomes', () => {
     expect(expired.status).toBe(403);
     expect(expired.body.error.message).toContain('expired');
     // Issue #32 item 7: the exported contents go once the link expired; the job no longer shows a link.
-    const purged = await runHousekeeping(app.orm, app.clock);
+    const purged = await onServer(app, 'runHousekeeping');
     expect(purged.expiredExportItems).toBeGreaterThanOrEqual(2); // other exports of the suite expired too
     const { rows } = await app.pool.query(
       'select count(*)::int as n from restore_job_items where job_id = $1 and exported is not null',

@@ -5,7 +5,7 @@
  * feature) and its ORM and clock. A job over every organization belongs on a server with a database of the
  * file's own (a realm app) when the file counts what it did.
  */
-import type { CronItem, JobHelpers } from 'graphile-worker';
+import type { CronItem, JobHelpers, Task } from 'graphile-worker';
 import { refreshAllSnapshotCatalogs as refreshAllCatalogs } from '../../src/backup/backup-catalog.js';
 import type { CloudProviders } from '../../src/cloud/cloud-provider.js';
 import type { CloudSignInRecord } from '../../src/cloud/provider.js';
@@ -67,6 +67,17 @@ async function runTask(app: TestApp, name: string, payload: unknown, helpers: Pa
   const task = taskList(app.orm, app.deps)[name];
   if (!task) throw new Error(`No task ${name} in src/tasks.ts`);
   await task(payload, helpers as JobHelpers);
+}
+
+/**
+ * The server's task `name` itself (src/tasks.ts's list, made once with its ORM and dependencies), for a file that
+ * calls it by hand, several runs at once: they share what the task shares between its runs (the webhook delivery
+ * task's statement batches), which one `runTask` each would not. Called with the file's payloads and job helpers.
+ */
+async function taskOf(app: TestApp, name: string): Promise<Task> {
+  const task = taskList(app.orm, app.deps)[name];
+  if (!task) throw new Error(`No task ${name} in src/tasks.ts`);
+  return task;
 }
 
 /** One run of the hourly deleted-user purge, over every organization (its batch limits, when given). */
@@ -137,6 +148,7 @@ export const SERVER_SIDE_JOBS = {
   runHousekeeping,
   completeBarrierApplications,
   runTask,
+  taskOf,
   purgeExpiredUsers,
   syncEveryTenantsContacts,
   syncTenantContacts,

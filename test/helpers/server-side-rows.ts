@@ -5,6 +5,8 @@
  * file did with `app.orm.em.fork()` it does through these, keeping its assertions on what comes back.
  */
 import type { EntityClass, EntityManager } from '@mikro-orm/postgresql';
+import { exportArchive } from '../../src/backup/restore-download.js';
+import { RestoreJob } from '../../src/backup/restore-job.entity.js';
 import type { SimulatedCloud } from '../../src/cloud/simulated/index.js';
 import type { SimulatedObjectKind } from '../../src/cloud/simulated/simulated-cloud.entity.js';
 import type { TestApp } from './test-app.js';
@@ -61,10 +63,22 @@ async function putCloudObject(
   await (app.deps.clouds as SimulatedCloud).put(em, tenantExternalId, kind, externalId, data);
 }
 
+/**
+ * The export archive of restore job `jobId` as the download streams it (src/backup/restore-download.ts), read
+ * `pageSize` items a statement, whole: a small page proves the pages join into the same archive.
+ */
+async function restoreExportArchive(app: TestApp, jobId: string, pageSize: number): Promise<string> {
+  const job = await app.orm.em.fork().findOneOrFail(RestoreJob, { id: jobId }, { filters: false });
+  let archive = '';
+  for await (const chunk of exportArchive(app.orm.em.fork(), job, pageSize)) archive += chunk;
+  return archive;
+}
+
 export const SERVER_SIDE_ROWS = {
   findEntity,
   createEntity,
   updateEntities,
   deleteEntities,
   putCloudObject,
+  restoreExportArchive,
 };

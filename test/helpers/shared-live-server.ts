@@ -20,6 +20,11 @@ import { startSharedServer, type SharedServerHandle } from './shared-server.js';
 
 /** Device actions polled every 0.5 s (the Defender fake moves an action on each read): the same states, sooner. */
 export const LIVE_DEVICE_ACTION_POLL_MS = 500;
+/**
+ * Restore sessions looked at 0.2 s apart at first instead of 5 s (the Graph fake completes one after a few reads):
+ * the same looks, sooner (RESTORE_POLL_MIN_DELAY_MS, src/backup/backup.settings.ts).
+ */
+export const LIVE_RESTORE_POLL_MIN_DELAY_MS = 200;
 
 /** What a test file gets of the shared live server: the shared server's handle, the fake and its settings. */
 export interface SharedLiveServerHandle extends SharedServerHandle {
@@ -47,6 +52,7 @@ export async function startSharedLiveServer(): Promise<SharedLiveServer> {
   const server = await startSharedServer({
     microsoft365: settings,
     deviceActions: { pollDelayMs: LIVE_DEVICE_ACTION_POLL_MS },
+    restores: { pollMinDelayMs: LIVE_RESTORE_POLL_MIN_DELAY_MS },
   });
   // The jobs first, so nothing of the file calls the fake once it is reset (a late sync would record its calls in
   // the next file's list, or be answered from the next file's tenants).

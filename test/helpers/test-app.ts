@@ -25,6 +25,7 @@ import { OUTBOX_SUBSCRIBERS } from '../../src/features.js';
 import type { WebhookSettings } from '../../src/webhooks/webhook.settings.js';
 import type { Microsoft365Settings } from '../../src/cloud/microsoft365/microsoft365.settings.js';
 import type { DeviceActionSettings } from '../../src/devices/device-action.settings.js';
+import type { RestoreSettings } from '../../src/backup/backup.settings.js';
 
 import { ApiClient } from './api-client.js';
 import { RoundTripRecorder } from './round-trips.js';
@@ -67,6 +68,8 @@ export interface TestAppOptions {
   cloudCallBudget?: Partial<CloudCallBudgetSettings>;
   /** Device action jobs (src/devices/device-action.settings.ts), e.g. a shorter pause between two polls. */
   deviceActions?: Partial<DeviceActionSettings>;
+  /** Restore jobs (src/backup/backup.settings.ts, RESTORE_POLL_MIN_DELAY_MS), e.g. sooner looks at a restore session. */
+  restores?: Partial<RestoreSettings>;
   /** false: REST reads through Express's routers only, not the dispatch table (test/rest/dispatch.test.ts). */
   restDispatch?: boolean;
   /** false: REST reads through graphql-jit only, not their documents' plans (src/core/lean-plan/lean-run.ts). */
@@ -189,6 +192,7 @@ export class TestApp extends ApiClient {
       // Explicitly: a live key of an organization without a cloud connection acts on the simulated cloud.
       liveWithoutConnection: 'simulated',
       deviceActions: options.deviceActions,
+      restores: options.restores,
       ...(options.cloudCallBudget
         ? {
             cloudCallBudget: {

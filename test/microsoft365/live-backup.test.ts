@@ -18,6 +18,13 @@ import { graphCalls, onboardAndSyncLive, sharedLiveWorld, type LiveWorld } from 
  * Microsoft 365 Backup's restore points into our snapshots, a restore becomes one restore session that the
  * restore job follows to its end, and what Graph cannot do is refused before anything is written.
  */
+/**
+ * The shared live server's first looks at a restore session, 0.2 s apart instead of the default 5 s
+ * (LIVE_RESTORE_POLL_MIN_DELAY_MS, test/helpers/shared-live-server.ts; RESTORE_POLL_MIN_DELAY_MS): a restore
+ * waits for the fake's few reads, not for the pauses between them.
+ */
+const RESTORE_POLL_MIN_DELAY_MS = 200;
+
 let world: LiveWorld<SharedApp>;
 let tenantId: string;
 let fake: FakeBackup;
@@ -29,6 +36,7 @@ const runCatalogJob = () => onServer(world.app, 'runCatalogJobFor', world.org.li
 
 beforeAll(async () => {
   world = await sharedLiveWorld({ jobs: true });
+  expect(world.app.deps.restores?.pollMinDelayMs).toBe(RESTORE_POLL_MIN_DELAY_MS);
   const adele = world.scenario.consented.users.find((record) => record.user.displayName === 'Adele Vance')!;
   adeleId = adele.user.id!;
   fake = seedFakeBackup(world.scenario.consented, [

@@ -1,11 +1,9 @@
-import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
-import { RoundTripRecorder } from '../helpers/round-trips.js';
-import { startSuite } from '../helpers/suite.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
+import type { RealmApp } from '../helpers/realm-suite.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
-import { WebhookReceiver } from './webhook-receiver.js';
+import type { WebhookReceiver } from './webhook-receiver.js';
 import { jobHelpers } from '../helpers/job-queue.js';
+import { deliveryTask, startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
 
 /**
  * Delivery jobs batch their statements (issue #31 goal 6). One-delivery jobs (retries, re-sends) that run at once
@@ -15,26 +13,25 @@ import { jobHelpers } from '../helpers/job-queue.js';
  * src/webhooks/webhook-endpoint-batch.ts) attempts every due first attempt of its endpoint with a few claiming
  * and recording statements, and a run of it again after a crash takes back its own claims while another job
  * leaves them alone.
+ *
+ * The statements are the server's ORM's, as its query log has them (`app.sql`, every statement its connection
+ * sends: the delivery statements all go through it); the server is built in the worker's realm
+ * (batch-delivery-suite.ts), so a recorder patching the file's own `pg` would not see them.
  */
 
-const recorder = new RoundTripRecorder();
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
+let suite: BatchDeliverySuite;
 
 beforeAll(async () => {
-  recorder.install(); // before the pools connect: each client binds its query method when it connects
-  receiver = await WebhookReceiver.start();
+  ({ app, org, receiver } = suite = await startBatchDeliverySuite());
   receiver.respondWith((request) => ({ status: request.path === '/failing' ? 500 : 200, delayMs: 100 }));
-  ({ app, org } = await startSuite({
-    webhooks: { allowPrivateTargets: true, batchSize: 20, batchConcurrency: 4 },
-  }));
 });
-afterAll(async () => {
-  await app.stop();
-  await receiver.stop();
-  recorder.uninstall();
-});
+afterAll(() => suite.stop());
+
+/** The statements the server's ORM sent while `action` ran. */
+const statementsDuring = (action: () => Promise<unknown>) => app.sql.statementsDuring(action);
 
 const CLAIMS = /as c\(id uuid, job bigint\)/;
 const BATCH_CLAIMS = /with claimed as \(\s*update webhook_deliveries/;
@@ -58,13 +55,13 @@ it('load and record the successes of jobs running at once in one statement each,
   const deliveries = [...(await pendingDeliveries(ok.id)), ...(await pendingDeliveries(failing.id))];
   expect(deliveries).toHaveLength(18);
 
-  const task = webhookDeliveryTask(app.orm, app.deps);
-  const sent = await recorder.during(() =>
+  const task = await deliveryTask(app);
+  const sent = await statementsDuring(() =>
     Promise.all(deliveries.map((deliveryId, index) => task({ deliveryId }, jobHelpers(index + 1)))),
   );
 
-  const loads = sent.filter((statement) => CLAIMS.test(statement.sql));
-  const successes = sent.filter((statement) => SUCCESSES.test(statement.sql));
+  const loads = sent.filter((statement) => CLAIMS.test(statement));
+  const successes = sent.filter((statement) => SUCCESSES.test(statement));
   expect(loads).toHaveLength(1); // 18 before batching
   // The answers come back at slightly different moments: those arriving while a record is in flight share the
   // next one (9 statements before batching).
@@ -99,10 +96,10 @@ it('load and record the successes of jobs running at once in one statement each,
 
   // Run again (a job repeated after a crash): a delivery no longer pending is loaded, and posts nothing.
   const repeated = (await pendingDeliveries(ok.id)).concat(deliveries.slice(0, 9));
-  const again = await recorder.during(() =>
+  const again = await statementsDuring(() =>
     Promise.all(repeated.map((deliveryId, index) => task({ deliveryId }, jobHelpers(100 + index)))),
   );
-  expect(again.filter((statement) => SUCCESSES.test(statement.sql))).toHaveLength(0);
+  expect(again.filter((statement) => SUCCESSES.test(statement))).toHaveLength(0);
   expect(receiver.on('/ok')).toHaveLength(9);
 });
 
@@ -125,14 +122,16 @@ it('one job attempts every due first attempt of its endpoint: a few claiming and
   const deliveries = await pendingDeliveries(hook.id);
   expect(deliveries).toHaveLength(50);
 
-  const task = webhookDeliveryTask(app.orm, app.deps);
-  const sent = await recorder.during(async () => task({ webhookId: hook.id }, jobHelpers(1000)));
+  const task = await deliveryTask(app);
+  const sent = await statementsDuring(async () => task({ webhookId: hook.id }, jobHelpers(1000)));
 
   // batchSize 20: the reclaim at the start, three claims of 20, 20 and 10, and the empty one that ends the job.
-  expect(sent.filter((statement) => BATCH_CLAIMS.test(statement.sql)).length).toBeLessThanOrEqual(5);
+  const batchClaims = sent.filter((statement) => BATCH_CLAIMS.test(statement)).length;
+  expect(batchClaims).toBeGreaterThanOrEqual(3); // 50 first attempts, at most 20 a claim
+  expect(batchClaims).toBeLessThanOrEqual(5);
   // Four attempts in flight at once: successes ending while a record is in flight share the next one (50 one by
   // one before; how many share depends on timing, which a loaded machine spreads out).
-  expect(sent.filter((statement) => SUCCESSES.test(statement.sql)).length).toBeLessThan(50);
+  expect(sent.filter((statement) => SUCCESSES.test(statement)).length).toBeLessThan(50);
   const ids = receiver.on('/batch').map((request) => request.headers['webhook-id']);
   expect(ids).toHaveLength(50);
   expect(new Set(ids).size).toBe(50);
@@ -155,7 +154,7 @@ it('a batch job run again after a crash takes back its own claims, which other j
       where id = any($1)`,
     [claimedByCrashed],
   );
-  const task = webhookDeliveryTask(app.orm, app.deps);
+  const task = await deliveryTask(app);
 
   // Meanwhile another transaction's job for the endpoint attempts the 10 unclaimed ones only, and a re-send's
   // one-delivery job leaves a claimed delivery alone.
@@ -172,6 +171,6 @@ it('a batch job run again after a crash takes back its own claims, which other j
     expect(record).toEqual({ status: 'Succeeded', numbers: [1], claimed: false });
 
   // Run once more: nothing left to claim, so nothing posted or recorded.
-  const again = await recorder.during(async () => task({ webhookId: hook.id }, jobHelpers(2000)));
-  expect(again.filter((statement) => SUCCESSES.test(statement.sql))).toHaveLength(0);
+  const again = await statementsDuring(async () => task({ webhookId: hook.id }, jobHelpers(2000)));
+  expect(again.filter((statement) => SUCCESSES.test(statement))).toHaveLength(0);
 });

@@ -1,10 +1,9 @@
-import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { RealmApp } from '../helpers/realm-suite.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
-import { startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
+import { deliveryTask, startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
 import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
@@ -17,7 +16,7 @@ import { jobHelpers } from '../helpers/job-queue.js';
  */
 
 const FAILING_SINCE = '2026-01-10T00:00:00.000Z';
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 let suite: BatchDeliverySuite;
@@ -68,7 +67,7 @@ it('reads the webhook settings at each job run: a change after the task was buil
     url: receiver.url('/settings'),
     events: ['user.updated'],
   });
-  const task = webhookDeliveryTask(app.orm, app.deps);
+  const task = await deliveryTask(app);
   const settings = app.deps.webhooks!;
   settings.allowPrivateTargets = false; // after the task was built
   try {
@@ -99,7 +98,7 @@ it('a webhook its owner disables while its batch is in flight keeps its state, a
     index < 4 ? { status: 200, until: held } : { status: 200, delayMs: 300 },
   );
 
-  const task = webhookDeliveryTask(app.orm, app.deps);
+  const task = await deliveryTask(app);
   const job = task({ webhookId: hook.id }, jobHelpers(10));
   await receiver.waitFor('/owner', 4);
   const patched = await app.request('PATCH', `/v1/webhooks/${hook.id}`, {
@@ -140,7 +139,7 @@ it('a webhook the failure rule disables mid-batch stays disabled: late records c
     return { status: 200, delayMs: 300 };
   });
 
-  const task = webhookDeliveryTask(app.orm, app.deps);
+  const task = await deliveryTask(app);
   const job = task({ webhookId: hook.id }, jobHelpers(20));
   await receiver.waitFor('/gone', 4);
   const disabled = await eventually(

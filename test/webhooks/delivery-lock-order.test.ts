@@ -1,10 +1,9 @@
-import { webhookDeliveryTask } from '../../src/webhooks/webhook-delivery.task.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import type { OrganizationWithKeys } from '../factories/shared.js';
 import { check, eventually } from '../helpers/eventually.js';
-import type { TestApp } from '../helpers/test-app.js';
+import type { RealmApp } from '../helpers/realm-suite.js';
 import { commitEvent, createWebhook } from './webhook-kit.js';
 import type { WebhookReceiver } from './webhook-receiver.js';
-import { startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
+import { deliveryTask, startBatchDeliverySuite, type BatchDeliverySuite } from './batch-delivery-suite.js';
 import { jobHelpers } from '../helpers/job-queue.js';
 
 /**
@@ -19,7 +18,7 @@ import { jobHelpers } from '../helpers/job-queue.js';
  * commits, then the success record, and each delivery was received once.
  */
 
-let app: TestApp;
+let app: RealmApp;
 let org: OrganizationWithKeys;
 let receiver: WebhookReceiver;
 let suite: BatchDeliverySuite;
@@ -86,7 +85,7 @@ it('a disable and a success record of one webhook at once: no deadlock, each del
         rows: [{ pid }],
       } = await holder.query<{ pid: number }>(`select pg_backend_pid() as pid`);
 
-      const task = webhookDeliveryTask(app.orm, app.deps);
+      const task = await deliveryTask(app);
       outcome = Promise.resolve(task({ webhookId: hook.id }, jobHelpers(100 + round))).then(
         () => null,
         (error: unknown) => error,
