@@ -4,10 +4,10 @@
  * with the connector's totals; the server's process group is then killed with kill -9. Another process takes
  * the run over: it is Succeeded once, and the connector's totals count its items once.
  */
-import { scheduleDueImports } from '../../src/compliance/connector-import.js';
 import { createConnector } from '../compliance/compliance-kit.js';
-import { createTenant } from '../factories/tenants.js';
+import { createTenant } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
+import { onServer } from '../helpers/on-server.js';
 import { faultSuite, whileLocked } from './fault-kit.js';
 
 const suite = faultSuite();
@@ -18,7 +18,7 @@ describe('[fault] kill -9 of a connector import mid-run', () => {
     const tenant = await createTenant(setup, org.scope);
     const connector = await createConnector(setup, org.keys.admin, tenant);
     setup.clock.advance(48 * 3_600_000);
-    expect(await scheduleDueImports(setup.orm, setup.deps)).toBe(1);
+    expect(await onServer(setup, 'scheduleImports')).toBe(1);
     const runs = async () =>
       (
         await setup.pool.query<{ id: string; status: string; items_imported: number }>(
@@ -56,6 +56,7 @@ describe('[fault] kill -9 of a connector import mid-run', () => {
     await suite.startResumer();
     await eventually(async () => expect((await runs())[0].status).toBe('Succeeded'), {
       timeout: 60_000,
+      maxInterval: 250, // a query a probe, for the seconds the resumer takes: backing off from 20 ms
       what: 'the taken-over import to finish',
     });
     const [run] = await runs();

@@ -6,7 +6,7 @@
  * and creates nobody twice; the tenant's next sync completes with no duplicate upstream. (The old import sent
  * the row again: two cloud users for one UPN, and every later sync failed on users_active_upn_unique.)
  */
-import { createTenant } from '../factories/tenants.js';
+import { createTenant } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
 import { simulatedCloud } from '../helpers/simulated-cloud.js';
 import { syncAndWait } from '../helpers/tenant-sync.js';
@@ -47,6 +47,7 @@ describe('[fault] kill -9 between a cloud write and its save', () => {
     const resumer = await suite.startResumer();
     await eventually(async () => expect((await importRow()).status).toBe('Completed'), {
       timeout: 60_000,
+      maxInterval: 250, // a query a probe, for the seconds the resumer takes: backing off from 20 ms
       what: 'the resumed import to complete',
     });
     expect(await importRow()).toMatchObject({ processed_rows: ROWS, created_rows: ROWS });

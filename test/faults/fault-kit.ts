@@ -1,49 +1,56 @@
 import pg from 'pg';
 import type { Tenant } from '../../src/tenants/tenant.entity.js';
-import type { OrganizationWithKeys } from '../factories/organizations.js';
+import { createOrganizationWithKeys, type OrganizationWithKeys } from '../factories/shared.js';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { startSuite } from '../helpers/suite.js';
-import { createTestDatabase, TestApp } from '../helpers/test-app.js';
+import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import type { TestServer } from '../helpers/shared-suite.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 import { FaultServer, health } from './fault-server.js';
 
 // The server process and its health probe live apart (fault-server.ts), so a file that needs only them does not
-// evaluate the app's modules through this kit's TestApp.
+// load this kit's realm-suite.ts.
 export { FaultServer, health };
 
 /**
  * The set-up of a fault test that kills a real server mid-job and lets another process take over: a database of
- * its own with an organization (`setup`, the test's own app for fixtures and checks, running no jobs), the
- * server as a child process with its worker on, and a resumer that takes over dead workers' jobs. Registers
- * its own beforeAll/afterAll, which reap whatever is still running:
+ * its own with an organization (`setup`, the fixtures' and checks' server, running no jobs until it resumes),
+ * the server as a child process with its worker on, and the resumer that takes over dead workers' jobs.
+ * Registers its own beforeAll/afterAll, which reap whatever is still running:
  *
  *   const suite = faultSuite();
  *   ... server = await suite.startServer(); ... await server.killGroup(); await suite.startResumer();
  */
 export interface FaultSuite {
-  /** An app on the suite's database, running no jobs: fixtures and checks. */
-  readonly setup: TestApp;
+  /**
+   * The server on the suite's database, built in the worker's realm (realm-suite.ts: the file evaluates none of
+   * the app's modules), running no jobs until `startResumer`: fixtures and checks, through `onServer`.
+   */
+  readonly setup: RealmApp;
   readonly org: OrganizationWithKeys;
   /** The real server on the suite's database with its worker on (`RUN_WORKER=true`), plus `env`. */
   startServer(env?: Record<string, string>): Promise<FaultServer>;
-  /** Another process on the same database that takes dead workers' jobs over (released after 1 s). */
-  startResumer(): Promise<TestApp>;
+  /**
+   * Starts `setup`'s job runner, which takes dead workers' jobs over (released after 1 s): a process other than
+   * the killed server's, on the same database. It was one more app on that database, with a second ORM, pool and
+   * listener, for a runner the fixtures' server can run as well.
+   */
+  startResumer(): Promise<RealmApp>;
 }
 
 export function faultSuite(): FaultSuite {
-  let setup: TestApp | undefined;
+  let setup: RealmApp | undefined;
   let org: OrganizationWithKeys | undefined;
-  let resumer: TestApp | undefined;
   const servers: FaultServer[] = [];
   beforeAll(async () => {
-    ({ app: setup, org } = await startSuite({ databaseUrl: await createTestDatabase() }));
+    setup = await realmApp({ databaseUrl: await createTestDatabase(), jobStaleAfterMs: 1_000 });
+    org = await createOrganizationWithKeys(setup);
   });
   afterAll(async () => {
     for (const server of servers) server.reap();
-    await resumer?.stop();
     await setup?.stop();
   });
-  const started = (): TestApp => {
+  const started = (): RealmApp => {
     if (!setup) throw new Error('faultSuite(): used before its beforeAll ran');
     return setup;
   };
@@ -65,19 +72,15 @@ export function faultSuite(): FaultSuite {
       return server;
     },
     async startResumer() {
-      resumer = await TestApp.start({
-        databaseUrl: started().databaseUrl,
-        jobs: true,
-        jobStaleAfterMs: 1_000,
-      });
-      return resumer;
+      await started().runJobs(true);
+      return started();
     },
   };
 }
 
 /** A user import of `rows` new users of `tenant` (CSV through REST), queued: its id. */
 export async function submitUserImport(
-  app: TestApp,
+  app: TestServer,
   org: OrganizationWithKeys,
   tenant: Tenant,
   rows: number,
@@ -118,7 +121,9 @@ export async function whileLocked(
         );
         expect(rows).toHaveLength(1);
       },
-      { timeout: timeoutMs, what },
+      // The job stays at the lock however late this sees it: backing off from 20 ms to 250 ms costs no precision,
+      // and spares a pg_stat_activity query every 20 ms for the seconds a server process takes to get there.
+      { timeout: timeoutMs, maxInterval: 250, what },
     );
   try {
     await client.query('begin');

@@ -15,22 +15,20 @@ import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
 import { ServerProcess } from '../helpers/server-process.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 
-// The servers in this process (fixtures, the survivor, the worker) are built in the worker's realm
-// (realm-suite.ts) on the file's database; the one killed mid-job is a process of its own.
+// The fixtures' server is built in the worker's realm (realm-suite.ts) on the file's database; the one killed
+// mid-job is a process of its own. The fixtures' server is also the surviving worker of each test (its job runner
+// started there, stopped at the test's end): a second and third app on the database were only a job runner each.
 let databaseUrl: string;
 let setup: RealmApp;
 let org: OrganizationWithKeys;
-const stopping: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  setup = await realmApp({ databaseUrl });
+  // A dead worker's jobs are released after 1 s (the first test's survivor; the second test has no dead worker).
+  setup = await realmApp({ databaseUrl, jobStaleAfterMs: 1_000 });
   org = await createOrganizationWithKeys(setup);
 });
-afterAll(async () => {
-  for (const stop of stopping.reverse()) await stop();
-  await setup.stop();
-});
+afterAll(() => setup.stop());
 
 async function syncRow(id: string): Promise<TenantSync> {
   return (await onServer(setup, 'findEntity', 'TenantSync', { id })) as unknown as TenantSync;
@@ -69,19 +67,18 @@ describe('[fault] interrupted jobs', () => {
     expect((await syncRow(syncId)).status).toBe(JobStatus.RUNNING);
 
     // A surviving worker releases the dead worker's job and the sync resumes there.
-    const survivor = await realmApp({ databaseUrl, jobs: true, jobStaleAfterMs: 1_000 });
-    stopping.push(() => survivor.stop());
+    await setup.runJobs(true);
     await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.COMPLETED), {
       timeout: 60_000,
+      maxInterval: 250, // an ORM read a probe, for the seconds the resumed sync takes: backing off from 20 ms
       what: 'the resumed sync to complete',
     });
     const done = await syncRow(syncId);
     expect(done).toMatchObject({ progress: 100, error: null, runAttempts: 2 });
     expect(done.summary).not.toBeNull();
-    // Stopped here, not in afterAll: a worker left running would take the next test's job before it is
-    // made to look interrupted (a race a loaded machine loses).
-    stopping.pop();
-    await survivor.stop();
+    // Stopped here: a worker left running would take the next test's job before it is made to look interrupted
+    // (a race a loaded machine loses).
+    await setup.runJobs(false);
   }, 120_000);
 
   it('a sync interrupted on every run is marked Failed with a reason, not left Running', async () => {
@@ -95,10 +92,10 @@ describe('[fault] interrupted jobs', () => {
       { id: syncId },
       { status: JobStatus.RUNNING, runAttempts: TRACKED_JOB_MAX_RUNS },
     );
-    const worker = await realmApp({ databaseUrl, jobs: true });
-    stopping.push(() => worker.stop());
+    await setup.runJobs(true);
     await eventually(async () => expect((await syncRow(syncId)).status).toBe(JobStatus.FAILED), {
       timeout: 30_000,
+      maxInterval: 250,
       what: 'the sync to be marked Failed',
     });
     expect((await syncRow(syncId)).error).toMatch(/worker running it died/);

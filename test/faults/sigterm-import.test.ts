@@ -5,9 +5,9 @@
  * database is unreachable" and skipped the steps after it, the embedded PostgreSQL's stop among them). The
  * interrupted run is not counted as died, and the next run finishes the import without creating anyone twice.
  */
-import { runUserImport } from '../../src/user-management/user-import.task.js';
-import { createTenant } from '../factories/tenants.js';
+import { createTenant } from '../factories/shared.js';
 import { eventually } from '../helpers/eventually.js';
+import { onServer } from '../helpers/on-server.js';
 import { faultSuite, submitUserImport, userImportRow } from './fault-kit.js';
 
 const ROWS = 200;
@@ -39,7 +39,7 @@ describe('[fault] SIGTERM during a user import', () => {
     expect(stopped.processed_rows).toBeLessThan(ROWS); // stopped mid-way, not run to the end
     expect(stopped.run_attempts).toBe(0); // a stop is not a death
 
-    await runUserImport(setup.orm, setup.deps, { importId, ...org.scope });
+    await onServer(setup, 'runUserImport', org.scope, importId);
     expect(await importRow()).toMatchObject({
       status: 'Completed',
       processed_rows: ROWS,

@@ -20,6 +20,8 @@ export interface RealmServerHandle extends SharedServerHandle {
   runJobs(on: boolean): Promise<void>;
   /** TestApp's `connections`: the HTTP server's open sockets. */
   connections(): Promise<number>;
+  /** TestApp's `acceptedConnections`: the HTTP server's sockets since it started, closed ones included. */
+  acceptedConnections(): Promise<number>;
   /** Stops the server (once; again is a no-op). */
   stop(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startRealmServer(options: TestAppOptions = {}): Promise<Re
     ...handleOf(app),
     runJobs: (on) => app.runJobs(on),
     connections: () => app.connections(),
+    acceptedConnections: async () => app.acceptedConnections(),
     stop: () => (stopping ??= app.stop()),
   };
 }

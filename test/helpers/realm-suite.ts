@@ -36,6 +36,11 @@ export class RealmApp extends SharedApp {
     return this.handle.connections();
   }
 
+  /** Connections the HTTP server has accepted since it started, closed ones included. */
+  acceptedConnections(): Promise<number> {
+    return this.handle.acceptedConnections();
+  }
+
   /** Stops the server (the environment does at the file's end if the file did not). */
   override stop(): Promise<void> {
     return this.handle.stop();

@@ -150,6 +150,9 @@ async function stopWithin(runner: Runner, deadlineMs: number): Promise<void> {
 
 /** A running server on an ephemeral loopback port, with its own database and a movable clock. */
 export class TestApp extends ApiClient {
+  /** Connections the HTTP server accepted since it started (`acceptedConnections`). */
+  private accepted = 0;
+
   private constructor(
     baseUrl: string,
     readonly databaseUrl: string,
@@ -163,6 +166,7 @@ export class TestApp extends ApiClient {
     private readonly jobOptions: { staleAfterMs?: number },
   ) {
     super(baseUrl);
+    app.server.on('connection', () => (this.accepted += 1));
   }
 
   static async start(options: TestAppOptions = {}): Promise<TestApp> {
@@ -263,6 +267,15 @@ export class TestApp extends ApiClient {
     return new Promise((resolve, reject) =>
       this.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
     );
+  }
+
+  /**
+   * Connections the HTTP server has accepted since it started, closed ones included: a count of what a burst of
+   * clients got in that does not depend on all of them being open at one moment (the server may already have
+   * timed the first out before it accepts the last).
+   */
+  acceptedConnections(): number {
+    return this.accepted;
   }
 
   async stop(): Promise<void> {

@@ -57,7 +57,7 @@ it('a row whose POST /users times out is retried, not failed: found by its addre
 
   await eventually(
     async () => expect((await userImportRow(world.app, importId)).status).not.toMatch(/^(Queued|Running)$/),
-    { timeout: 90_000, what: 'the import to end' },
+    { timeout: 90_000, maxInterval: 250, what: 'the import to end' }, // a query a probe: backing off from 20 ms
   );
   const { rows } = await world.app.pool.query<{ line: number; status: string; error: string | null }>(
     'select line, status, error from user_import_rows where import_id = $1 order by line',

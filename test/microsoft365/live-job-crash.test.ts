@@ -1,7 +1,7 @@
 import type { User } from '@microsoft/microsoft-graph-types';
 import type { Envelope } from '../helpers/envelope.js';
 import { eventually } from '../helpers/eventually.js';
-import { realmApp, type RealmApp } from '../helpers/realm-suite.js';
+import type { RealmApp } from '../helpers/realm-suite.js';
 import { createTestDatabase } from '../helpers/test-database.js';
 import { userImportRow } from '../helpers/user-import-row.js';
 import { FaultServer } from '../faults/fault-server.js';
@@ -18,19 +18,23 @@ let databaseUrl: string;
 let world: LiveWorld<RealmApp>;
 let tenantId: string;
 let server: FaultServer | undefined;
-let resumer: RealmApp | undefined;
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-  // Servers of the file's own in the worker's realm (realm-suite.ts), on the database the killed process uses.
-  world = await realmLiveWorld({ databaseUrl }); // fixtures and checks: runs no jobs
+  // A server of the file's own in the worker's realm (realm-suite.ts), on the database the killed process uses:
+  // fixtures and checks, and later the worker that takes the killed one's job over (its job runner started then).
+  world = await realmLiveWorld({
+    databaseUrl,
+    jobStaleAfterMs: 1_000,
+    // A row whose Graph call fails is failed, not retried: no 5 s deadline on a loaded machine.
+    microsoft365: { requestTimeoutMs: 30_000 },
+  });
   const onboarded = await onboardLive(world, world.scenario.consented.id);
   expect(onboarded.body.errors).toBeUndefined();
   tenantId = onboarded.body.data!.onboardTenant.id;
 });
 afterAll(async () => {
   server?.reap();
-  await resumer?.stop();
   await stopLiveWorld(world);
 });
 
@@ -76,16 +80,12 @@ describe('[fault] a live job killed -9', () => {
     expect(landed).toBe(UPNS[0]);
     expect(await userImportRow(world.app, importId)).toMatchObject({ status: 'Running', created_rows: 0 });
 
-    resumer = await realmApp({
-      databaseUrl,
-      jobs: true,
-      jobStaleAfterMs: 1_000,
-      // A row whose Graph call fails is failed, not retried: no 5 s deadline on a loaded machine.
-      microsoft365: { ...world.scenario.settings, requestTimeoutMs: 30_000 },
-    });
+    // Another worker (not the killed process) takes the job over once it is released (after 1 s here).
+    await world.app.runJobs(true);
     await eventually(
       async () => expect((await userImportRow(world.app, importId)).status).not.toBe('Running'),
-      { timeout: 90_000, what: 'the resumed import to end' },
+      // A query a probe, for the seconds the resumer takes (the job's release included): backing off from 20 ms.
+      { timeout: 90_000, maxInterval: 250, what: 'the resumed import to end' },
     );
     const { rows: failures } = await world.app.pool.query<{ line: number; error: string }>(
       "select line, error from user_import_rows where import_id = $1 and status <> 'Created' order by line",

@@ -69,13 +69,17 @@ export async function startLiveWorld(
 /**
  * A live world on a server of the file's own in the worker's realm (realm-suite.ts), configured with `options`,
  * and a fake of the file's own: for files that configure the server (call budgets) but need none of its modules
- * in the file (in-process steps through `onServer`).
+ * in the file (in-process steps through `onServer`). `microsoft365` overrides some of the fake's settings (a
+ * longer Graph deadline...).
  */
 export async function realmLiveWorld(
-  options: Pick<TestAppOptions, 'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions'> = {},
+  options: Pick<
+    TestAppOptions,
+    'jobs' | 'databaseUrl' | 'cloudCallBudget' | 'deviceActions' | 'jobStaleAfterMs' | 'microsoft365'
+  > = {},
 ): Promise<LiveWorld<RealmApp>> {
   const scenario = await startGraphScenario();
-  const app = await realmApp({ microsoft365: scenario.settings, ...options });
+  const app = await realmApp({ ...options, microsoft365: { ...scenario.settings, ...options.microsoft365 } });
   return connectLive(scenario, app, await createOrganizationWithKeys(app));
 }
 
