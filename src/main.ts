@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { loadConfig } from './config.js';
 import { systemClock } from './core/clock.js';
 import { assertPerfTrickVersions } from './core/perf/versions.js';
-import { describeListenError, portProblem } from './core/port-check.js';
+import { describeListenError, embeddedPostgresPortProblem, portProblem } from './core/port-check.js';
 import type { AppDeps } from './core/service-context.js';
 import { runningServerUrl } from './db/data-dir-lock.js';
 import { chooseSecretBox } from './db/secrets-key.js';
@@ -52,12 +52,7 @@ if (
   !existsSync(path.join(config.dataDir, 'pg', 'postmaster.pid')) &&
   runningServerUrl(config.dataDir) === null
 ) {
-  const busyDatabasePort = await portProblem({
-    port: config.embeddedPostgresPort,
-    host: '127.0.0.1',
-    what: 'embedded PostgreSQL',
-    variable: 'EMBEDDED_PG_PORT',
-  });
+  const busyDatabasePort = await embeddedPostgresPortProblem(config.embeddedPostgresPort);
   if (busyDatabasePort) refuseToStart(busyDatabasePort);
 }
 // JSON lines for machines; on a terminal (npm start by hand) pino-pretty renders them, so the banner reads as text.

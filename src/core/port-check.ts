@@ -25,6 +25,11 @@ export async function portProblem(options: {
   return code === null ? null : describeListenError(code, options);
 }
 
+/** The embedded PostgreSQL's port, on loopback: main.ts checks it before the database modules load, the server's start again. */
+export function embeddedPostgresPortProblem(port: number): Promise<string | null> {
+  return portProblem({ port, host: '127.0.0.1', what: 'embedded PostgreSQL', variable: 'EMBEDDED_PG_PORT' });
+}
+
 /** The one-line explanation of a failed `listen` (also used when the real listen fails after the probe). */
 export function describeListenError(
   code: string,

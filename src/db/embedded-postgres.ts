@@ -15,7 +15,7 @@ import {
   type PostgresBinaries,
   type ServerUser,
 } from './postgres-process.js';
-import { portProblem } from '../core/port-check.js';
+import { embeddedPostgresPortProblem } from '../core/port-check.js';
 import { initialiseCluster } from './postgres-initdb.js';
 import { spawnPostmaster, stopPostmaster } from './postgres-server.js';
 
@@ -120,12 +120,7 @@ class EmbeddedCluster {
       try {
         // Another program on the port: one line naming it, not PostgreSQL's log after a failed start (and
         // not a connection to whatever answers there, taken for our server).
-        const busy = await portProblem({
-          port: this.port,
-          host: '127.0.0.1',
-          what: 'embedded PostgreSQL',
-          variable: 'EMBEDDED_PG_PORT',
-        });
+        const busy = await embeddedPostgresPortProblem(this.port);
         if (busy) throw new Error(busy);
         await this.initialiseIfNeeded();
         await this.spawnServer();
